@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import fastifyStatic from '@fastify/static'
+import type { Database } from '@veloptima/db'
+import type { Config } from './config.ts'
+import { AppError } from './errors.ts'
+import { healthRoutes } from './routes/health/routes.ts'
+
+export type AppDeps = { config: Config; database: Database }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps
+  }
+}
+
+/** Builds the API (and the static SPA when it is built); does not listen. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps
+  const app = Fastify({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    logController: new LogController({ disableRequestLogging: !config.LOG_REQUESTS }),
+    bodyLimit: 2 * 1024 * 1024,
+  })
+  app.decorate('deps', deps)
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply
+        .status(error.status)
+        .send({ code: error.code, message: error.message, details: error.details })
+    }
+    const err = error as { validation?: unknown; statusCode?: number; message: string }
+    if (err.validation) {
+      return reply.status(400).send({ code: 'invalid-request', message: err.message })
+    }
+    if (err.statusCode && err.statusCode < 500) {
+      return reply.status(err.statusCode).send({ code: 'invalid-request', message: err.message })
+    }
+    request.log.error(error)
+    return reply
+      .status(500)
+      .send({ code: 'internal', message: 'Something went wrong on our side.' })
+  })
+
+  await app.register(healthRoutes, { prefix: '/api' })
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.method !== 'GET') {
+      return reply
+        .status(404)
+        .send({ code: 'not-found', message: `No route ${request.method} ${request.url}.` })
+    }
+    if (existsSync(join(config.webDistDir, 'index.html'))) {
+      return reply.type('text/html').sendFile('index.html', config.webDistDir)
+    }
+    return reply
+      .status(404)
+      .type('text/plain')
+      .send('The web app is not built: run `npm run build:web` (npm start does it).')
+  })
+
+  if (existsSync(config.webDistDir)) {
+    await app.register(fastifyStatic, {
+      root: config.webDistDir,
+      wildcard: false,
+      setHeaders: (res, path) => {
+        if (path.endsWith('sw.js') || path.endsWith('index.html')) {
+          res.header('cache-control', 'no-cache')
+        } else if (path.includes('/assets/')) {
+          res.header('cache-control', 'public, max-age=31536000, immutable')
+        }
+      },
+    })
+  }
+  return app
+}

@@ -1,0 +1,71 @@
+import { resolve } from 'node:path'
+import { z } from 'zod'
+
+// Every environment variable the product reads, parsed once at startup.
+// The defaults give the embedded mode: PGlite in ./data, the embedded identity provider,
+// local file storage, in-process jobs. Document each variable in the README.
+const port = z.coerce.number().int().min(1).max(65535)
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  /** Host name used in URLs printed and given to the browser (SPA and IdP share it). */
+  HOST: z.string().min(1).default('localhost'),
+  /** Address the servers bind to. */
+  BIND_ADDRESS: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  IDP_PORT: port.default(4000),
+  /** Public URL of the app (SPA + API); defaults to http://HOST:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  /** Directory of the embedded database and local files. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** A PostgreSQL server instead of the embedded PGlite, e.g. postgres://user@host:5432/db. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  /** Directory of the built SPA served by the API. */
+  WEB_DIST_DIR: z.string().min(1).default('apps/web/dist'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Log every HTTP request (pino). */
+  LOG_REQUESTS: bool.default(false),
+})
+
+export type Config = z.infer<typeof configSchema> & {
+  publicUrl: string
+  dataDir: string
+  webDistDir: string
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`)
+  }
+}
+
+/** Parses the environment; throws a ConfigError that names each wrong variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {}
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[key]
+    if (value !== undefined && value !== '') picked[key] = value
+  }
+  const parsed = configSchema.safeParse(picked)
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.')
+        return `${name}=${JSON.stringify(picked[name] ?? '')}: ${issue.message}`
+      }),
+    )
+  }
+  const c = parsed.data
+  return {
+    ...c,
+    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`).replace(/\/$/, ''),
+    dataDir: resolve(c.DATA_DIR),
+    webDistDir: resolve(c.WEB_DIST_DIR),
+  }
+}

@@ -1,0 +1,60 @@
+// Starts the whole product in one process: database (PGlite or PostgreSQL), migrations,
+// the API serving the built SPA, and (with the identity work) the embedded identity provider.
+import { join } from 'node:path'
+import { openDatabase } from '@veloptima/db'
+import { buildApp } from './app.ts'
+import { ConfigError, loadConfig, type Config } from './config.ts'
+
+export async function startServer(config: Config) {
+  const database = config.DATABASE_URL
+    ? await openDatabase({ driver: 'pg', url: config.DATABASE_URL })
+    : await openDatabase({ driver: 'pglite', dataDir: join(config.dataDir, 'pglite') })
+  await database.migrate()
+  const app = await buildApp({ config, database })
+  await app.listen({ port: config.PORT, host: config.BIND_ADDRESS })
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close()
+      await database.close()
+    })())
+  return { app, database, close }
+}
+
+async function main() {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(2)
+    }
+    throw error
+  }
+  const server = await startServer(config)
+  const where = config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`
+  console.log(
+    [
+      '',
+      `  Veloptima is running at ${config.publicUrl}`,
+      `  Database: ${where}`,
+      '  Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  )
+  const stop = async (signal: string) => {
+    console.log(`\n${signal}: stopping Veloptima…`)
+    await server.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from 'vite'
+import react from '@vitejs/plugin-react'
+import tailwindcss from '@tailwindcss/vite'
+import { VitePWA } from 'vite-plugin-pwa'
+
+export default defineConfig({
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      filename: 'sw.js',
+      manifest: {
+        name: 'Veloptima',
+        short_name: 'Veloptima',
+        description: 'Performance. Perfected.',
+        theme_color: '#0f172a',
+        background_color: '#ffffff',
+        icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' }],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/^\/api\//, /^\/authorize/, /^\/oauth\//, /^\/v2\/logout/],
+      },
+    }),
+  ],
+  server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
+  build: { sourcemap: true },
+})

@@ -1,0 +1,58 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+// The product is started as `npm start` does (scripts/start.mjs), on its own ports and a fresh
+// data directory, and driven in Debian's Chromium (never a downloaded browser).
+// Values are put in process.env so that the test workers see the same ones.
+const base = 3100 + (process.pid % 400) * 2
+process.env.E2E_PORT ??= String(base)
+process.env.E2E_IDP_PORT ??= String(base + 1)
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'veloptima-e2e-'))
+const port = process.env.E2E_PORT
+const baseURL = `http://localhost:${port}`
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './artifacts/results',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json']],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node scripts/start.mjs',
+    cwd: '..',
+    url: `${baseURL}/api/ready`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: port,
+      IDP_PORT: process.env.E2E_IDP_PORT,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+    },
+  },
+})

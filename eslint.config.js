@@ -1,0 +1,133 @@
+// Lint rules, including the import boundaries of ARCHITECTURE.md:
+// - packages/engine imports nothing of ours and no Node or DOM API;
+// - packages never import apps; apps/web features never import each other.
+import { readdirSync, existsSync } from 'node:fs'
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import importX from 'eslint-plugin-import-x'
+import reactHooks from 'eslint-plugin-react-hooks'
+import jsxA11y from 'eslint-plugin-jsx-a11y'
+import globals from 'globals'
+
+const featuresDir = 'apps/web/src/features'
+const features = existsSync(featuresDir)
+  ? readdirSync(featuresDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+  : []
+
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'crypto',
+  'child_process',
+  'worker_threads',
+  'http',
+  'url',
+]
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'packages/db/drizzle/**',
+      'test-results/**',
+      'e2e/artifacts/**',
+      'apps/web/dev-dist/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'import-x/no-cycle': 'off',
+    },
+  },
+  {
+    files: ['packages/engine/**/*.ts'],
+    languageOptions: { globals: { ...globals.es2023 } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@veloptima/*', '../../*/src/*', ...nodeBuiltins],
+              message:
+                'packages/engine is pure TypeScript: it imports nothing of ours and no Node API.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'process', 'Buffer', 'require', 'localStorage'].map((name) => ({
+          name,
+          message: 'packages/engine has no DOM or Node APIs.',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'The engine is deterministic.' },
+        { object: 'Date', property: 'now', message: 'The engine is deterministic.' },
+      ],
+    },
+  },
+  {
+    files: ['packages/**/*.ts'],
+    ignores: ['packages/engine/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@veloptima/api', '@veloptima/web'], message: 'Packages never import apps.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...features.map((f) => ({
+              target: `./${featuresDir}/${f}`,
+              from: `./${featuresDir}`,
+              except: [`./${f}`],
+              message: 'Features never import each other: compose them in src/app.',
+            })),
+            {
+              target: [`./${featuresDir}`, './apps/web/src/components', './apps/web/src/lib'],
+              from: './apps/web/src/app',
+              message: 'Only src/app composes features; nothing imports src/app.',
+            },
+            {
+              target: ['./apps/web/src/components', './apps/web/src/lib'],
+              from: `./${featuresDir}`,
+              message: 'Shared code does not import features.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+)

@@ -1,0 +1,2 @@
+// The engine's curated public API: see ARCHITECTURE.md.
+export {}

@@ -1,0 +1,133 @@
+// `npm test`: every check and every test suite, with a summary line per suite.
+//   format · lint · types · unit · integration (PGlite) · integration (PostgreSQL) · e2e (Chromium)
+// Ends non-zero when anything fails.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { buildWebIfStale, root, run } from './lib.mjs'
+import { ensureChromium, ensurePostgres } from './services.mjs'
+
+const only = process.argv.slice(2) // e.g. `npm test -- unit e2e`
+const wanted = (name) => only.length === 0 || only.includes(name)
+const reportDir = join(root, 'test-results')
+rmSync(reportDir, { recursive: true, force: true })
+mkdirSync(reportDir, { recursive: true })
+
+const summary = []
+let totalPassed = 0
+let totalFailed = 0
+
+function record(name, ok, detail, passed = 0, failed = 0, seconds = 0) {
+  totalPassed += passed
+  totalFailed += failed
+  summary.push({ name, ok, detail, seconds })
+}
+
+async function check(name, command, args) {
+  if (!wanted(name)) return
+  const t0 = Date.now()
+  const code = await run(command, args)
+  record(
+    name,
+    code === 0,
+    code === 0 ? 'clean' : `failed (exit ${code})`,
+    0,
+    0,
+    (Date.now() - t0) / 1000,
+  )
+}
+
+async function vitestSuite(name, project, env = {}) {
+  if (!wanted(name)) return
+  const t0 = Date.now()
+  const out = join(reportDir, `${name}.json`)
+  const code = await run(
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--project',
+      project,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+    ],
+    { env: { ...process.env, ...env } },
+  )
+  let passed = 0
+  let failed = 0
+  if (existsSync(out)) {
+    const r = JSON.parse(readFileSync(out, 'utf8'))
+    passed = r.numPassedTests ?? 0
+    failed = (r.numFailedTests ?? 0) + (code !== 0 && !r.numFailedTests ? 1 : 0)
+  } else if (code !== 0) failed = 1
+  const ok = code === 0 && passed > 0
+  record(
+    name,
+    ok,
+    `${passed} passed, ${failed} failed${passed === 0 ? ' (no tests ran)' : ''}`,
+    passed,
+    ok ? failed : Math.max(failed, 1),
+    (Date.now() - t0) / 1000,
+  )
+}
+
+async function e2eSuite() {
+  if (!wanted('e2e')) return
+  const t0 = Date.now()
+  let chromium
+  try {
+    chromium = ensureChromium()
+  } catch (error) {
+    record('e2e', false, error.message, 0, 1)
+    return
+  }
+  if ((await buildWebIfStale()) !== 0) {
+    record('e2e', false, 'the web app did not build', 0, 1)
+    return
+  }
+  const out = join(reportDir, 'e2e.json')
+  const code = await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+    env: { ...process.env, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+  })
+  let passed = 0
+  let failed = 0
+  if (existsSync(out)) {
+    const r = JSON.parse(readFileSync(out, 'utf8'))
+    passed = (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0)
+    failed = r.stats?.unexpected ?? 0
+  }
+  if (code !== 0 && failed === 0) failed = 1
+  record(
+    'e2e',
+    code === 0 && passed > 0,
+    `${passed} passed, ${failed} failed`,
+    passed,
+    failed,
+    (Date.now() - t0) / 1000,
+  )
+}
+
+await check('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.'])
+await check('lint', 'npx', ['eslint', '.', '--max-warnings=0'])
+await check('types', 'node', ['scripts/typecheck.mjs'])
+await vitestSuite('unit', 'unit')
+await vitestSuite('integration-pglite', 'integration', { DB_DRIVER: 'pglite' })
+if (wanted('integration-pg')) {
+  try {
+    const url = await ensurePostgres()
+    await vitestSuite('integration-pg', 'integration', { DB_DRIVER: 'pg', TEST_DATABASE_URL: url })
+  } catch (error) {
+    record('integration-pg', false, error.message, 0, 1)
+  }
+}
+await e2eSuite()
+
+console.log('\n── Veloptima test summary ──')
+for (const s of summary) {
+  console.log(
+    `${s.ok ? 'PASS' : 'FAIL'}  ${s.name.padEnd(20)} ${s.detail}  (${s.seconds.toFixed(1)} s)`,
+  )
+}
+const allOk = summary.every((s) => s.ok)
+console.log(`${totalPassed} passed, ${totalFailed} failed`)
+process.exit(allOk ? 0 : 1)

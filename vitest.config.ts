@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config'
+
+// Three kinds of tests:
+//   unit         *.test.ts(x)       pure, fast, no database
+//   integration  *.int.test.ts      against a real database: DB_DRIVER=pglite (default) or pg
+// End-to-end journeys live in e2e/ and run under Playwright.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{packages,apps}/*/{src,test}/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['{packages,apps}/*/{src,test}/**/*.int.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
