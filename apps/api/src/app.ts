@@ -5,9 +5,11 @@ import fastifyStatic from '@fastify/static'
 import type { Database } from '@veloptima/db'
 import type { Config } from './config.ts'
 import { AppError } from './errors.ts'
+import { registerAuthentication } from './plugins/authenticate.ts'
 import { healthRoutes } from './routes/health/routes.ts'
+import type { SessionTokens } from './services/session-token.ts'
 
-export type AppDeps = { config: Config; database: Database }
+export type AppDeps = { config: Config; database: Database; sessionTokens: SessionTokens }
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,6 +46,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .send({ code: 'internal', message: 'Something went wrong on our side.' })
   })
 
+  registerAuthentication(app)
   await app.register(healthRoutes, { prefix: '/api' })
 
   app.setNotFoundHandler((request, reply) => {

@@ -4,13 +4,15 @@ import { join } from 'node:path'
 import { openDatabase } from '@veloptima/db'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
+import { loadSessionTokens } from './services/session-token.ts'
 
 export async function startServer(config: Config) {
   const database = config.DATABASE_URL
     ? await openDatabase({ driver: 'pg', url: config.DATABASE_URL })
     : await openDatabase({ driver: 'pglite', dataDir: join(config.dataDir, 'pglite') })
   await database.migrate()
-  const app = await buildApp({ config, database })
+  const sessionTokens = await loadSessionTokens(database, config.publicUrl)
+  const app = await buildApp({ config, database, sessionTokens })
   await app.listen({ port: config.PORT, host: config.BIND_ADDRESS })
   let closing: Promise<void> | undefined
   const close = () =>

@@ -1,0 +1,41 @@
+// Integration-test helpers: a real app on a fresh migrated database (PGlite or PostgreSQL,
+// by DB_DRIVER), and session tokens for made-up callers.
+import type { FastifyInstance } from 'fastify'
+import { openTestDatabase } from '@veloptima/db/testing'
+import type { Database } from '@veloptima/db'
+import { buildApp } from '../src/app.ts'
+import { loadConfig } from '../src/config.ts'
+import { loadSessionTokens, type SessionUser } from '../src/services/session-token.ts'
+
+export type TestApp = {
+  app: FastifyInstance
+  database: Database
+  /** A bearer header for a caller with these claims (the user row is not created). */
+  bearer(user: Partial<SessionUser> & { uid: string }): Promise<{ authorization: string }>
+  close(): Promise<void>
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await openTestDatabase()
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/veloptima-test', ...env })
+  const sessionTokens = await loadSessionTokens(database, config.publicUrl)
+  const app = await buildApp({ config, database, sessionTokens })
+  await app.ready()
+  return {
+    app,
+    database,
+    async bearer(user) {
+      const { token } = await sessionTokens.sign({
+        email: `${user.uid}@example.com`,
+        displayName: user.uid,
+        claims: {},
+        ...user,
+      })
+      return { authorization: `Bearer ${token}` }
+    },
+    async close() {
+      await app.close()
+      await database.close()
+    },
+  }
+}
