@@ -1,3 +1,14 @@
-// The engine's curated public API: see ARCHITECTURE.md.
-export {}
+// The engine's curated public API: see ARCHITECTURE.md and src/README.md.
+export * from './physics/constants.ts'
+export * from './physics/air.ts'
+export * from './physics/wind.ts'
+export * from './physics/martin.ts'
+export * from './physics/cornering.ts'
+export * from './course/types.ts'
+export * from './sim/model.ts'
+export * from './sim/step.ts'
+export * from './sim/wbal.ts'
+export * from './sim/metrics.ts'
+export * from './sim/simulate.ts'
+export * from './sim/validate.ts'
 export * from './tools/index.ts'

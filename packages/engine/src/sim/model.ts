@@ -1,0 +1,189 @@
+// Model inputs (rider, environment, options) and their preparation into per-segment arrays that
+// the step function reads. Preparation runs once per (course, rider, environment, options); the
+// optimizer then calls `step` many times on the same prepared model.
+import type { Course } from '../course/types.ts'
+import { airDensityAtAltitude, isaDensity, isaPressurePa } from '../physics/air.ts'
+import { AASHTO_BRAKING_MPS2, DEFAULT_LATERAL_MU, MARTIN } from '../physics/constants.ts'
+import { brakingDeceleration, corneringSpeedLimit } from '../physics/cornering.ts'
+
+export interface Rider {
+  /** Rider mass with kit (kg). */
+  massKg: number
+  bikeMassKg: number
+  cdaM2: number
+  crr: number
+  drivetrainEfficiency: number
+  /** Both wheels (kg·m²); default 0.14 (Martin 1998). */
+  wheelInertiaKgM2?: number
+  /** Default 0.311 m. */
+  wheelRadiusM?: number
+  /** Incremental drag area of the wheels' rotation (m²); default 0.0044. */
+  spokeDragAreaM2?: number
+  cpW?: number
+  wPrimeJ?: number
+  maxPowerW?: number
+}
+
+export interface Environment {
+  /** Constant density; when given, temperature/pressure are ignored. */
+  airDensityKgM3?: number
+  temperatureC?: number
+  /** Station pressure at `pressureAltitudeM` (default: the course start altitude). */
+  pressurePa?: number
+  /** 0..1 */
+  relativeHumidity?: number
+  pressureAltitudeM?: number
+  windSpeedMps?: number
+  /** Direction the wind blows FROM, degrees clockwise from north. */
+  windFromDeg?: number
+}
+
+/** Switches for each Martin term and the limits of the forward simulation. */
+export interface ModelOptions {
+  aero?: boolean
+  rolling?: boolean
+  gravity?: boolean
+  bearingLosses?: boolean
+  /** Kinetic energy with wheel inertia; off = quasi-steady (speed jumps to each segment's steady speed). */
+  kineticEnergy?: boolean
+  /** Cornering speed caps and braking before them. */
+  cornering?: boolean
+  /** Lateral friction limit for cornering (default 0.6). */
+  lateralMu?: number
+  /** Level braking deceleration (m/s², default 3.4 AASHTO). */
+  brakingDecelMps2?: number
+  /** Rider's own speed cap, e.g. on descents (m/s, default none). */
+  maxSpeedMps?: number
+  /** Below this speed while slowing down, the rider is said to stall (m/s, default 1). */
+  minSpeedMps?: number
+}
+
+/**
+ * Everything the step function needs, as flat arrays indexed by segment plus scalars.
+ * Switched-off terms are folded in here (zero coefficients), so the hot loop has no branches.
+ */
+export interface SimModel {
+  readonly n: number
+  /** Along-road length (m) = length·√(1+G²): the distance the rider integrates over. */
+  readonly ds: Float64Array
+  /** sin θ and cos θ of the road angle (sin is 0 when gravity is off). */
+  readonly sinT: Float64Array
+  readonly cosT: Float64Array
+  /** Air density at the segment's mid altitude (kg/m³). */
+  readonly rho: Float64Array
+  /** Wind along travel (+ = headwind) and across (+ = from the right), m/s. */
+  readonly wPar: Float64Array
+  readonly wPerp: Float64Array
+  /** Absolute Crr of each segment (0 when rolling is off). */
+  readonly crr: Float64Array
+  /** n + 1 boundary speed caps (m/s) from cornering and braking; Infinity where free. */
+  readonly vEnv: Float64Array
+  /** Total mass m (kg), used by gravity and rolling. */
+  readonly mass: number
+  /** m + I/r² when kinetic energy is on, 0 when off (quasi-steady). */
+  readonly mKE: number
+  /** ½·(CdA + Fw), multiplied by ρ per segment (0 when aero is off). */
+  readonly halfCda: number
+  /** Bearing force F = bA + bB·v (N); zeros when off. */
+  readonly bA: number
+  readonly bB: number
+  readonly eta: number
+  readonly minSpeed: number
+}
+
+const positive = (v: number | undefined, d: number): number => (v === undefined ? d : v)
+
+/** Air density at an altitude for the given environment. */
+export function densityAt(
+  env: Environment,
+  altitudeM: number,
+  courseStartAltitudeM: number,
+): number {
+  if (env.airDensityKgM3 !== undefined) return env.airDensityKgM3
+  if (env.temperatureC === undefined) return isaDensity(altitudeM)
+  const refAlt = env.pressureAltitudeM ?? courseStartAltitudeM
+  return airDensityAtAltitude(
+    {
+      temperatureC: env.temperatureC,
+      pressurePa: env.pressurePa ?? isaPressurePa(refAlt),
+      relativeHumidity: env.relativeHumidity ?? 0,
+      referenceAltitudeM: refAlt,
+    },
+    altitudeM,
+  )
+}
+
+export function prepareModel(
+  course: Course,
+  rider: Rider,
+  env: Environment = {},
+  opts: ModelOptions = {},
+): SimModel {
+  const n = course.n
+  const ds = new Float64Array(n)
+  const sinT = new Float64Array(n)
+  const cosT = new Float64Array(n)
+  const rho = new Float64Array(n)
+  const wPar = new Float64Array(n)
+  const wPerp = new Float64Array(n)
+  const crr = new Float64Array(n)
+  const vEnv = new Float64Array(n + 1)
+  const gravityOn = opts.gravity !== false
+  const rollingOn = opts.rolling !== false
+  const windSpeed = env.windSpeedMps ?? 0
+  const windFrom = ((env.windFromDeg ?? 0) * Math.PI) / 180
+  const startAlt = course.altitude[0] ?? 0
+  for (let i = 0; i < n; i++) {
+    const g = course.grade[i]!
+    const sec = Math.sqrt(1 + g * g)
+    ds[i] = course.length[i]! * sec
+    sinT[i] = gravityOn ? g / sec : 0
+    cosT[i] = 1 / sec
+    rho[i] = densityAt(env, 0.5 * (course.altitude[i]! + course.altitude[i + 1]!), startAlt)
+    const d = windFrom - course.heading[i]!
+    wPar[i] = windSpeed * Math.cos(d)
+    wPerp[i] = windSpeed * Math.sin(d)
+    crr[i] = rollingOn ? rider.crr * course.crrFactor[i]! : 0
+  }
+  // Speed envelope: per-segment caps, then a backward pass so the rider can brake in time.
+  const corner = opts.cornering !== false
+  const mu = opts.lateralMu ?? DEFAULT_LATERAL_MU
+  const aLevel = opts.brakingDecelMps2 ?? AASHTO_BRAKING_MPS2
+  const vUser = opts.maxSpeedMps ?? Infinity
+  vEnv.fill(vUser)
+  for (let i = 0; i < n; i++) {
+    const cap = Math.min(vUser, corner ? corneringSpeedLimit(course.radius[i]!, mu) : Infinity)
+    if (cap < vEnv[i]!) vEnv[i] = cap
+    if (cap < vEnv[i + 1]!) vEnv[i + 1] = cap
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    const next = vEnv[i + 1]!
+    if (next === Infinity) continue
+    const a = brakingDeceleration(aLevel, course.grade[i]!)
+    const reach = Math.sqrt(next * next + 2 * a * ds[i]!)
+    if (reach < vEnv[i]!) vEnv[i] = reach
+  }
+  const mass = rider.massKg + rider.bikeMassKg
+  const inertia = positive(rider.wheelInertiaKgM2, MARTIN.wheelInertiaKgM2)
+  const radius = positive(rider.wheelRadiusM, MARTIN.wheelRadiusM)
+  const spoke = positive(rider.spokeDragAreaM2, MARTIN.spokeDragAreaM2)
+  const bearings = opts.bearingLosses !== false
+  return {
+    n,
+    ds,
+    sinT,
+    cosT,
+    rho,
+    wPar,
+    wPerp,
+    crr,
+    vEnv,
+    mass,
+    mKE: opts.kineticEnergy === false ? 0 : mass + inertia / (radius * radius),
+    halfCda: opts.aero === false ? 0 : 0.5 * (rider.cdaM2 + spoke),
+    bA: bearings ? MARTIN.bearingA : 0,
+    bB: bearings ? MARTIN.bearingB : 0,
+    eta: rider.drivetrainEfficiency,
+    minSpeed: opts.minSpeedMps ?? 1,
+  }
+}

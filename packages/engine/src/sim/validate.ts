@@ -1,0 +1,132 @@
+// Input validation, once at the entry: every message names the field, what was expected and
+// what was given ("expected X, got Y").
+import type { SimulationInput } from './simulate.ts'
+
+export class EngineInputError extends Error {
+  readonly code = 'invalid_input'
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`)
+    this.name = 'EngineInputError'
+  }
+}
+
+const show = (v: unknown): string =>
+  typeof v === 'number' ? String(v) : v === undefined ? 'nothing' : (JSON.stringify(v) ?? String(v))
+
+export function requireNumber(
+  field: string,
+  v: unknown,
+  min: number,
+  max: number,
+  minOpen = false,
+): number {
+  if (
+    typeof v !== 'number' ||
+    !Number.isFinite(v) ||
+    v < min ||
+    v > max ||
+    (minOpen && v === min)
+  ) {
+    const lower = minOpen ? `> ${min}` : `≥ ${min}`
+    throw new EngineInputError(field, `expected a number ${lower} and ≤ ${max}, got ${show(v)}`)
+  }
+  return v
+}
+
+function optionalNumber(
+  field: string,
+  v: unknown,
+  min: number,
+  max: number,
+  minOpen = false,
+): void {
+  if (v !== undefined) requireNumber(field, v, min, max, minOpen)
+}
+
+export function validateSimulationInput(input: SimulationInput): void {
+  const { course, rider, environment: env, options: opts, pacing } = input
+  if (!course || !(course.n > 0)) {
+    throw new EngineInputError(
+      'course',
+      `expected at least one segment, got ${course ? course.n : 'nothing'}`,
+    )
+  }
+  for (let i = 0; i < course.n; i++) {
+    requireNumber(`course.segments[${i}].length_m`, course.length[i], 0, 1e6, true)
+    requireNumber(`course.segments[${i}].grade`, course.grade[i], -1, 1)
+    const r = course.radius[i]!
+    if (!(r > 0))
+      throw new EngineInputError(`course.segments[${i}].radius_m`, `expected > 0, got ${r}`)
+    requireNumber(`course.segments[${i}].crr_factor`, course.crrFactor[i], 0, 100)
+  }
+  requireNumber('rider.mass_kg', rider.massKg, 0, 500, true)
+  requireNumber('rider.bike_mass_kg', rider.bikeMassKg, 0, 200)
+  requireNumber('rider.cda_m2', rider.cdaM2, 0, 5)
+  requireNumber('rider.crr', rider.crr, 0, 0.5)
+  requireNumber('rider.drivetrain_efficiency', rider.drivetrainEfficiency, 0, 1, true)
+  optionalNumber('rider.wheel_inertia_kg_m2', rider.wheelInertiaKgM2, 0, 10)
+  optionalNumber('rider.wheel_radius_m', rider.wheelRadiusM, 0, 2, true)
+  optionalNumber('rider.spoke_drag_area_m2', rider.spokeDragAreaM2, 0, 1)
+  optionalNumber('rider.cp_w', rider.cpW, 0, 3000, true)
+  optionalNumber('rider.w_prime_j', rider.wPrimeJ, 0, 1e6, true)
+  optionalNumber('rider.max_power_w', rider.maxPowerW, 0, 5000)
+  if ((rider.cpW === undefined) !== (rider.wPrimeJ === undefined)) {
+    throw new EngineInputError(
+      'rider.w_prime_j',
+      'expected cp_w and w_prime_j together, got only one',
+    )
+  }
+  if (env) {
+    optionalNumber('environment.air_density_kg_m3', env.airDensityKgM3, 0, 3, true)
+    optionalNumber('environment.temperature_c', env.temperatureC, -60, 60)
+    optionalNumber('environment.pressure_pa', env.pressurePa, 30000, 120000)
+    optionalNumber('environment.relative_humidity', env.relativeHumidity, 0, 1)
+    optionalNumber('environment.pressure_altitude_m', env.pressureAltitudeM, -500, 9000)
+    optionalNumber('environment.wind_speed_mps', env.windSpeedMps, 0, 60)
+    optionalNumber('environment.wind_from_deg', env.windFromDeg, -360, 360)
+    if (
+      env.pressurePa !== undefined &&
+      env.temperatureC === undefined &&
+      env.airDensityKgM3 === undefined
+    ) {
+      throw new EngineInputError(
+        'environment.temperature_c',
+        'expected a temperature with pressure_pa, got nothing',
+      )
+    }
+  }
+  if (opts) {
+    optionalNumber('options.start_speed_mps', opts.startSpeedMps, 0, 40)
+    optionalNumber('options.lateral_mu', opts.lateralMu, 0, 2, true)
+    optionalNumber('options.braking_decel_mps2', opts.brakingDecelMps2, 0, 15, true)
+    optionalNumber('options.max_speed_mps', opts.maxSpeedMps, 0, 100, true)
+    optionalNumber('options.min_speed_mps', opts.minSpeedMps, 0, 10)
+  }
+  switch (pacing?.type) {
+    case 'constant':
+      requireNumber('pacing.power_w', pacing.powerW, 0, 5000)
+      break
+    case 'plan': {
+      const p = pacing.powerW
+      if (!p || p.length !== course.n) {
+        throw new EngineInputError(
+          'pacing.power_w',
+          `expected one power per course segment (${course.n}), got ${p ? p.length : 'nothing'}`,
+        )
+      }
+      for (let i = 0; i < p.length; i++) requireNumber(`pacing.power_w[${i}]`, p[i], 0, 5000)
+      break
+    }
+    case 'speed':
+      requireNumber('pacing.speed_mps', pacing.speedMps, 0, 40, true)
+      break
+    default:
+      throw new EngineInputError(
+        'pacing.type',
+        `expected "constant", "plan" or "speed", got ${show((pacing as { type?: unknown } | undefined)?.type)}`,
+      )
+  }
+}
