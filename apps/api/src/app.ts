@@ -6,6 +6,7 @@ import type { Database } from '@veloptima/db'
 import type { Config } from './config.ts'
 import { AppError } from './errors.ts'
 import { registerAuthentication } from './plugins/authenticate.ts'
+import { filesAndJobsPlugin } from './files/plugin.ts'
 import { healthRoutes } from './routes/health/routes.ts'
 import type { SessionTokens } from './services/session-token.ts'
 
@@ -48,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAuthentication(app)
   await app.register(healthRoutes, { prefix: '/api' })
+  await app.register(filesAndJobsPlugin)
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET') {

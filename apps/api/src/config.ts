@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { z } from 'zod'
 
 // Every environment variable the product reads, parsed once at startup.
@@ -31,12 +31,36 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log every HTTP request (pino). */
   LOG_REQUESTS: bool.default(false),
+  // Files and jobs (see README "Files and jobs").
+  /** Where stored files go: a local directory (default) or an S3-compatible bucket. */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  /** Directory of the local file storage; defaults to DATA_DIR/files. */
+  FILES_DIR: z.string().min(1).optional(),
+  /** S3-compatible storage (STORAGE_DRIVER=s3): bucket, region, endpoint and credentials. */
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style bucket addressing (MinIO and most S3-compatible servers need it). */
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  /** Largest accepted upload, in bytes. */
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(25 * 1024 * 1024),
+  /** Lifetime of a signed download URL, in seconds. */
+  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  /** Worker threads that run background jobs in this process (0: enqueue only, run nowhere). */
+  JOB_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
 })
 
 export type Config = z.infer<typeof configSchema> & {
   publicUrl: string
   dataDir: string
   webDistDir: string
+  filesDir: string
 }
 
 export class ConfigError extends Error {
@@ -67,5 +91,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`).replace(/\/$/, ''),
     dataDir: resolve(c.DATA_DIR),
     webDistDir: resolve(c.WEB_DIST_DIR),
+    filesDir: resolve(c.FILES_DIR ?? join(c.DATA_DIR, 'files')),
   }
 }

@@ -1,0 +1,106 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import multipart from '@fastify/multipart'
+import { z } from 'zod'
+import { AppError, badRequest } from '../../errors.ts'
+import { callerOf } from '../../plugins/authenticate.ts'
+import type { FileRow } from '../../files/repository.ts'
+
+/** The API's view of a stored file (the storage key stays private). */
+export const fileJson = (row: FileRow) => ({
+  id: row.id,
+  owner: row.ownerUid ?? row.ownerTeam,
+  name: row.name,
+  content_type: row.contentType,
+  size: row.size,
+  sha256: row.sha256,
+  kind: row.kind,
+  created_at: row.createdAt.toISOString(),
+})
+
+const idParams = z.object({ id: z.string() })
+const uploadQuery = z.object({ owner: z.string().optional() })
+
+/**
+ * Reads the one file part of a multipart request into memory, within MAX_UPLOAD_BYTES.
+ * Errors name the problem: no file, too large, not multipart.
+ */
+export async function readUpload(
+  request: FastifyRequest,
+  maxBytes: number,
+): Promise<{ filename: string; bytes: Buffer; fields: Record<string, string> }> {
+  if (!request.isMultipart()) {
+    throw badRequest('Send the file as multipart/form-data with a part named "file".')
+  }
+  const part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 10 } })
+  if (!part) throw badRequest('The request has no file part: send the file in a part named "file".')
+  let bytes: Buffer
+  try {
+    bytes = await part.toBuffer()
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError(
+        'file-too-large',
+        413,
+        `${part.filename} is larger than the ${formatBytes(maxBytes)} upload limit.`,
+        { max_bytes: maxBytes },
+      )
+    }
+    throw error
+  }
+  const fields: Record<string, string> = {}
+  for (const [name, field] of Object.entries(part.fields)) {
+    const value = Array.isArray(field) ? field[0] : field
+    if (value && value.type === 'field' && typeof value.value === 'string')
+      fields[name] = value.value
+  }
+  return { filename: part.filename || 'upload', bytes, fields }
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${Math.round((n / 1024 / 1024) * 10) / 10} MB`
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`
+  return `${n} bytes`
+}
+
+/** RFC 6266 / 5987: an ASCII fallback and the exact UTF-8 name. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+}
+
+export async function filesRoutes(app: FastifyInstance) {
+  const { config } = app.deps
+  await app.register(multipart)
+
+  app.post('/files', { preHandler: app.authenticate }, async (request, reply) => {
+    const caller = callerOf(request)
+    const query = uploadQuery.parse(request.query)
+    const upload = await readUpload(request, config.MAX_UPLOAD_BYTES)
+    const owner = await app.files.resolveOwner(caller.uid, query.owner ?? upload.fields.owner)
+    const row = await app.files.upload(owner, upload.filename, upload.bytes)
+    return reply.status(201).send(fileJson(row))
+  })
+
+  app.get('/files/:id', { preHandler: app.authenticate }, async (request) => {
+    const { id } = idParams.parse(request.params)
+    return fileJson(await app.files.visibleFile(callerOf(request).uid, id))
+  })
+
+  app.get('/files/:id/download-url', { preHandler: app.authenticate }, async (request) => {
+    const { id } = idParams.parse(request.params)
+    const { url, expiresAt } = await app.files.downloadUrl(callerOf(request).uid, id)
+    return { url, expires_at: expiresAt.toISOString() }
+  })
+
+  // No session: the signature in the query is the authorization.
+  app.get('/files/download', async (request, reply) => {
+    const { row, body } = await app.files.openSigned(request.query as Record<string, unknown>)
+    return reply
+      .header('content-type', row.contentType)
+      .header('content-length', String(row.size))
+      .header('content-disposition', contentDisposition(row.name))
+      .header('cache-control', 'private, no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(body)
+  })
+}
