@@ -150,13 +150,17 @@ function capTo(m: SimModel, i: number, v0: number, v1: number, out: StepResult):
 }
 
 /**
- * Advances over segment i from entry speed v0 (m/s) with crank power P (W, ≥ 0).
- * Writes exit speed, duration, mean speed, applied power, braking energy, status and partial
- * derivatives into `out`. Never throws and never returns NaN for finite inputs.
- * Signature is stable: (model, segment index, entry speed, crank power, output).
+ * One midpoint solve over a length ds of segment i (no envelope, no minimum speed). Sets
+ * out.v1, t, vMean and the free-case derivatives; status STEP_STALLED when there is no root.
  */
-export function step(m: SimModel, i: number, v0: number, P: number, out: StepResult): void {
-  const ds = m.ds[i]!
+function solvePart(
+  m: SimModel,
+  i: number,
+  v0: number,
+  P: number,
+  ds: number,
+  out: StepResult,
+): void {
   const etaP = m.eta * P
   const ke = m.mKE > 0
   // Newton from the entry speed, safeguarded by the bracket [lo, hi] it discovers. From the right
@@ -179,27 +183,84 @@ export function step(m: SimModel, i: number, v0: number, P: number, out: StepRes
     u = next
     if (hi - lo <= 1e-12 * (1 + u)) break
   }
-  // No root at or above v0/2 (the rider stops inside the segment) leaves a residual here.
-  if (!(Math.abs(f) <= 1e-6 * (1 + etaP + Math.abs(HP) * u)) || !(u > 0)) return stall(out, P)
-  let v1 = ke ? 2 * u - v0 : u
-  if (v1 < 0) v1 = 0
-  if (v1 < m.minSpeed && (!ke || v1 < v0)) return stall(out, P)
-  const cap = ke ? m.vEnv[i + 1]! : Math.min(m.vEnv[i]!, m.vEnv[i + 1]!)
-  if (v1 > cap) return capTo(m, i, v0, cap, out)
-  out.v1 = v1
+  // No root at or above v0/2 (the rider stops inside) leaves a residual here.
+  if (!(Math.abs(f) <= 1e-6 * (1 + etaP + Math.abs(HP) * u)) || !(u > 0)) {
+    out.status = STEP_STALLED
+    return
+  }
+  const v1 = ke ? 2 * u - v0 : u
+  out.v1 = v1 > 0 ? v1 : 0
   out.vMean = u
   out.t = ds / u
-  out.power = P
-  out.brakeJ = 0
-  out.status = 0
-  const hu = HP
-  const dudP = m.eta / hu
-  const dudv0 = ke ? (2 * m.mKE * u * u) / (ds * hu) : 0
+  out.status = STEP_FREE
+  const dudP = m.eta / HP
+  const dudv0 = ke ? (2 * m.mKE * u * u) / (ds * HP) : 0
   out.dv1dP = ke ? 2 * dudP : dudP
   out.dv1dv0 = ke ? 2 * dudv0 - 1 : 0
   const dtdu = -ds / (u * u)
   out.dtdP = dtdu * dudP
   out.dtdv0 = dtdu * dudv0
+}
+
+/** Strong deceleration in one midpoint step overshoots (stiff relaxation): split the segment
+ * into 2, 4, … 64 equal parts until no part loses more than 40 % of its entry speed. */
+const MAX_PARTS = 64
+const MIN_RATIO = 0.6
+
+function solveSplit(m: SimModel, i: number, v0: number, P: number, out: StepResult): void {
+  const ds = m.ds[i]!
+  for (let parts = 2; parts <= MAX_PARTS; parts *= 2) {
+    const d = ds / parts
+    let v = v0
+    let t = 0
+    let dvdv0 = 1
+    let dvdP = 0
+    let dtdv0 = 0
+    let dtdP = 0
+    let ok = true
+    for (let j = 0; j < parts; j++) {
+      solvePart(m, i, v, P, d, out)
+      if (out.status === STEP_STALLED) return
+      if (out.v1 < MIN_RATIO * v && parts < MAX_PARTS) {
+        ok = false
+        break
+      }
+      dtdP += out.dtdP + out.dtdv0 * dvdP
+      dtdv0 += out.dtdv0 * dvdv0
+      dvdP = out.dv1dP + out.dv1dv0 * dvdP
+      dvdv0 = out.dv1dv0 * dvdv0
+      t += out.t
+      v = out.v1
+    }
+    if (!ok) continue
+    out.v1 = v
+    out.t = t
+    out.vMean = ds / t
+    out.dv1dv0 = dvdv0
+    out.dv1dP = dvdP
+    out.dtdv0 = dtdv0
+    out.dtdP = dtdP
+    return
+  }
+}
+
+/**
+ * Advances over segment i from entry speed v0 (m/s) with crank power P (W, ≥ 0).
+ * Writes exit speed, duration, mean speed, applied power, braking energy, status and partial
+ * derivatives into `out`. Never throws and never returns NaN for finite inputs.
+ * Signature is stable: (model, segment index, entry speed, crank power, output).
+ */
+export function step(m: SimModel, i: number, v0: number, P: number, out: StepResult): void {
+  const ke = m.mKE > 0
+  solvePart(m, i, v0, P, m.ds[i]!, out)
+  if (ke && (out.status === STEP_STALLED || out.v1 < MIN_RATIO * v0)) solveSplit(m, i, v0, P, out)
+  if (out.status === STEP_STALLED) return stall(out, P)
+  const v1 = out.v1
+  if (v1 < m.minSpeed && (!ke || v1 < v0)) return stall(out, P)
+  const cap = ke ? m.vEnv[i + 1]! : Math.min(m.vEnv[i]!, m.vEnv[i + 1]!)
+  if (v1 > cap) return capTo(m, i, v0, cap, out)
+  out.power = P
+  out.brakeJ = 0
   out.dPdP = 1
   out.dPdv0 = 0
 }
