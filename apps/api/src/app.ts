@@ -8,6 +8,8 @@ import { AppError } from './errors.ts'
 import { registerAuthentication } from './plugins/authenticate.ts'
 import { filesAndJobsPlugin } from './files/plugin.ts'
 import { healthRoutes } from './routes/health/routes.ts'
+import { authRoutes } from './routes/auth/routes.ts'
+import { publicConfigRoutes } from './routes/public-config/routes.ts'
 import type { SessionTokens } from './services/session-token.ts'
 
 export type AppDeps = { config: Config; database: Database; sessionTokens: SessionTokens }
@@ -49,6 +51,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAuthentication(app)
   await app.register(healthRoutes, { prefix: '/api' })
+  await app.register(authRoutes, { prefix: '/api' })
+  await app.register(publicConfigRoutes, { prefix: '/api' })
   await app.register(filesAndJobsPlugin)
 
   app.setNotFoundHandler((request, reply) => {

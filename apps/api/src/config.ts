@@ -31,6 +31,31 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log every HTTP request (pino). */
   LOG_REQUESTS: bool.default(false),
+  // Identity (see README "Sign-in" and "Using Auth0 or another OIDC provider").
+  /** An external OIDC provider, e.g. https://TENANT.eu.auth0.com; unset: the embedded one. */
+  AUTH_DOMAIN: z.url().optional(),
+  /** The `iss` its tokens carry; defaults to AUTH_DOMAIN with a trailing slash. */
+  AUTH_ISSUER: z.url().optional(),
+  /** The SPA's client id at the provider. */
+  AUTH_CLIENT_ID: z.string().min(1).default('veloptima-web'),
+  /** The API identifier (Auth0 `audience`); defaults to PUBLIC_URL/api. */
+  AUTH_AUDIENCE: z.string().min(1).optional(),
+  /** The provider's key set; defaults to ISSUER.well-known/jwks.json. */
+  AUTH_JWKS_URL: z.url().optional(),
+  /** Lifetime of the app's session token, in seconds. */
+  SESSION_TOKEN_TTL_SECONDS: z.coerce.number().int().min(360).max(86_400).default(3600),
+  /** Outgoing mail (password reset links), e.g. smtp://user:pass@smtp.example.com:587; unset: logged. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  SMTP_FROM: z.string().min(3).default('Veloptima <no-reply@veloptima.invalid>'),
+  // Public links given to the browser by GET /api/public-config.
+  SUPPORT_URL: z.url().default('https://github.com/veloptima/veloptima/discussions'),
+  FEEDBACK_SURVEY_URL: z.url().optional(),
+  MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  TERMS_URL: z.string().min(1).default('/terms'),
+  PRIVACY_URL: z.string().min(1).default('/privacy'),
   // Files and jobs (see README "Files and jobs").
   /** Where stored files go: a local directory (default) or an S3-compatible bucket. */
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),

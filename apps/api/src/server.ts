@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { openDatabase } from '@veloptima/db'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, startEmbeddedIdp } from './idp/index.ts'
 import { loadSessionTokens } from './services/session-token.ts'
 
 export async function startServer(config: Config) {
@@ -13,14 +14,16 @@ export async function startServer(config: Config) {
   await database.migrate()
   const sessionTokens = await loadSessionTokens(database, config.publicUrl)
   const app = await buildApp({ config, database, sessionTokens })
+  const idp = await startEmbeddedIdp(config, database, (line) => app.log.warn(line))
   await app.listen({ port: config.PORT, host: config.BIND_ADDRESS })
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= (async () => {
+      await idp?.close()
       await app.close()
       await database.close()
     })())
-  return { app, database, close }
+  return { app, database, idp, close }
 }
 
 async function main() {
@@ -41,6 +44,12 @@ async function main() {
       '',
       `  Veloptima is running at ${config.publicUrl}`,
       `  Database: ${where}`,
+      ...(server.idp
+        ? [
+            `  Identity provider (embedded): ${server.idp.issuer}`,
+            `  Demo sign-in (password ${DEMO_PASSWORD}): ${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}`,
+          ]
+        : [`  Identity provider: ${config.AUTH_DOMAIN}`]),
       '  Press Ctrl-C to stop.',
       '',
     ].join('\n'),

@@ -1,0 +1,38 @@
+import type { Database } from '@veloptima/db'
+import type { Config } from '../config.ts'
+import { ensureDemoAccounts } from './demo.ts'
+import { createMailer } from './mail.ts'
+import { createProvider, listenIdp } from './provider.ts'
+import { authSettings } from './settings.ts'
+
+export { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo.ts'
+
+/**
+ * Starts the embedded identity provider on IDP_PORT when no external provider is configured;
+ * returns undefined in external mode.
+ */
+export async function startEmbeddedIdp(
+  config: Config,
+  database: Database,
+  log: (line: string) => void,
+): Promise<{ issuer: string; demoCreated: string[]; close(): Promise<void> } | undefined> {
+  const settings = authSettings(config)
+  if (!settings.embedded) return undefined
+  const demoCreated = await ensureDemoAccounts(database.db)
+  const provider = await createProvider(
+    {
+      issuer: settings.issuer,
+      clientId: settings.clientId,
+      audience: settings.audience,
+      appOrigins: settings.appOrigins,
+    },
+    {
+      db: database.db,
+      mailer: createMailer({ url: config.SMTP_URL, from: config.SMTP_FROM }, log),
+      log,
+    },
+  )
+  provider.on('server_error', (_ctx, error) => log(`identity provider error: ${error.stack}`))
+  const { close } = await listenIdp(provider, config.IDP_PORT, config.BIND_ADDRESS, database.db)
+  return { issuer: settings.issuer, demoCreated, close }
+}

@@ -1,0 +1,151 @@
+// The embedded provider's own pages (sign in, sign up, forgot and reset password), plain HTML
+// styled like the product: slate text, orange accents, one clear form per page, labelled
+// fields, errors announced to screen readers.
+
+export const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  )
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;
+  font-family:Inter,ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;
+  background:#f8fafc;color:#0f172a}
+main{width:100%;max-width:26rem;margin:2rem 1rem;background:#fff;border:1px solid #e2e8f0;
+  border-radius:1rem;padding:2rem;box-shadow:0 1px 3px rgba(15,23,42,.08)}
+.brand{font-size:.75rem;font-weight:600;letter-spacing:.15em;text-transform:uppercase;color:#ea580c;margin:0}
+h1{font-size:1.5rem;font-weight:700;letter-spacing:-.01em;margin:.5rem 0 1.5rem}
+label{display:block;font-size:.875rem;font-weight:500;color:#334155;margin:1rem 0 .375rem}
+input{width:100%;padding:.625rem .75rem;border:1px solid #cbd5e1;border-radius:.5rem;font:inherit;color:#0f172a}
+input:focus{outline:2px solid #f97316;outline-offset:1px;border-color:#f97316}
+button{margin-top:1.5rem;width:100%;padding:.65rem 1rem;border:0;border-radius:.5rem;background:#ea580c;
+  color:#fff;font:inherit;font-weight:600;cursor:pointer}
+button:hover{background:#c2410c}
+button:focus-visible{outline:2px solid #0f172a;outline-offset:2px}
+.alert{border-radius:.5rem;padding:.75rem 1rem;font-size:.875rem;margin-bottom:1rem}
+.error{background:#fef2f2;color:#991b1b;border:1px solid #fecaca}
+.notice{background:#fff7ed;color:#9a3412;border:1px solid #fed7aa}
+.links{margin-top:1.5rem;display:flex;justify-content:space-between;gap:1rem;font-size:.875rem}
+a{color:#c2410c;font-weight:500}
+.hint{font-size:.75rem;color:#64748b;margin:.375rem 0 0}
+`
+
+function layout(title: string, body: string, options: { autoSubmit?: boolean } = {}) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Veloptima</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<p class="brand">Veloptima · Performance. Perfected.</p>
+${body}
+</main>
+${options.autoSubmit ? '<script>document.forms[0].submit()</script>' : ''}
+</body>
+</html>`
+}
+
+type Alerts = { error?: string | undefined; notice?: string | undefined }
+
+function alerts({ error, notice }: Alerts) {
+  return [
+    error ? `<div class="alert error" role="alert">${escapeHtml(error)}</div>` : '',
+    notice ? `<div class="alert notice" role="status">${escapeHtml(notice)}</div>` : '',
+  ].join('')
+}
+
+function field(
+  name: string,
+  label: string,
+  type: string,
+  options: { value?: string; autocomplete: string; hint?: string; autofocus?: boolean },
+) {
+  const id = `f-${name}`
+  return `<label for="${id}">${escapeHtml(label)}</label>
+<input id="${id}" name="${name}" type="${type}" required autocomplete="${options.autocomplete}"${
+    options.value ? ` value="${escapeHtml(options.value)}"` : ''
+  }${options.autofocus ? ' autofocus' : ''}${options.hint ? ` aria-describedby="${id}-hint"` : ''}>
+${options.hint ? `<p class="hint" id="${id}-hint">${escapeHtml(options.hint)}</p>` : ''}`
+}
+
+export function loginPage(uid: string, input: { email?: string } & Alerts = {}) {
+  const base = `/interaction/${encodeURIComponent(uid)}`
+  return layout(
+    'Sign in',
+    `<h1>Sign in to Veloptima</h1>
+${alerts(input)}
+<form method="post" action="${base}/login" novalidate>
+${field('email', 'E-mail', 'email', { value: input.email ?? '', autocomplete: 'username', autofocus: !input.email })}
+${field('password', 'Password', 'password', { autocomplete: 'current-password', autofocus: !!input.email })}
+<button type="submit">Sign in</button>
+</form>
+<div class="links"><a href="${base}/signup">Create an account</a><a href="${base}/forgot">Forgot your password?</a></div>`,
+  )
+}
+
+export function signupPage(uid: string, input: { email?: string; name?: string } & Alerts = {}) {
+  const base = `/interaction/${encodeURIComponent(uid)}`
+  return layout(
+    'Create an account',
+    `<h1>Create your account</h1>
+${alerts(input)}
+<form method="post" action="${base}/signup" novalidate>
+${field('name', 'Name', 'text', { value: input.name ?? '', autocomplete: 'name', autofocus: true })}
+${field('email', 'E-mail', 'email', { value: input.email ?? '', autocomplete: 'email' })}
+${field('password', 'Password', 'password', { autocomplete: 'new-password', hint: 'At least 8 characters.' })}
+<button type="submit">Create account</button>
+</form>
+<div class="links"><a href="${base}">I already have an account</a></div>`,
+  )
+}
+
+export function forgotPage(uid: string, input: { email?: string } & Alerts = {}) {
+  const base = `/interaction/${encodeURIComponent(uid)}`
+  return layout(
+    'Forgot password',
+    `<h1>Reset your password</h1>
+${alerts(input)}
+<form method="post" action="${base}/forgot" novalidate>
+${field('email', 'E-mail', 'email', { value: input.email ?? '', autocomplete: 'username', autofocus: true, hint: 'We send a link to set a new password.' })}
+<button type="submit">Send reset link</button>
+</form>
+<div class="links"><a href="${base}">Back to sign in</a></div>`,
+  )
+}
+
+export function resetPage(token: string, input: Alerts = {}) {
+  return layout(
+    'Choose a new password',
+    `<h1>Choose a new password</h1>
+${alerts(input)}
+<form method="post" action="/reset" novalidate>
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+${field('password', 'New password', 'password', { autocomplete: 'new-password', autofocus: true, hint: 'At least 8 characters.' })}
+<button type="submit">Set password</button>
+</form>`,
+  )
+}
+
+export function messagePage(title: string, text: string, link?: { href: string; label: string }) {
+  return layout(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(text)}</p>
+${link ? `<div class="links"><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></div>` : ''}`,
+  )
+}
+
+/** Auth0 signs out without asking: the provider's confirmation form is submitted at once. */
+export function logoutPage(form: string) {
+  const confirmed = form.replace(
+    '</form>',
+    '<input type="hidden" name="logout" value="yes"></form>',
+  )
+  return layout('Signing out', `<h1>Signing out…</h1>${confirmed}`, { autoSubmit: true })
+}

@@ -1,0 +1,35 @@
+import type { Config } from '../config.ts'
+
+export type AuthSettings = {
+  /** True when the embedded provider runs (no AUTH_DOMAIN). */
+  embedded: boolean
+  /** What the SPA gives the Auth0 SDK as `domain` (scheme kept: http in embedded mode). */
+  domain: string
+  /** The exact `iss` of the provider's tokens (with the trailing slash). */
+  issuer: string
+  clientId: string
+  audience: string
+  jwksUrl: string
+  /** Origins of the SPA (the app, and Vite's dev server on the same host). */
+  appOrigins: string[]
+}
+
+/** Identity settings from the configuration; the defaults give the embedded provider. */
+export function authSettings(config: Config): AuthSettings {
+  const embedded = !config.AUTH_DOMAIN
+  const domain = (config.AUTH_DOMAIN ?? `http://${config.HOST}:${config.IDP_PORT}`).replace(
+    /\/$/,
+    '',
+  )
+  const issuer = config.AUTH_ISSUER ?? `${domain}/`
+  const origin = new URL(config.publicUrl).origin
+  return {
+    embedded,
+    domain,
+    issuer,
+    clientId: config.AUTH_CLIENT_ID,
+    audience: config.AUTH_AUDIENCE ?? `${config.publicUrl}/api`,
+    jwksUrl: config.AUTH_JWKS_URL ?? `${issuer.replace(/\/?$/, '/')}.well-known/jwks.json`,
+    appOrigins: [...new Set([origin, `http://${config.HOST}:5173`])],
+  }
+}
