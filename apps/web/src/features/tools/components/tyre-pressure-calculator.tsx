@@ -1,0 +1,267 @@
+import { useMemo, useState } from 'react'
+import {
+  HOOKLESS_MAX_PA,
+  recommendTyrePressure,
+  ToolInputError,
+  type BikeType,
+  type Surface,
+  type TyrePressureInput,
+  type TyrePressureResult,
+  type TyreType,
+  type WidthKind,
+} from '@veloptima/engine'
+import { formatQuantity, useUnits } from '../../../lib/units.ts'
+import { useQuantityField } from '../hooks/use-quantity-field.ts'
+import {
+  formatPressure,
+  formatPressureOther,
+  millimetres,
+  pressure,
+  quantity,
+  type Converter,
+} from '../lib/display.ts'
+import {
+  Assumptions,
+  CheckboxField,
+  NumberField,
+  SelectField,
+  ToolCard,
+  Warnings,
+} from './fields.tsx'
+import { PressureChart } from './pressure-chart.tsx'
+
+const percent: Converter = {
+  toDisplay: (f) => f * 100,
+  fromDisplay: (p) => p / 100,
+  unit: () => '%',
+  digits: () => 0,
+}
+
+const LABELS: Record<string, string> = {
+  riderMassKg: 'Rider mass',
+  bikeMassKg: 'Bike and kit',
+  frontShare: 'Weight on the front',
+  tyreWidthMm: 'Tyre width',
+  rimInternalWidthMm: 'Rim internal width',
+  speedMs: 'Speed',
+  tyreMaxPressurePa: 'Tyre maximum',
+}
+
+/** Engine validation errors, phrased for the form (the engine speaks SI and field names). */
+export function describeInputError(e: ToolInputError, labels: Record<string, string>): string {
+  const label = labels[e.field] ?? e.field
+  return e.message.includes('expected a number')
+    ? `${label} is outside the range this calculator handles.`
+    : `${label}: ${e.message.slice(e.field.length + 2)}`
+}
+
+const surfaceText: Record<Surface, string> = {
+  smooth: 'smooth tarmac',
+  normal: 'normal roads',
+  rough: 'rough roads',
+  gravel: 'gravel',
+}
+
+export function TyrePressureCalculator() {
+  const { system } = useUnits()
+  const rider = useQuantityField(quantity('mass'), 75)
+  const bike = useQuantityField(quantity('mass'), 9)
+  const [bikeType, setBikeType] = useState<BikeType>('road')
+  const share = useQuantityField(percent, undefined, true)
+  const width = useQuantityField(millimetres, 28)
+  const [widthKind, setWidthKind] = useState<WidthKind>('labelled')
+  const rim = useQuantityField(millimetres, 21)
+  const [tyreType, setTyreType] = useState<TyreType>('tubeless')
+  const [surface, setSurface] = useState<Surface>('normal')
+  const [wet, setWet] = useState(false)
+  const speed = useQuantityField(quantity('speed', 0), undefined, true)
+  const tyreMax = useQuantityField(pressure, undefined, true)
+
+  const invalid = [rider, bike, share, width, rim, speed, tyreMax].some((f) => f.invalid)
+  const [riderKg, bikeKg, shareSi, widthMm, rimMm, speedSi, maxPa] = [
+    rider.si,
+    bike.si,
+    share.si,
+    width.si,
+    rim.si,
+    speed.si,
+    tyreMax.si,
+  ]
+  const outcome = useMemo((): { result?: TyrePressureResult; error?: string } => {
+    if (invalid || riderKg === undefined || bikeKg === undefined) {
+      return { error: 'Fill in the highlighted fields to see a recommendation.' }
+    }
+    const input: TyrePressureInput = {
+      riderMassKg: riderKg,
+      bikeMassKg: bikeKg,
+      bikeType,
+      tyreWidthMm: widthMm ?? Number.NaN,
+      widthKind,
+      tyreType,
+      surface,
+      wet,
+    }
+    if (shareSi !== undefined) input.frontShare = shareSi
+    if (widthKind === 'labelled' && rimMm !== undefined) input.rimInternalWidthMm = rimMm
+    if (speedSi !== undefined) input.speedMs = speedSi
+    if (maxPa !== undefined) input.tyreMaxPressurePa = maxPa
+    try {
+      return { result: recommendTyrePressure(input) }
+    } catch (e) {
+      if (e instanceof ToolInputError) return { error: describeInputError(e, LABELS) }
+      throw e
+    }
+  }, [
+    invalid,
+    riderKg,
+    bikeKg,
+    bikeType,
+    shareSi,
+    widthMm,
+    widthKind,
+    rimMm,
+    tyreType,
+    surface,
+    wet,
+    speedSi,
+    maxPa,
+  ])
+
+  const r = outcome.result
+  return (
+    <ToolCard
+      title="Tyre pressure"
+      labelledBy="tyre-pressure-title"
+      intro="Front and rear pressures from the load on each wheel, the tyre's real width and the road."
+    >
+      <form className="mt-4 grid grid-cols-2 gap-4" onSubmit={(e) => e.preventDefault()}>
+        <NumberField name="rider_mass" label="Rider mass" field={rider} />
+        <NumberField name="bike_mass" label="Bike and kit" field={bike} />
+        <SelectField
+          name="bike_type"
+          label="Bike type"
+          value={bikeType}
+          onChange={setBikeType}
+          options={[
+            { value: 'road', label: 'Road' },
+            { value: 'tt', label: 'Time trial' },
+            { value: 'gravel', label: 'Gravel' },
+          ]}
+        />
+        <NumberField
+          name="front_share"
+          label="Weight on the front"
+          field={share}
+          placeholder={bikeType === 'tt' ? '42' : bikeType === 'gravel' ? '38' : '40'}
+          hint="Empty: typical for the bike type."
+        />
+        <NumberField name="tyre_width" label="Tyre width" field={width} />
+        <SelectField
+          name="width_kind"
+          label="Width is"
+          value={widthKind}
+          onChange={setWidthKind}
+          options={[
+            { value: 'labelled', label: 'As printed on the tyre' },
+            { value: 'measured', label: 'Measured on the rim' },
+          ]}
+        />
+        {widthKind === 'labelled' ? (
+          <NumberField
+            name="rim_internal_width"
+            label="Rim internal width"
+            field={rim}
+            hint="Wider rims spread the tyre."
+          />
+        ) : null}
+        <SelectField
+          name="tyre_type"
+          label="Tyre and rim"
+          value={tyreType}
+          onChange={setTyreType}
+          options={[
+            { value: 'tube', label: 'Inner tube' },
+            { value: 'tubeless', label: 'Tubeless, hooked rim' },
+            { value: 'hookless', label: 'Tubeless, hookless rim' },
+          ]}
+        />
+        <SelectField
+          name="surface"
+          label="Surface"
+          value={surface}
+          onChange={setSurface}
+          options={[
+            { value: 'smooth', label: 'Smooth tarmac' },
+            { value: 'normal', label: 'Normal roads' },
+            { value: 'rough', label: 'Rough roads' },
+            { value: 'gravel', label: 'Gravel' },
+          ]}
+        />
+        <CheckboxField name="wet" label="Wet roads" checked={wet} onChange={setWet} />
+        <NumberField name="speed" label="Typical speed" field={speed} hint="Optional." />
+        <NumberField
+          name="tyre_max"
+          label="Tyre maximum"
+          field={tyreMax}
+          hint="Optional: printed on the sidewall."
+        />
+      </form>
+
+      <div aria-live="polite" className="mt-6 border-t border-slate-200 pt-4">
+        {r ? (
+          <>
+            <dl className="grid grid-cols-2 gap-4">
+              {(['front', 'rear'] as const).map((w) => (
+                <div key={w} className="rounded-lg bg-brand-50 p-3">
+                  <dt className="text-sm font-medium text-slate-600 capitalize">{w}</dt>
+                  <dd>
+                    <span
+                      data-testid={`tyre-${w}`}
+                      className="text-2xl font-bold tracking-tight text-brand-700"
+                    >
+                      {formatPressure(r[w].pressurePa, system)}
+                    </span>
+                    <span className="ml-2 text-sm text-slate-500">
+                      {formatPressureOther(r[w].pressurePa, system)}
+                    </span>
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            <p className="mt-3 text-sm text-slate-700" data-testid="tyre-explanation">
+              With {formatQuantity('mass', r.systemMassKg, system)} on the bike and{' '}
+              {Math.round((1 - r.frontShare) * 100)} % of it on the rear, the rear tyre carries{' '}
+              {formatQuantity('mass', r.rear.loadKg, system)}. Our model starts from Berto&apos;s 15
+              % tyre drop for a {r.effectiveWidthMm} mm tyre and scales it by{' '}
+              {r.factors.total.toFixed(2)} for {surfaceText[surface]}
+              {wet ? ' in the wet' : ''} and a{' '}
+              {tyreType === 'tube'
+                ? 'tube'
+                : tyreType === 'tubeless'
+                  ? 'tubeless tyre'
+                  : 'hookless rim'}
+              .
+            </p>
+            {tyreType === 'hookless' && r.capReachedAtRiderMassKg ? (
+              <p className="mt-2 text-sm text-slate-700">
+                The rear reaches the 5 bar hookless limit at a rider mass of{' '}
+                {formatQuantity('mass', r.capReachedAtRiderMassKg.rear, system)}.
+              </p>
+            ) : null}
+            <Warnings items={r.warnings} />
+            <PressureChart
+              result={r}
+              system={system}
+              capPa={tyreType === 'hookless' ? HOOKLESS_MAX_PA : null}
+            />
+            <Assumptions items={[r.basis, ...r.assumptions]} />
+          </>
+        ) : (
+          <p role="alert" className="text-sm text-red-700">
+            {outcome.error}
+          </p>
+        )}
+      </div>
+    </ToolCard>
+  )
+}
