@@ -38,6 +38,7 @@ function layout(title: string, body: string, options: { autoSubmit?: boolean } =
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)} · Veloptima</title>
 <style>${STYLE}</style>
 </head>

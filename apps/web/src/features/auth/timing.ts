@@ -1,0 +1,29 @@
+// Session-token refresh timing (specification §9).
+
+/** Refresh this long before the session token expires. */
+export const REFRESH_BEFORE_MS = 5 * 60_000
+/** A token is treated as expired this long before its expiry. */
+export const EXPIRY_MARGIN_MS = 30_000
+const BACKOFF_START_MS = 30_000
+const BACKOFF_MAX_MS = 16 * 60_000
+
+/** Milliseconds from `now` until the refresh of a token expiring at `expiresAt` is due. */
+export function refreshDelay(expiresAt: number, now: number): number {
+  return Math.max(0, expiresAt - REFRESH_BEFORE_MS - now)
+}
+
+/** Wait before retry number `attempt` (0-based): 30 s, doubling, at most 16 minutes. */
+export function backoffDelay(attempt: number): number {
+  return Math.min(BACKOFF_START_MS * 2 ** Math.max(0, attempt), BACKOFF_MAX_MS)
+}
+
+/** True when a token expiring at `expiresAt` can still be sent at `now`. */
+export function isFresh(expiresAt: number, now: number): boolean {
+  return expiresAt - EXPIRY_MARGIN_MS > now
+}
+
+/** True when the URL's query is a sign-in callback: code and state, or error and state. */
+export function isCallback(search: string): boolean {
+  const q = new URLSearchParams(search)
+  return q.has('state') && (q.has('code') || q.has('error'))
+}
