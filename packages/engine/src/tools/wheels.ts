@@ -293,7 +293,7 @@ export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
     distanceM: Math.round(still.distanceM),
     ascentM: Math.round(ascentM),
     baselineSpeedMps: Math.round(baseline.averageSpeedMps * 1000) / 1000,
-    courseName: input.course?.name ?? `${input.terrain ?? 'flat'} (40 km typical course)`,
+    courseName: input.course?.name ?? `a typical ${input.terrain ?? 'flat'} course`,
     wind: {
       forecastMps: input.windSpeedMps,
       riderHeightMps: Math.round(windAtRider * 100) / 100,

@@ -4,7 +4,14 @@ import { pressure } from '../lib/display.ts'
 
 const W = 360
 const H = 180
-const PAD = { l: 44, r: 12, t: 12, b: 32 }
+const PAD = { l: 44, r: 12, t: 22, b: 32 }
+
+/** A round axis step (1, 2, 2.5 or 5 × 10ⁿ) giving about four intervals up to `max`. */
+export function niceStep(max: number): number {
+  const rough = max / 4
+  const mag = 10 ** Math.floor(Math.log10(rough))
+  return [1, 2, 2.5, 5, 10].map((f) => f * mag).find((s) => s >= rough)!
+}
 
 /** Front and rear pressure against system mass (everything else fixed), with today's point. */
 export function PressureChart({
@@ -21,7 +28,9 @@ export function PressureChart({
   const rear = result.series.rearPa.map((p) => pressure.toDisplay(p, system))
   const x0 = xs[0]!
   const x1 = xs[xs.length - 1]!
-  const yMax = Math.max(...rear, ...front, capPa ? pressure.toDisplay(capPa, system) : 0) * 1.08
+  const top = Math.max(...rear, ...front, capPa ? pressure.toDisplay(capPa, system) : 0) * 1.05
+  const step = niceStep(top)
+  const yMax = Math.ceil(top / step) * step
   const sx = (x: number) => PAD.l + ((x - x0) / (x1 - x0)) * (W - PAD.l - PAD.r)
   const sy = (y: number) => H - PAD.b - (y / yMax) * (H - PAD.t - PAD.b)
   const path = (ys: number[]) =>
@@ -29,8 +38,8 @@ export function PressureChart({
   const here = toDisplay('mass', result.systemMassKg, system)
   const pu = pressure.unit(system)
   const mu = unitLabel('mass', system)
-  const yTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * yMax)
-  const d = pressure.digits(system) === 2 ? 1 : 0
+  const yTicks = Array.from({ length: Math.round(yMax / step) + 1 }, (_, i) => i * step)
+  const d = step < 1 ? 1 : 0
   return (
     <figure className="mt-4">
       <svg
@@ -101,7 +110,7 @@ export function PressureChart({
         >
           system mass ({mu})
         </text>
-        <text x={10} y={PAD.t + 2} className="fill-slate-600 text-[10px]">
+        <text x={PAD.l - 6} y={10} textAnchor="end" className="fill-slate-600 text-[10px]">
           {pu}
         </text>
       </svg>

@@ -74,7 +74,7 @@ export function TyrePressureCalculator() {
   const [tyreType, setTyreType] = useState<TyreType>('tubeless')
   const [surface, setSurface] = useState<Surface>('normal')
   const [wet, setWet] = useState(false)
-  const speed = useQuantityField(quantity('speed', 0), undefined, true)
+  const speed = useQuantityField(quantity('speed', 1), undefined, true)
   const tyreMax = useQuantityField(pressure, undefined, true)
 
   const invalid = [rider, bike, share, width, rim, speed, tyreMax].some((f) => f.invalid)
@@ -217,7 +217,7 @@ export function TyrePressureCalculator() {
                   <dd>
                     <span
                       data-testid={`tyre-${w}`}
-                      className="text-2xl font-bold tracking-tight text-brand-700"
+                      className="text-xl font-bold sm:text-2xl tracking-tight text-brand-700"
                     >
                       {formatPressure(r[w].pressurePa, system)}
                     </span>

@@ -66,7 +66,7 @@ export function WheelCalculator() {
   const { system } = useUnits()
   const rider = useQuantityField(quantity('mass'), 70)
   const bike = useQuantityField(quantity('mass'), 8)
-  const wind = useQuantityField(quantity('speed', 0), 15 / 3.6)
+  const wind = useQuantityField(quantity('speed', 1), 15 / 3.6)
   const power = useQuantityField(watts, undefined, true)
   const [terrain, setTerrain] = useState<Terrain>('flat')
   const [handling, setHandling] = useState<Handling>('medium')
@@ -192,19 +192,28 @@ export function WheelCalculator() {
             <dl className="grid grid-cols-3 gap-3">
               <div className="rounded-lg bg-brand-50 p-3">
                 <dt className="text-sm font-medium text-slate-600">Front</dt>
-                <dd data-testid="wheels-front" className="text-2xl font-bold text-brand-700">
+                <dd
+                  data-testid="wheels-front"
+                  className="text-xl font-bold sm:text-2xl text-brand-700"
+                >
                   {wheelName(r.front.wheel)}
                 </dd>
               </div>
               <div className="rounded-lg bg-brand-50 p-3">
                 <dt className="text-sm font-medium text-slate-600">Rear</dt>
-                <dd data-testid="wheels-rear" className="text-2xl font-bold text-brand-700">
+                <dd
+                  data-testid="wheels-rear"
+                  className="text-xl font-bold sm:text-2xl text-brand-700"
+                >
                   {wheelName(r.rear.wheel)}
                 </dd>
               </div>
               <div className="rounded-lg bg-brand-50 p-3">
                 <dt className="text-sm font-medium text-slate-600">Time gained</dt>
-                <dd data-testid="wheels-gain" className="text-2xl font-bold text-brand-700">
+                <dd
+                  data-testid="wheels-gain"
+                  className="text-xl font-bold sm:text-2xl text-brand-700"
+                >
                   {formatDuration(r.timeGainedS)}
                 </dd>
               </div>
