@@ -1,6 +1,5 @@
-import { courseFromSegments, type Course, type CourseSegmentInput } from '../course/types.ts'
-import type { Rider } from '../sim/model.ts'
-import { simulate } from '../sim/simulate.ts'
+import { courseFromSegments, type CourseSegmentInput } from '../course/types.ts'
+import { baselineTime, pairTime, type CourseTimeSetup } from './course-time.ts'
 import {
   frontStability,
   HANDLING_LEVELS,
@@ -21,11 +20,8 @@ import {
 } from './validate.ts'
 import {
   FRONT_WHEELS,
-  pairDeltaCda,
-  pairExtraMassKg,
   REAR_WHEELS,
   WHEELS,
-  windAveragedCda,
   type FrontWheel,
   type RearWheel,
 } from './wheel-tables.ts'
@@ -57,6 +53,8 @@ export type WheelsInput = {
   cdaM2?: number
   crr?: number
   airDensityKgM3?: number
+  /** Direction the wind blows from (degrees clockwise from north), when known. */
+  windFromDeg?: number
   /** Whether a disc rear is allowed (e.g. not in some mass-start races). Default true. */
   allowDisc?: boolean
 }
@@ -78,6 +76,8 @@ export type WheelsResult = {
   timeS: number
   distanceM: number
   ascentM: number
+  /** Time-weighted mean |yaw| on the course with the baseline wheels (degrees). */
+  meanAbsYawDeg: number
   /** Average speed on the course with the baseline wheels (m/s). */
   baselineSpeedMps: number
   courseName: string
@@ -126,6 +126,7 @@ export function parseWheelsInput(raw: unknown): WheelsInput {
   opt('cdaM2', 0.12, 0.7)
   opt('crr', 0.001, 0.03)
   opt('airDensityKgM3', 0.6, 1.5)
+  opt('windFromDeg', -360, 360)
   if (o.course !== undefined && o.course !== null) {
     const c = requireObject('course', o.course)
     if (!Array.isArray(c.segments) || c.segments.length === 0) {
@@ -150,46 +151,6 @@ export function parseWheelsInput(raw: unknown): WheelsInput {
   return input
 }
 
-type Setup = {
-  course: Course
-  rider: Rider
-  rho: number
-  windAtRider: number
-  powerW: number
-}
-
-/**
- * Time on the course for a wheel pair. The wind's direction is unknown, so its effect on drag
- * is the wind-averaged drag area (Barry 2018) of the pair's CdA(β), evaluated at `refSpeed`
- * (the baseline's average speed); mass differences act through gravity and rolling on every
- * segment of the simulation.
- */
-function courseTime(s: Setup, front: FrontWheel, rear: RearWheel, refSpeed: number) {
-  const base = s.rider.cdaM2
-  const cda =
-    s.windAtRider > 0 || front !== '30' || rear !== '30'
-      ? windAveragedCda((b) => base + pairDeltaCda(front, rear, b), refSpeed, s.windAtRider)
-      : base
-  const result = simulate({
-    course: s.course,
-    rider: {
-      ...s.rider,
-      cdaM2: cda,
-      bikeMassKg: s.rider.bikeMassKg + pairExtraMassKg(front, rear),
-    },
-    environment: { airDensityKgM3: s.rho },
-    options: { cornering: false, kineticEnergy: false },
-    pacing: { type: 'constant', powerW: s.powerW },
-  })
-  if (result.status !== 'ok') {
-    throw new ToolInputError(
-      'powerW',
-      `powerW: expected enough power to ride the course, got ${s.powerW} W (${result.message ?? 'stalled'})`,
-    )
-  }
-  return result
-}
-
 export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
   const input = parseWheelsInput(raw)
   const segments = input.course?.segments ?? terrainSegments(input.terrain ?? 'flat')
@@ -198,7 +159,7 @@ export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
   const powerW = input.powerW ?? 3 * input.riderMassKg
   const rho = input.airDensityKgM3 ?? 1.225
   const windAtRider = input.windSpeedMps * RIDER_HEIGHT_WIND_FACTOR
-  const setup: Setup = {
+  const setup: CourseTimeSetup = {
     course,
     rider: {
       massKg: input.riderMassKg,
@@ -207,20 +168,18 @@ export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
       crr: input.crr ?? 0.004,
       drivetrainEfficiency: 0.976,
     },
-    rho,
-    windAtRider,
     powerW,
+    airDensityKgM3: rho,
+    windMps: windAtRider,
   }
-  // Reference speed: the still-air baseline; then the baseline in the (averaged) wind.
-  const still = simulate({
-    course,
-    rider: setup.rider,
-    environment: { airDensityKgM3: rho },
-    options: { cornering: false, kineticEnergy: false },
-    pacing: { type: 'constant', powerW },
-  })
-  const refSpeed = still.averageSpeedMps > 0 ? still.averageSpeedMps : 5
-  const baseline = courseTime(setup, '30', '30', refSpeed)
+  if (input.windFromDeg !== undefined) setup.windFromDeg = input.windFromDeg
+  const baseline = baselineTime(setup)
+  if (!Number.isFinite(baseline.timeS)) {
+    throw new ToolInputError(
+      'powerW',
+      `powerW: expected enough power to ride up every segment of the course, got ${Math.round(powerW)} W`,
+    )
+  }
   const systemMassKg = input.riderMassKg + bikeMassKg
   const conditions = {
     systemMassKg,
@@ -229,8 +188,9 @@ export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
     handling: input.handling,
     airDensityKgM3: rho,
   }
+  const round1 = (x: number) => Math.round(x * 10) / 10
   const gain = (f: FrontWheel, r: RearWheel) =>
-    Math.round((baseline.timeS - courseTime(setup, f, r, refSpeed).timeS) * 10) / 10
+    round1(baseline.timeS - pairTime(setup, baseline, f, r))
 
   const fronts = FRONT_WHEELS.map((wheel) => ({
     wheel,
@@ -258,8 +218,8 @@ export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
   }
   const front = pick(fronts)
   const rear = pick(rears)
-  const chosen = courseTime(setup, front.wheel, rear.wheel, refSpeed)
-  const timeGainedS = Math.round((baseline.timeS - chosen.timeS) * 10) / 10
+  const chosenTimeS = pairTime(setup, baseline, front.wheel, rear.wheel)
+  const timeGainedS = round1(baseline.timeS - chosenTimeS)
 
   const warnings: ToolWarning[] = []
   if (fronts[0]!.stability.rating === 'unstable') {
@@ -278,7 +238,8 @@ export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
     })
   }
   const ascentM = segments.reduce((a, s) => a + Math.max(0, s.grade * s.lengthM), 0)
-  const km = (still.distanceM / 1000).toFixed(1)
+  const distanceM = segments.reduce((a, seg) => a + seg.lengthM, 0)
+  const km = (distanceM / 1000).toFixed(1)
   const s = front.stability
   const explanation =
     `A ${WHEELS[front.wheel].label.replace(' (shallow baseline)', '')} front and ${rear.wheel === 'disc' ? 'a disc' : `a ${WHEELS[rear.wheel].label.replace(' (shallow baseline)', '')}`} rear ${timeGainedS >= 0 ? 'save' : 'lose'} ${Math.abs(timeGainedS).toFixed(0)} s over ${km} km against 30 mm wheels at ${Math.round(powerW)} W. ` +
@@ -288,9 +249,10 @@ export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
     front,
     rear,
     timeGainedS,
-    baselineTimeS: Math.round(baseline.timeS * 10) / 10,
-    timeS: Math.round(chosen.timeS * 10) / 10,
-    distanceM: Math.round(still.distanceM),
+    baselineTimeS: round1(baseline.timeS),
+    timeS: round1(chosenTimeS),
+    distanceM: Math.round(distanceM),
+    meanAbsYawDeg: round1(baseline.meanAbsYawDeg),
     ascentM: Math.round(ascentM),
     baselineSpeedMps: Math.round(baseline.averageSpeedMps * 1000) / 1000,
     courseName: input.course?.name ?? `a typical ${input.terrain ?? 'flat'} course`,
@@ -300,8 +262,7 @@ export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
       gustMps: Math.round(s.gustMps * 100) / 100,
     },
     candidates: { front: fronts, rear: rears },
-    method:
-      'Forward simulation of the course at constant power with each wheel pair: drag from the wind-averaged CdA(yaw) (Barry 2018, wind equally likely from every direction), wheel mass added to the bike.',
+    method: `Forward simulation of the course at constant power with each wheel pair: on every segment the drag area follows the apparent-wind yaw (mean |yaw| ${round1(baseline.meanAbsYawDeg)}°), averaged over ${baseline.directions.length === 1 ? 'the given wind direction' : `${baseline.directions.length} equally likely wind directions`}; the wheels' extra mass rides on the bike.`,
     explanation,
     assumptions: [
       `power ${Math.round(powerW)} W${input.powerW === undefined ? ' (3 W/kg)' : ''}, CdA ${setup.rider.cdaM2} m² with 30 mm wheels, Crr ${setup.rider.crr}, air density ${rho} kg/m³`,
