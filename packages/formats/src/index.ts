@@ -1,1 +1,6 @@
-export {}
+// Course and activity file readers: GPX, TCX, FIT and our JSON → raw points → engine Course.
+export * from './errors.ts'
+export * from './types.ts'
+export { readTrack, importCourse } from './read.ts'
+export type { ImportedCourse } from './read.ts'
+export { isFitFile } from './fit.ts'

@@ -1,0 +1,304 @@
+// Raw points (from GPX, TCX, FIT or JSON) → Course: geodesic distances, elevation cleaning
+// (missing values filled or the file rejected, spikes removed, light smoothing), resampling into
+// equal segments, heading and curvature radius.
+import type { Course, CourseStats } from './types.ts'
+import { courseStats } from './types.ts'
+import { enuOffset, groundDistance, mengerRadius } from './geo.ts'
+
+/** Points as read from a file; NaN marks a missing value. */
+export interface RawPoints {
+  lat: ArrayLike<number>
+  lon: ArrayLike<number>
+  /** Elevation (m). */
+  ele: ArrayLike<number>
+  /** Recorded cumulative distance (m), e.g. from a wheel sensor; optional. */
+  distance?: ArrayLike<number>
+}
+
+export interface BuildCourseOptions {
+  /** Target segment length (m), default 10. */
+  segmentLengthM?: number
+  /** Largest share of points allowed without elevation (default 0.5). */
+  maxMissingElevation?: number
+  /** A point farther than this from the median of its neighbours is a spike (m, default 25). */
+  spikeThresholdM?: number
+  /** Half-width of the moving average on the resampled altitude (m; default 15, or 100 for dense recorded points; 0 = none). */
+  smoothingM?: number
+  /** Half-distance of the three points used for the curvature radius (m, default 20). */
+  curvatureBaseM?: number
+  /** Radii above this are straight road (m, default 200). */
+  straightRadiusM?: number
+  /** Use the recorded distance channel when (almost) every point has one (default true). */
+  preferRecordedDistance?: boolean
+}
+
+export type CourseErrorCode =
+  'too_few_points' | 'no_distance' | 'no_elevation' | 'too_much_missing_elevation' | 'too_short'
+
+/** The points do not make a course; `code` is stable, the message says what is missing. */
+export class CourseError extends Error {
+  constructor(
+    readonly code: CourseErrorCode,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'CourseError'
+  }
+}
+
+export interface CourseCleaning {
+  pointsRead: number
+  pointsUsed: number
+  elevationFilled: number
+  spikesRemoved: number
+  /** 'positions' (geodesic) or 'recorded' (distance channel, no positions). */
+  distanceSource: 'positions' | 'recorded'
+}
+
+export interface BuiltCourse {
+  course: Course
+  stats: CourseStats
+  cleaning: CourseCleaning
+}
+
+const finite = Number.isFinite
+
+/** Linear interpolation of y at x over increasing xs, with a moving cursor for sorted queries. */
+function interpolator(xs: Float64Array, ys: Float64Array): (x: number) => number {
+  let j = 0
+  const n = xs.length
+  return (x: number): number => {
+    if (x <= xs[0]!) return ys[0]!
+    if (x >= xs[n - 1]!) return ys[n - 1]!
+    if (x < xs[j]! || x > xs[Math.min(j + 8, n - 1)]!) {
+      // Far from the cursor: binary search (queries are mostly, not always, increasing).
+      let a = 0
+      let b = n - 1
+      while (b - a > 1) {
+        const c = (a + b) >> 1
+        if (xs[c]! < x) a = c
+        else b = c
+      }
+      j = a
+    }
+    while (j < n - 2 && xs[j + 1]! < x) j++
+    const x0 = xs[j]!
+    const x1 = xs[j + 1]!
+    const t = x1 > x0 ? (x - x0) / (x1 - x0) : 0
+    return ys[j]! + t * (ys[j + 1]! - ys[j]!)
+  }
+}
+
+function median5(a: number, b: number, c: number, d: number, e: number): number {
+  const s = [a, b, c, d, e].sort((x, y) => x - y)
+  return s[2]!
+}
+
+export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): BuiltCourse {
+  const n0 = raw.lat.length
+  if (n0 < 2) throw new CourseError('too_few_points', `expected at least 2 points, got ${n0}`)
+  let withPos = 0
+  let withDist = 0
+  for (let i = 0; i < n0; i++) {
+    if (finite(raw.lat[i]!) && finite(raw.lon[i]!)) withPos++
+    if (raw.distance && finite(raw.distance[i]!)) withDist++
+  }
+  // A recorded distance channel (wheel sensor or the device's filtered GPS) is preferred over
+  // summing raw positions, whose jitter adds distance while stopped; positions then give shape.
+  const preferRecorded =
+    opts.preferRecordedDistance !== false && withDist >= 2 && withDist >= 0.9 * n0
+  const usePos = withPos >= 2 && withPos >= 0.5 * n0
+  const byPos = usePos && !preferRecorded
+  if (!usePos && withDist < 2) {
+    throw new CourseError(
+      'no_distance',
+      `expected positions (latitude/longitude) or a distance channel, got positions in ${withPos} and distance in ${withDist} of ${n0} points`,
+    )
+  }
+  // 1. Keep usable points, cumulative horizontal distance, drop repeats (stationary points).
+  const lat: number[] = []
+  const lon: number[] = []
+  const ele: number[] = []
+  const dist: number[] = []
+  let total = 0
+  let drift = 0
+  let lastEle = NaN
+  for (let i = 0; i < n0; i++) {
+    const la = raw.lat[i]!
+    const lo = raw.lon[i]!
+    const rd = raw.distance ? raw.distance[i]! : NaN
+    if (usePos && !(finite(la) && finite(lo))) continue
+    if (!byPos && !finite(rd)) continue
+    if (dist.length > 0) {
+      const k = dist.length - 1
+      const inc = byPos ? groundDistance(lat[k]!, lon[k]!, la, lo) : rd - dist[k]!
+      if (!(inc > 0.05)) {
+        // Same place again: keep the first point (taking its elevation if it had none). An
+        // elevation change while standing still is sensor drift (barometer during a pause), not
+        // climbing: it is carried as an offset removed from the points that follow.
+        const e = raw.ele[i]!
+        if (finite(e)) {
+          if (!finite(ele[k]!)) ele[k] = e - drift
+          else if (finite(lastEle)) drift += e - lastEle
+          lastEle = e
+        }
+        continue
+      }
+      total = byPos ? total + inc : rd
+    } else {
+      total = byPos ? 0 : rd
+    }
+    lat.push(usePos ? la : NaN)
+    lon.push(usePos ? lo : NaN)
+    const e = raw.ele[i]!
+    ele.push(finite(e) ? e - drift : NaN)
+    if (finite(e)) lastEle = e
+    dist.push(total)
+  }
+  const m = dist.length
+  const x = new Float64Array(dist)
+  const x0 = x[0]!
+  for (let i = 0; i < m; i++) x[i] = x[i]! - x0
+  const length = m ? x[m - 1]! : 0
+  if (m < 2 || length < 1) {
+    throw new CourseError(
+      'too_short',
+      `expected a course longer than 1 m, got ${length.toFixed(1)} m`,
+    )
+  }
+  // 2. Elevation: reject when absent, fill gaps by interpolation in distance.
+  let missing = 0
+  for (let i = 0; i < m; i++) if (!finite(ele[i]!)) missing++
+  if (missing === m) {
+    throw new CourseError('no_elevation', `expected elevation data, got none in ${m} points`)
+  }
+  const maxMissing = opts.maxMissingElevation ?? 0.5
+  if (missing > maxMissing * m) {
+    throw new CourseError(
+      'too_much_missing_elevation',
+      `expected elevation in at least ${Math.round((1 - maxMissing) * 100)} % of the points, got ${m - missing} of ${m}`,
+    )
+  }
+  const z = new Float64Array(m)
+  fillGaps(x, ele, z)
+  // 3. Spikes: far from the median of the 5-point neighbourhood → replaced by interpolation.
+  const spikeM = opts.spikeThresholdM ?? 25
+  let spikes = 0
+  if (m >= 5) {
+    const bad: number[] = []
+    for (let i = 0; i < m; i++) {
+      const a = Math.max(0, Math.min(m - 5, i - 2))
+      const med = median5(z[a]!, z[a + 1]!, z[a + 2]!, z[a + 3]!, z[a + 4]!)
+      if (Math.abs(z[i]! - med) > spikeM) bad.push(i)
+    }
+    if (bad.length > 0 && bad.length < m / 2) {
+      const e2 = Array.from(z) as number[]
+      for (const i of bad) e2[i] = NaN
+      fillGaps(x, e2, z)
+      spikes = bad.length
+    }
+  }
+  // 4. Resample into equal segments.
+  const target = opts.segmentLengthM ?? 10
+  const nSeg = Math.max(1, Math.round(length / target))
+  const seg = length / nSeg
+  const altAt = interpolator(x, z)
+  const alt = new Float64Array(nSeg + 1)
+  const start = new Float64Array(nSeg + 1)
+  for (let k = 0; k <= nSeg; k++) {
+    start[k] = k === nSeg ? length : k * seg
+    alt[k] = altAt(start[k]!)
+  }
+  // Dense points (a recorded ride, ~1 s apart) carry GPS/barometric noise that would add false
+  // climbing: smooth over a wider window than for sparse planned routes.
+  const spacing = length / (m - 1)
+  const smooth = opts.smoothingM ?? (spacing < 20 ? 100 : 15)
+  const half = Math.floor(smooth / seg)
+  if (half >= 1) movingAverage(alt, half)
+  const grade = new Float64Array(nSeg)
+  for (let k = 0; k < nSeg; k++) grade[k] = (alt[k + 1]! - alt[k]!) / (start[k + 1]! - start[k]!)
+  // 5. Heading and curvature radius from the positions (straight and due north without them).
+  const heading = new Float64Array(nSeg)
+  const radius = new Float64Array(nSeg).fill(Infinity)
+  if (usePos) {
+    const latAt = interpolator(x, new Float64Array(lat))
+    const lonAt = interpolator(x, new Float64Array(lon))
+    const base = opts.curvatureBaseM ?? 20
+    const straight = opts.straightRadiusM ?? 200
+    for (let k = 0; k < nSeg; k++) {
+      const la0 = latAt(start[k]!)
+      const lo0 = lonAt(start[k]!)
+      const o = enuOffset(la0, lo0, latAt(start[k + 1]!), lonAt(start[k + 1]!))
+      heading[k] = (Math.atan2(o.east, o.north) + 2 * Math.PI) % (2 * Math.PI)
+      const mid = 0.5 * (start[k]! + start[k + 1]!)
+      const sa = Math.max(0, mid - base)
+      const sb = Math.min(length, mid + base)
+      if (sb - sa < base) continue
+      const lm = latAt(mid)
+      const lnm = lonAt(mid)
+      const p1 = enuOffset(lm, lnm, latAt(sa), lonAt(sa))
+      const p3 = enuOffset(lm, lnm, latAt(sb), lonAt(sb))
+      const r = mengerRadius(p1.east, p1.north, 0, 0, p3.east, p3.north)
+      radius[k] = r > straight ? Infinity : Math.max(r, 5)
+    }
+  }
+  const course: Course = {
+    n: nSeg,
+    length: diff(start),
+    grade,
+    heading,
+    radius,
+    crrFactor: new Float64Array(nSeg).fill(1),
+    altitude: alt,
+    start,
+  }
+  return {
+    course,
+    stats: courseStats(course),
+    cleaning: {
+      pointsRead: n0,
+      pointsUsed: m,
+      elevationFilled: missing,
+      spikesRemoved: spikes,
+      distanceSource: byPos ? 'positions' : 'recorded',
+    },
+  }
+}
+
+function diff(a: Float64Array): Float64Array {
+  const out = new Float64Array(a.length - 1)
+  for (let i = 0; i < out.length; i++) out[i] = a[i + 1]! - a[i]!
+  return out
+}
+
+/** Fills NaN entries of ys by linear interpolation over xs (held flat beyond the ends). */
+function fillGaps(xs: Float64Array, ys: ArrayLike<number>, out: Float64Array): void {
+  const m = xs.length
+  let prev = -1
+  for (let i = 0; i < m; i++) {
+    if (!finite(ys[i]!)) continue
+    out[i] = ys[i]!
+    if (prev < 0) for (let k = 0; k < i; k++) out[k] = ys[i]!
+    else if (i - prev > 1) {
+      for (let k = prev + 1; k < i; k++) {
+        const t = (xs[k]! - xs[prev]!) / (xs[i]! - xs[prev]!)
+        out[k] = ys[prev]! + t * (ys[i]! - ys[prev]!)
+      }
+    }
+    prev = i
+  }
+  for (let k = prev + 1; k < m; k++) out[k] = ys[prev]!
+}
+
+/** Centred moving average of half-width `half` samples, in place (ends use shorter windows). */
+function movingAverage(a: Float64Array, half: number): void {
+  const n = a.length
+  const src = a.slice()
+  // Symmetric windows that shrink near the ends: the course starts and ends where the file says.
+  const prefix = new Float64Array(n + 1)
+  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i]! + src[i]!
+  for (let i = 0; i < n; i++) {
+    const h = Math.min(half, i, n - 1 - i)
+    a[i] = (prefix[i + h + 1]! - prefix[i - h]!) / (2 * h + 1)
+  }
+}

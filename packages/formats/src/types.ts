@@ -1,0 +1,63 @@
+import type { RawPoints } from '@veloptima/engine'
+
+export type TrackFormat = 'gpx' | 'tcx' | 'fit' | 'json'
+
+/** Points read from a file, before course building. NaN marks a missing value. */
+export interface RawTrack extends RawPoints {
+  format: TrackFormat
+  name: string | null
+  lat: Float64Array
+  lon: Float64Array
+  ele: Float64Array
+  /** Seconds since the Unix epoch. */
+  time: Float64Array
+  distance: Float64Array
+}
+
+/** Growable columns while reading. */
+export class TrackBuilder {
+  lat: number[] = []
+  lon: number[] = []
+  ele: number[] = []
+  time: number[] = []
+  distance: number[] = []
+
+  push(lat: number, lon: number, ele: number, time: number, distance: number): void {
+    this.lat.push(lat)
+    this.lon.push(lon)
+    this.ele.push(ele)
+    this.time.push(time)
+    this.distance.push(distance)
+  }
+
+  get length(): number {
+    return this.lat.length
+  }
+
+  build(format: TrackFormat, name: string | null): RawTrack {
+    return {
+      format,
+      name,
+      lat: new Float64Array(this.lat),
+      lon: new Float64Array(this.lon),
+      ele: new Float64Array(this.ele),
+      time: new Float64Array(this.time),
+      distance: new Float64Array(this.distance),
+    }
+  }
+}
+
+/** Parses a number from text; NaN when absent or not a number. */
+export function num(text: string | null | undefined): number {
+  if (text === null || text === undefined) return NaN
+  const t = text.trim()
+  if (t === '') return NaN
+  const v = Number(t)
+  return Number.isFinite(v) ? v : NaN
+}
+
+export function isoSeconds(text: string | null | undefined): number {
+  if (!text) return NaN
+  const ms = Date.parse(text.trim())
+  return Number.isFinite(ms) ? ms / 1000 : NaN
+}

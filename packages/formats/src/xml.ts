@@ -1,0 +1,83 @@
+// GPX (1.0 and 1.1; tracks or routes) and TCX (activities or courses) through @xmldom/xmldom,
+// which throws on malformed XML: that becomes ImportError('invalid_xml').
+import { DOMParser } from '@xmldom/xmldom'
+import type { Document, Element } from '@xmldom/xmldom'
+import { ImportError } from './errors.ts'
+import { isoSeconds, num, TrackBuilder } from './types.ts'
+import type { RawTrack } from './types.ts'
+
+export function parseXml(text: string, fileName: string | null): Document {
+  let doc: Document
+  try {
+    doc = new DOMParser({ onError: () => undefined }).parseFromString(text, 'text/xml')
+  } catch (e) {
+    const detail = (e as Error).message.split('\n')[0]
+    throw new ImportError('invalid_xml', `not well-formed XML (${detail})`, fileName)
+  }
+  if (!doc.documentElement) throw new ImportError('invalid_xml', 'no XML root element', fileName)
+  return doc
+}
+
+/** Direct or nested child by local name (namespace-agnostic). */
+function child(el: Element, name: string): Element | null {
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 1 && (c as Element).localName === name) return c as Element
+  }
+  return null
+}
+
+function childText(el: Element, name: string): string | null {
+  const c = child(el, name)
+  return c ? c.textContent : null
+}
+
+function byName(root: Document | Element, name: string): Element[] {
+  return Array.from(root.getElementsByTagNameNS('*', name))
+}
+
+export function readGpx(doc: Document, fileName: string | null): RawTrack {
+  const root = doc.documentElement!
+  let pts = byName(root, 'trkpt')
+  if (pts.length === 0) pts = byName(root, 'rtept')
+  if (pts.length === 0) {
+    throw new ImportError(
+      'no_track_points',
+      'GPX has no track or route points (<trkpt>/<rtept>)',
+      fileName,
+    )
+  }
+  const b = new TrackBuilder()
+  for (const p of pts) {
+    b.push(
+      num(p.getAttribute('lat')),
+      num(p.getAttribute('lon')),
+      num(childText(p, 'ele')),
+      isoSeconds(childText(p, 'time')),
+      NaN,
+    )
+  }
+  const meta = child(root, 'metadata')
+  const trk = child(root, 'trk') ?? child(root, 'rte')
+  const name = (meta && childText(meta, 'name')) || (trk && childText(trk, 'name')) || null
+  return b.build('gpx', name ? name.trim() : null)
+}
+
+export function readTcx(doc: Document, fileName: string | null): RawTrack {
+  const root = doc.documentElement!
+  const pts = byName(root, 'Trackpoint')
+  if (pts.length === 0)
+    throw new ImportError('no_track_points', 'TCX has no <Trackpoint>', fileName)
+  const b = new TrackBuilder()
+  for (const p of pts) {
+    const pos = child(p, 'Position')
+    b.push(
+      pos ? num(childText(pos, 'LatitudeDegrees')) : NaN,
+      pos ? num(childText(pos, 'LongitudeDegrees')) : NaN,
+      num(childText(p, 'AltitudeMeters')),
+      isoSeconds(childText(p, 'Time')),
+      num(childText(p, 'DistanceMeters')),
+    )
+  }
+  const named = byName(root, 'Name')[0] ?? byName(root, 'Id')[0]
+  return b.build('tcx', named?.textContent?.trim() || null)
+}
