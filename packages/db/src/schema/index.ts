@@ -1,1 +1,6 @@
 export * from './identity.ts'
+export * from './json-types.ts'
+export * from './riders.ts'
+export * from './simulation.ts'
+export * from './notifications.ts'
+export * from './aero.ts'
