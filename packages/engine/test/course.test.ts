@@ -1,6 +1,7 @@
 // Course building from raw points: geodesy, elevation cleaning, resampling, curvature.
 import { describe, expect, it } from 'vitest'
-import { buildCourse, CourseError, groundDistance, metresPerRadian } from '../src/index.ts'
+import type { CourseError } from '../src/index.ts'
+import { buildCourse, groundDistance, metresPerRadian } from '../src/index.ts'
 
 /** Points every `step` metres along a circle of radius R around (45° N, 6° E). */
 function circle(R: number, n: number, ele: (i: number) => number = () => 500) {
