@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import { claimGrants, users } from '@veloptima/db'
 import { DEMO_PASSWORD } from '../src/idp/index.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
+import { startTestApp, type TestApp } from './helpers.ts'
 import { signInWithPassword, startIdentity } from './idp-flow.ts'
 
 type Identity = Awaited<ReturnType<typeof startIdentity>>
@@ -131,5 +132,27 @@ describe('GET /api/public-config', () => {
       },
       map_tile_url: expect.stringContaining('{z}'),
     })
+  })
+})
+
+describe('custom-token rate limit', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await startTestApp()
+  })
+  afterAll(() => t.close())
+
+  it('answers too-many-requests after 60 exchanges a minute from one address', async () => {
+    const codes: string[] = []
+    for (let i = 0; i < 61; i++) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/custom-token',
+        payload: { accessToken: 'x.y.z' },
+      })
+      codes.push(response.json().code)
+    }
+    expect(codes.slice(0, 60).every((c) => c === 'invalid-credential')).toBe(true)
+    expect(codes[60]).toBe('too-many-requests')
   })
 })

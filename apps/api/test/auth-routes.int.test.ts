@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { startTestApp, type TestApp } from './helpers.ts'
+
+// No endpoint accepts a request without a valid session token, except health, readiness, the
+// custom-token exchange and the public configuration (issue 5, "Done when"). This walks every
+// registered API route, so a route added later without `app.authenticate` fails here.
+
+const PUBLIC = new Set([
+  'GET /api/health',
+  'GET /api/ready',
+  'POST /api/auth/custom-token',
+  'GET /api/public-config',
+])
+/** Capability URLs: an HMAC signature in the query instead of a session (answers 401/403). */
+const SIGNED = new Set(['GET /api/files/download'])
+
+/** Every (method, path) of the app, read from Fastify's route tree. */
+export function apiRoutes(app: FastifyInstance): { method: string; path: string }[] {
+  const found: { method: string; path: string }[] = []
+  const stack: string[] = []
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^([\s│├└─]*)(\S.*?)(?: \(([A-Z, ]+)\))?$/.exec(line)
+    if (!m) continue
+    const depth = Math.floor((m[1] ?? '').length / 4)
+    stack.length = depth
+    stack[depth] = m[2] ?? ''
+    const path = stack.join('').replace(/\/+/g, '/')
+    for (const method of (m[3] ?? '').split(',').map((s) => s.trim())) {
+      if (method && method !== 'HEAD') found.push({ method, path })
+    }
+  }
+  return found.filter((r) => r.path.startsWith('/api/'))
+}
+
+describe('every API route requires a session token', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await startTestApp()
+  })
+  afterAll(() => t.close())
+
+  it('finds the routes of the app, including the public ones', () => {
+    const names = apiRoutes(t.app).map((r) => `${r.method} ${r.path}`)
+    for (const name of PUBLIC) expect(names).toContain(name)
+    expect(names.length).toBeGreaterThan(PUBLIC.size)
+  })
+
+  it('answers 401 without a token and with a forged one', async () => {
+    const open: string[] = []
+    for (const { method, path } of apiRoutes(t.app)) {
+      const name = `${method} ${path}`
+      if (PUBLIC.has(name)) continue
+      const url = path.replace(/:[A-Za-z_]+/g, '00000000-0000-4000-8000-000000000000')
+      for (const headers of [{}, { authorization: 'Bearer not.a.token' }]) {
+        const response = await t.app.inject({
+          method: method as 'GET',
+          url,
+          headers,
+          ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }),
+        })
+        const allowed = SIGNED.has(name) ? [401, 403] : [401]
+        if (!allowed.includes(response.statusCode)) {
+          open.push(`${name} answered ${response.statusCode} ${response.body.slice(0, 120)}`)
+        }
+      }
+    }
+    expect(open).toEqual([])
+  })
+})
