@@ -7,3 +7,10 @@ export const apiErrorSchema = z.object({
   details: z.unknown().optional(),
 })
 export type ApiError = z.infer<typeof apiErrorSchema>
+
+export * from './common.ts'
+export * from './users.ts'
+export * from './riders.ts'
+export * from './simulation.ts'
+export * from './aero.ts'
+export * from './notifications.ts'

@@ -1,0 +1,142 @@
+import { z } from 'zod'
+import {
+  idSchema,
+  jsonObjectSchema,
+  ownedItemFields,
+  ownerInputSchema,
+  pageQuerySchema,
+  timestampSchema,
+} from './common.ts'
+
+export const deviceSchema = z.object({
+  ...ownedItemFields,
+  serial: z.string(),
+  name: z.string(),
+  model: z.string().nullable(),
+  firmware: z.string().nullable(),
+  calibration: jsonObjectSchema,
+})
+export type Device = z.infer<typeof deviceSchema>
+const deviceBody = {
+  serial: z.string().trim().min(1).max(100),
+  name: z.string().trim().min(1).max(100),
+  model: z.string().trim().max(100).nullable(),
+  firmware: z.string().trim().max(100).nullable(),
+  calibration: jsonObjectSchema,
+}
+export const deviceCreateSchema = z
+  .object({
+    owner: ownerInputSchema,
+    ...deviceBody,
+    model: deviceBody.model.default(null),
+    firmware: deviceBody.firmware.default(null),
+    calibration: deviceBody.calibration.default({}),
+  })
+  .strict()
+export const devicePatchSchema = z.object(deviceBody).partial().strict()
+
+export const sessionDeviceSchema = z
+  .object({
+    device_id: idSchema,
+    role: z.string().max(50).optional(),
+    calibration_factor: z.number().min(0.5).max(1.5).optional(),
+  })
+  .strict()
+
+export const aeroSessionSchema = z.object({
+  ...ownedItemFields,
+  name: z.string(),
+  format: z.enum(['v5', 'v6']),
+  started_at: timestampSchema.nullable(),
+  location: z.string().nullable(),
+  notes: z.string().nullable(),
+  devices: z.array(sessionDeviceSchema),
+  environment: jsonObjectSchema,
+  source_file_id: z.string().nullable(),
+})
+export type AeroSession = z.infer<typeof aeroSessionSchema>
+const sessionBody = {
+  name: z.string().trim().min(1).max(200),
+  format: z.enum(['v5', 'v6']),
+  started_at: z.iso.datetime({ offset: true }).nullable(),
+  location: z.string().max(200).nullable(),
+  notes: z.string().max(10_000).nullable(),
+  devices: z.array(sessionDeviceSchema).max(20),
+  environment: jsonObjectSchema,
+  source_file_id: idSchema.nullable(),
+}
+export const aeroSessionCreateSchema = z
+  .object({ owner: ownerInputSchema, ...sessionBody })
+  .partial()
+  .required({ name: true })
+  .strict()
+export const aeroSessionPatchSchema = z.object(sessionBody).partial().strict()
+
+export const aeroRunSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  name: z.string(),
+  position: z.number().int(),
+  configuration: z.record(z.string(), z.string()),
+  is_baseline: z.boolean(),
+  start_time: z.number().nullable(),
+  end_time: z.number().nullable(),
+  lap: z.number().int().nullable(),
+  results: jsonObjectSchema.nullable(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+})
+export type AeroRun = z.infer<typeof aeroRunSchema>
+const runBody = {
+  name: z.string().trim().min(1).max(200),
+  position: z.number().int().min(0).max(10_000),
+  configuration: z.record(z.string().max(50), z.string().max(200)),
+  is_baseline: z.boolean(),
+  start_time: z.number().min(0).nullable(),
+  end_time: z.number().min(0).nullable(),
+  lap: z.number().int().min(0).nullable(),
+  results: jsonObjectSchema.nullable(),
+}
+const timeOrder = (r: { start_time?: number | null; end_time?: number | null }) =>
+  r.start_time == null || r.end_time == null || r.start_time < r.end_time
+export const aeroRunCreateSchema = z
+  .object(runBody)
+  .partial()
+  .required({ name: true })
+  .strict()
+  .refine(timeOrder, { message: 'start_time must be before end_time', path: ['start_time'] })
+export const aeroRunPatchSchema = z
+  .object(runBody)
+  .partial()
+  .strict()
+  .refine(timeOrder, { message: 'start_time must be before end_time', path: ['start_time'] })
+
+export const aeroBlockKindSchema = z.enum(['cdam', 'run', 'raw'])
+export const aeroDataBlockSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  run_id: z.string().nullable(),
+  device_id: z.string().nullable(),
+  kind: aeroBlockKindSchema,
+  sequence: z.number().int(),
+  start_time: z.number().nullable(),
+  end_time: z.number().nullable(),
+  data: jsonObjectSchema,
+  created_at: timestampSchema,
+})
+export type AeroDataBlock = z.infer<typeof aeroDataBlockSchema>
+export const aeroDataBlockCreateSchema = z
+  .object({
+    run_id: idSchema.nullable().default(null),
+    device_id: idSchema.nullable().default(null),
+    kind: aeroBlockKindSchema,
+    sequence: z.number().int().min(0).default(0),
+    start_time: z.number().min(0).nullable().default(null),
+    end_time: z.number().min(0).nullable().default(null),
+    data: jsonObjectSchema,
+  })
+  .strict()
+export const aeroDataBlockListQuerySchema = pageQuerySchema.extend({
+  kind: aeroBlockKindSchema.optional(),
+  run_id: idSchema.optional(),
+})

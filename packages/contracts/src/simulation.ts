@@ -1,0 +1,168 @@
+import { z } from 'zod'
+import {
+  idSchema,
+  jsonObjectSchema,
+  listQuerySchema,
+  ownedItemFields,
+  ownerInputSchema,
+  timestampSchema,
+} from './common.ts'
+
+export const surfaceSchema = z.enum(['smooth', 'normal', 'rough'])
+
+export const courseTrackSchema = z
+  .object({
+    lat: z.array(z.number()),
+    lon: z.array(z.number()),
+    ele: z.array(z.number()),
+    distance: z.array(z.number()),
+  })
+  .refine(
+    (t) => [t.lon, t.ele, t.distance].every((a) => a.length === t.lat.length),
+    'lat, lon, ele and distance must have the same length',
+  )
+
+export const courseSegmentSchema = z.object({
+  start: z.number(),
+  end: z.number(),
+  grade: z.number(),
+  heading: z.number(),
+  radius: z.number().nullable(),
+  altitude: z.number(),
+  surface: surfaceSchema.optional(),
+  manual: z.boolean().optional(),
+})
+
+export const courseStatsSchema = z.object({
+  distance: z.number(),
+  ascent: z.number(),
+  descent: z.number(),
+  max_grade: z.number(),
+  min_grade: z.number(),
+  climbs: z
+    .array(z.object({ start: z.number(), end: z.number(), ascent: z.number(), grade: z.number() }))
+    .optional(),
+})
+
+export const courseSettingsSchema = z
+  .object({
+    surface: surfaceSchema.optional(),
+    wind: z
+      .object({ speed: z.number().min(0).max(40), direction: z.number().min(0).max(360) })
+      .optional(),
+    trim: z.object({ start: z.number().min(0), end: z.number().min(0) }).optional(),
+    segmentation: z.enum(['coarse', 'medium', 'fine', 'manual']).optional(),
+  })
+  .strict()
+
+/** A course as listed (metadata and statistics). */
+export const courseSummarySchema = z.object({
+  ...ownedItemFields,
+  owner: z.string().nullable(),
+  owner_type: z.enum(['user', 'team', 'sample']),
+  name: z.string(),
+  sample: z.boolean(),
+  source_file_id: z.string().nullable(),
+  source_format: z.string().nullable(),
+  stats: courseStatsSchema.nullable(),
+  settings: courseSettingsSchema,
+})
+export type CourseSummary = z.infer<typeof courseSummarySchema>
+
+/** GET /api/courses/:id: with track and segments. */
+export const courseSchema = courseSummarySchema.extend({
+  track: courseTrackSchema.nullable(),
+  segments: z.array(courseSegmentSchema),
+})
+export type Course = z.infer<typeof courseSchema>
+
+const courseBody = {
+  name: z.string().trim().min(1).max(200),
+  source_file_id: idSchema.nullable(),
+  source_format: z.enum(['gpx', 'tcx', 'fit', 'json']).nullable(),
+  track: courseTrackSchema.nullable(),
+  segments: z.array(courseSegmentSchema).max(100_000),
+  stats: courseStatsSchema.nullable(),
+  settings: courseSettingsSchema,
+}
+export const courseCreateSchema = z
+  .object({ owner: ownerInputSchema, ...courseBody })
+  .partial()
+  .required({ name: true })
+  .strict()
+export const coursePatchSchema = z.object(courseBody).partial().strict()
+
+export const optimizationTypeSchema = z.enum(['pacing', 'equipment'])
+
+export const optimizationSchema = z.object({
+  ...ownedItemFields,
+  type: optimizationTypeSchema,
+  name: z.string(),
+  course_id: z.string().nullable(),
+  rider_setup_id: z.string().nullable(),
+  inputs: jsonObjectSchema,
+})
+export type Optimization = z.infer<typeof optimizationSchema>
+
+const optimizationBody = {
+  name: z.string().trim().min(1).max(200),
+  course_id: idSchema.nullable(),
+  rider_setup_id: idSchema.nullable(),
+  inputs: jsonObjectSchema,
+}
+export const optimizationCreateSchema = z
+  .object({
+    owner: ownerInputSchema,
+    type: optimizationTypeSchema,
+    ...optimizationBody,
+    course_id: optimizationBody.course_id.default(null),
+    rider_setup_id: optimizationBody.rider_setup_id.default(null),
+    inputs: optimizationBody.inputs.default({}),
+  })
+  .strict()
+export const optimizationPatchSchema = z.object(optimizationBody).partial().strict()
+export const optimizationListQuerySchema = listQuerySchema.extend({
+  type: optimizationTypeSchema.optional(),
+})
+
+export const jobStatusSchema = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled'])
+
+/** One result version: the inputs snapshot and every result. */
+export const optimizationResultSchema = z.object({
+  id: z.string(),
+  optimization_id: z.string(),
+  version: z.number().int(),
+  label: z.string().nullable(),
+  status: jobStatusSchema,
+  progress: z.number(),
+  inputs: jsonObjectSchema,
+  result: jsonObjectSchema.nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  job_id: z.string().nullable(),
+  export_file_id: z.string().nullable(),
+  started_at: timestampSchema.nullable(),
+  finished_at: timestampSchema.nullable(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+})
+export type OptimizationResult = z.infer<typeof optimizationResultSchema>
+/** The list leaves out the (large) inputs snapshot and result; GET one result for them. */
+export const optimizationResultSummarySchema = optimizationResultSchema.omit({
+  inputs: true,
+  result: true,
+})
+export const optimizationResultPatchSchema = z
+  .object({ label: z.string().trim().max(200).nullable() })
+  .strict()
+
+/** A stored file's metadata (upload and download are under /api/files too). */
+export const fileMetaSchema = z.object({
+  ...ownedItemFields,
+  name: z.string(),
+  content_type: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  kind: z.string(),
+})
+export type FileMeta = z.infer<typeof fileMetaSchema>
+export const fileMetaPatchSchema = z.object({ name: z.string().trim().min(1).max(255) }).strict()
