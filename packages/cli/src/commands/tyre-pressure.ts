@@ -36,7 +36,8 @@ async function readInput(path: string): Promise<string> {
 
 /**
  * Runs `compute` on the JSON file named by the first argument and prints the result as JSON.
- * Exit codes: 0 ok, 1 bad input (message names the file, field and value), 2 usage.
+ * Exit codes (as every command): 0 ok, 2 bad input or usage (the message names the file, the
+ * field, what was expected and what was given).
  */
 export async function runToolCommand(
   name: string,
@@ -55,14 +56,14 @@ export async function runToolCommand(
     text = await readInput(path)
   } catch (e) {
     process.stderr.write(`veloptima ${name}: ${path}: cannot read (${(e as Error).message})\n`)
-    return 1
+    return 2
   }
   let raw: unknown
   try {
     raw = JSON.parse(text)
   } catch (e) {
     process.stderr.write(`veloptima ${name}: ${path}: not valid JSON (${(e as Error).message})\n`)
-    return 1
+    return 2
   }
   try {
     const result = compute(convertKeys(raw, camelKey))
@@ -71,7 +72,7 @@ export async function runToolCommand(
   } catch (e) {
     if (e instanceof ToolInputError) {
       process.stderr.write(`veloptima ${name}: ${path}: ${snakeMessage(e.message)}\n`)
-      return 1
+      return 2
     }
     throw e
   }
