@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
-import { claimGrants, users } from '@veloptima/db'
+import { claimGrants, subscriptions, teamMembers, users } from '@veloptima/db'
 import { DEMO_PASSWORD } from '../src/idp/index.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
@@ -81,6 +81,44 @@ describe('POST /api/auth/custom-token', () => {
       .set({ trialEndsAt: new Date(Date.now() - 1000) })
       .where(eq(users.uid, uid))
     expect((await exchange(token)).json().claims).toEqual({ 'access:betaFeedback': true })
+  })
+
+  it('adds the claims of active plans held by the user or by the user’s team', async () => {
+    const riderToken = await accessTokenOf('rider@example.com')
+    const rider = (await exchange(riderToken)).json()
+    const coachToken = await accessTokenOf('coach@example.com')
+    const coach = (await exchange(coachToken)).json()
+    const { db } = id.t.database
+    const day = 86_400_000
+    await db.insert(subscriptions).values([
+      { uid: rider.user.uid, plan: 'aero', period: 'month', endsAt: new Date(Date.now() + day) },
+      // Ended, and cancelled: neither counts.
+      { uid: rider.user.uid, plan: 'team', period: 'month', endsAt: new Date(Date.now() - day) },
+      {
+        uid: rider.user.uid,
+        plan: 'team',
+        period: 'year',
+        status: 'cancelled',
+        endsAt: new Date(Date.now() + day),
+      },
+    ])
+    expect((await exchange(riderToken)).json().claims).toEqual({
+      'access:aerooptimization': true,
+      'create:simulations': true,
+    })
+    // The coach's team holds a team plan; the rider joins that team and gets it too.
+    await db.insert(subscriptions).values({
+      teamId: coach.team.id,
+      plan: 'team',
+      period: 'year',
+      endsAt: new Date(Date.now() + day),
+    })
+    await db.insert(teamMembers).values({ teamId: coach.team.id, uid: rider.user.uid })
+    expect((await exchange(riderToken)).json().claims).toEqual({
+      'access:aerooptimization': true,
+      'create:simulations': true,
+      'use:multipleRiderProfiles': true,
+    })
   })
 
   it('refuses a disabled user with user-disabled', async () => {

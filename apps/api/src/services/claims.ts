@@ -1,5 +1,5 @@
-import { eq, sql } from 'drizzle-orm'
-import { claimGrants, rows, users, type Db } from '@veloptima/db'
+import { and, eq, gt, inArray, lte, or } from 'drizzle-orm'
+import { claimGrants, subscriptions, teamMembers, users, type Db } from '@veloptima/db'
 import { AppError } from '../errors.ts'
 
 /** The claim a running trial or an active plan gives (specification §6). */
@@ -13,9 +13,8 @@ export const PLAN_CLAIMS: Record<string, string[]> = {
 }
 
 /**
- * The caller's claims: the provider's `permissions` ∪ a running trial ∪ an active
- * subscription's plan (when the platform's `subscriptions` table exists) ∪ the grants of an
- * administrator. A disabled user gets `user-disabled` (§8).
+ * The caller's claims: the provider's `permissions` ∪ a running trial ∪ the plans of active
+ * subscriptions (the user's or their teams') ∪ the grants of an administrator. A disabled user gets `user-disabled` (§8).
  */
 export async function computeClaims(
   db: Db,
@@ -40,37 +39,22 @@ export async function computeClaims(
   return Object.fromEntries([...claims].sort().map((c) => [c, true]))
 }
 
-/**
- * Plans of the user's active subscriptions. The table belongs to the platform work and may
- * not exist yet: it is looked up by name, and its absence means no plans.
- */
+/** Plans of the active subscriptions held by the user or by a team the user belongs to. */
 async function activePlans(db: Db, uid: string, now: Date): Promise<string[]> {
-  const [table] = await rows<{ name: string | null }>(
-    db,
-    sql`select to_regclass('public.subscriptions')::text as name`,
-  )
-  if (!table?.name) return []
-  const columns = new Set(
-    (
-      await rows<{ column_name: string }>(
-        db,
-        sql`select column_name from information_schema.columns
-            where table_schema = 'public' and table_name = 'subscriptions'`,
-      )
-    ).map((c) => c.column_name),
-  )
-  if (!columns.has('uid') || !columns.has('plan')) return []
-  // Held by the user, or by a team the user belongs to.
-  const holder = columns.has('team_id')
-    ? sql`(uid = ${uid} or team_id in (select team_id from team_members where uid = ${uid}))`
-    : sql`uid = ${uid}`
-  const conditions = [holder]
-  if (columns.has('status')) conditions.push(sql`status::text = 'active'`)
-  if (columns.has('starts_at')) conditions.push(sql`starts_at <= ${now.toISOString()}`)
-  if (columns.has('ends_at')) conditions.push(sql`ends_at > ${now.toISOString()}`)
-  const found = await rows<{ plan: string }>(
-    db,
-    sql`select plan::text as plan from subscriptions where ${sql.join(conditions, sql` and `)}`,
-  )
+  const myTeams = db
+    .select({ id: teamMembers.teamId })
+    .from(teamMembers)
+    .where(eq(teamMembers.uid, uid))
+  const found = await db
+    .select({ plan: subscriptions.plan })
+    .from(subscriptions)
+    .where(
+      and(
+        or(eq(subscriptions.uid, uid), inArray(subscriptions.teamId, myTeams)),
+        eq(subscriptions.status, 'active'),
+        lte(subscriptions.startsAt, now),
+        gt(subscriptions.endsAt, now),
+      ),
+    )
   return found.map((r) => r.plan)
 }
