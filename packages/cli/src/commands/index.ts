@@ -1,0 +1,28 @@
+// The command table: one line per command. Each `run` returns the exit code; it may throw
+// UsageError, EngineInputError or ImportError for bad input (printed as one line, exit 2).
+import { airDensityCommand } from './air-density.ts'
+import { courseCommand } from './course.ts'
+import { simulateCommand } from './simulate.ts'
+import { tyrePressureCommand } from './tyre-pressure.ts'
+import { wbalCommand } from './wbal.ts'
+import { wheelsCommand } from './wheels.ts'
+
+export interface Command {
+  usage: string
+  run: (args: string[]) => Promise<number>
+}
+
+export const commands: Record<string, Command> = {
+  course: { usage: 'course FILE [--segment-length-m M]', run: courseCommand },
+  simulate: { usage: 'simulate SCENARIO.json', run: simulateCommand },
+  'air-density': {
+    usage: 'air-density --temperature-c T [--pressure-pa P | --altitude-m H] [--humidity RH]',
+    run: airDensityCommand,
+  },
+  wbal: {
+    usage: 'wbal --cp W --w-prime J [--model skiba2015|skiba2012] POWER.csv',
+    run: wbalCommand,
+  },
+  'tyre-pressure': { usage: 'tyre-pressure INPUT.json', run: tyrePressureCommand },
+  wheels: { usage: 'wheels INPUT.json', run: wheelsCommand },
+}
