@@ -1,0 +1,398 @@
+// The pacing optimizer: minimum finish time over one power per control segment, subject to a hard
+// constraint (W′ balance ≥ 0, NP, mean power or work) and to power bounds.
+//
+//   1. Baseline: the best feasible constant power, by bisection on the exact simulation.
+//   2. Augmented Lagrangian (PHR) on the constraint, inner projected L-BFGS with the exact
+//      gradient of a reverse (adjoint) sweep through the simulation's own step maps.
+//   3. Repair: scale the plan along a monotone one-parameter family to the largest feasible
+//      member, judged by the exact simulation, so the returned plan is feasible by construction.
+//   4. Never slower than the baseline: if the optimized plan were slower, the baseline is kept.
+// Every stop is a tolerance or an iteration count, never wall-clock time (docs/decisions/0002).
+import type { Course } from '../course/types.ts'
+import { prepareModel, type Environment, type Rider } from '../sim/model.ts'
+import type { SimulationOptions, SimulationResult } from '../sim/simulate.ts'
+import {
+  buildControls,
+  DEFAULT_CONTROL_OPTIONS,
+  type ControlOptions,
+  type Controls,
+} from './controls.ts'
+import {
+  fitToConstraint,
+  judge,
+  quickIsExact,
+  quickJudge,
+  scaledPlan,
+  type Judge,
+  type PacingConstraint,
+  type Verdict,
+} from './exact.ts'
+import { coarsen } from './coarse.ts'
+import { dpWprimeTwoPass } from './dp.ts'
+import { minimizeBounded } from './lbfgsb.ts'
+import {
+  aggregateConstraint,
+  augmentedObjective,
+  decode,
+  expandPowers,
+  forward,
+  forwardBuffers,
+  workspace,
+  type AugmentedState,
+  type ConstraintSpec,
+} from './problem.ts'
+import { boundaryOf } from './root.ts'
+import { validatePacingInput } from './validate.ts'
+
+export type { PacingConstraint } from './exact.ts'
+
+export interface PacingSettings {
+  constraint: PacingConstraint
+  /** lowest power (W), default 0 (coasting allowed) */
+  minPowerW?: number
+  /** highest power (W), default the rider's maxPowerW */
+  maxPowerW?: number
+  controls?: Partial<ControlOptions>
+  /** relative tolerance on the objective for the inner solver (default 1e-9) */
+  tolerance?: number
+}
+
+export interface PacingInput {
+  course: Course
+  rider: Rider
+  environment?: Environment
+  options?: SimulationOptions
+  pacing: PacingSettings
+}
+
+export interface PacingResult {
+  status: 'optimal' | 'infeasible'
+  /** why the problem is infeasible, or a note on how the result was obtained */
+  reason: string | null
+  /** requested crank power per fine segment (W) */
+  powerW: Float64Array
+  /** the optimized ride, simulated by `simulate`'s own loop (null when infeasible) */
+  simulation: SimulationResult | null
+  timeS: number
+  /** best constant power under the same constraint (null when no constant power is feasible) */
+  baseline: { powerW: number; timeS: number } | null
+  timeSavedS: number | null
+  controls: Controls
+  stats: {
+    outerIterations: number
+    innerIterations: number
+    gradientEvaluations: number
+    simulations: number
+  }
+}
+
+/** Power bounds used by the optimizer (W). */
+export function powerBounds(rider: Rider, s: PacingSettings): { lo: number; hi: number } {
+  const lo = s.minPowerW ?? 0
+  const hi = Math.min(s.maxPowerW ?? Infinity, rider.maxPowerW ?? Infinity)
+  return { lo, hi }
+}
+
+function specOf(c: PacingConstraint, rider: Rider): ConstraintSpec {
+  switch (c.type) {
+    case 'w_prime_balance':
+      return { type: 'w_prime_balance', cpW: rider.cpW!, wPrimeJ: rider.wPrimeJ! }
+    case 'normalized_power':
+      return { type: 'normalized_power', powerW: c.powerW }
+    case 'average_power':
+      return { type: 'average_power', powerW: c.powerW }
+    case 'work':
+      return { type: 'work', workJ: c.workJ }
+  }
+}
+
+interface Baseline {
+  powerW: number
+  verdict: Verdict
+  simulations: number
+}
+
+/** Largest constant power in [lo, hi] that does not break the constraint (bisection). */
+function bestConstant(j: Judge, lo: number, hi: number): Baseline {
+  let simulations = 0
+  const n = j.model.n
+  const p = new Float64Array(n)
+  const exact = quickIsExact(j)
+  // A stall is not a constraint excess: more power can only help it, so it counts as "not over".
+  const excess = (P: number): number => {
+    simulations++
+    if (exact) return quickJudge(j, p.fill(P)).excess
+    return judge(j, { type: 'constant', powerW: P }).excess
+  }
+  let a = lo
+  const eHi = excess(hi)
+  if (eHi <= 0) a = hi
+  else {
+    const eLo = excess(lo)
+    if (eLo > 0) a = -1
+    else a = boundaryOf(excess, lo, eLo, hi, eHi, 1e-4)
+  }
+  if (a < 0) {
+    simulations++
+    return { powerW: lo, verdict: judge(j, { type: 'constant', powerW: lo }), simulations }
+  }
+  // confirm with the full simulation (rounding between the two loops is absorbed by tiny steps)
+  for (let k = 0; ; k++) {
+    simulations++
+    const v = judge(j, { type: 'constant', powerW: a })
+    if (v.excess <= 0 || k >= 8 || a <= lo) return { powerW: a, verdict: v, simulations }
+    a = Math.max(lo, a - 1e-6 * 4 ** k)
+  }
+}
+
+/** Raises the power of stalled control segments until the ride gets through (null: impossible). */
+function rescueStalls(
+  j: Judge,
+  controls: Controls,
+  x: Float64Array,
+  hi: number,
+  p: Float64Array,
+): { x: Float64Array; simulations: number } | null {
+  let simulations = 0
+  for (let guard = 0; guard < controls.count; guard++) {
+    expandPowers(controls.of, x, p)
+    const v = judge(j, { type: 'plan', powerW: p })
+    simulations++
+    if (v.finished) return { x, simulations }
+    const seg = j.course.start.findIndex((s) => s === (v.sim?.stalledAtM ?? 0))
+    const k = controls.of[Math.max(0, seg)]!
+    if (x[k]! >= hi) return null
+    x[k] = Math.min(hi, Math.max(x[k]! * 1.25, x[k]! + 25))
+  }
+  return null
+}
+
+function infeasible(reason: string, controls: Controls, n: number, sims: number): PacingResult {
+  return {
+    status: 'infeasible',
+    reason,
+    powerW: new Float64Array(n),
+    simulation: null,
+    timeS: Infinity,
+    baseline: null,
+    timeSavedS: null,
+    controls,
+    stats: { outerIterations: 0, innerIterations: 0, gradientEvaluations: 0, simulations: sims },
+  }
+}
+
+export function optimizePacing(input: PacingInput): PacingResult {
+  validatePacingInput(input)
+  const { course, rider, pacing } = input
+  const opts = input.options ?? {}
+  const model = prepareModel(course, rider, input.environment ?? {}, opts)
+  const n = model.n
+  const v0 = Math.min(opts.startSpeedMps ?? 0, model.vEnv[0]!)
+  const controls = buildControls(course, model, { ...DEFAULT_CONTROL_OPTIONS, ...pacing.controls })
+  const K = controls.count
+  const { lo, hi } = powerBounds(rider, pacing)
+  const j: Judge = {
+    model,
+    course,
+    rider,
+    options: opts,
+    constraint: pacing.constraint,
+    v0,
+    buffers: forwardBuffers(n),
+  }
+  const spec = specOf(pacing.constraint, rider)
+  let sims = 0
+
+  // 1. baseline
+  const base = bestConstant(j, lo, hi)
+  sims += base.simulations
+  if (base.verdict.excess > 0) {
+    return infeasible(
+      `the constraint cannot be met even at the minimum power ${lo} W`,
+      controls,
+      n,
+      sims,
+    )
+  }
+  const baseline = base.verdict.feasible
+    ? { powerW: base.powerW, timeS: base.verdict.sim!.timeS }
+    : null
+  let x: Float64Array = new Float64Array(K).fill(base.powerW)
+  const p = new Float64Array(n)
+  if (!baseline) {
+    const r = rescueStalls(j, controls, x, hi, p)
+    if (!r) {
+      return infeasible(
+        `${base.verdict.sim?.message ?? 'the rider cannot finish'} even at ${hi} W`,
+        controls,
+        n,
+        sims,
+      )
+    }
+    sims += r.simulations
+    x = r.x
+  }
+
+  // 2a. W′: global stage by dynamic programming over control segments (quasi-steady times)
+  // (both stages run on a coarser copy of the course: pieces of ~50 m within each control)
+  const coarse = coarsen(course, controls, 50)
+  const ic = coarse.controls
+  const env = input.environment ?? {}
+  const im = prepareModel(coarse.course, rider, env, opts)
+  const inN = im.n
+  const ip = new Float64Array(inN)
+  let dpPlan: Float64Array | null = null
+  if (spec.type === 'w_prime_balance') {
+    const qs = prepareModel(coarse.course, rider, env, { ...opts, kineticEnergy: false })
+    const r = dpWprimeTwoPass(qs, ic, spec.cpW, spec.wPrimeJ, lo, hi, [spec.cpW, base.powerW])
+    if (r) {
+      dpPlan = r.power
+      x = Float64Array.from(r.power)
+    }
+  }
+
+  // 2b. augmented Lagrangian with an adjoint gradient
+  const ws = workspace(inN)
+  const timeScale = baseline
+    ? baseline.timeS
+    : forward(im, v0, expandPowers(ic.of, x, ip), spec, ws.b).timeS
+  const al: AugmentedState = { lambda: 0, mu: 100, ks: spec.type === 'w_prime_balance' ? 300 : 0 }
+  // Diagonal preconditioning: the curvature of the finish time in a control's power grows with
+  // the time spent on it, so each variable is scaled by √(its share of the ride's time) at the
+  // starting plan; all variables then have similar curvature, which L-BFGS needs.
+  forward(im, v0, expandPowers(ic.of, x, ip), spec, ws.b)
+  const dur = new Float64Array(K)
+  for (let i = 0; i < inN; i++) dur[ic.of[i]!] = dur[ic.of[i]!]! + ws.b.t[i]!
+  const pRef = Math.max(1, base.powerW)
+  const split = spec.type === 'w_prime_balance'
+  const cp = split ? spec.cpW : 0
+  const V = split ? 2 * K : K
+  const scaleOf = new Float64Array(V)
+  const lower = new Float64Array(V)
+  const upper = new Float64Array(V)
+  const u0 = new Float64Array(V)
+  for (let k = 0; k < K; k++) {
+    const sc = pRef * Math.sqrt(timeScale / K / Math.max(dur[k]!, 1e-3))
+    scaleOf[k] = sc
+    if (split) {
+      // P = CP + a − b, a ∈ [max(0, lo − CP), max(0, hi − CP)], b ∈ [max(0, CP − hi), max(0, CP − lo)]
+      scaleOf[K + k] = sc
+      lower[k] = Math.max(0, lo - cp) / sc
+      upper[k] = Math.max(0, hi - cp) / sc
+      lower[K + k] = Math.max(0, cp - hi) / sc
+      upper[K + k] = Math.max(0, cp - lo) / sc
+      u0[k] = Math.max(0, x[k]! - cp) / sc
+      u0[K + k] = Math.max(0, cp - x[k]!) / sc
+    } else {
+      lower[k] = lo / sc
+      upper[k] = hi / sc
+      u0[k] = x[k]! / sc
+    }
+  }
+  const xw = new Float64Array(V)
+  const gw = new Float64Array(V)
+  const band = split ? 0.01 * cp : 0
+  const fg = (uu: Float64Array, g: Float64Array): number => {
+    for (let k = 0; k < V; k++) xw[k] = uu[k]! * scaleOf[k]!
+    const f = augmentedObjective(im, v0, ic.of, K, spec, al, timeScale, xw, gw, ws, band)
+    for (let k = 0; k < V; k++) g[k] = gw[k]! * scaleOf[k]!
+    return f
+  }
+  let u: Float64Array = u0
+  const tol = pacing.tolerance ?? 1e-9
+  let inner = 0
+  let evals = 0
+  let outer = 0
+  let prevViolation = Infinity
+  // With the DP start (W′) the gradient stage is a polish that adds kinetic energy back: a few
+  // short rounds. Aggregate constraints (NP, mean power, work) converge fast from constant power.
+  const rounds = dpPlan ? 4 : 15
+  const innerCap = dpPlan ? 30 : 200
+  for (; outer < rounds; outer++) {
+    const r = minimizeBounded(fg, u, {
+      lower,
+      upper,
+      gradTol: 1e-9,
+      fTol: tol,
+      maxIterations: innerCap,
+      memory: 12,
+    })
+    u = r.x
+    inner += r.iterations
+    evals += r.evaluations
+    // constraint violation and multiplier update at the new point
+    for (let k = 0; k < V; k++) xw[k] = u[k]! * scaleOf[k]!
+    decode(ic.of, xw, split ? cp : null, K, ws)
+    const tot = forward(im, v0, ws.p, spec, ws.b, band, split ? ws.ab : null)
+    let violation = 0
+    if (spec.type === 'w_prime_balance' && al.ks > 0) {
+      let gmax = -Infinity
+      for (let i = 1; i <= inN; i++) gmax = Math.max(gmax, -ws.b.w[i]! / spec.wPrimeJ)
+      let sum = 0
+      for (let i = 1; i <= inN; i++) sum += Math.exp(al.ks * (-ws.b.w[i]! / spec.wPrimeJ - gmax))
+      const g = gmax + Math.log(sum / inN) / al.ks
+      // the enforced quantity is the smooth maximum; what it leaves is for the exact repair
+      violation = al.ks >= 3000 ? Math.max(0, g) : Math.max(0, gmax)
+      al.lambda = Math.max(0, al.lambda + al.mu * g)
+      al.ks = Math.min(3000, al.ks * 3)
+    } else {
+      const a = aggregateConstraint(spec, tot, timeScale)
+      violation = Math.max(0, a.g)
+      al.lambda = Math.max(0, al.lambda + al.mu * a.g)
+    }
+    if (violation < 1e-6) break
+    if (violation > 0.25 * prevViolation) al.mu = Math.min(1e5, al.mu * 10)
+    prevViolation = violation
+  }
+
+  // 3. repair to exact feasibility, then 4. compare with the baseline
+  for (let k = 0; k < V; k++) xw[k] = u[k]! * scaleOf[k]!
+  const xk = new Float64Array(K)
+  for (let k = 0; k < K; k++) xk[k] = split ? cp + xw[k]! - xw[K + k]! : xw[k]!
+  expandPowers(controls.of, xk, p)
+  // candidates: the polished plan, and the DP plan it started from; each repaired exactly
+  const candidates: Float64Array[] = [Float64Array.from(p)]
+  if (dpPlan) candidates.push(expandPowers(controls.of, dpPlan, new Float64Array(n)))
+  let chosen: Verdict | null = null
+  let plan = new Float64Array(n)
+  let note: string | null = null
+  const buf = new Float64Array(n)
+  for (const cand of candidates) {
+    const fit = fitToConstraint(j, cand, lo, hi, 2)
+    if (!fit) continue
+    sims += fit.simulations
+    if (fit.verdict.sim && (!chosen?.sim || fit.verdict.sim.timeS < chosen.sim.timeS)) {
+      chosen = fit.verdict
+      plan = Float64Array.from(scaledPlan(j, cand, fit.alpha, lo, hi, buf))
+    }
+  }
+  if (baseline && (!chosen?.sim || chosen.sim.timeS > baseline.timeS)) {
+    chosen = base.verdict
+    plan = new Float64Array(n).fill(base.powerW)
+    note = 'no variable plan beat the best constant power; the baseline is returned'
+  }
+  if (!chosen?.sim) {
+    return infeasible(
+      'no plan satisfying the constraint gets the rider to the finish',
+      controls,
+      n,
+      sims,
+    )
+  }
+  return {
+    status: 'optimal',
+    reason: note,
+    powerW: plan,
+    simulation: chosen.sim,
+    timeS: chosen.sim.timeS,
+    baseline,
+    timeSavedS: baseline ? baseline.timeS - chosen.sim.timeS : null,
+    controls,
+    stats: {
+      outerIterations: outer + 1,
+      innerIterations: inner,
+      gradientEvaluations: evals,
+      simulations: sims,
+    },
+  }
+}
