@@ -1,35 +1,37 @@
+import type { Course, CourseSummary } from '@veloptima/contracts'
 import type { CourseSegmentInput } from '@veloptima/engine'
 import { api } from '../../../lib/api-client.ts'
 
-/** A course of the user's collection as the list shows it (GET /api/courses). */
-export type CourseSummary = { id: string; name: string; distance_m?: number }
+export type { CourseSummary }
 
+/** The user's courses (first page of GET /api/courses); [] when there are none. */
 export async function listCourses(signal?: AbortSignal): Promise<CourseSummary[]> {
   const page = await api<{ items?: CourseSummary[] }>('/api/courses', signal ? { signal } : {})
   return Array.isArray(page.items) ? page.items.filter((c) => c && typeof c.id === 'string') : []
 }
 
-type RawSegment = { length_m?: unknown; grade?: unknown; heading_deg?: unknown }
-
 /**
- * The course's segments for the wheel calculator (GET /api/courses/:id). Returns null when the
- * course has no segment profile the engine can use (the calculator then falls back to terrain).
+ * A course's segments in the engine's form. Segment `heading` is read as degrees, unless every
+ * heading of the course lies within ±2π (then radians: no real course heads within 6° of north
+ * all along).
  */
+export function toEngineSegments(segments: Course['segments']): CourseSegmentInput[] {
+  const radians = segments.every((s) => Math.abs(s.heading) <= 2 * Math.PI + 1e-9)
+  const scale = radians && segments.length > 1 ? 180 / Math.PI : 1
+  return segments
+    .filter((s) => s.end > s.start)
+    .map((s) => ({ lengthM: s.end - s.start, grade: s.grade, headingDeg: s.heading * scale }))
+}
+
+/** GET /api/courses/:id → its name and segments; null when it has none yet. */
 export async function courseSegments(
   id: string,
   signal?: AbortSignal,
 ): Promise<{ name: string; segments: CourseSegmentInput[] } | null> {
-  const course = await api<{ name?: string; segments?: RawSegment[] }>(
+  const course = await api<Course>(
     `/api/courses/${encodeURIComponent(id)}`,
     signal ? { signal } : {},
   )
-  const raw = Array.isArray(course.segments) ? course.segments : []
-  const segments: CourseSegmentInput[] = []
-  for (const s of raw) {
-    if (typeof s.length_m !== 'number' || typeof s.grade !== 'number') return null
-    const seg: CourseSegmentInput = { lengthM: s.length_m, grade: s.grade }
-    if (typeof s.heading_deg === 'number') seg.headingDeg = s.heading_deg
-    segments.push(seg)
-  }
-  return segments.length > 0 ? { name: course.name ?? 'Course', segments } : null
+  const segments = Array.isArray(course.segments) ? toEngineSegments(course.segments) : []
+  return segments.length > 0 ? { name: course.name, segments } : null
 }

@@ -44,15 +44,18 @@ const LABELS: Record<string, string> = {
   tyreWidthMm: 'Tyre width',
   rimInternalWidthMm: 'Rim internal width',
   speedMs: 'Speed',
+  tyreMinPressurePa: 'Tyre minimum',
   tyreMaxPressurePa: 'Tyre maximum',
 }
 
 /** Engine validation errors, phrased for the form (the engine speaks SI and field names). */
 export function describeInputError(e: ToolInputError, labels: Record<string, string>): string {
   const label = labels[e.field] ?? e.field
-  return e.message.includes('expected a number')
-    ? `${label} is outside the range this calculator handles.`
-    : `${label}: ${e.message.slice(e.field.length + 2)}`
+  if (e.message.includes('expected a number')) {
+    return `${label} is outside the range this calculator handles.`
+  }
+  if (e.field === 'tyreMinPressurePa') return 'The tyre minimum must be below its maximum.'
+  return `${label}: ${e.message.slice(e.field.length + 2)}`
 }
 
 const surfaceText: Record<Surface, string> = {
@@ -75,9 +78,11 @@ export function TyrePressureCalculator() {
   const [surface, setSurface] = useState<Surface>('normal')
   const [wet, setWet] = useState(false)
   const speed = useQuantityField(quantity('speed', 1), undefined, true)
+  const tyreMin = useQuantityField(pressure, undefined, true)
   const tyreMax = useQuantityField(pressure, undefined, true)
 
-  const invalid = [rider, bike, share, width, rim, speed, tyreMax].some((f) => f.invalid)
+  const invalid = [rider, bike, share, width, rim, speed, tyreMin, tyreMax].some((f) => f.invalid)
+  const minPa = tyreMin.si
   const [riderKg, bikeKg, shareSi, widthMm, rimMm, speedSi, maxPa] = [
     rider.si,
     bike.si,
@@ -104,6 +109,7 @@ export function TyrePressureCalculator() {
     if (shareSi !== undefined) input.frontShare = shareSi
     if (widthKind === 'labelled' && rimMm !== undefined) input.rimInternalWidthMm = rimMm
     if (speedSi !== undefined) input.speedMs = speedSi
+    if (minPa !== undefined) input.tyreMinPressurePa = minPa
     if (maxPa !== undefined) input.tyreMaxPressurePa = maxPa
     try {
       return { result: recommendTyrePressure(input) }
@@ -124,6 +130,7 @@ export function TyrePressureCalculator() {
     surface,
     wet,
     speedSi,
+    minPa,
     maxPa,
   ])
 
@@ -199,6 +206,13 @@ export function TyrePressureCalculator() {
         />
         <CheckboxField name="wet" label="Wet roads" checked={wet} onChange={setWet} />
         <NumberField name="speed" label="Typical speed" field={speed} hint="Optional." />
+        <div aria-hidden="true" />
+        <NumberField
+          name="tyre_min"
+          label="Tyre minimum"
+          field={tyreMin}
+          hint="Optional: printed on the sidewall."
+        />
         <NumberField
           name="tyre_max"
           label="Tyre maximum"

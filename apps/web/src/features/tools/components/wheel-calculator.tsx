@@ -141,7 +141,12 @@ export function WheelCalculator() {
             onChange={setCourseId}
             options={[
               { value: '', label: 'No course: use the terrain' },
-              ...courses.map((c) => ({ value: c.id, label: c.name })),
+              ...courses.map((c) => ({
+                value: c.id,
+                label: c.stats
+                  ? `${c.name} (${formatQuantity('distance', c.stats.distance, system)})`
+                  : c.name,
+              })),
             ]}
           />
         ) : (
