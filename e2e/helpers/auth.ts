@@ -21,7 +21,9 @@ export async function authState(page: Page): Promise<'signed-in' | 'signed-out'>
 /** Clicks the top bar's "Sign in" (or the landing page's "Get started") and waits for the provider. */
 export async function startSignIn(page: Page) {
   const signIn = page.getByRole('button', { name: 'Sign in', exact: true })
-  const getStarted = page.getByRole('button', { name: 'Get started' })
+  const getStarted = page
+    .getByRole('button', { name: 'Get started' })
+    .or(page.getByRole('link', { name: 'Get started' }))
   await expect(signIn.or(getStarted).first()).toBeVisible()
   await ((await signIn.first().isVisible()) ? signIn.first() : getStarted.first()).click()
   await page.waitForURL(/\/interaction\//)

@@ -4,12 +4,13 @@ import { AuthContext, type AuthState } from '../../lib/auth.ts'
 import { setSessionTokenSource } from '../../lib/api-client.ts'
 import { Session } from './session.ts'
 
-/** Moves to `path` the way a link would: react-router's browser router follows popstate. */
+/**
+ * Moves to `path` in place of the sign-in callback entry; react-router's browser router
+ * follows the popstate event.
+ */
 function historyNavigate(path: string) {
-  const here = `${window.location.pathname}${window.location.search}${window.location.hash}`
-  if (path === here) return
-  const idx = ((window.history.state as { idx?: number } | null)?.idx ?? 0) + 1
-  window.history.pushState(
+  const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0
+  window.history.replaceState(
     { usr: null, key: Math.random().toString(36).slice(2, 10), idx },
     '',
     path,

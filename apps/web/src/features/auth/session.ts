@@ -51,6 +51,7 @@ export class Session {
   private started: Promise<void> | undefined
   private token: { value: string; expiresAt: number } | undefined
   private refreshing: Promise<void> | undefined
+  private signingIn: Promise<void> | undefined
   private timer: ReturnType<typeof setTimeout> | undefined
   private attempt = 0
   private loginError = false
@@ -146,7 +147,14 @@ export class Session {
   }
 
   /** §4 steps 2–5: access token → custom token → user, claims and team. */
-  private async signIn() {
+  private signIn(): Promise<void> {
+    this.signingIn ??= this.runSignIn().finally(() => {
+      this.signingIn = undefined
+    })
+    return this.signingIn
+  }
+
+  private async runSignIn() {
     this.set({ loggingIn: true })
     try {
       const accessToken = await this.requireClient().getTokenSilently()
@@ -214,6 +222,9 @@ export class Session {
 
   /** The session token when fresh; refreshed first when it is about to expire. */
   getSessionToken = async (): Promise<string | undefined> => {
+    // Calls made while the start-up sign-in runs wait for it instead of going out bare.
+    if (this.snapshot.isLoading && this.started) await this.started
+    if (this.signingIn) await this.signingIn
     if (!this.token) return undefined
     if (!isFresh(this.token.expiresAt, Date.now())) {
       await this.refresh().catch(() => undefined)
