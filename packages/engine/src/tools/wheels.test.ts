@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FRONT_WHEELS, WHEELS } from './wheel-tables.ts'
-import { recommendWheels, type WheelsInput } from './wheels.ts'
+import { coarsenSegments, recommendWheels, type WheelsInput } from './wheels.ts'
 
 const depth = (w: string) => WHEELS[w as keyof typeof WHEELS].depthMm
 const base: WheelsInput = { riderMassKg: 70, windSpeedMps: 3, handling: 'medium', terrain: 'flat' }
@@ -78,6 +78,26 @@ describe('wheel recommendation', () => {
     const r = recommendWheels({ ...base, course: { name: 'Out and back', segments } })
     expect(r.distanceM).toBe(20_000)
     expect(r.courseName).toBe('Out and back')
+  })
+  it('coarsening keeps distance and climb, joins headings by their mean direction', () => {
+    const fine = Array.from({ length: 95 }, (_, i) => ({
+      lengthM: 10,
+      grade: i % 2 ? 0.1 : -0.02,
+      headingDeg: i < 45 ? 350 : 10,
+    }))
+    const coarse = coarsenSegments(fine, 100)
+    expect(coarse).toHaveLength(10)
+    const sum = (
+      a: { lengthM: number; grade: number }[],
+      f: (s: { lengthM: number; grade: number }) => number,
+    ) => a.reduce((x, s) => x + f(s), 0)
+    expect(sum(coarse, (s) => s.lengthM)).toBeCloseTo(950, 9)
+    expect(sum(coarse, (s) => s.lengthM * s.grade)).toBeCloseTo(
+      sum(fine, (s) => s.lengthM * s.grade),
+      9,
+    )
+    expect(coarse[0]!.headingDeg).toBeCloseTo(350, 6)
+    expect(coarse[4]!.headingDeg).toBeCloseTo(0, 6)
   })
   it('validates with "expected X, got Y"', () => {
     expect(() => recommendWheels({ ...base, handling: 'brave' })).toThrow(

@@ -108,6 +108,37 @@ function terrainSegments(terrain: Terrain): CourseSegmentInput[] {
   return segs
 }
 
+/**
+ * Joins consecutive segments into pieces of at least `minLengthM` (climb kept, heading the
+ * length-weighted mean direction): wheel choice does not need 10 m resolution, and a recompute
+ * per keystroke must stay fast in the browser.
+ */
+export function coarsenSegments(
+  segments: readonly CourseSegmentInput[],
+  minLengthM = 100,
+): CourseSegmentInput[] {
+  const out: CourseSegmentInput[] = []
+  let len = 0
+  let rise = 0
+  let east = 0
+  let north = 0
+  const flush = () => {
+    const headingDeg = (Math.atan2(east, north) * 180) / Math.PI
+    out.push({ lengthM: len, grade: rise / len, headingDeg: (headingDeg + 360) % 360 })
+    len = rise = east = north = 0
+  }
+  for (const s of segments) {
+    const h = ((s.headingDeg ?? 0) * Math.PI) / 180
+    len += s.lengthM
+    rise += s.grade * s.lengthM
+    east += s.lengthM * Math.sin(h)
+    north += s.lengthM * Math.cos(h)
+    if (len >= minLengthM) flush()
+  }
+  if (len > 0) flush()
+  return out
+}
+
 export function parseWheelsInput(raw: unknown): WheelsInput {
   const o = requireObject('input', raw)
   const input: WheelsInput = {
@@ -153,7 +184,9 @@ export function parseWheelsInput(raw: unknown): WheelsInput {
 
 export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
   const input = parseWheelsInput(raw)
-  const segments = input.course?.segments ?? terrainSegments(input.terrain ?? 'flat')
+  const segments = coarsenSegments(
+    input.course?.segments ?? terrainSegments(input.terrain ?? 'flat'),
+  )
   const course = courseFromSegments(segments)
   const bikeMassKg = input.bikeMassKg ?? 8
   const powerW = input.powerW ?? 3 * input.riderMassKg
