@@ -10,6 +10,8 @@ import {
   steadySpeed,
   step,
   corneringSpeedLimit,
+  densityAt,
+  isaDensity,
 } from '../src/index.ts'
 import type { Rider, SimulationResult } from '../src/index.ts'
 import { randomCourse, rng } from './random.ts'
@@ -240,6 +242,27 @@ describe('forward simulation invariants over seeded random courses', () => {
         expect(dtdv0).toBeCloseTo((tv - out.t) / (2 * e), 5)
       }
     }
+  })
+
+  it('air density follows altitude: 15 °C / 101325 Pa at 0 m gives the ISA 1.111 kg/m³ at 1000 m (scheibo TestAirDensity)', () => {
+    const course = courseFromSegments(
+      Array.from({ length: 200 }, () => ({ lengthM: 50, grade: 0.1 })),
+      0,
+    )
+    const m = prepareModel(course, rider, { temperatureC: 15, pressurePa: 101325 })
+    const mid = (i: number): number => 0.5 * (course.altitude[i]! + course.altitude[i + 1]!)
+    for (const i of [0, 57, 199])
+      expect(m.rho[i]!).toBeCloseTo(
+        densityAt({ temperatureC: 15, pressurePa: 101325 }, mid(i), 0),
+        8,
+      )
+    expect(
+      Math.abs(densityAt({ temperatureC: 15, pressurePa: 101325 }, 1000, 0) / 1.111 - 1),
+    ).toBeLessThan(0.001)
+    expect(densityAt({ temperatureC: 15, pressurePa: 101325 }, 1000, 0)).toBeCloseTo(
+      isaDensity(1000),
+      6,
+    )
   })
 
   it('is deterministic: the same input gives the same result bit for bit', () => {

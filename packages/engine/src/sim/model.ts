@@ -113,6 +113,35 @@ export function densityAt(
   )
 }
 
+/**
+ * Density as a function of altitude for one environment: exact values on a 1 m grid over the
+ * course's altitude range, interpolated linearly (relative error < 1e-9; ρ changes by ~1e-4 per
+ * metre), so long courses do not pay three powers per segment.
+ */
+function densityTable(env: Environment, course: Course, startAlt: number): (altitudeM: number) => number {
+  if (env.airDensityKgM3 !== undefined) {
+    const rho = env.airDensityKgM3
+    return () => rho
+  }
+  let lo = Infinity
+  let hi = -Infinity
+  for (let i = 0; i <= course.n; i++) {
+    const a = course.altitude[i]!
+    if (a < lo) lo = a
+    if (a > hi) hi = a
+  }
+  const base = Math.floor(lo)
+  const size = Math.ceil(hi) - base + 2
+  const table = new Float64Array(size)
+  for (let k = 0; k < size; k++) table[k] = densityAt(env, base + k, startAlt)
+  return (a: number): number => {
+    const x = a - base
+    const k = Math.min(size - 2, Math.max(0, Math.floor(x)))
+    const f = x - k
+    return table[k]! + f * (table[k + 1]! - table[k]!)
+  }
+}
+
 export function prepareModel(
   course: Course,
   rider: Rider,
@@ -133,13 +162,14 @@ export function prepareModel(
   const windSpeed = env.windSpeedMps ?? 0
   const windFrom = ((env.windFromDeg ?? 0) * Math.PI) / 180
   const startAlt = course.altitude[0] ?? 0
+  const rhoAt = densityTable(env, course, startAlt)
   for (let i = 0; i < n; i++) {
     const g = course.grade[i]!
     const sec = Math.sqrt(1 + g * g)
     ds[i] = course.length[i]! * sec
     sinT[i] = gravityOn ? g / sec : 0
     cosT[i] = 1 / sec
-    rho[i] = densityAt(env, 0.5 * (course.altitude[i]! + course.altitude[i + 1]!), startAlt)
+    rho[i] = rhoAt(0.5 * (course.altitude[i]! + course.altitude[i + 1]!))
     const d = windFrom - course.heading[i]!
     wPar[i] = windSpeed * Math.cos(d)
     wPerp[i] = windSpeed * Math.sin(d)

@@ -1,0 +1,93 @@
+// `npm run bench`: forward simulation of a 180 km course at 10 m resolution, made by riding the
+// real Mont Ventoux (Bédoin) GPX up and down until 180 km. Prints segment-steps per second and
+// milliseconds per simulation (median of many runs after warm-up). Nothing here asserts time.
+// It lives in packages/formats because it reads a real file (Node); it measures the engine.
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import {
+  courseFromSegments,
+  createStepResult,
+  prepareModel,
+  simulate,
+  simulatePrepared,
+  step,
+} from '@veloptima/engine'
+import type { CourseSegmentInput, Rider } from '@veloptima/engine'
+import { importCourse } from '../src/index.ts'
+
+const file = resolve(import.meta.dirname, '../../../../shared/data/courses/mont-ventoux-bedoin.gpx')
+const climb = importCourse(readFileSync(file), 'mont-ventoux-bedoin.gpx', {
+  segmentLengthM: 10,
+}).course
+const N = 18000
+const segs: CourseSegmentInput[] = []
+for (let leg = 0; segs.length < N; leg++) {
+  for (let k = 0; k < climb.n && segs.length < N; k++) {
+    const i = leg % 2 === 0 ? k : climb.n - 1 - k // up, then back down
+    const sign = leg % 2 === 0 ? 1 : -1
+    segs.push({
+      lengthM: climb.length[i]!,
+      grade: sign * climb.grade[i]!,
+      headingDeg: ((climb.heading[i]! * 180) / Math.PI + (sign > 0 ? 0 : 180)) % 360,
+      radiusM: climb.radius[i]!,
+    })
+  }
+}
+const course = courseFromSegments(segs, climb.altitude[0]!)
+const rider: Rider = {
+  massKg: 72,
+  bikeMassKg: 8,
+  cdaM2: 0.27,
+  crr: 0.004,
+  drivetrainEfficiency: 0.976,
+  cpW: 300,
+  wPrimeJ: 20000,
+}
+const environment = {
+  temperatureC: 18,
+  pressurePa: 98000,
+  relativeHumidity: 0.5,
+  windSpeedMps: 4,
+  windFromDeg: 300,
+}
+const pacing = { type: 'constant' as const, powerW: 260 }
+
+function measure(label: string, runs: number, fn: () => void): number {
+  for (let k = 0; k < 20; k++) fn()
+  const times: number[] = []
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now()
+    fn()
+    times.push(performance.now() - t0)
+  }
+  times.sort((a, b) => a - b)
+  const median = times[Math.floor(runs / 2)]!
+  const stepsPerS = (N / median) * 1000
+  console.log(
+    `${label.padEnd(44)} ${median.toFixed(2).padStart(7)} ms/simulation (median of ${runs})   ` +
+      `${(stepsPerS / 1e6).toFixed(2)} M segment-steps/s`,
+  )
+  return median
+}
+
+const km = course.start[course.n]! / 1000
+const check = simulate({ course, rider, environment, pacing })
+console.log(
+  `course: ${km.toFixed(1)} km, ${course.n} segments of ${((km / course.n) * 1000).toFixed(2)} m ` +
+    `(Mont Ventoux up and down); 260 W → ${(check.timeS / 3600).toFixed(3)} h, status ${check.status}`,
+)
+const model = prepareModel(course, rider, environment, {})
+const out = createStepResult()
+measure('step loop only (the optimizer hot path)', 200, () => {
+  let v = 0
+  for (let i = 0; i < model.n; i++) {
+    step(model, i, v, 260, out)
+    v = out.v1
+  }
+})
+measure('simulatePrepared (series, W′, NP, energy)', 200, () => {
+  simulatePrepared(model, course, rider, pacing)
+})
+measure('simulate (validate + prepare + run)', 100, () => {
+  simulate({ course, rider, environment, pacing })
+})
