@@ -118,7 +118,11 @@ export function densityAt(
  * course's altitude range, interpolated linearly (relative error < 1e-9; ρ changes by ~1e-4 per
  * metre), so long courses do not pay three powers per segment.
  */
-function densityTable(env: Environment, course: Course, startAlt: number): (altitudeM: number) => number {
+function densityTable(
+  env: Environment,
+  course: Course,
+  startAlt: number,
+): (altitudeM: number) => number {
   if (env.airDensityKgM3 !== undefined) {
     const rho = env.airDensityKgM3
     return () => rho
