@@ -125,6 +125,8 @@ describe('embedded identity provider', () => {
       form({ email: 'rider@example.com', password: 'not-the-password' }),
     )
     expect(response.status).toBe(401)
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+    expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'none'")
     const html = await response.text()
     expect(html).toContain('Wrong e-mail or password.')
     expect(html).toContain('value="rider@example.com"')
