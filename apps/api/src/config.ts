@@ -111,6 +111,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     )
   }
   const c = parsed.data
+  if (c.STORAGE_DRIVER === 's3') {
+    const missing = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
+    const unset = missing.filter((name) => !c[name])
+    if (unset.length) {
+      throw new ConfigError(unset.map((name) => `${name}: required when STORAGE_DRIVER=s3`))
+    }
+  }
   return {
     ...c,
     publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`).replace(/\/$/, ''),

@@ -14,6 +14,7 @@ export async function startServer(config: Config) {
   await database.migrate()
   const sessionTokens = await loadSessionTokens(database, config.publicUrl)
   const app = await buildApp({ config, database, sessionTokens })
+  await app.jobs.start({ workers: config.JOB_WORKERS })
   const idp = await startEmbeddedIdp(config, database, (line) => app.log.warn(line))
   await app.listen({ port: config.PORT, host: config.BIND_ADDRESS })
   let closing: Promise<void> | undefined

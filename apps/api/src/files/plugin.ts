@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify'
+import { OptimizationRuns } from '../jobs/optimization-run.ts'
+import { JobSystem } from '../jobs/system.ts'
 import { filesRoutes } from '../routes/files/routes.ts'
+import { runsRoutes } from '../routes/runs/routes.ts'
 import { FileService } from './service.ts'
 import { loadDownloadSigner } from './signed-url.ts'
 import { createStorage } from './storage.ts'
@@ -8,12 +11,17 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Stored files: uploads, exports, signed download links. */
     files: FileService
+    /** Background jobs (pg-boss + worker threads); `start` it to run jobs in this process. */
+    jobs: JobSystem
+    /** Optimization runs: result versions computed by jobs. */
+    runs: OptimizationRuns
   }
 }
 
 /**
  * Files and jobs: creates the storage backend and the services on the root instance (so that
  * every route and the job system share them) and registers their routes under /api.
+ * The job system starts on demand (`app.jobs.start`, done by server.ts) and stops with the app.
  */
 async function filesAndJobsPlugin(app: FastifyInstance) {
   const { config, database } = app.deps
@@ -23,8 +31,14 @@ async function filesAndJobsPlugin(app: FastifyInstance) {
     config.publicUrl,
     config.DOWNLOAD_URL_TTL_SECONDS,
   )
-  app.decorate('files', new FileService(database, storage, signer))
+  const files = new FileService(database, storage, signer)
+  const jobs = new JobSystem(database, app.log)
+  app.decorate('files', files)
+  app.decorate('jobs', jobs)
+  app.decorate('runs', new OptimizationRuns(database.db, jobs, files))
+  app.addHook('onClose', () => jobs.stop())
   await app.register(filesRoutes, { prefix: '/api' })
+  await app.register(runsRoutes, { prefix: '/api' })
 }
 // Decorations reach the root instance (what fastify-plugin does).
 ;(filesAndJobsPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true

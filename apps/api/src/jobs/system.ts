@@ -1,0 +1,208 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { PgBoss, fromPglite, type JobWithMetadata, type Queue } from 'pg-boss'
+import type { Database } from '@veloptima/db'
+import { WorkerPool, TaskError, WorkerCrashedError } from './pool.ts'
+import {
+  markFailed,
+  markRetrying,
+  markRunning,
+  recordProgress,
+  unfinishedJobs,
+} from './repository.ts'
+
+/** The job data every queue carries: the id of its `jobs` row (also the pg-boss job id). */
+export type JobData = { jobId: string }
+
+export type JobContext = {
+  jobId: string
+  /** 1 for the first attempt, 2 for the first retry… */
+  attempt: number
+  pool: WorkerPool
+  /** Records progress (0–100) where the API reads it; throttled, NOTIFYed by the jobs trigger. */
+  progress(progress: number, message?: string): void
+}
+
+/** A failure that retrying cannot fix (bad inputs, infeasible problem): the job fails at once. */
+export class PermanentJobError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export type JobDefinition = {
+  queue: string
+  /** Runs one attempt. Must be idempotent: it may run again after a crash (at-least-once). */
+  run(ctx: JobContext): Promise<void>
+  /** Called once when the job has failed for good (after the last attempt, or at once). */
+  onFailed?(jobId: string, error: { code: string; message: string }): Promise<void>
+  options?: Omit<Queue, 'name'>
+}
+
+/** Retries with exponential backoff: about 2–4 s, 4–8 s, 8–16 s (pg-boss adds jitter). */
+export const DEFAULT_QUEUE_OPTIONS: Omit<Queue, 'name'> = {
+  retryLimit: 3,
+  retryDelay: 2,
+  retryBackoff: true,
+  retryDelayMax: 120,
+  expireInSeconds: 30 * 60,
+  // A worker that vanishes (process killed) stops sending heartbeats: its job is retried.
+  heartbeatSeconds: 30,
+  notify: true,
+}
+
+const PROGRESS_INTERVAL_MS = 250
+
+const errorOf = (error: unknown): { code: string; message: string } => {
+  if (error instanceof PermanentJobError) return { code: error.code, message: error.message }
+  if (error instanceof TaskError)
+    return { code: error.code ?? 'task-failed', message: error.message }
+  if (error instanceof WorkerCrashedError) return { code: error.code, message: error.message }
+  // Anything else is ours (a query, the storage): logged in full, shown to the user in short.
+  return { code: 'internal', message: 'The job failed on our side.' }
+}
+
+/**
+ * Background jobs: pg-boss queues in the application's own database, a `jobs` row per job for
+ * status and progress, and a pool of worker threads for the computation.
+ *
+ * In embedded mode pg-boss talks to PGlite in-process through its `fromPglite` adapter, which
+ * serializes its statements with the application's transactions (docs/decisions/0005). On
+ * PostgreSQL it has its own small pool. Either way LISTEN/NOTIFY wakes a worker as soon as a job
+ * is sent.
+ */
+export class JobSystem {
+  private boss?: PgBoss
+  private booting?: Promise<PgBoss>
+  private readonly definitions = new Map<string, JobDefinition>()
+  pool?: WorkerPool
+
+  constructor(
+    private readonly database: Database,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  define(definition: JobDefinition) {
+    this.definitions.set(definition.queue, definition)
+  }
+
+  /** pg-boss, started on first use (sending works without workers: another process may run them). */
+  private connect(): Promise<PgBoss> {
+    this.booting ??= (async () => {
+      const { database } = this
+      const boss =
+        database.driver === 'pglite'
+          ? new PgBoss({
+              db: fromPglite(database.pglite!),
+              backend: 'pglite',
+              useListenNotify: true,
+            })
+          : new PgBoss({
+              connectionString: database.pool!.options.connectionString!,
+              max: 4,
+              useListenNotify: true,
+            })
+      boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'))
+      await boss.start()
+      for (const d of this.definitions.values()) {
+        await boss.createQueue(d.queue, { ...DEFAULT_QUEUE_OPTIONS, ...d.options })
+      }
+      this.boss = boss
+      return boss
+    })()
+    return this.booting
+  }
+
+  /**
+   * Starts the queues and, with `workers` > 0, a pool of that many threads working them.
+   * Re-sends jobs whose row says unfinished but that pg-boss does not know (a crash between the
+   * row's commit and the send): sending the same id twice is a no-op.
+   */
+  async start({ workers }: { workers: number }): Promise<void> {
+    const boss = await this.connect()
+    for (const job of await unfinishedJobs(this.database.db)) {
+      if (this.definitions.has(job.kind)) await this.send(job.kind, job.id)
+    }
+    if (workers < 1 || this.pool) return
+    this.pool = new WorkerPool(workers)
+    for (const d of this.definitions.values()) {
+      await boss.work(
+        d.queue,
+        {
+          localConcurrency: workers,
+          includeMetadata: true,
+          pollingIntervalSeconds: 2,
+          notifyPollingIntervalSeconds: 2,
+        },
+        async ([job]: JobWithMetadata<JobData>[]) => {
+          if (job) await this.runAttempt(d, job)
+        },
+      )
+    }
+  }
+
+  /** Queues the job whose `jobs` row (id = jobId, kind = queue) the caller has committed. */
+  async send(queue: string, jobId: string): Promise<void> {
+    const boss = await this.connect()
+    await boss.send(queue, { jobId } satisfies JobData, { id: jobId })
+  }
+
+  /** pg-boss's view of a job (state, retry count), for diagnostics and tests. */
+  async bossJob(queue: string, jobId: string) {
+    const boss = await this.connect()
+    return boss.getJobById(queue, jobId)
+  }
+
+  private async runAttempt(d: JobDefinition, job: JobWithMetadata<JobData>) {
+    const { db } = this.database
+    const jobId = job.data.jobId
+    const attempt = job.retryCount + 1
+    const lastAttempt = job.retryCount >= job.retryLimit
+    await markRunning(db, jobId, attempt)
+    let lastWrite = 0
+    let pending: Promise<void> = Promise.resolve()
+    const ctx: JobContext = {
+      jobId,
+      attempt,
+      pool: this.pool!,
+      progress: (progress, message) => {
+        const now = Date.now()
+        if (now - lastWrite < PROGRESS_INTERVAL_MS && progress < 100) return
+        lastWrite = now
+        const p = Math.max(0, Math.min(100, progress))
+        pending = pending
+          .then(() => recordProgress(db, jobId, p, message ?? null))
+          .catch((error) => this.log.warn({ err: error, jobId }, 'progress not recorded'))
+      },
+    }
+    try {
+      await d.run(ctx)
+      await pending
+    } catch (error) {
+      await pending
+      const failure = errorOf(error)
+      if (error instanceof PermanentJobError || lastAttempt) {
+        this.log.warn({ jobId, attempt, err: error }, 'job failed')
+        await markFailed(db, jobId, failure)
+        await d.onFailed?.(jobId, failure)
+        if (error instanceof PermanentJobError) return
+      } else {
+        this.log.warn({ jobId, attempt, err: error }, 'job attempt failed; it will be retried')
+        await markRetrying(db, jobId, attempt, failure.message)
+      }
+      throw error
+    }
+  }
+
+  /** Stops the threads first (their jobs fail now and are retried after a restart), then pg-boss. */
+  async stop(): Promise<void> {
+    await this.pool?.close()
+    this.pool = undefined
+    const boss = this.booting ? await this.booting.catch(() => undefined) : undefined
+    this.booting = undefined
+    this.boss = undefined
+    await boss?.stop({ graceful: true, timeout: 5000 })
+  }
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PgBoss, fromPglite } from 'pg-boss'
+import { courseFromSegments, simulate } from '@veloptima/engine'
+import { OPTIMIZATION_RUN } from '../src/jobs/optimization-run.ts'
+import { engineInputOf, type RunSnapshot } from '../src/jobs/engine-inputs.ts'
+import { startTestApp, type TestApp } from './helpers.ts'
+import { createUser, tempDir } from './files-helpers.ts'
+import { createRunnable, eventually, writtenBy } from './runs-helpers.ts'
+
+describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once results', () => {
+  let t: TestApp
+  let auth: { authorization: string }
+
+  beforeAll(async () => {
+    t = await startTestApp({ FILES_DIR: tempDir('jobs') })
+    await createUser(t.database, 'rider')
+    auth = await t.bearer({ uid: 'rider' })
+    await t.app.jobs.start({ workers: 1 })
+  })
+  afterAll(() => t.close())
+
+  async function run(optimizationId: string) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/optimizations/${optimizationId}/run`,
+      headers: auth,
+    })
+    expect(res.statusCode).toBe(202)
+    return res.json() as { job_id: string; result_id: string; version: number }
+  }
+
+  const jobState = async (id: string) =>
+    (await t.app.inject({ method: 'GET', url: `/api/jobs/${id}`, headers: auth })).json()
+
+  it('runs a job in a worker thread, reports progress over NOTIFY, and stores the engine result', async () => {
+    const { optimization } = await createRunnable(t.database.db, { ownerUid: 'rider' })
+    const progress: number[] = []
+    const unlisten = await t.database.listen('veloptima_live', (payload) => {
+      const event = JSON.parse(payload) as { t: string; id?: string }
+      if (event.t === 'job') void jobState(event.id!).then((j) => progress.push(j.progress))
+    })
+    const { job_id, result_id } = await run(optimization.id)
+    const done = await eventually(async () => {
+      const job = await jobState(job_id)
+      return job.state === 'succeeded' && job
+    })
+    await unlisten()
+    expect(done).toMatchObject({ state: 'succeeded', progress: 100, attempts: 1, result_id })
+    expect(progress.some((p) => p > 0 && p < 100)).toBe(true)
+
+    const { results, exportFiles, notifications } = await writtenBy(t.database.db, job_id, 'rider')
+    expect(results).toHaveLength(1)
+    const result = results[0]!
+    expect(result.status).toBe('succeeded')
+    // The job computes exactly what the engine computes for the snapshot it stored.
+    const input = engineInputOf(result.inputs as unknown as RunSnapshot)
+    const direct = simulate({
+      course: courseFromSegments(input.segments, input.startAltitudeM),
+      rider: input.rider,
+      environment: input.environment,
+      pacing: { type: 'constant', powerW: 250 },
+    })
+    expect(result.result).toMatchObject({ type: 'constant_power', power_w: 250 })
+    expect((result.result as { time_s: number }).time_s).toBeCloseTo(direct.timeS, 6)
+    expect(exportFiles).toHaveLength(1)
+    expect(notifications).toHaveLength(1)
+    expect(notifications[0]).toMatchObject({
+      title: 'Optimization ready',
+      downloadBlob: exportFiles[0]!.id,
+    })
+  })
+
+  it('retries with backoff after the worker thread is killed mid-job, and completes exactly once', async () => {
+    const { optimization } = await createRunnable(t.database.db, { ownerUid: 'rider' })
+    const pool = t.app.jobs.pool!
+    const threadsBefore = pool.started
+    let killedAt = 0
+    pool.once('progress', ({ runId }) => {
+      killedAt = Date.now()
+      void pool.kill(runId)
+    })
+    const { job_id } = await run(optimization.id)
+    const retrying = await eventually(
+      async () => {
+        const job = await jobState(job_id)
+        return job.state === 'queued' && job.attempts === 1 && job
+      },
+      30_000,
+      'the failed attempt',
+    )
+    expect(retrying.message).toMatch(
+      /Attempt 1 failed \(The worker thread running constant-power was killed\.\)/,
+    )
+    const done = await eventually(
+      async () => {
+        const job = await jobState(job_id)
+        return job.state === 'succeeded' && job
+      },
+      60_000,
+      'the retry',
+    )
+    expect(killedAt).toBeGreaterThan(0)
+    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(2000) // retryDelay 2 s with backoff
+    expect(done.attempts).toBe(2)
+    expect(pool.started).toBe(threadsBefore + 1) // a fresh thread replaced the killed one
+
+    const boss = await t.app.jobs.bossJob(OPTIMIZATION_RUN, job_id)
+    expect(boss).toMatchObject({ state: 'completed', retryCount: 1 })
+    const written = await writtenBy(t.database.db, job_id, 'rider')
+    expect(written.results).toHaveLength(1)
+    expect(written.results[0]!.status).toBe('succeeded')
+    expect(written.exportFiles).toHaveLength(1)
+    expect(written.notifications).toHaveLength(1)
+  })
+
+  it('a second delivery of a finished job (at-least-once queue) writes nothing twice', async () => {
+    const { optimization } = await createRunnable(t.database.db, { ownerUid: 'rider' })
+    const { job_id } = await run(optimization.id)
+    await eventually(async () => (await jobState(job_id)).state === 'succeeded')
+    const before = await writtenBy(t.database.db, job_id, 'rider')
+
+    // Deliver the same job again, as pg-boss would after a crash between our commit and its own.
+    const boss =
+      t.database.driver === 'pglite'
+        ? new PgBoss({ db: fromPglite(t.database.pglite!), backend: 'pglite' })
+        : new PgBoss({ connectionString: t.database.pool!.options.connectionString!, max: 1 })
+    await boss.start()
+    const again = randomUUID()
+    await boss.send(OPTIMIZATION_RUN, { jobId: job_id }, { id: again })
+    await eventually(
+      async () => (await boss.getJobById(OPTIMIZATION_RUN, again))?.state === 'completed',
+    )
+    await boss.stop({ graceful: false })
+
+    const after = await writtenBy(t.database.db, job_id, 'rider')
+    expect(after.results.map((r) => r.id)).toEqual(before.results.map((r) => r.id))
+    expect(after.results[0]!.finishedAt).toEqual(before.results[0]!.finishedAt)
+    expect(after.exportFiles).toHaveLength(1)
+    expect(after.notifications).toHaveLength(1)
+  })
+
+  it("answers 404 for someone else's job and for an unknown id", async () => {
+    const { optimization } = await createRunnable(t.database.db, { ownerUid: 'rider' })
+    const { job_id } = await run(optimization.id)
+    await createUser(t.database, 'other')
+    const other = await t.bearer({ uid: 'other' })
+    for (const id of [job_id, randomUUID(), 'nope']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/jobs/${id}`, headers: other })
+      expect(res.statusCode).toBe(404)
+    }
+    await eventually(async () => (await jobState(job_id)).state === 'succeeded')
+  })
+})

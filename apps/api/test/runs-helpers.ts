@@ -1,0 +1,105 @@
+// Rows an optimization run needs (course, rider setup, optimization), made up for the tests.
+import { and, eq } from 'drizzle-orm'
+import {
+  courses,
+  files,
+  jobs,
+  notifications,
+  optimizationResults,
+  optimizations,
+  riderSetups,
+  type CourseSegment,
+  type Db,
+} from '@veloptima/db'
+
+/** A rolling synthetic course: `n` segments of 100 m, grades between −4 % and +6 %. */
+export function syntheticSegments(n = 200): CourseSegment[] {
+  let altitude = 300
+  return Array.from({ length: n }, (_, i) => {
+    const grade = 0.01 + 0.05 * Math.sin(i / 15)
+    const segment: CourseSegment = {
+      start: i * 100,
+      end: (i + 1) * 100,
+      grade,
+      heading: (i * 3) % 360,
+      radius: null,
+      altitude,
+    }
+    altitude += grade * 100
+    return segment
+  })
+}
+
+export async function createRunnable(
+  db: Db,
+  owner: { ownerUid?: string; ownerTeam?: string },
+  inputs: Record<string, unknown> = { power_w: 250 },
+  segments = syntheticSegments(),
+) {
+  const [course] = await db
+    .insert(courses)
+    .values({ ...owner, name: 'Rolling test course', segments, sourceFormat: 'json' })
+    .returning()
+  const [setup] = await db
+    .insert(riderSetups)
+    .values({
+      ...owner,
+      name: 'Test rider',
+      riderMass: 70,
+      bikeMass: 8,
+      extraMass: 1,
+      positions: [{ name: 'drops', cda: 0.3, min_speed: 0, max_speed: 30 }],
+      crr: { smooth: 0.003, normal: 0.004, rough: 0.008 },
+      cp: 280,
+      wPrime: 20000,
+    })
+    .returning()
+  const [optimization] = await db
+    .insert(optimizations)
+    .values({
+      ...owner,
+      type: 'pacing',
+      name: 'Test pacing',
+      courseId: course!.id,
+      riderSetupId: setup!.id,
+      inputs,
+    })
+    .returning()
+  return { course: course!, setup: setup!, optimization: optimization! }
+}
+
+/** Everything a run may have written for a job: to check that it wrote each thing once. */
+export async function writtenBy(db: Db, jobId: string, uid: string) {
+  const results = await db
+    .select()
+    .from(optimizationResults)
+    .where(eq(optimizationResults.jobId, jobId))
+  const exportFiles = await db
+    .select()
+    .from(files)
+    .where(eq(files.storageKey, `exports/${jobId}.csv`))
+  const notes = await db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.uid, uid)))
+  const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId))
+  const forResult = notes.filter(
+    (n) => (n.data as { result_id?: string } | null)?.result_id === results[0]?.id,
+  )
+  return { results, exportFiles, notifications: forResult, job: job! }
+}
+
+/** Polls until `check` returns a value (or throws after `timeoutMs`). */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
