@@ -13,6 +13,8 @@ export interface ControlOptions {
   headwindToleranceMps: number
   /** … or it reaches this length (m) */
   maxLengthM: number
+  /** a group shorter than this only ends at a grade change larger than 3× the tolerance */
+  minLengthM: number
 }
 
 export const DEFAULT_CONTROL_OPTIONS: ControlOptions = {
@@ -20,6 +22,7 @@ export const DEFAULT_CONTROL_OPTIONS: ControlOptions = {
   gradeTolerance: 0.01,
   headwindToleranceMps: 1,
   maxLengthM: 1000,
+  minLengthM: 100,
 }
 
 export interface Controls {
@@ -42,11 +45,13 @@ export function buildControls(course: Course, model: SimModel, o: ControlOptions
     const g = course.grade[i]!
     const w = model.wPar[i]!
     const start = course.start[i]!
+    const long = start - anchorStart >= o.minLengthM - 1e-9
+    const dg = Math.abs(g - anchorGrade)
     const fresh =
       k < 0 ||
       o.grouping === 'every' ||
-      Math.abs(g - anchorGrade) > o.gradeTolerance ||
-      Math.abs(w - anchorWind) > o.headwindToleranceMps ||
+      dg > 3 * o.gradeTolerance ||
+      (long && (dg > o.gradeTolerance || Math.abs(w - anchorWind) > o.headwindToleranceMps)) ||
       course.start[i + 1]! - anchorStart > o.maxLengthM + 1e-9
     if (fresh) {
       k++

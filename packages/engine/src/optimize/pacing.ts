@@ -29,11 +29,9 @@ import {
 } from './exact.ts'
 import { coarsen } from './coarse.ts'
 import { dpWprimeTwoPass } from './dp.ts'
-import { minimizeBounded } from './lbfgsb.ts'
+import { simplifyPlan, type SimplifiedPlan } from './plan.ts'
+import { controlPowers, polish, type PolishSetup } from './polish.ts'
 import {
-  aggregateConstraint,
-  augmentedObjective,
-  decode,
   expandPowers,
   forward,
   forwardBuffers,
@@ -55,6 +53,8 @@ export interface PacingSettings {
   controls?: Partial<ControlOptions>
   /** relative tolerance on the objective for the inner solver (default 1e-9) */
   tolerance?: number
+  /** most sections in the simplified, rideable plan (default 20) */
+  maxTargets?: number
 }
 
 export interface PacingInput {
@@ -77,6 +77,8 @@ export interface PacingResult {
   /** best constant power under the same constraint (null when no constant power is feasible) */
   baseline: { powerW: number; timeS: number } | null
   timeSavedS: number | null
+  /** the optimum simplified to at most maxTargets labelled sections, with its own simulated time */
+  plan: SimplifiedPlan | null
   controls: Controls
   stats: {
     outerIterations: number
@@ -176,6 +178,7 @@ function infeasible(reason: string, controls: Controls, n: number, sims: number)
     timeS: Infinity,
     baseline: null,
     timeSavedS: null,
+    plan: null,
     controls,
     stats: { outerIterations: 0, innerIterations: 0, gradientEvaluations: 0, simulations: sims },
   }
@@ -289,67 +292,40 @@ export function optimizePacing(input: PacingInput): PacingResult {
       u0[k] = x[k]! / sc
     }
   }
-  const xw = new Float64Array(V)
-  const gw = new Float64Array(V)
-  const band = split ? 0.01 * cp : 0
-  const fg = (uu: Float64Array, g: Float64Array): number => {
-    for (let k = 0; k < V; k++) xw[k] = uu[k]! * scaleOf[k]!
-    const f = augmentedObjective(im, v0, ic.of, K, spec, al, timeScale, xw, gw, ws, band)
-    for (let k = 0; k < V; k++) g[k] = gw[k]! * scaleOf[k]!
-    return f
+  const setup: PolishSetup = {
+    model: im,
+    v0,
+    of: ic.of,
+    K,
+    spec,
+    timeScale,
+    scale: scaleOf,
+    lower,
+    upper,
+    split,
+    band: split ? 0.01 * cp : 0,
+    ws,
   }
-  let u: Float64Array = u0
   const tol = pacing.tolerance ?? 1e-9
-  let inner = 0
-  let evals = 0
-  let outer = 0
-  let prevViolation = Infinity
   // With the DP start (W′) the gradient stage is a polish that adds kinetic energy back: a few
   // short rounds. Aggregate constraints (NP, mean power, work) converge fast from constant power.
-  const rounds = dpPlan ? 4 : 15
-  const innerCap = dpPlan ? 30 : 200
-  for (; outer < rounds; outer++) {
-    const r = minimizeBounded(fg, u, {
-      lower,
-      upper,
-      gradTol: 1e-9,
-      fTol: tol,
-      maxIterations: innerCap,
-      memory: 12,
-    })
-    u = r.x
-    inner += r.iterations
-    evals += r.evaluations
-    // constraint violation and multiplier update at the new point
-    for (let k = 0; k < V; k++) xw[k] = u[k]! * scaleOf[k]!
-    decode(ic.of, xw, split ? cp : null, K, ws)
-    const tot = forward(im, v0, ws.p, spec, ws.b, band, split ? ws.ab : null)
-    let violation = 0
-    if (spec.type === 'w_prime_balance' && al.ks > 0) {
-      let gmax = -Infinity
-      for (let i = 1; i <= inN; i++) gmax = Math.max(gmax, -ws.b.w[i]! / spec.wPrimeJ)
-      let sum = 0
-      for (let i = 1; i <= inN; i++) sum += Math.exp(al.ks * (-ws.b.w[i]! / spec.wPrimeJ - gmax))
-      const g = gmax + Math.log(sum / inN) / al.ks
-      // the enforced quantity is the smooth maximum; what it leaves is for the exact repair
-      violation = al.ks >= 3000 ? Math.max(0, g) : Math.max(0, gmax)
-      al.lambda = Math.max(0, al.lambda + al.mu * g)
-      al.ks = Math.min(3000, al.ks * 3)
-    } else {
-      const a = aggregateConstraint(spec, tot, timeScale)
-      violation = Math.max(0, a.g)
-      al.lambda = Math.max(0, al.lambda + al.mu * a.g)
-    }
-    if (violation < 1e-6) break
-    if (violation > 0.25 * prevViolation) al.mu = Math.min(1e5, al.mu * 10)
-    prevViolation = violation
+  const r1 = polish(setup, u0, al, dpPlan ? 4 : 15, dpPlan ? 30 : 200, tol)
+  let u = r1.u
+  let inner = r1.inner
+  let evals = r1.evaluations
+  let outer = r1.rounds
+  if (inN < n && !split) {
+    // a short final round on the fine course itself, so the constraint is met where it is judged
+    const fine: PolishSetup = { ...setup, model, of: controls.of, ws: workspace(n) }
+    const r2 = polish(fine, u, al, 2, 15, tol)
+    u = r2.u
+    inner += r2.inner
+    evals += r2.evaluations
+    outer += r2.rounds
   }
 
   // 3. repair to exact feasibility, then 4. compare with the baseline
-  for (let k = 0; k < V; k++) xw[k] = u[k]! * scaleOf[k]!
-  const xk = new Float64Array(K)
-  for (let k = 0; k < K; k++) xk[k] = split ? cp + xw[k]! - xw[K + k]! : xw[k]!
-  expandPowers(controls.of, xk, p)
+  expandPowers(controls.of, controlPowers(setup, u), p)
   // candidates: the polished plan, and the DP plan it started from; each repaired exactly
   const candidates: Float64Array[] = [Float64Array.from(p)]
   if (dpPlan) candidates.push(expandPowers(controls.of, dpPlan, new Float64Array(n)))
@@ -372,13 +348,24 @@ export function optimizePacing(input: PacingInput): PacingResult {
     note = 'no variable plan beat the best constant power; the baseline is returned'
   }
   if (!chosen?.sim) {
-    return infeasible(
-      'no plan satisfying the constraint gets the rider to the finish',
-      controls,
-      n,
-      sims,
-    )
+    const where = base.verdict.sim?.message ?? 'the rider cannot finish'
+    const reason =
+      spec.type === 'w_prime_balance'
+        ? `W′ (${spec.wPrimeJ} J above CP ${spec.cpW} W, at most ${hi} W) is not enough to get over the climb: at the best constant power the ${where}`
+        : `no plan within the constraint and ${lo}–${hi} W gets the rider to the finish: at the best constant power the ${where}`
+    return infeasible(reason, controls, n, sims)
   }
+  const simplified = simplifyPlan(
+    j,
+    course,
+    model,
+    controls,
+    plan,
+    chosen.sim,
+    pacing.maxTargets ?? 20,
+    lo,
+    hi,
+  )
   return {
     status: 'optimal',
     reason: note,
@@ -387,9 +374,10 @@ export function optimizePacing(input: PacingInput): PacingResult {
     timeS: chosen.sim.timeS,
     baseline,
     timeSavedS: baseline ? baseline.timeS - chosen.sim.timeS : null,
+    plan: simplified,
     controls,
     stats: {
-      outerIterations: outer + 1,
+      outerIterations: outer,
       innerIterations: inner,
       gradientEvaluations: evals,
       simulations: sims,

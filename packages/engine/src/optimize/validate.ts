@@ -39,6 +39,12 @@ export function validatePacingInput(input: PacingInput): void {
   } else {
     requireNumber('constraint.power_w', c.powerW, 0, 5000, true)
   }
+  if (s.maxTargets !== undefined && !(Number.isInteger(s.maxTargets) && s.maxTargets >= 1)) {
+    throw new EngineInputError(
+      'max_targets',
+      `expected a whole number ≥ 1, got ${String(s.maxTargets)}`,
+    )
+  }
   if (s.tolerance !== undefined) requireNumber('tolerance', s.tolerance, 1e-15, 1e-2)
   validateSimulationInput({ ...input, pacing: { type: 'constant', powerW: lo } })
 }

@@ -97,3 +97,128 @@ describe('fast optimizer vs the dense DP reference (quasi-steady model, short co
     })
   }
 })
+
+describe('invariants of the optimized ride (dynamic model: kinetic energy, corners, wind)', () => {
+  const constraints: PacingInput['pacing']['constraint'][] = [
+    { type: 'w_prime_balance' },
+    { type: 'normalized_power', powerW: 270 },
+    { type: 'average_power', powerW: 260 },
+    { type: 'work', workJ: 500000 },
+  ]
+  for (const seed of [11, 12]) {
+    for (const constraint of constraints) {
+      it(`seed ${seed}, ${constraint.type}: feasible, never slower than the best constant power, time = simulate()`, () => {
+        const course = randomCourse(seed, 150)
+        const environment = {
+          airDensityKgM3: 1.18,
+          windSpeedMps: 3,
+          windFromDeg: (40 * seed) % 360,
+        }
+        const input: PacingInput = {
+          course,
+          rider,
+          environment,
+          options: { startSpeedMps: 5 },
+          pacing: { constraint, minPowerW: 50 },
+        }
+        const r = optimizePacing(input)
+        expect(r.status).toBe('optimal')
+        expect(r.baseline).not.toBeNull()
+        expect(r.timeS).toBeLessThanOrEqual(r.baseline!.timeS)
+        expect(r.timeSavedS).toBeGreaterThanOrEqual(0)
+        // the public simulate() on the returned plan gives exactly the reported ride
+        const sim = simulate({
+          course,
+          rider,
+          environment,
+          options: { startSpeedMps: 5 },
+          pacing: { type: 'plan', powerW: r.powerW },
+        })
+        expect(sim.timeS).toBe(r.timeS)
+        const c = constraint
+        if (c.type === 'w_prime_balance') expect(sim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
+        if (c.type === 'normalized_power')
+          expect(sim.normalizedPowerW).toBeLessThanOrEqual(c.powerW)
+        if (c.type === 'average_power') expect(sim.averagePowerW).toBeLessThanOrEqual(c.powerW)
+        if (c.type === 'work') expect(sim.workJ).toBeLessThanOrEqual(c.workJ)
+        for (const p of r.powerW) {
+          expect(p).toBeGreaterThanOrEqual(50)
+          expect(p).toBeLessThanOrEqual(rider.maxPowerW!)
+        }
+        // the simplified plan: at most 20 labelled sections covering the course, feasible,
+        // and its reported time is its own simulated time
+        const plan = r.plan!
+        expect(plan.sections.length).toBeLessThanOrEqual(20)
+        expect(plan.sections[0]!.startM).toBe(0)
+        expect(plan.sections[plan.sections.length - 1]!.endM).toBeCloseTo(
+          course.start[course.n]!,
+          6,
+        )
+        const planSim = simulate({
+          course,
+          rider,
+          environment,
+          options: { startSpeedMps: 5 },
+          pacing: { type: 'plan', powerW: plan.powerW },
+        })
+        expect(planSim.timeS).toBe(plan.timeS)
+        if (c.type === 'w_prime_balance')
+          expect(planSim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
+      })
+    }
+  }
+
+  it('is deterministic: the same input gives the same plan, bit for bit', () => {
+    const input: PacingInput = {
+      course: randomCourse(13, 120),
+      rider,
+      environment: { airDensityKgM3: 1.2 },
+      pacing: { constraint: { type: 'w_prime_balance' } },
+    }
+    const a = optimizePacing(input)
+    const b = optimizePacing(input)
+    expect(Array.from(a.powerW)).toEqual(Array.from(b.powerW))
+    expect(a.timeS).toBe(b.timeS)
+  })
+
+  it('reports a wall that cannot be climbed within W′ as infeasible, with the reason', () => {
+    // 1 km at 20 %: even at the 1 m/s minimum speed the climb needs ≈ 170 W for 1000 s, far
+    // more above CP 120 W than W′ 10 kJ allows.
+    const course = courseFromSegments([
+      { lengthM: 500, grade: 0 },
+      ...Array.from({ length: 100 }, () => ({ lengthM: 10, grade: 0.2 })),
+      { lengthM: 500, grade: 0 },
+    ])
+    const r = optimizePacing({
+      course,
+      rider: { ...rider, cpW: 120, wPrimeJ: 10000, maxPowerW: 400 },
+      environment: { airDensityKgM3: 1.2 },
+      pacing: { constraint: { type: 'w_prime_balance' } },
+    })
+    expect(r.status).toBe('infeasible')
+    expect(r.reason).toMatch(/W′|cannot keep moving/)
+    expect(r.simulation).toBeNull()
+  })
+
+  it('rejects bad settings with a message naming the field', () => {
+    const base: PacingInput = {
+      course: randomCourse(1, 20),
+      rider,
+      environment: { airDensityKgM3: 1.2 },
+      pacing: { constraint: { type: 'average_power', powerW: 250 } },
+    }
+    expect(() =>
+      optimizePacing({ ...base, pacing: { constraint: { type: 'speed' } as never } }),
+    ).toThrow(/constraint.type: expected one of/)
+    expect(() =>
+      optimizePacing({ ...base, pacing: { constraint: { type: 'average_power', powerW: -3 } } }),
+    ).toThrow(/constraint.power_w: expected a number > 0/)
+    expect(() =>
+      optimizePacing({
+        ...base,
+        rider: { ...rider, cpW: undefined },
+        pacing: { constraint: { type: 'w_prime_balance' } },
+      }),
+    ).toThrow(/rider.cp_w/)
+  })
+})

@@ -1,0 +1,130 @@
+// The gradient stage: augmented Lagrangian (PHR) rounds, each an inner projected L-BFGS
+// minimization with the exact gradient of the adjoint sweep (problem.ts), then a multiplier update.
+import type { SimModel } from '../sim/model.ts'
+import { minimizeBounded } from './lbfgsb.ts'
+import {
+  aggregateConstraint,
+  augmentedObjective,
+  decode,
+  forward,
+  type AugmentedState,
+  type ConstraintSpec,
+  type Workspace,
+} from './problem.ts'
+
+export interface PolishSetup {
+  model: SimModel
+  v0: number
+  /** control of each segment of `model` */
+  of: Int32Array
+  K: number
+  spec: ConstraintSpec
+  timeScale: number
+  /** variable scaling (preconditioning): x = u·scale */
+  scale: Float64Array
+  lower: Float64Array
+  upper: Float64Array
+  /** W′: decision (a, b) with P = CP + a − b */
+  split: boolean
+  band: number
+  ws: Workspace
+}
+
+export interface PolishResult {
+  u: Float64Array
+  rounds: number
+  inner: number
+  evaluations: number
+}
+
+export function polish(
+  s: PolishSetup,
+  u0: Float64Array,
+  al: AugmentedState,
+  rounds: number,
+  innerCap: number,
+  tol: number,
+): PolishResult {
+  const V = s.scale.length
+  const xw = new Float64Array(V)
+  const gw = new Float64Array(V)
+  const cp = s.spec.type === 'w_prime_balance' ? s.spec.cpW : 0
+  const n = s.model.n
+  const fg = (uu: Float64Array, g: Float64Array): number => {
+    for (let k = 0; k < V; k++) xw[k] = uu[k]! * s.scale[k]!
+    const f = augmentedObjective(
+      s.model,
+      s.v0,
+      s.of,
+      s.K,
+      s.spec,
+      al,
+      s.timeScale,
+      xw,
+      gw,
+      s.ws,
+      s.band,
+    )
+    for (let k = 0; k < V; k++) g[k] = gw[k]! * s.scale[k]!
+    return f
+  }
+  let u = u0
+  let inner = 0
+  let evaluations = 0
+  let prevViolation = Infinity
+  let round = 0
+  for (; round < rounds; round++) {
+    const r = minimizeBounded(fg, u, {
+      lower: s.lower,
+      upper: s.upper,
+      gradTol: 1e-9,
+      fTol: tol,
+      maxIterations: innerCap,
+      memory: 12,
+    })
+    u = r.x
+    inner += r.iterations
+    evaluations += r.evaluations
+    // constraint violation and multiplier update at the new point
+    for (let k = 0; k < V; k++) xw[k] = u[k]! * s.scale[k]!
+    decode(s.of, xw, s.split ? cp : null, s.K, s.ws)
+    const b = s.ws.b
+    const tot = forward(s.model, s.v0, s.ws.p, s.spec, b, s.band, s.split ? s.ws.ab : null)
+    let violation: number
+    if (s.spec.type === 'w_prime_balance') {
+      const w0 = s.spec.wPrimeJ
+      let gmax = -Infinity
+      for (let i = 1; i <= n; i++) gmax = Math.max(gmax, -b.w[i]! / w0)
+      let sum = 0
+      for (let i = 1; i <= n; i++) sum += Math.exp(al.ks * (-b.w[i]! / w0 - gmax))
+      const g = gmax + Math.log(sum / n) / al.ks
+      // the enforced quantity is the smooth maximum; what it leaves is for the exact repair
+      violation = al.ks >= 3000 ? Math.max(0, g) : Math.max(0, gmax)
+      al.lambda = Math.max(0, al.lambda + al.mu * g)
+      al.ks = Math.min(3000, al.ks * 3)
+    } else {
+      const a = aggregateConstraint(s.spec, tot, s.timeScale)
+      violation = Math.max(0, a.g)
+      al.lambda = Math.max(0, al.lambda + al.mu * a.g)
+    }
+    if (violation < 1e-7) {
+      round++
+      break
+    }
+    if (violation > 0.25 * prevViolation) al.mu = Math.min(1e5, al.mu * 10)
+    prevViolation = violation
+  }
+  return { u, rounds: round, inner, evaluations }
+}
+
+/** Control powers from the scaled decision vector. */
+export function controlPowers(s: PolishSetup, u: Float64Array): Float64Array {
+  const out = new Float64Array(s.K)
+  const cp = s.spec.type === 'w_prime_balance' ? s.spec.cpW : 0
+  for (let k = 0; k < s.K; k++) {
+    out[k] = s.split
+      ? cp + u[k]! * s.scale[k]! - u[s.K + k]! * s.scale[s.K + k]!
+      : u[k]! * s.scale[k]!
+  }
+  return out
+}
