@@ -139,6 +139,28 @@ describe('forward simulation invariants over seeded random courses', () => {
     expect(ok.status).toBe('ok')
   })
 
+  it('a 3 km segment entered fast onto a 6 % climb is sub-stepped, not a stall (fixture from the README scenario)', () => {
+    const coarse = courseFromSegments([
+      { lengthM: 2000, grade: 0 },
+      { lengthM: 3000, grade: 0.06 },
+    ])
+    const fine = courseFromSegments([
+      ...Array.from({ length: 200 }, () => ({ lengthM: 10, grade: 0 })),
+      ...Array.from({ length: 300 }, () => ({ lengthM: 10, grade: 0.06 })),
+    ])
+    const run = (course: typeof coarse) =>
+      simulate({
+        course,
+        rider,
+        environment: { airDensityKgM3: 1.2 },
+        pacing: { type: 'constant', powerW: 260 },
+      })
+    const a = run(coarse)
+    const b = run(fine)
+    expect(a.status).toBe('ok')
+    expect(Math.abs(a.timeS / b.timeS - 1)).toBeLessThan(0.01)
+  })
+
   it('a speed plan the rider cannot hold is capped at max power and reported, never NaN', () => {
     const course = courseFromSegments(
       Array.from({ length: 50 }, () => ({ lengthM: 20, grade: 0.08 })),

@@ -203,13 +203,15 @@ function solvePart(
 }
 
 /** Strong deceleration in one midpoint step overshoots (stiff relaxation): split the segment
- * into 2, 4, … 64 equal parts until no part loses more than 40 % of its entry speed. */
-const MAX_PARTS = 64
+ * into 2, 4, 8 … equal parts (down to about 1 m) until no part loses more than 40 % of its
+ * entry speed. Only a part that stalls at the finest split is a real stall. */
 const MIN_RATIO = 0.6
 
 function solveSplit(m: SimModel, i: number, v0: number, P: number, out: StepResult): void {
   const ds = m.ds[i]!
-  for (let parts = 2; parts <= MAX_PARTS; parts *= 2) {
+  let maxParts = 2
+  while (maxParts < 1 << 20 && ds / maxParts > 1) maxParts *= 2
+  for (let parts = 2; parts <= maxParts; parts *= 2) {
     const d = ds / parts
     let v = v0
     let t = 0
@@ -220,8 +222,8 @@ function solveSplit(m: SimModel, i: number, v0: number, P: number, out: StepResu
     let ok = true
     for (let j = 0; j < parts; j++) {
       solvePart(m, i, v, P, d, out)
-      if (out.status === STEP_STALLED) return
-      if (out.v1 < MIN_RATIO * v && parts < MAX_PARTS) {
+      if (out.status === STEP_STALLED && parts === maxParts) return
+      if (out.status === STEP_STALLED || (out.v1 < MIN_RATIO * v && parts < maxParts)) {
         ok = false
         break
       }
