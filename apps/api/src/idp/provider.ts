@@ -136,6 +136,9 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // The SDK's hidden-frame fallback (prompt=none, response_mode=web_message) when no refresh
+      // token is at hand but the provider session lives.
+      webMessageResponseMode: { enabled: true, ack: 'individual-draft-01' },
       userinfo: { enabled: true },
       resourceIndicators: {
         enabled: true,

@@ -103,7 +103,8 @@ export class Session {
           scope: 'openid profile email',
         },
         useRefreshTokens: true,
-        useRefreshTokensFallback: false,
+        // Without a usable refresh token, ask the provider session in a hidden frame (§4).
+        useRefreshTokensFallback: true,
         // Kept across reloads: a reload stays signed in through the refresh token.
         cacheLocation: 'localstorage',
       })
