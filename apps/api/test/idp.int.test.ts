@@ -128,7 +128,7 @@ describe('embedded identity provider', () => {
     expect(response.headers.get('x-frame-options')).toBe('DENY')
     expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'none'")
     const html = await response.text()
-    expect(html).toContain('Wrong e-mail or password.')
+    expect(html).toContain('data-code="invalid-credential">Wrong e-mail or password.')
     expect(html).toContain('value="rider@example.com"')
   })
 
@@ -140,7 +140,9 @@ describe('embedded identity provider', () => {
     for (let i = 0; i < 5; i++) expect((await attempt(`wrong-${i}`)).status).toBe(401)
     const blocked = await attempt(DEMO_PASSWORD)
     expect(blocked.status).toBe(429)
-    expect(await blocked.text()).toMatch(/Too many failed attempts\. Try again in \d+ minutes?\./)
+    expect(await blocked.text()).toMatch(
+      /data-code="too-many-requests">Too many failed attempts\. Try again in \d+ minutes?\./,
+    )
   })
 
   it('signs up a new account, which is then signed in, and refuses a taken e-mail', async () => {
@@ -171,7 +173,9 @@ describe('embedded identity provider', () => {
       form({ name: 'Other', email: 'fresh@example.com', password: 'another-password' }),
     )
     expect(taken.status).toBe(409)
-    expect(await taken.text()).toContain('An account with this e-mail already exists.')
+    expect(await taken.text()).toContain(
+      'data-code="email-already-in-use">An account with this e-mail already exists.',
+    )
     const short = await again.fetch(
       `${second.pageUrl}/signup`,
       form({ name: 'Other', email: 'other@example.com', password: 'short' }),

@@ -78,13 +78,15 @@ export function interactionRoutes(deps: InteractionDeps) {
     const wait = Math.max(perEmail.retryAfter(email), perAddress.retryAfter(ctx.ip))
     if (wait > 0) {
       const error = `Too many failed attempts. Try again in ${minutes(wait)} minute${minutes(wait) > 1 ? 's' : ''}.`
-      return html(ctx, 429, loginPage(uid, { email, error }))
+      return html(ctx, 429, loginPage(uid, { email, error, code: 'too-many-requests' }))
     }
     const account = await accounts.authenticate(email, password)
     if (!account) {
       perEmail.fail(email)
       perAddress.fail(ctx.ip)
-      return html(ctx, 401, loginPage(uid, { email, error: 'Wrong e-mail or password.' }))
+      // One answer for an unknown e-mail and a wrong password: the page does not reveal accounts.
+      const error = 'Wrong e-mail or password.'
+      return html(ctx, 401, loginPage(uid, { email, error, code: 'invalid-credential' }))
     }
     perEmail.clear(email)
     await finishLogin(ctx, account.sub)
@@ -95,15 +97,21 @@ export function interactionRoutes(deps: InteractionDeps) {
     const name = (form.get('name') ?? '').trim()
     const email = normalizeEmail(form.get('email') ?? '')
     const password = form.get('password') ?? ''
-    const page = (error: string, status = 400) =>
-      html(ctx, status, signupPage(uid, { name, email, error }))
+    const page = (error: string, status = 400, code = 'invalid-request') =>
+      html(ctx, status, signupPage(uid, { name, email, error, code }))
     if (!name) return page('Enter your name.')
     if (name.length > 100) return page('Use at most 100 characters for the name.')
     if (!isEmail(email)) return page(`"${email}" is not an e-mail address.`)
     const problem = passwordProblem(password)
     if (problem) return page(problem)
     const account = await accounts.create({ name, email, password })
-    if (!account) return page('An account with this e-mail already exists. Sign in instead.', 409)
+    if (!account) {
+      return page(
+        'An account with this e-mail already exists. Sign in instead.',
+        409,
+        'email-already-in-use',
+      )
+    }
     deps.log(`New account ${email} (${account.sub})`)
     await finishLogin(ctx, account.sub)
   }

@@ -52,11 +52,13 @@ ${options.autoSubmit ? '<script>document.forms[0].submit()</script>' : ''}
 </html>`
 }
 
-type Alerts = { error?: string | undefined; notice?: string | undefined }
+/** `code` is the §8 error code of the problem (a hook for tests and support). */
+type Alerts = { error?: string | undefined; code?: string | undefined; notice?: string | undefined }
 
-function alerts({ error, notice }: Alerts) {
+function alerts({ error, code, notice }: Alerts) {
+  const data = code ? ` data-code="${escapeHtml(code)}"` : ''
   return [
-    error ? `<div class="alert error" role="alert">${escapeHtml(error)}</div>` : '',
+    error ? `<div class="alert error" role="alert"${data}>${escapeHtml(error)}</div>` : '',
     notice ? `<div class="alert notice" role="status">${escapeHtml(notice)}</div>` : '',
   ].join('')
 }

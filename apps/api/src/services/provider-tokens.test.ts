@@ -14,6 +14,7 @@ import {
   checkIdTokenClaims,
   checkState,
   createAccessTokenVerifier,
+  remoteKeys,
   verifyIdToken,
   type IdTokenOptions,
 } from './provider-tokens.ts'
@@ -291,6 +292,19 @@ describe('signed tokens', () => {
       expect(await code(await sign(at, { kid: 'k2', signer: foreign }))).toBe(
         'invalid-credential: it is signed with a key the provider does not publish',
       )
+    })
+
+    it('answers network-request-failed when the provider’s keys cannot be fetched', async () => {
+      const offline = createAccessTokenVerifier({
+        issuer: ISSUER,
+        audience: AUD,
+        // Port 9 (discard) on loopback: nothing listens there.
+        keys: remoteKeys('http://127.0.0.1:9/.well-known/jwks.json'),
+      })
+      await expect(offline(await sign(at))).rejects.toMatchObject({
+        code: 'network-request-failed',
+        status: 503,
+      })
     })
 
     it('refuses a token without a subject', async () => {

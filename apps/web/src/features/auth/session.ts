@@ -277,8 +277,4 @@ export class Session {
     if (!this.client) throw new Error('Sign-in is not ready yet.')
     return this.client
   }
-
-  dispose() {
-    clearTimeout(this.timer)
-  }
 }
