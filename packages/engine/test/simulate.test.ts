@@ -100,6 +100,38 @@ describe('forward simulation invariants over seeded random courses', () => {
     })
   }
 
+  for (const seed of [21, 22, 23]) {
+    it(`seed ${seed}: converges as segments get shorter (second order): 100, 50, 25, 12.5, 6.25 m`, () => {
+      // A random smooth profile (sum of sines) sampled at each resolution.
+      const r = rng(seed)
+      const waves = Array.from({ length: 4 }, () => ({
+        a: 5 + r() * 35,
+        k: 1 / (150 + r() * 900),
+        p: r() * 6,
+      }))
+      const z = (x: number): number => waves.reduce((s, w) => s + w.a * Math.sin(x * w.k + w.p), 0)
+      const environment = { airDensityKgM3: 1.2, windSpeedMps: 4 * r(), windFromDeg: 360 * r() }
+      const powerW = 220 + 100 * r()
+      const times = [100, 50, 25, 12.5, 6.25].map((d) => {
+        const n = Math.round(8000 / d)
+        const segs = Array.from({ length: n }, (_, i) => ({
+          lengthM: d,
+          grade: (z((i + 1) * d) - z(i * d)) / d,
+        }))
+        return simulate({
+          course: courseFromSegments(segs, z(0)),
+          rider,
+          environment,
+          options: { startSpeedMps: 8 },
+          pacing: { type: 'constant', powerW },
+        }).timeS
+      })
+      const diffs = times.slice(1).map((t, k) => Math.abs(t - times[k]!))
+      for (let k = 1; k < diffs.length; k++) expect(diffs[k]!).toBeLessThan(diffs[k - 1]! * 0.6)
+      expect(diffs[diffs.length - 1]! / times[times.length - 1]!).toBeLessThan(1e-3)
+    })
+  }
+
   it('converges as segments get shorter (second order): 100, 50, 25, 12.5, 6.25 m', () => {
     // The same smooth profile (altitude z(x) = 40·sin(x/700) + 15·sin(x/190)) sampled at each resolution.
     const z = (x: number): number => 40 * Math.sin(x / 700) + 15 * Math.sin(x / 190)
@@ -286,6 +318,38 @@ describe('forward simulation invariants over seeded random courses', () => {
       isaDensity(1000),
       4,
     )
+  })
+
+  it('step derivatives also match finite differences when capped by a bend and when sub-stepped', () => {
+    const course = courseFromSegments([
+      { lengthM: 40, grade: -0.06, radiusM: 20 },
+      { lengthM: 3000, grade: 0.07 },
+    ])
+    const m = prepareModel(course, rider, { airDensityKgM3: 1.2, windSpeedMps: 3, windFromDeg: 40 })
+    const out = createStepResult()
+    const e = 1e-5
+    const fd = (i: number, v0: number, P: number, key: 'v1' | 't' | 'power', wrt: 'v0' | 'P') => {
+      step(m, i, wrt === 'v0' ? v0 + e : v0, wrt === 'P' ? P + e : P, out)
+      const a = out[key]
+      step(m, i, wrt === 'v0' ? v0 - e : v0, wrt === 'P' ? P - e : P, out)
+      return (a - out[key]) / (2 * e)
+    }
+    // Capped: entering the bend segment fast, the exit is held at √(0.6·g·20) = 10.85 m/s.
+    step(m, 0, 12, 300, out)
+    expect(out.status).toBe(1)
+    const capped = { ...out }
+    expect(capped.dtdv0).toBeCloseTo(fd(0, 12, 300, 't', 'v0'), 6)
+    expect(capped.dPdv0).toBeCloseTo(fd(0, 12, 300, 'power', 'v0'), 5)
+    expect(capped.dv1dv0).toBe(0)
+    // Sub-stepped: 3 km onto a 7 % climb from 14 m/s.
+    step(m, 1, 14, 250, out)
+    expect(out.status).toBe(0)
+    const split = { ...out }
+    expect(split.v1).toBeLessThan(0.6 * 14)
+    expect(split.dv1dP).toBeCloseTo(fd(1, 14, 250, 'v1', 'P'), 6)
+    expect(split.dtdP).toBeCloseTo(fd(1, 14, 250, 't', 'P'), 4)
+    expect(split.dv1dv0).toBeCloseTo(fd(1, 14, 250, 'v1', 'v0'), 6)
+    expect(split.dtdv0).toBeCloseTo(fd(1, 14, 250, 't', 'v0'), 4)
   })
 
   it('is deterministic: the same input gives the same result bit for bit', () => {

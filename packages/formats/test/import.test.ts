@@ -122,6 +122,39 @@ describe('other inputs', () => {
     expect(a.course.heading[0]).toBeCloseTo(0, 6) // due north
   })
 
+  it('a FIT course file (file type "course") imports from its records', () => {
+    const SEMI = 2 ** 31 / 180
+    const bytes = encodeFit(
+      (i) => ({
+        positionLat: Math.round((45 + i * 0.0001) * SEMI),
+        positionLong: Math.round(6 * SEMI),
+        altitude: 500 + i * 0.5,
+      }),
+      'course',
+    )
+    const r = importCourse(bytes, 'course.fit')
+    expect(r.track.format).toBe('fit')
+    expect(r.cleaning.distanceSource).toBe('positions')
+    expect(r.stats.distanceM).toBeCloseTo(59 * 0.0001 * 111132, -1)
+    expect(r.stats.ascentM).toBeCloseTo(29.5, 0)
+  })
+
+  it('a TCX course (Courses/Course/Track) imports like an activity', () => {
+    const tp = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `<Trackpoint><Position><LatitudeDegrees>${45 + i * 0.0003}</LatitudeDegrees>` +
+        `<LongitudeDegrees>6</LongitudeDegrees></Position><AltitudeMeters>${300 - i}</AltitudeMeters></Trackpoint>`,
+    ).join('')
+    const tcx =
+      '<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">' +
+      `<Courses><Course><Name>Descent</Name><Track>${tp}</Track></Course></Courses></TrainingCenterDatabase>`
+    const r = importCourse(text(tcx), 'descent.tcx')
+    expect(r.track.name).toBe('Descent')
+    expect(r.stats.descentM).toBeCloseTo(29, 6)
+    expect(r.stats.ascentM).toBeCloseTo(0, 6)
+  })
+
   it('a FIT file without positions but with a distance channel imports by distance', () => {
     const bytes = encodeFit((i) => ({ distance: i * 5, altitude: 100 + i * 0.1, power: 200 }))
     const r = importCourse(bytes, 'indoor.fit')
@@ -133,7 +166,7 @@ describe('other inputs', () => {
 const mesg = (o: object): Parameters<Encoder['onMesg']>[1] => o as Parameters<Encoder['onMesg']>[1]
 
 /** A small FIT activity with 60 records built by `record(i)`. */
-function encodeFit(record: (i: number) => Record<string, number>): Uint8Array {
+function encodeFit(record: (i: number) => Record<string, number>, type = 'activity'): Uint8Array {
   const enc = new Encoder()
   const t0 = new Date('2024-05-01T10:00:00Z')
   enc.onMesg(
