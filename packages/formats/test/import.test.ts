@@ -175,7 +175,7 @@ function encodeFit(record: (i: number) => Record<string, number>, type = 'activi
       manufacturer: 'development',
       product: 0,
       timeCreated: t0,
-      type: 'activity',
+      type,
     }),
   )
   for (let i = 0; i < 60; i++) {
