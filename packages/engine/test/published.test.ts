@@ -22,6 +22,7 @@ import {
   saturationVapourPressurePa,
   simulate,
   skiba2012Tau,
+  steadySpeed,
   tangentialAirSpeed,
   wPrimeBalance,
   windComponents,
@@ -91,6 +92,23 @@ describe('Martin et al. 1998 power terms (scheibo/calc calc_test.go)', () => {
       expect(rel(r.segments.speed[299]! * 3.6, 40)).toBeLessThan(0.003)
     }
   })
+  it('#17 Kreuzotter calculator defaults (CdA 0.302, ρ 1.153, 80.8 kg, Cr 0.006, ks 1.03): 200 W → 34.2 km/h, 150 W → 30.4 km/h [computed from published code]', () => {
+    const p = {
+      rho: 1.153,
+      cdaM2: 0.302,
+      spokeDragAreaM2: 0,
+      crr: 0.006,
+      massKg: 71.3 + 9.5,
+      grade: 0,
+      drivetrainEfficiency: 1 / 1.03,
+      bearings: false,
+    }
+    expect(rel(steadySpeed(200, p) * 3.6, 34.2)).toBeLessThan(0.003)
+    expect(rel(steadySpeed(150, p) * 3.6, 30.4)).toBeLessThan(0.003)
+    // Kreuzotter's density: ρ = 353·exp(−H/7981)/(273 + T) at 350 m, 20 °C.
+    expect(rel((353 * Math.exp(-350 / 7981)) / 293, 1.153)).toBeLessThan(0.003)
+  })
+
   it('§1.1 terminal coasting speed on a 10 % descent, m 80, CdA 0.30, Crr 0.004, ρ 1.2 is 73 km/h [computed]', () => {
     const course = courseFromSegments(
       Array.from({ length: 400 }, () => ({ lengthM: 10, grade: -0.1 })),
