@@ -12,8 +12,11 @@ const PUBLIC = new Set([
   'POST /api/auth/custom-token',
   'GET /api/public-config',
 ])
-/** Capability URLs: an HMAC signature in the query instead of a session (answers 401/403). */
-const SIGNED = new Set(['GET /api/files/download'])
+/**
+ * Capabilities instead of a session (answer 401/403 without them): signed download URLs (an
+ * HMAC in the query) and the admin CLI's loopback endpoint (the secret in DATA_DIR/admin.json).
+ */
+const SIGNED = new Set(['GET /api/files/download', 'POST /api/admin/command'])
 
 /** Every (method, path) of the app, read from Fastify's route tree. */
 export function apiRoutes(app: FastifyInstance): { method: string; path: string }[] {
