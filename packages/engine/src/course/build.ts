@@ -22,7 +22,7 @@ export interface BuildCourseOptions {
   maxMissingElevation?: number
   /** A point farther than this from the median of its neighbours is a spike (m, default 25). */
   spikeThresholdM?: number
-  /** Half-width of the moving average on the resampled altitude (m; default 15, or 100 for dense recorded points; 0 = none). */
+  /** Half-width of the moving average on the resampled altitude (m; default 25, or 100 for dense recorded points; 0 = none). */
   smoothingM?: number
   /** Half-distance of the three points used for the curvature radius (m, default 20). */
   curvatureBaseM?: number
@@ -212,7 +212,7 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
   // Dense points (a recorded ride, ~1 s apart) carry GPS/barometric noise that would add false
   // climbing: smooth over a wider window than for sparse planned routes.
   const spacing = length / (m - 1)
-  const smooth = opts.smoothingM ?? (spacing < 20 ? 100 : 15)
+  const smooth = opts.smoothingM ?? (spacing < 20 ? 100 : 25)
   const half = Math.floor(smooth / seg)
   if (half >= 1) movingAverage(alt, half)
   const grade = new Float64Array(nSeg)
