@@ -2,6 +2,7 @@
 // UsageError, EngineInputError or ImportError for bad input (printed as one line, exit 2).
 import { airDensityCommand } from './air-density.ts'
 import { courseCommand } from './course.ts'
+import { optimizeCommand } from './optimize.ts'
 import { simulateCommand } from './simulate.ts'
 import { tyrePressureCommand } from './tyre-pressure.ts'
 import { wbalCommand } from './wbal.ts'
@@ -15,6 +16,7 @@ export interface Command {
 export const commands: Record<string, Command> = {
   course: { usage: 'course FILE [--segment-length-m M]', run: courseCommand },
   simulate: { usage: 'simulate SCENARIO.json', run: simulateCommand },
+  optimize: { usage: 'optimize SCENARIO.json', run: optimizeCommand },
   'air-density': {
     usage: 'air-density --temperature-c T [--pressure-pa P | --altitude-m H] [--humidity RH]',
     run: airDensityCommand,

@@ -9,7 +9,7 @@
 //   4. Never slower than the baseline: if the optimized plan were slower, the baseline is kept.
 // Every stop is a tolerance or an iteration count, never wall-clock time (docs/decisions/0002).
 import type { Course } from '../course/types.ts'
-import { prepareModel, type Environment, type Rider } from '../sim/model.ts'
+import { prepareModel, type Environment, type Rider, type SimModel } from '../sim/model.ts'
 import type { SimulationOptions, SimulationResult } from '../sim/simulate.ts'
 import {
   buildControls,
@@ -27,7 +27,7 @@ import {
   type PacingConstraint,
   type Verdict,
 } from './exact.ts'
-import { coarsen } from './coarse.ts'
+import { coarsen, type CoarseCourse } from './coarse.ts'
 import { dpWprimeTwoPass } from './dp.ts'
 import { simplifyPlan, type SimplifiedPlan } from './plan.ts'
 import { controlPowers, polish, type PolishSetup } from './polish.ts'
@@ -63,6 +63,33 @@ export interface PacingInput {
   environment?: Environment
   options?: SimulationOptions
   pacing: PacingSettings
+  /** per-segment factor on the drag area (CdA + Fw), e.g. a wheel's ΔCdA at each segment's yaw */
+  dragFactor?: Float64Array
+}
+
+/** The prepared model with a per-segment drag-area factor folded into ρ (aero is ρ·½(CdA+Fw)). */
+export function withDragFactor(m: SimModel, factor: Float64Array): SimModel {
+  const rho = new Float64Array(m.n)
+  for (let i = 0; i < m.n; i++) rho[i] = m.rho[i]! * factor[i]!
+  return { ...m, rho }
+}
+
+/** Length-weighted mean of a per-segment factor over the segments of each coarse piece. */
+function coarseFactor(course: Course, coarse: CoarseCourse, f: Float64Array) {
+  const out = new Float64Array(coarse.course.n)
+  let i = 0
+  for (let c = 0; c < coarse.course.n; c++) {
+    const end = coarse.course.start[c + 1]!
+    let len = 0
+    let acc = 0
+    while (i < course.n && course.start[i]! < end - 1e-6) {
+      len += course.length[i]!
+      acc += course.length[i]! * f[i]!
+      i++
+    }
+    out[c] = len > 0 ? acc / len : 1
+  }
+  return out
 }
 
 export interface PacingResult {
@@ -188,7 +215,8 @@ export function optimizePacing(input: PacingInput): PacingResult {
   validatePacingInput(input)
   const { course, rider, pacing } = input
   const opts = input.options ?? {}
-  const model = prepareModel(course, rider, input.environment ?? {}, opts)
+  const prepared = prepareModel(course, rider, input.environment ?? {}, opts)
+  const model = input.dragFactor ? withDragFactor(prepared, input.dragFactor) : prepared
   const n = model.n
   const v0 = Math.min(opts.startSpeedMps ?? 0, model.vEnv[0]!)
   const controls = buildControls(course, model, { ...DEFAULT_CONTROL_OPTIONS, ...pacing.controls })
@@ -241,12 +269,15 @@ export function optimizePacing(input: PacingInput): PacingResult {
   const coarse = coarsen(course, controls, 50)
   const ic = coarse.controls
   const env = input.environment ?? {}
-  const im = prepareModel(coarse.course, rider, env, opts)
+  const cf = input.dragFactor ? coarseFactor(course, coarse, input.dragFactor) : null
+  const imRaw = prepareModel(coarse.course, rider, env, opts)
+  const im = cf ? withDragFactor(imRaw, cf) : imRaw
   const inN = im.n
   const ip = new Float64Array(inN)
   let dpPlan: Float64Array | null = null
   if (spec.type === 'w_prime_balance') {
-    const qs = prepareModel(coarse.course, rider, env, { ...opts, kineticEnergy: false })
+    const qsRaw = prepareModel(coarse.course, rider, env, { ...opts, kineticEnergy: false })
+    const qs = cf ? withDragFactor(qsRaw, cf) : qsRaw
     const r = dpWprimeTwoPass(qs, ic, spec.cpW, spec.wPrimeJ, lo, hi, [spec.cpW, base.powerW])
     if (r) {
       dpPlan = r.power
@@ -366,14 +397,22 @@ export function optimizePacing(input: PacingInput): PacingResult {
     lo,
     hi,
   )
+  // the simplified plan, refitted to the constraint, occasionally beats the optimum it came from:
+  // then it is the better optimum
+  let sim = chosen.sim
+  if (simplified.simulation && simplified.timeS < sim.timeS) {
+    sim = simplified.simulation
+    plan = Float64Array.from(simplified.powerW)
+    note = null
+  }
   return {
     status: 'optimal',
     reason: note,
     powerW: plan,
-    simulation: chosen.sim,
-    timeS: chosen.sim.timeS,
+    simulation: sim,
+    timeS: sim.timeS,
     baseline,
-    timeSavedS: baseline ? baseline.timeS - chosen.sim.timeS : null,
+    timeSavedS: baseline ? baseline.timeS - sim.timeS : null,
     plan: simplified,
     controls,
     stats: {

@@ -47,4 +47,14 @@ export function validatePacingInput(input: PacingInput): void {
   }
   if (s.tolerance !== undefined) requireNumber('tolerance', s.tolerance, 1e-15, 1e-2)
   validateSimulationInput({ ...input, pacing: { type: 'constant', powerW: lo } })
+  const f = input.dragFactor
+  if (f !== undefined) {
+    if (f.length !== input.course.n) {
+      throw new EngineInputError(
+        'drag_factor',
+        `expected ${input.course.n} values, got ${f.length}`,
+      )
+    }
+    for (let i = 0; i < f.length; i++) requireNumber(`drag_factor[${i}]`, f[i], 0, 10, true)
+  }
 }

@@ -1,0 +1,39 @@
+// `veloptima optimize SCENARIO.json`: the simulate scenario plus `constraint` (and optional
+// `max_targets`, `min_power_w`, `equipment`); prints the optimized ride, its rideable plan, the
+// best constant-power baseline and, with equipment, the ranking of the combinations.
+import { dirname, resolve } from 'node:path'
+import {
+  optimizeEquipment,
+  optimizePacing,
+  optimizeResultToJson,
+  parseOptimizeScenario,
+} from '@veloptima/engine'
+import { importCourse } from '@veloptima/formats'
+import { parseArgs, printJson, UsageError } from '../args.ts'
+import { readBytes } from './course.ts'
+
+export async function optimizeCommand(args: string[]): Promise<number> {
+  const p = parseArgs(args, [])
+  if (p.positionals.length !== 1)
+    throw new UsageError(`expected one scenario file, got ${p.positionals.length}`)
+  const file = p.positionals[0]!
+  const text = new TextDecoder().decode(readBytes(file))
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    throw new UsageError(`${file}: not valid JSON (${(e as Error).message})`)
+  }
+  const { input, equipment } = parseOptimizeScenario(json, (courseFile) => {
+    const path = resolve(dirname(file), courseFile)
+    return importCourse(readBytes(path), courseFile).course
+  })
+  if (equipment) {
+    const eq = optimizeEquipment({ ...input, equipment })
+    printJson(optimizeResultToJson(eq.best, input.course, eq))
+    return 0
+  }
+  const result = optimizePacing(input)
+  printJson(optimizeResultToJson(result, input.course, null))
+  return 0
+}

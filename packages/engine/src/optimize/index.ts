@@ -1,0 +1,15 @@
+// Public API of the optimizers (pacing and equipment), see docs/decisions/0002 and 0003.
+export { optimizePacing, powerBounds, withDragFactor } from './pacing.ts'
+export type { PacingInput, PacingResult, PacingSettings, PacingConstraint } from './pacing.ts'
+export { sectionLabel } from './plan.ts'
+export type { PlanSection, SimplifiedPlan } from './plan.ts'
+export { optimizeEquipment } from './equipment.ts'
+export type {
+  EquipmentInput,
+  EquipmentOption,
+  EquipmentResult,
+  EquipmentSpec,
+  RankedCombination,
+} from './equipment.ts'
+export { parseOptimizeScenario, optimizeResultToJson } from './scenario.ts'
+export type { OptimizeScenario } from './scenario.ts'

@@ -1,0 +1,196 @@
+// The optimize scenario JSON: the `simulate` scenario plus `constraint`, optional `max_targets`,
+// `min_power_w` and `equipment` (snake_case), and the JSON of the result.
+import type { Course } from '../course/types.ts'
+import { parseScenario, resultToJson } from '../scenario.ts'
+import { EngineInputError } from '../sim/validate.ts'
+import type { EquipmentOption, EquipmentResult, EquipmentSpec } from './equipment.ts'
+import type { PacingConstraint } from './exact.ts'
+import type { PacingInput, PacingResult } from './pacing.ts'
+
+type Json = Record<string, unknown>
+
+const OWN_KEYS = ['constraint', 'max_targets', 'min_power_w', 'equipment'] as const
+
+const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v))
+
+function obj(v: unknown, field: string): Json {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    throw new EngineInputError(field, `expected an object, got ${show(v)}`)
+  }
+  return v as Json
+}
+
+function num(o: Json, key: string, path: string, required: boolean): number | undefined {
+  const v = o[key]
+  if (v === undefined) {
+    if (required) throw new EngineInputError(`${path}.${key}`, 'expected a number, got nothing')
+    return undefined
+  }
+  if (typeof v !== 'number' || !Number.isFinite(v)) {
+    throw new EngineInputError(`${path}.${key}`, `expected a number, got ${show(v)}`)
+  }
+  return v
+}
+
+function only(o: Json, path: string, keys: readonly string[]): void {
+  for (const k of Object.keys(o)) {
+    if (!keys.includes(k)) {
+      throw new EngineInputError(
+        `${path}.${k}`,
+        `expected one of ${keys.join(', ')}, got an unknown field`,
+      )
+    }
+  }
+}
+
+function parseConstraint(v: unknown): PacingConstraint {
+  const c = obj(v, 'constraint')
+  switch (c.type) {
+    case 'w_prime_balance':
+      only(c, 'constraint', ['type'])
+      return { type: 'w_prime_balance' }
+    case 'normalized_power':
+    case 'average_power':
+      only(c, 'constraint', ['type', 'power_w'])
+      return { type: c.type, powerW: num(c, 'power_w', 'constraint', true)! }
+    case 'work':
+      only(c, 'constraint', ['type', 'work_j'])
+      return { type: 'work', workJ: num(c, 'work_j', 'constraint', true)! }
+    default:
+      throw new EngineInputError(
+        'constraint.type',
+        `expected "w_prime_balance", "normalized_power", "average_power" or "work", got ${show(c.type)}`,
+      )
+  }
+}
+
+function parseEquipment(v: unknown): EquipmentSpec {
+  const e = obj(v, 'equipment')
+  only(e, 'equipment', ['groups', 'baseline'])
+  const g = obj(e.groups, 'equipment.groups')
+  const groups: Record<string, EquipmentOption[]> = {}
+  for (const [name, list] of Object.entries(g)) {
+    if (!Array.isArray(list)) {
+      throw new EngineInputError(
+        `equipment.groups.${name}`,
+        `expected a list of options, got ${show(list)}`,
+      )
+    }
+    groups[name] = list.map((item: unknown, i) => {
+      const path = `equipment.groups.${name}[${i}]`
+      const o = obj(item, path)
+      only(o, path, [
+        'name',
+        'cda_delta_m2',
+        'cda_delta_by_yaw',
+        'crr',
+        'mass_delta_kg',
+        'power_factor',
+      ])
+      return {
+        name: o.name as string,
+        cdaDeltaM2: num(o, 'cda_delta_m2', path, false),
+        cdaDeltaByYaw: o.cda_delta_by_yaw as [number, number][] | undefined,
+        crr: num(o, 'crr', path, false),
+        massDeltaKg: num(o, 'mass_delta_kg', path, false),
+        powerFactor: num(o, 'power_factor', path, false),
+      }
+    })
+  }
+  const baseline: Record<string, string> = {}
+  if (e.baseline !== undefined) {
+    for (const [k, val] of Object.entries(obj(e.baseline, 'equipment.baseline'))) {
+      if (typeof val !== 'string') {
+        throw new EngineInputError(
+          `equipment.baseline.${k}`,
+          `expected an option name, got ${show(val)}`,
+        )
+      }
+      baseline[k] = val
+    }
+  }
+  return { groups, baseline }
+}
+
+export interface OptimizeScenario {
+  input: PacingInput
+  equipment: EquipmentSpec | null
+}
+
+/** Optimize scenario JSON → optimizer input. Throws EngineInputError naming the field. */
+export function parseOptimizeScenario(
+  json: unknown,
+  loadCourse?: (file: string) => Course,
+): OptimizeScenario {
+  const root = obj(json, 'scenario')
+  const rest: Json = {}
+  for (const [k, v] of Object.entries(root))
+    if (!(OWN_KEYS as readonly string[]).includes(k)) rest[k] = v
+  // `pacing` is what the optimizer decides: accepted (as in a simulate scenario) and ignored
+  rest.pacing = { type: 'constant', power_w: 0 }
+  const { input } = parseScenario(rest, loadCourse)
+  if (root.constraint === undefined) {
+    throw new EngineInputError(
+      'constraint',
+      'expected {"type": "w_prime_balance" | …}, got nothing',
+    )
+  }
+  const maxTargets = num(root, 'max_targets', 'scenario', false)
+  return {
+    input: {
+      course: input.course,
+      rider: input.rider,
+      environment: input.environment,
+      options: input.options,
+      pacing: {
+        constraint: parseConstraint(root.constraint),
+        minPowerW: num(root, 'min_power_w', 'scenario', false),
+        maxTargets,
+      },
+    },
+    equipment: root.equipment === undefined ? null : parseEquipment(root.equipment),
+  }
+}
+
+const round = (v: number, digits: number): number => {
+  const f = 10 ** digits
+  return Math.round(v * f) / f
+}
+
+/** Result → the `veloptima optimize` output JSON. */
+export function optimizeResultToJson(
+  r: PacingResult,
+  course: Course,
+  equipment: EquipmentResult | null,
+): Json {
+  const out: Json = r.simulation ? resultToJson(r.simulation, course) : {}
+  out.status = r.status
+  out.reason = r.reason
+  out.segment_power_w = r.status === 'optimal' ? Array.from(r.powerW, (p) => round(p, 2)) : []
+  out.plan = r.plan
+    ? r.plan.sections.map((s) => ({
+        start_m: round(s.startM, 1),
+        end_m: round(s.endM, 1),
+        power_w: round(s.powerW, 1),
+        label: s.label,
+      }))
+    : []
+  out.plan_time_s = r.plan && Number.isFinite(r.plan.timeS) ? round(r.plan.timeS, 3) : null
+  out.baseline = r.baseline
+    ? { power_w: round(r.baseline.powerW, 2), time_s: round(r.baseline.timeS, 3) }
+    : null
+  out.time_saved_s = r.timeSavedS === null ? null : round(r.timeSavedS, 3)
+  if (equipment) {
+    out.ranking = equipment.ranking.map((c) => ({
+      choices: c.choices,
+      time_s: round(c.timeS, 3),
+      delta_s: round(c.deltaS, 3),
+      optimized: c.optimized,
+      delta_time: Array.from(c.deltaSeries.distanceM, (d, q) => ({
+        distance_m: round(d, 1),
+        delta_s: round(c.deltaSeries.deltaS[q]!, 3),
+      })),
+    }))
+  }
+  return out
+}
