@@ -10,6 +10,7 @@ import { filesAndJobsPlugin } from './files/plugin.ts'
 import { healthRoutes } from './routes/health/routes.ts'
 import { authRoutes } from './routes/auth/routes.ts'
 import { publicConfigRoutes } from './routes/public-config/routes.ts'
+import { platformRoutes } from './routes/platform.ts'
 import type { SessionTokens } from './services/session-token.ts'
 
 export type AppDeps = { config: Config; database: Database; sessionTokens: SessionTokens }
@@ -53,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { prefix: '/api' })
   await app.register(authRoutes, { prefix: '/api' })
   await app.register(publicConfigRoutes, { prefix: '/api' })
+  await app.register(platformRoutes, { prefix: '/api' })
   await app.register(filesAndJobsPlugin)
 
   app.setNotFoundHandler((request, reply) => {

@@ -79,6 +79,13 @@ export const configSchema = z.object({
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   /** Worker threads that run background jobs in this process (0: enqueue only, run nowhere). */
   JOB_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+  // Live updates (GET /api/live, Server-Sent Events; see README "API and data").
+  /** Interval of the heartbeat comment that keeps proxies from closing an idle stream, ms. */
+  LIVE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),
+  /** Fallback poll for changes whose NOTIFY this process cannot hear, ms (0: LISTEN only). */
+  LIVE_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** Reconnect delay the browser is told to use after a dropped stream, ms. */
+  LIVE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
 })
 
 export type Config = z.infer<typeof configSchema> & {

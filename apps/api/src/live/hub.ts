@@ -1,0 +1,119 @@
+import { gt, sql } from 'drizzle-orm'
+import { jobs, notifications, riderProfiles, rows, type Database } from '@veloptima/db'
+
+export const LIVE_CHANNEL = 'veloptima_live'
+
+type Wake = () => void
+
+/**
+ * Fans database changes out to the live streams of this process. Changes arrive by
+ * LISTEN/NOTIFY (triggers in migration 0002 raise them whoever writes); a slow poll backs it up
+ * for writers whose NOTIFY this process cannot hear (PGlite serves other connections through a
+ * socket, whose notifications stay on that connection). Each stream then reads what is new for
+ * its caller, so a wake-up carries no data and a spurious one costs only a query.
+ */
+export class LiveHub {
+  private readonly byUid = new Map<string, Set<Wake>>()
+  private stopListening?: () => Promise<void>
+  private timer?: NodeJS.Timeout
+  private lastSeq = 0
+  private lastChange = ''
+  private polling = false
+
+  constructor(
+    private readonly database: Database,
+    private readonly pollMs: number,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stopListening = await this.database.listen(LIVE_CHANNEL, (payload) =>
+      this.onNotify(payload),
+    )
+    const [row] = await rows<{ seq: number; now: string }>(
+      this.database.db,
+      sql`select coalesce((select max(seq) from notifications), 0)::int as seq, now()::text as now`,
+    )
+    this.lastSeq = Number(row?.seq ?? 0)
+    this.lastChange = row?.now ?? ''
+    if (this.pollMs > 0) {
+      this.timer = setInterval(() => void this.poll(), this.pollMs)
+      this.timer.unref()
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer)
+    await this.stopListening?.()
+    this.stopListening = undefined
+  }
+
+  subscribe(uid: string, wake: Wake): () => void {
+    let set = this.byUid.get(uid)
+    if (!set) this.byUid.set(uid, (set = new Set()))
+    set.add(wake)
+    return () => {
+      set.delete(wake)
+      if (set.size === 0) this.byUid.delete(uid)
+    }
+  }
+
+  get size(): number {
+    let n = 0
+    for (const s of this.byUid.values()) n += s.size
+    return n
+  }
+
+  private wake(uid: string | null | undefined) {
+    if (uid) for (const w of this.byUid.get(uid) ?? []) w()
+  }
+
+  private wakeAll() {
+    for (const set of this.byUid.values()) for (const w of set) w()
+  }
+
+  private onNotify(payload: string) {
+    try {
+      const msg = JSON.parse(payload) as { t?: string; uid?: string | null; team?: string | null }
+      // A team's job concerns every member: let each stream check what it may see.
+      if (msg.t === 'job' && msg.team) this.wakeAll()
+      else this.wake(msg.uid)
+    } catch {
+      this.wakeAll()
+    }
+  }
+
+  /** The fallback: who had changes since the last poll (with a few seconds of overlap). */
+  private async poll() {
+    if (this.polling || this.byUid.size === 0) return
+    this.polling = true
+    try {
+      const db = this.database.db
+      const since = sql`${this.lastChange}::timestamptz - interval '5 seconds'`
+      const fresh = await db
+        .select({ uid: notifications.uid, seq: notifications.seq })
+        .from(notifications)
+        .where(gt(notifications.seq, this.lastSeq))
+      for (const n of fresh) {
+        this.lastSeq = Math.max(this.lastSeq, Number(n.seq))
+        this.wake(n.uid)
+      }
+      const [now] = await rows<{ now: string }>(db, sql`select now()::text as now`)
+      const profiles = await db
+        .select({ uid: riderProfiles.uid })
+        .from(riderProfiles)
+        .where(sql`${riderProfiles.updatedAt} > ${since}`)
+      for (const p of profiles) this.wake(p.uid)
+      const changedJobs = await db
+        .select({ uid: jobs.ownerUid, team: jobs.ownerTeam })
+        .from(jobs)
+        .where(sql`${jobs.updatedAt} > ${since}`)
+      if (changedJobs.some((j) => j.team)) this.wakeAll()
+      else for (const j of changedJobs) this.wake(j.uid)
+      this.lastChange = now?.now ?? this.lastChange
+    } catch {
+      // The database is restarting or closing: the next tick tries again.
+    } finally {
+      this.polling = false
+    }
+  }
+}

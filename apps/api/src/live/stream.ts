@@ -1,0 +1,120 @@
+import type { ServerResponse } from 'node:http'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { jobs, riderProfiles, users, type Db } from '@veloptima/db'
+import type { LiveJob } from '@veloptima/contracts'
+import { visibleTo } from '../repositories/ownership.ts'
+import { unshownAfter } from '../repositories/notifications.ts'
+import { notificationJson } from '../services/notifications.ts'
+import { profileJson } from '../services/users.ts'
+
+/**
+ * One caller's Server-Sent Events stream. `pump` sends whatever is new since the last pump:
+ * unshown notifications after the last seq sent (each with `id: seq`, so the browser's
+ * Last-Event-ID resumes exactly there), the rider profile when its updated_at changed, and
+ * jobs that changed. Pumps never overlap; a wake-up during a pump runs one more.
+ */
+export class LiveStream {
+  private running = false
+  private again = false
+  private profileStamp: string | undefined
+  private readonly jobStamps = new Map<string, string>()
+  private closed = false
+
+  constructor(
+    private readonly db: Db,
+    private readonly uid: string,
+    private readonly res: ServerResponse,
+    private lastSeq: number,
+    private readonly since: string,
+  ) {}
+
+  write(chunk: string) {
+    if (!this.closed) this.res.write(chunk)
+  }
+
+  send(event: string, data: unknown, id?: number) {
+    this.write(
+      `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
+    )
+  }
+
+  close() {
+    this.closed = true
+  }
+
+  wake = () => {
+    if (this.running) {
+      this.again = true
+      return
+    }
+    void this.pump()
+  }
+
+  async pump(): Promise<void> {
+    if (this.closed) return
+    this.running = true
+    try {
+      do {
+        this.again = false
+        await this.pumpOnce()
+      } while (this.again && !this.closed)
+    } catch {
+      // A query failed (database closing); the next wake-up tries again.
+    } finally {
+      this.running = false
+    }
+  }
+
+  private async pumpOnce() {
+    for (;;) {
+      const batch = await unshownAfter(this.db, this.uid, this.lastSeq)
+      for (const n of batch) {
+        this.send('notification', notificationJson(n), n.seq)
+        this.lastSeq = n.seq
+      }
+      if (batch.length < 100) break
+    }
+
+    const [p] = await this.db
+      .select({
+        profile: riderProfiles,
+        stamp: sql<string>`${riderProfiles.updatedAt}::text`,
+        displayName: users.displayName,
+      })
+      .from(users)
+      .leftJoin(riderProfiles, eq(riderProfiles.uid, users.uid))
+      .where(eq(users.uid, this.uid))
+    const stamp = p?.profile ? p.stamp : 'none'
+    if (stamp !== this.profileStamp) {
+      this.profileStamp = stamp
+      this.send('rider-profile', p?.profile ? profileJson(p.profile, p.displayName) : null)
+    }
+
+    const changed = await this.db
+      .select({ job: jobs, stamp: sql<string>`${jobs.updatedAt}::text` })
+      .from(jobs)
+      .where(
+        and(
+          visibleTo(this.db, jobs, this.uid),
+          sql`${jobs.updatedAt} >= ${this.since}::timestamptz`,
+        ),
+      )
+      .orderBy(asc(jobs.updatedAt))
+      .limit(200)
+    for (const { job, stamp: s } of changed) {
+      if (this.jobStamps.get(job.id) === s) continue
+      this.jobStamps.set(job.id, s)
+      const data: LiveJob = {
+        id: job.id,
+        kind: job.kind,
+        status: job.status,
+        progress: job.progress,
+        message: job.message,
+        subject_type: job.subjectType,
+        subject_id: job.subjectId,
+        updated_at: job.updatedAt.toISOString(),
+      }
+      this.send('job', data)
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm'
+import { notifications, type Db } from '@veloptima/db'
+
+export type NotificationRow = typeof notifications.$inferSelect
+
+/** The caller's notifications, newest first, keyed by `seq`. */
+export async function listNotifications(
+  db: Db,
+  uid: string,
+  o: { limit: number; beforeSeq?: number | undefined; showed?: boolean | undefined },
+) {
+  return db
+    .select()
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.uid, uid),
+        o.showed === undefined ? undefined : eq(notifications.showed, o.showed),
+        o.beforeSeq === undefined ? undefined : lt(notifications.seq, o.beforeSeq),
+      ),
+    )
+    .orderBy(desc(notifications.seq))
+    .limit(o.limit + 1)
+}
+
+/** Unshown notifications created after `afterSeq`, oldest first (the live stream's feed). */
+export async function unshownAfter(db: Db, uid: string, afterSeq: number, limit = 100) {
+  return db
+    .select()
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.uid, uid),
+        eq(notifications.showed, false),
+        gt(notifications.seq, afterSeq),
+      ),
+    )
+    .orderBy(asc(notifications.seq))
+    .limit(limit)
+}
+
+export async function findNotification(db: Db, uid: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.uid, uid)))
+  return row
+}
+
+export async function updateNotification(
+  db: Db,
+  uid: string,
+  id: string,
+  set: { showed?: boolean },
+) {
+  const [row] = await db
+    .update(notifications)
+    .set(set)
+    .where(and(eq(notifications.id, id), eq(notifications.uid, uid)))
+    .returning()
+  return row
+}
+
+export async function deleteNotification(db: Db, uid: string, id: string) {
+  const gone = await db
+    .delete(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.uid, uid)))
+    .returning({ id: notifications.id })
+  return gone.length > 0
+}
+
+export async function insertNotification(
+  db: Db,
+  n: {
+    uid: string
+    type?: string
+    title: string
+    text?: string
+    downloadBlob?: string | null
+    data?: Record<string, unknown> | null
+  },
+) {
+  const [row] = await db.insert(notifications).values(n).returning()
+  return row!
+}
+
+/** The highest seq so far (0 when none): where a live stream's poll starts. */
+export async function maxSeq(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(max(${notifications.seq}), 0)::int` })
+    .from(notifications)
+  return Number(row?.n ?? 0)
+}

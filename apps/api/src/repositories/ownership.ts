@@ -1,0 +1,57 @@
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
+import type { PgColumn } from 'drizzle-orm/pg-core'
+import { teamMembers, type Db } from '@veloptima/db'
+
+/** The two owner columns every owned collection has (owner.ts in packages/db). */
+export type OwnerCols = { ownerUid: PgColumn; ownerTeam: PgColumn }
+
+/** Who owns an item: a user or a team. */
+export type Owner = { kind: 'user'; uid: string } | { kind: 'team'; teamId: string }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const isUuid = (s: string) => UUID.test(s)
+
+/** Sub-query: the ids of the teams `uid` belongs to. */
+export const myTeamIds = (db: Db, uid: string) =>
+  db.select({ id: teamMembers.teamId }).from(teamMembers).where(eq(teamMembers.uid, uid))
+
+/** "Owned by the caller or by a team the caller is a member of." */
+export function visibleTo(db: Db, t: OwnerCols, uid: string): SQL {
+  return or(eq(t.ownerUid, uid), inArray(t.ownerTeam, myTeamIds(db, uid)))!
+}
+
+/**
+ * The specification's `owner in [uid, teamId]`, restricted to what the caller may see: ids that
+ * are neither the caller nor one of the caller's teams match nothing (never an error, so a
+ * stale current_team does not break the home page).
+ */
+export function ownedByAny(db: Db, t: OwnerCols, uid: string, owners: string[]): SQL {
+  const teamIds = owners.filter(isUuid)
+  const parts: SQL[] = []
+  if (owners.includes(uid)) parts.push(eq(t.ownerUid, uid))
+  if (teamIds.length) {
+    parts.push(and(inArray(t.ownerTeam, teamIds), inArray(t.ownerTeam, myTeamIds(db, uid)))!)
+  }
+  return parts.length ? or(...parts)! : sql`false`
+}
+
+export async function isMember(db: Db, uid: string, teamId: string): Promise<boolean> {
+  if (!isUuid(teamId)) return false
+  const [row] = await db
+    .select({ uid: teamMembers.uid })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.uid, uid)))
+  return Boolean(row)
+}
+
+export const ownerToColumns = (owner: Owner) =>
+  owner.kind === 'user'
+    ? { ownerUid: owner.uid, ownerTeam: null }
+    : { ownerUid: null, ownerTeam: owner.teamId }
+
+/** The API's `owner` and `owner_type` fields of a row. */
+export function ownerJson(row: { ownerUid: string | null; ownerTeam: string | null }) {
+  return row.ownerTeam
+    ? { owner: row.ownerTeam, owner_type: 'team' as const }
+    : { owner: row.ownerUid ?? '', owner_type: 'user' as const }
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify'
+import { eq, type SQL } from 'drizzle-orm'
+import { optimizations } from '@veloptima/db'
+import { listQuerySchema, optimizationListQuerySchema } from '@veloptima/contracts'
+import type { z } from 'zod'
+import { callerOf } from '../../plugins/authenticate.ts'
+import {
+  aeroSessionSpec,
+  courseSpec,
+  deviceSpec,
+  fileSpec,
+  optimizationSpec,
+  riderSetupSpec,
+} from '../../services/collection-specs.ts'
+import { CollectionService } from '../../services/collections.ts'
+import { parse } from '../../services/validation.ts'
+import { signedIn } from '../platform-context.ts'
+
+type Options<Q extends typeof listQuerySchema> = {
+  query?: Q
+  filter?: (q: z.output<Q>) => SQL | undefined
+  /** Files are created by upload and deleted by the files routes. */
+  metadataOnly?: boolean
+}
+
+/** list / get / create / update / delete of one owned collection under `/api/<path>`. */
+function collectionRoutes<Row extends { id: string }, Q extends typeof listQuerySchema>(
+  app: FastifyInstance,
+  path: string,
+  service: CollectionService<Row>,
+  options: Options<Q> = {},
+) {
+  const auth = signedIn(app)
+  const querySchema = options.query ?? listQuerySchema
+  const id = (request: { params: unknown }) => (request.params as { id: string }).id
+
+  app.get(`/${path}`, auth, async (request) => {
+    const q = parse(querySchema, request.query, 'query')
+    return service.list(callerOf(request).uid, q, options.filter?.(q as z.output<Q>))
+  })
+  app.patch(`/${path}/:id`, auth, async (request) =>
+    service.update(callerOf(request).uid, id(request), request.body ?? {}),
+  )
+  if (options.metadataOnly) return
+  app.get(`/${path}/:id`, auth, async (request) => service.get(callerOf(request).uid, id(request)))
+  app.post(`/${path}`, auth, async (request, reply) =>
+    reply.status(201).send(await service.create(callerOf(request).uid, request.body ?? {})),
+  )
+  app.delete(`/${path}/:id`, auth, async (request, reply) => {
+    await service.remove(callerOf(request).uid, id(request))
+    return reply.status(204).send()
+  })
+}
+
+export async function collectionsRoutes(app: FastifyInstance) {
+  const db = app.deps.database.db
+  collectionRoutes(app, 'rider-setups', new CollectionService(db, riderSetupSpec))
+  collectionRoutes(app, 'courses', new CollectionService(db, courseSpec))
+  collectionRoutes(app, 'optimizations', new CollectionService(db, optimizationSpec), {
+    query: optimizationListQuerySchema,
+    filter: (q) => (q.type ? eq(optimizations.type, q.type) : undefined),
+  })
+  collectionRoutes(app, 'devices', new CollectionService(db, deviceSpec))
+  collectionRoutes(app, 'aero-sessions', new CollectionService(db, aeroSessionSpec))
+  collectionRoutes(app, 'files', new CollectionService(db, fileSpec), { metadataOnly: true })
+}

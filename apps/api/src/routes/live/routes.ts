@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify'
+import { sql } from 'drizzle-orm'
+import { rows } from '@veloptima/db'
+import { LiveHub } from '../../live/hub.ts'
+import { LiveStream } from '../../live/stream.ts'
+import { signedIn, uidOf } from '../platform-context.ts'
+
+/**
+ * GET /api/live: Server-Sent Events of the caller's rider profile, unshown notifications and
+ * jobs (see the contract in packages/contracts notifications.ts). The token comes in the
+ * Authorization header or `?access_token=` (EventSource sends no headers).
+ */
+export async function liveRoutes(app: FastifyInstance) {
+  const { config, database } = app.deps
+  const hub = new LiveHub(database, config.LIVE_POLL_MS)
+  const open = new Set<{ end(): void }>()
+  app.addHook('onReady', () => hub.start())
+  app.addHook('preClose', async () => {
+    for (const s of open) s.end()
+    await hub.stop()
+  })
+
+  app.get('/live', signedIn(app), async (request, reply) => {
+    const uid = uidOf(request)
+    const header = request.headers['last-event-id']
+    const query = (request.query as { last_event_id?: string }).last_event_id
+    const resume = Number.parseInt(String(header ?? query ?? '0'), 10)
+    const lastSeq = Number.isSafeInteger(resume) && resume > 0 ? resume : 0
+    const [now] = await rows<{ now: string }>(database.db, sql`select now()::text as now`)
+
+    reply.hijack()
+    const res = reply.raw
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    })
+    const stream = new LiveStream(database.db, uid, res, lastSeq, now!.now)
+    stream.write(`retry: ${config.LIVE_RETRY_MS}\n\n`)
+    const unsubscribe = hub.subscribe(uid, stream.wake)
+    const heartbeat = setInterval(() => stream.write(': ping\n\n'), config.LIVE_HEARTBEAT_MS)
+    const handle = {
+      end() {
+        cleanup()
+        res.end()
+      },
+    }
+    open.add(handle)
+    function cleanup() {
+      stream.close()
+      clearInterval(heartbeat)
+      unsubscribe()
+      open.delete(handle)
+    }
+    res.on('close', cleanup)
+    await stream.pump()
+  })
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Db } from '@veloptima/db'
+import { callerOf } from '../plugins/authenticate.ts'
+import { AeroService } from '../services/aero.ts'
+import { NotificationService } from '../services/notifications.ts'
+import { ResultService } from '../services/results.ts'
+import { TeamService } from '../services/teams.ts'
+import { UserService } from '../services/users.ts'
+
+/** The services behind the platform routes (one set per app). */
+export type PlatformServices = {
+  users: UserService
+  teams: TeamService
+  notifications: NotificationService
+  results: ResultService
+  aero: AeroService
+}
+
+export function createPlatformServices(db: Db): PlatformServices {
+  return {
+    users: new UserService(db),
+    teams: new TeamService(db),
+    notifications: new NotificationService(db),
+    results: new ResultService(db),
+    aero: new AeroService(db),
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    platform: PlatformServices
+  }
+}
+
+/**
+ * Route options of every platform endpoint: a valid session, and a users row for the caller
+ * that is not disabled (a disabled user's still-valid token stops working at once).
+ */
+export function signedIn(app: FastifyInstance) {
+  return {
+    preHandler: [
+      app.authenticate,
+      async (request: FastifyRequest) => app.platform.users.ensure(callerOf(request)),
+    ],
+  }
+}
+
+export const uidOf = (request: FastifyRequest) => callerOf(request).uid
+export const param = (request: FastifyRequest, name: string) =>
+  (request.params as Record<string, string>)[name] ?? ''

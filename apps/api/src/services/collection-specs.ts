@@ -1,0 +1,140 @@
+// The owned collections of the API: how each maps to its table and what it references.
+import { sql } from 'drizzle-orm'
+import {
+  aeroSessions,
+  courses,
+  devices,
+  files,
+  optimizations,
+  riderSetups,
+  type Db,
+} from '@veloptima/db'
+import {
+  aeroSessionCreateSchema,
+  aeroSessionPatchSchema,
+  courseCreateSchema,
+  coursePatchSchema,
+  deviceCreateSchema,
+  devicePatchSchema,
+  fileMetaPatchSchema,
+  optimizationCreateSchema,
+  optimizationPatchSchema,
+  riderSetupCreateSchema,
+  riderSetupPatchSchema,
+} from '@veloptima/contracts'
+import { z } from 'zod'
+import { AppError } from '../errors.ts'
+import { OwnedCollection } from '../repositories/collection.ts'
+import { ownerJson } from '../repositories/ownership.ts'
+import type { CollectionSpec } from './collections.ts'
+import { toColumns, toJson } from './validation.ts'
+
+type Owned = { id: string; ownerUid: string | null; ownerTeam: string | null }
+
+const ownedJson = (row: Owned, omit: string[] = []) => ({
+  ...toJson(row, ['ownerUid', 'ownerTeam', ...omit]),
+  ...ownerJson(row),
+})
+
+export const riderSetupRepo = new OwnedCollection<typeof riderSetups.$inferSelect>(riderSetups)
+export const courseRepo = new OwnedCollection<typeof courses.$inferSelect>(
+  courses,
+  sql`${courses.sample}`,
+)
+export const optimizationRepo = new OwnedCollection<typeof optimizations.$inferSelect>(
+  optimizations,
+)
+export const deviceRepo = new OwnedCollection<typeof devices.$inferSelect>(devices)
+export const aeroSessionRepo = new OwnedCollection<typeof aeroSessions.$inferSelect>(aeroSessions)
+export const fileRepo = new OwnedCollection<typeof files.$inferSelect>(files)
+
+/** A referenced item must be visible to the caller; otherwise 404 naming the field. */
+async function mustSee(
+  db: Db,
+  uid: string,
+  repo: OwnedCollection<{ id: string }>,
+  field: string,
+  id: unknown,
+) {
+  if (typeof id !== 'string') return
+  if (!(await repo.find(db, uid, id))) {
+    throw new AppError('not-found', 404, `${field}: no item ${id} that you can see.`, { field })
+  }
+}
+
+export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
+  noun: 'rider setup',
+  repo: riderSetupRepo,
+  createSchema: riderSetupCreateSchema,
+  patchSchema: riderSetupPatchSchema,
+  json: (row) => ownedJson(row),
+  columns: toColumns,
+}
+
+const courseJson = (row: typeof courses.$inferSelect, omit: string[] = []) => ({
+  ...ownedJson(row, omit),
+  ...(row.sample ? { owner: null, owner_type: 'sample' } : {}),
+})
+
+export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
+  noun: 'course',
+  repo: courseRepo,
+  createSchema: courseCreateSchema,
+  patchSchema: coursePatchSchema,
+  json: (row) => courseJson(row),
+  listJson: (row) => courseJson(row, ['track', 'segments']),
+  columns: toColumns,
+  checkRefs: (db, uid, body) => mustSee(db, uid, fileRepo, 'source_file_id', body.source_file_id),
+}
+
+export const optimizationSpec: CollectionSpec<typeof optimizations.$inferSelect> = {
+  noun: 'optimization',
+  repo: optimizationRepo,
+  createSchema: optimizationCreateSchema,
+  patchSchema: optimizationPatchSchema,
+  json: (row) => ownedJson(row),
+  columns: toColumns,
+  async checkRefs(db, uid, body) {
+    await mustSee(db, uid, courseRepo, 'course_id', body.course_id)
+    await mustSee(db, uid, riderSetupRepo, 'rider_setup_id', body.rider_setup_id)
+  },
+}
+
+export const deviceSpec: CollectionSpec<typeof devices.$inferSelect> = {
+  noun: 'device',
+  repo: deviceRepo,
+  createSchema: deviceCreateSchema,
+  patchSchema: devicePatchSchema,
+  json: (row) => ownedJson(row),
+  columns: toColumns,
+}
+
+export const aeroSessionSpec: CollectionSpec<typeof aeroSessions.$inferSelect> = {
+  noun: 'aero session',
+  repo: aeroSessionRepo,
+  createSchema: aeroSessionCreateSchema,
+  patchSchema: aeroSessionPatchSchema,
+  json: (row) => ownedJson(row),
+  columns: (body) => {
+    const c = toColumns(body)
+    if (typeof c.startedAt === 'string') c.startedAt = new Date(c.startedAt)
+    return c
+  },
+  async checkRefs(db, uid, body) {
+    await mustSee(db, uid, fileRepo, 'source_file_id', body.source_file_id)
+    const list = (body.devices ?? []) as { device_id: string }[]
+    for (const [i, d] of list.entries()) {
+      await mustSee(db, uid, deviceRepo, `devices.${i}.device_id`, d.device_id)
+    }
+  },
+}
+
+/** Files: metadata only here (upload, download and their links are the files routes'). */
+export const fileSpec: CollectionSpec<typeof files.$inferSelect> = {
+  noun: 'file',
+  repo: fileRepo,
+  createSchema: z.never() as never,
+  patchSchema: fileMetaPatchSchema,
+  json: (row) => ownedJson(row, ['storageKey']),
+  columns: toColumns,
+}

@@ -1,0 +1,97 @@
+import type { z } from 'zod'
+import type { Db } from '@veloptima/db'
+import { AppError, notFound } from '../errors.ts'
+import type { OwnedCollection } from '../repositories/collection.ts'
+import { isMember, isUuid, ownerToColumns, type Owner } from '../repositories/ownership.ts'
+import { decodeCursor, pageFrom } from '../repositories/pagination.ts'
+import type { SQL } from 'drizzle-orm'
+import { parse } from './validation.ts'
+
+/** How one owned collection maps between API JSON and rows, and what it checks. */
+export type CollectionSpec<Row extends { id: string }> = {
+  /** "Rider setup": used in messages. */
+  noun: string
+  repo: OwnedCollection<Row>
+  createSchema: z.ZodType<{ owner?: string | undefined } & Record<string, unknown>>
+  patchSchema: z.ZodType<Record<string, unknown>>
+  /** Full JSON of one item. */
+  json(row: Row): unknown
+  /** JSON in lists (defaults to `json`): leaves out bulky fields. */
+  listJson?(row: Row): unknown
+  /** API body fields → column values. */
+  columns(body: Record<string, unknown>): Record<string, unknown>
+  /** Checks that referenced items (course, setup, file, devices) are visible to the caller. */
+  checkRefs?(db: Db, uid: string, body: Record<string, unknown>): Promise<void>
+}
+
+/**
+ * Resolves the `owner` of a new item: the caller by default, or a team the caller belongs to.
+ * Anything else is "not found", never a hint that the team exists.
+ */
+export async function resolveOwner(db: Db, uid: string, owner: string | undefined): Promise<Owner> {
+  if (owner === undefined || owner === uid) return { kind: 'user', uid }
+  if (isUuid(owner) && (await isMember(db, uid, owner))) return { kind: 'team', teamId: owner }
+  throw new AppError(
+    'owner-not-found',
+    404,
+    `owner: "${owner}" is neither you nor one of your teams.`,
+  )
+}
+
+/** Generic list/get/create/update/delete of an owned collection, scoped to the caller. */
+export class CollectionService<Row extends { id: string }> {
+  constructor(
+    private readonly db: Db,
+    readonly spec: CollectionSpec<Row>,
+  ) {}
+
+  async list(
+    uid: string,
+    q: { limit: number; cursor?: string | undefined; owner?: string[] | undefined },
+    filter?: SQL,
+  ) {
+    const rows = await this.spec.repo.list(this.db, uid, {
+      limit: q.limit,
+      cursor: decodeCursor(q.cursor),
+      owners: q.owner,
+      filter,
+    })
+    const map = this.spec.listJson ?? this.spec.json
+    return pageFrom(rows, q.limit, (r) => r.id, map)
+  }
+
+  async get(uid: string, id: string): Promise<unknown> {
+    const row = isUuid(id) ? await this.spec.repo.find(this.db, uid, id) : undefined
+    if (!row) throw notFound(`The ${this.spec.noun}`)
+    return this.spec.json(row)
+  }
+
+  async create(uid: string, input: unknown): Promise<unknown> {
+    const body = parse(this.spec.createSchema, input)
+    const { owner: ownerInput, ...rest } = body
+    const owner = await resolveOwner(this.db, uid, ownerInput)
+    await this.spec.checkRefs?.(this.db, uid, rest)
+    const row = await this.spec.repo.insert(this.db, {
+      ...this.spec.columns(rest),
+      ...ownerToColumns(owner),
+    })
+    return this.spec.json(row)
+  }
+
+  async update(uid: string, id: string, input: unknown): Promise<unknown> {
+    const body = parse(this.spec.patchSchema, input)
+    if (!isUuid(id) || !(await this.spec.repo.findWritable(this.db, uid, id))) {
+      throw notFound(`The ${this.spec.noun}`)
+    }
+    await this.spec.checkRefs?.(this.db, uid, body)
+    const row = await this.spec.repo.update(this.db, uid, id, this.spec.columns(body))
+    if (!row) throw notFound(`The ${this.spec.noun}`)
+    return this.spec.json(row)
+  }
+
+  async remove(uid: string, id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.spec.repo.remove(this.db, uid, id))) {
+      throw notFound(`The ${this.spec.noun}`)
+    }
+  }
+}
