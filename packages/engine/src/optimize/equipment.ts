@@ -300,6 +300,7 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
       rider: s.rider,
       pacing: s.settings,
       dragFactor: s.dragFactor,
+      warmStart: baseRun.powerW,
     })
     tried++
     if (rt.status !== 'optimal') continue

@@ -65,6 +65,8 @@ export interface PacingInput {
   pacing: PacingSettings
   /** per-segment factor on the drag area (CdA + Fw), e.g. a wheel's ΔCdA at each segment's yaw */
   dragFactor?: Float64Array
+  /** a known plan (power per segment): the result is never slower than it, once made feasible */
+  warmStart?: Float64Array
 }
 
 /** The prepared model with a per-segment drag-area factor folded into ρ (aero is ρ·½(CdA+Fw)). */
@@ -360,6 +362,7 @@ export function optimizePacing(input: PacingInput): PacingResult {
   // candidates: the polished plan, and the DP plan it started from; each repaired exactly
   const candidates: Float64Array[] = [Float64Array.from(p)]
   if (dpPlan) candidates.push(expandPowers(controls.of, dpPlan, new Float64Array(n)))
+  if (input.warmStart) candidates.push(Float64Array.from(input.warmStart))
   let chosen: Verdict | null = null
   let plan = new Float64Array(n)
   let note: string | null = null

@@ -47,6 +47,10 @@ export function validatePacingInput(input: PacingInput): void {
   }
   if (s.tolerance !== undefined) requireNumber('tolerance', s.tolerance, 1e-15, 1e-2)
   validateSimulationInput({ ...input, pacing: { type: 'constant', powerW: lo } })
+  const w = input.warmStart
+  if (w !== undefined && w.length !== input.course.n) {
+    throw new EngineInputError('warm_start', `expected ${input.course.n} powers, got ${w.length}`)
+  }
   const f = input.dragFactor
   if (f !== undefined) {
     if (f.length !== input.course.n) {

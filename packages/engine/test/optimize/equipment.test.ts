@@ -1,0 +1,113 @@
+// Equipment optimization: pruning never changes the winner, pruned times are real upper bounds,
+// and the options act in the physical direction.
+import { describe, expect, it } from 'vitest'
+import { courseFromSegments, type Rider } from '../../src/index.ts'
+import { optimizeEquipment, type EquipmentInput } from '../../src/optimize/equipment.ts'
+
+const rider: Rider = {
+  massKg: 75,
+  bikeMassKg: 8,
+  cdaM2: 0.25,
+  crr: 0.004,
+  drivetrainEfficiency: 0.976,
+  cpW: 300,
+  wPrimeJ: 20000,
+  maxPowerW: 700,
+}
+
+const course = courseFromSegments(
+  Array.from({ length: 400 }, (_, i) => ({
+    lengthM: 25,
+    grade: 0.03 * Math.sin(i / 40) + 0.01 * Math.sin(i / 7),
+    headingDeg: (i * 3) % 360,
+  })),
+)
+
+function input(prune: boolean): EquipmentInput {
+  return {
+    course,
+    rider,
+    environment: { airDensityKgM3: 1.2, windSpeedMps: 4, windFromDeg: 70 },
+    pacing: { constraint: { type: 'w_prime_balance' } },
+    equipment: {
+      prune,
+      groups: {
+        front: [0, 1, 2].map((k) => ({
+          name: `front${k}`,
+          cdaDeltaByYaw: [
+            [0, -0.002 * k],
+            [10, -0.005 * k],
+            [20, -0.003 * k],
+          ] as [number, number][],
+          massDeltaKg: 0.15 * k,
+        })),
+        helmet: [0, 1, 2].map((k) => ({
+          name: `helmet${k}`,
+          cdaDeltaM2: -0.004 * k + 0.002 * (k % 2),
+        })),
+        position: [0, 1].map((k) => ({
+          name: `position${k}`,
+          cdaDeltaM2: -0.012 * k,
+          powerFactor: 1 - 0.03 * k,
+        })),
+      },
+      baseline: { front: 'front0', helmet: 'helmet0', position: 'position0' },
+    },
+  }
+}
+
+describe('equipment optimization', () => {
+  const pruned = optimizeEquipment(input(true))
+  const full = optimizeEquipment(input(false))
+
+  it('ranks every combination once, fastest first, Δ against the baseline combination', () => {
+    expect(pruned.combinations).toBe(18)
+    expect(pruned.ranking).toHaveLength(18)
+    for (let k = 1; k < 18; k++) {
+      expect(pruned.ranking[k]!.timeS).toBeGreaterThanOrEqual(pruned.ranking[k - 1]!.timeS)
+    }
+    expect(pruned.baseline.deltaS).toBe(0)
+    expect(pruned.baseline.choices).toEqual({
+      front: 'front0',
+      helmet: 'helmet0',
+      position: 'position0',
+    })
+  })
+
+  it('pruning skips work but not the winner; pruned times are feasible upper bounds', () => {
+    expect(full.optimizedCount).toBe(18)
+    expect(pruned.optimizedCount).toBeLessThan(18)
+    expect(pruned.ranking[0]!.choices).toEqual(full.ranking[0]!.choices)
+    expect(pruned.ranking[0]!.timeS).toBe(full.ranking[0]!.timeS)
+    const exact = new Map(full.ranking.map((r) => [JSON.stringify(r.choices), r.timeS]))
+    for (const r of pruned.ranking) {
+      const t = exact.get(JSON.stringify(r.choices))!
+      if (r.optimized) expect(r.timeS).toBe(t)
+      else {
+        expect(r.timeS).toBeGreaterThanOrEqual(t - 1e-9)
+        expect(t).toBeGreaterThan(full.ranking[0]!.timeS)
+      }
+    }
+  })
+
+  it('options act in the physical direction: less drag at equal power is faster', () => {
+    const time = (front: string, helmet: string, position: string) =>
+      full.ranking.find(
+        (r) =>
+          r.choices.front === front &&
+          r.choices.helmet === helmet &&
+          r.choices.position === position,
+      )!.timeS
+    expect(time('front2', 'helmet0', 'position0')).toBeLessThan(
+      time('front0', 'helmet0', 'position0'),
+    )
+    expect(time('front0', 'helmet2', 'position0')).toBeLessThan(
+      time('front0', 'helmet0', 'position0'),
+    )
+    // the Δ-time series ends at the combination's Δ
+    for (const r of full.ranking) {
+      const d = r.deltaSeries.deltaS
+      expect(d[d.length - 1]!).toBeCloseTo(r.deltaS, 6)
+    }
+  })
+})
