@@ -56,9 +56,11 @@ export class Session {
   private attempt = 0
   private loginError = false
   private resolveConfigured: (client: Auth0Client) => void = () => undefined
-  /** Resolves when the provider client exists (a login clicked early waits for it). */
-  private readonly configured = new Promise<Auth0Client>((resolve) => {
+  private rejectConfigured: (error: unknown) => void = () => undefined
+  /** Settles when the provider client exists (a login clicked early waits for it). */
+  private readonly configured = new Promise<Auth0Client>((resolve, reject) => {
     this.resolveConfigured = resolve
+    this.rejectConfigured = reject
   })
 
   constructor(private readonly options: SessionOptions) {}
@@ -92,6 +94,7 @@ export class Session {
   }
 
   private async run() {
+    this.set({ isLoading: true })
     try {
       const config = await fetchPublicConfig()
       this.client = new Auth0Client({
@@ -110,6 +113,8 @@ export class Session {
       })
     } catch (error) {
       console.error('Sign-in is unavailable: the configuration could not be loaded.', error)
+      this.configured.catch(() => undefined)
+      this.rejectConfigured(error)
       this.set({ isLoading: false })
       return
     }
