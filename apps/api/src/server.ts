@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { openDatabase } from '@veloptima/db'
 import { buildApp } from './app.ts'
+import { seedSampleCourses } from './routes/imports/samples.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, startEmbeddedIdp } from './idp/index.ts'
 import { loadSessionTokens } from './services/session-token.ts'
@@ -12,6 +13,7 @@ export async function startServer(config: Config) {
     ? await openDatabase({ driver: 'pg', url: config.DATABASE_URL })
     : await openDatabase({ driver: 'pglite', dataDir: join(config.dataDir, 'pglite') })
   await database.migrate()
+  await seedSampleCourses(database)
   const sessionTokens = await loadSessionTokens(database, config.publicUrl)
   const app = await buildApp({ config, database, sessionTokens })
   await app.jobs.start({ workers: config.JOB_WORKERS })

@@ -51,7 +51,7 @@ describe('a restart of the server keeps queued jobs and finished results', () =>
       uid: 'rider',
       email: 'rider@example.com',
       displayName: 'Rider',
-      claims: {},
+      claims: { 'create:simulations': true },
     })
     return { authorization: `Bearer ${token}` }
   }

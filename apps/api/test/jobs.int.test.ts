@@ -15,7 +15,7 @@ describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once r
   beforeAll(async () => {
     t = await startTestApp({ FILES_DIR: tempDir('jobs') })
     await createUser(t.database, 'rider')
-    auth = await t.bearer({ uid: 'rider' })
+    auth = await t.bearer({ uid: 'rider', claims: { 'create:simulations': true } })
     await t.app.jobs.start({ workers: 1 })
   })
   afterAll(() => t.close())
@@ -144,7 +144,7 @@ describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once r
     const { optimization } = await createRunnable(t.database.db, { ownerUid: 'rider' })
     const { job_id } = await run(optimization.id)
     await createUser(t.database, 'other')
-    const other = await t.bearer({ uid: 'other' })
+    const other = await t.bearer({ uid: 'other', claims: { 'create:simulations': true } })
     for (const id of [job_id, randomUUID(), 'nope']) {
       const res = await t.app.inject({ method: 'GET', url: `/api/jobs/${id}`, headers: other })
       expect(res.statusCode).toBe(404)

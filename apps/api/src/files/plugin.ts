@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { OptimizationRuns } from '../jobs/optimization-run.ts'
 import { JobSystem } from '../jobs/system.ts'
 import { filesRoutes } from '../routes/files/routes.ts'
+import { importRoutes } from '../routes/imports/routes.ts'
 import { runsRoutes } from '../routes/runs/routes.ts'
 import { FileService } from './service.ts'
 import { loadDownloadSigner } from './signed-url.ts'
@@ -39,6 +40,7 @@ async function filesAndJobsPlugin(app: FastifyInstance) {
   app.addHook('onClose', () => jobs.stop())
   await app.register(filesRoutes, { prefix: '/api' })
   await app.register(runsRoutes, { prefix: '/api' })
+  await app.register(importRoutes, { prefix: '/api' })
 }
 // Decorations reach the root instance (what fastify-plugin does).
 ;(filesAndJobsPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true

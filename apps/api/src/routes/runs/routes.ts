@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { notFound } from '../../errors.ts'
 import { callerOf } from '../../plugins/authenticate.ts'
 import { findVisibleJob, type JobRow } from '../../jobs/repository.ts'
+import { SIMULATIONS } from '../../services/claims.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const idParams = z.object({ id: z.string() })
@@ -27,17 +28,21 @@ export const jobJson = (job: JobRow) => {
 }
 
 export async function runsRoutes(app: FastifyInstance) {
-  app.post('/optimizations/:id/run', { preHandler: app.authenticate }, async (request, reply) => {
-    const { id } = idParams.parse(request.params)
-    const body = runBody.parse(request.body)
-    const run = await app.runs.start(callerOf(request).uid, id, body?.label)
-    return reply.status(202).send({
-      job_id: run.jobId,
-      result_id: run.resultId,
-      version: run.version,
-      state: 'queued',
-    })
-  })
+  app.post(
+    '/optimizations/:id/run',
+    { preHandler: app.requireClaims(SIMULATIONS) },
+    async (request, reply) => {
+      const { id } = idParams.parse(request.params)
+      const body = runBody.parse(request.body)
+      const run = await app.runs.start(callerOf(request).uid, id, body?.label)
+      return reply.status(202).send({
+        job_id: run.jobId,
+        result_id: run.resultId,
+        version: run.version,
+        state: 'queued',
+      })
+    },
+  )
 
   app.get('/jobs/:id', { preHandler: app.authenticate }, async (request) => {
     const { id } = idParams.parse(request.params)
