@@ -13,14 +13,23 @@ import { usersRoutes } from './users/routes.ts'
  * The data API (register with prefix /api): users, teams, rider profiles, the owned
  * collections, notifications, results, aero runs and blocks, feedback, live updates, admin.
  */
-export async function platformRoutes(app: FastifyInstance) {
+async function platformRoutes(app: FastifyInstance, options: { prefix?: string }) {
+  // On the root instance (like fastify-plugin): tests and the admin endpoint reach the services.
   app.decorate('platform', createPlatformServices(app.deps.database.db))
-  await app.register(usersRoutes)
-  await app.register(teamsRoutes)
-  await app.register(collectionsRoutes)
-  await app.register(notificationsRoutes)
-  await app.register(aeroRoutes)
-  await app.register(feedbackRoutes)
-  await app.register(liveRoutes)
-  await app.register(adminRoutes)
+  await app.register(
+    async (api) => {
+      await api.register(usersRoutes)
+      await api.register(teamsRoutes)
+      await api.register(collectionsRoutes)
+      await api.register(notificationsRoutes)
+      await api.register(aeroRoutes)
+      await api.register(feedbackRoutes)
+      await api.register(liveRoutes)
+      await api.register(adminRoutes)
+    },
+    { prefix: options.prefix ?? '/api' },
+  )
 }
+;(platformRoutes as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true
+
+export { platformRoutes }

@@ -1,0 +1,222 @@
+// The authorization matrix: another user's and another team's items are invisible and
+// unchangeable through every endpoint (404, never someone else's data), while members of the
+// owning team share the team's items.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { files, notifications, optimizationResults } from '@veloptima/db'
+import { testDriver } from '@veloptima/db/testing'
+import { startTestApp, type TestApp } from './helpers.ts'
+import {
+  caller,
+  courseBody,
+  deviceBody,
+  sessionBody,
+  setupBody,
+  type Caller,
+} from './platform-fixtures.ts'
+
+type Items = Record<string, string>
+
+describe(`authorization matrix on ${testDriver()}`, () => {
+  let t: TestApp
+  let alice: Caller
+  let carol: Caller // member of alice's team
+  let bob: Caller // another user with his own team
+  let teamA: string
+  let teamB: string
+  const personal: Items = {}
+  const team: Items = {}
+
+  async function makeItems(owner: string, into: Items) {
+    const o = { owner }
+    into.setup = (await alice.post('/api/rider-setups', { ...setupBody(), ...o })).body.id
+    into.course = (await alice.post('/api/courses', { ...courseBody(), ...o })).body.id
+    into.optimization = (
+      await alice.post('/api/optimizations', { type: 'pacing', name: 'Plan', ...o })
+    ).body.id
+    into.device = (await alice.post('/api/devices', { ...deviceBody(), ...o })).body.id
+    into.session = (await alice.post('/api/aero-sessions', { ...sessionBody(), ...o })).body.id
+    into.run = (await alice.post(`/api/aero-sessions/${into.session}/runs`, { name: 'R1' })).body.id
+    into.block = (
+      await alice.post(`/api/aero-sessions/${into.session}/data-blocks`, {
+        kind: 'run',
+        run_id: into.run,
+        data: { cda: 0.25 },
+      })
+    ).body.id
+    const [result] = await t.database.db
+      .insert(optimizationResults)
+      .values({ optimizationId: into.optimization, version: 1, inputs: { x: 1 } })
+      .returning()
+    into.result = result!.id
+    const [file] = await t.database.db
+      .insert(files)
+      .values({
+        ...(owner === 'alice' ? { ownerUid: 'alice' } : { ownerTeam: owner }),
+        name: 'a.gpx',
+        contentType: 'application/gpx+xml',
+        size: 10,
+        storageKey: `k/${Math.random()}`,
+        sha256: '0'.repeat(64),
+      })
+      .returning()
+    into.file = file!.id
+    for (const [key, id] of Object.entries(into)) expect(id, key).toMatch(/^[0-9a-f-]{36}$/)
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp()
+    alice = caller(t, await t.bearer({ uid: 'alice' }))
+    carol = caller(t, await t.bearer({ uid: 'carol' }))
+    bob = caller(t, await t.bearer({ uid: 'bob' }))
+    await carol.get('/api/users/carol')
+    teamA = (await alice.post('/api/teams', { name: 'A' })).body.id
+    teamB = (await bob.post('/api/teams', { name: 'B' })).body.id
+    await alice.post(`/api/teams/${teamA}/members`, { uid: 'carol' })
+    await makeItems('alice', personal)
+    await makeItems(teamA, team)
+    await t.database.db.insert(notifications).values({ uid: 'alice', title: 'For Alice' })
+  })
+  afterAll(() => t.close())
+
+  /** Every read and write endpoint that names one of the items. */
+  const attempts = (i: Items): [string, string, unknown?][] => [
+    ['GET', `/api/rider-setups/${i.setup}`],
+    ['PATCH', `/api/rider-setups/${i.setup}`, { name: 'stolen' }],
+    ['DELETE', `/api/rider-setups/${i.setup}`],
+    ['GET', `/api/courses/${i.course}`],
+    ['PATCH', `/api/courses/${i.course}`, { name: 'stolen' }],
+    ['DELETE', `/api/courses/${i.course}`],
+    ['GET', `/api/optimizations/${i.optimization}`],
+    ['PATCH', `/api/optimizations/${i.optimization}`, { name: 'stolen' }],
+    ['DELETE', `/api/optimizations/${i.optimization}`],
+    ['GET', `/api/optimizations/${i.optimization}/results`],
+    ['GET', `/api/optimization-results/${i.result}`],
+    ['PATCH', `/api/optimization-results/${i.result}`, { label: 'stolen' }],
+    ['DELETE', `/api/optimization-results/${i.result}`],
+    ['GET', `/api/devices/${i.device}`],
+    ['PATCH', `/api/devices/${i.device}`, { name: 'stolen' }],
+    ['DELETE', `/api/devices/${i.device}`],
+    ['GET', `/api/aero-sessions/${i.session}`],
+    ['PATCH', `/api/aero-sessions/${i.session}`, { name: 'stolen' }],
+    ['DELETE', `/api/aero-sessions/${i.session}`],
+    ['GET', `/api/aero-sessions/${i.session}/runs`],
+    ['POST', `/api/aero-sessions/${i.session}/runs`, { name: 'intruder' }],
+    ['GET', `/api/aero-runs/${i.run}`],
+    ['PATCH', `/api/aero-runs/${i.run}`, { name: 'stolen' }],
+    ['DELETE', `/api/aero-runs/${i.run}`],
+    ['GET', `/api/aero-sessions/${i.session}/data-blocks`],
+    ['POST', `/api/aero-sessions/${i.session}/data-blocks`, { kind: 'raw', data: {} }],
+    ['GET', `/api/aero-data-blocks/${i.block}`],
+    ['DELETE', `/api/aero-data-blocks/${i.block}`],
+    ['PATCH', `/api/files/${i.file}`, { name: 'stolen' }],
+    // References to the items from the intruder's own new items.
+    ['POST', '/api/optimizations', { type: 'pacing', name: 'x', course_id: i.course }],
+    ['POST', '/api/optimizations', { type: 'pacing', name: 'x', rider_setup_id: i.setup }],
+    ['POST', '/api/courses', { name: 'x', source_file_id: i.file }],
+    ['POST', '/api/aero-sessions', { name: 'x', devices: [{ device_id: i.device }] }],
+  ]
+
+  async function snapshot(as: Caller, i: Items) {
+    return {
+      setup: (await as.get(`/api/rider-setups/${i.setup}`)).body,
+      course: (await as.get(`/api/courses/${i.course}`)).body,
+      optimization: (await as.get(`/api/optimizations/${i.optimization}`)).body,
+      result: (await as.get(`/api/optimization-results/${i.result}`)).body,
+      device: (await as.get(`/api/devices/${i.device}`)).body,
+      session: (await as.get(`/api/aero-sessions/${i.session}`)).body,
+      runs: (await as.get(`/api/aero-sessions/${i.session}/runs`)).body,
+      blocks: (await as.get(`/api/aero-sessions/${i.session}/data-blocks`)).body,
+      files: (await as.get('/api/files')).body,
+    }
+  }
+
+  for (const [who, items] of [
+    ['another user’s personal', personal],
+    ['another team’s', team],
+  ] as const) {
+    it(`${who} items answer 404 to every read and write, and stay unchanged`, async () => {
+      const before = await snapshot(alice, items)
+      expect(before.setup.id).toBe(items.setup)
+      for (const [method, url, body] of attempts(items)) {
+        const res = await t.app.inject({
+          method: method as 'GET',
+          url,
+          headers: await t.bearer({ uid: 'bob' }),
+          payload: body as never,
+        })
+        expect(res.statusCode, `${method} ${url}`).toBe(404)
+        expect(res.json().code, `${method} ${url}`).toMatch(/not-found/)
+        expect(res.body).not.toContain('"stolen"')
+      }
+      expect(await snapshot(alice, items)).toEqual(before)
+    })
+  }
+
+  it('lists never show another user’s or team’s items, whatever the owner filter says', async () => {
+    for (const path of [
+      'rider-setups',
+      'courses',
+      'optimizations',
+      'devices',
+      'aero-sessions',
+      'files',
+    ]) {
+      expect((await bob.get(`/api/${path}`)).body.items, path).toEqual([])
+      const filtered = await bob.get(`/api/${path}?owner=alice,${teamA}`)
+      expect(filtered.body.items, path).toEqual([])
+    }
+    expect((await bob.get('/api/notifications')).body.items).toEqual([])
+  })
+
+  it('the other team, its members and membership endpoints answer 404', async () => {
+    for (const [method, url, body] of [
+      ['GET', `/api/teams/${teamA}`],
+      ['PATCH', `/api/teams/${teamA}`, { name: 'stolen' }],
+      ['DELETE', `/api/teams/${teamA}`],
+      ['GET', `/api/teams/${teamA}/members`],
+      ['POST', `/api/teams/${teamA}/members`, { uid: 'bob', role: 'owner' }],
+      ['PATCH', `/api/teams/${teamA}/members/alice`, { role: 'member' }],
+      ['DELETE', `/api/teams/${teamA}/members/carol`],
+      ['PATCH', '/api/users/bob', { current_team: teamA }],
+      ['POST', '/api/rider-setups', { ...setupBody(), owner: teamA }],
+      ['POST', '/api/rider-setups', { ...setupBody(), owner: 'alice' }],
+    ] as const) {
+      const res = await bob[
+        method === 'GET'
+          ? 'get'
+          : method === 'DELETE'
+            ? 'del'
+            : method === 'POST'
+              ? 'post'
+              : 'patch'
+      ](url, body as never)
+      expect(res.status, `${method} ${url}`).toBe(404)
+    }
+    expect((await alice.get(`/api/teams/${teamA}/members`)).body.items).toHaveLength(2)
+    expect((await alice.get(`/api/teams/${teamB}`)).status).toBe(404)
+  })
+
+  it('another user’s notification answers 404 and stays unshown', async () => {
+    const [mine] = (await alice.get('/api/notifications')).body.items
+    expect((await bob.get(`/api/notifications/${mine.id}`)).status).toBe(404)
+    expect((await bob.patch(`/api/notifications/${mine.id}`, { showed: true })).status).toBe(404)
+    expect((await bob.del(`/api/notifications/${mine.id}`)).status).toBe(404)
+    expect((await alice.get(`/api/notifications/${mine.id}`)).body.showed).toBe(false)
+  })
+
+  it('a member of the owning team sees and changes the team’s items, not the owner’s personal ones', async () => {
+    expect((await carol.get(`/api/rider-setups/${team.setup}`)).status).toBe(200)
+    expect((await carol.patch(`/api/devices/${team.device}`, { name: 'Shared' })).body.name).toBe(
+      'Shared',
+    )
+    expect((await carol.get(`/api/aero-runs/${team.run}`)).status).toBe(200)
+    expect((await carol.get(`/api/optimization-results/${team.result}`)).status).toBe(200)
+    expect((await carol.get(`/api/rider-setups/${personal.setup}`)).status).toBe(404)
+    const listed = await carol.get(`/api/rider-setups?owner=carol,${teamA}&limit=1`)
+    expect(listed.body.items.map((s: { id: string }) => s.id)).toEqual([team.setup])
+    // After leaving the team, carol sees nothing of it.
+    expect((await carol.del(`/api/teams/${teamA}/members/carol`)).status).toBe(204)
+    expect((await carol.get(`/api/rider-setups/${team.setup}`)).status).toBe(404)
+    expect((await carol.get('/api/devices')).body.items).toEqual([])
+  })
+})
