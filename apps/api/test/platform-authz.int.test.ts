@@ -45,7 +45,7 @@ describe(`authorization matrix on ${testDriver()}`, () => {
     ).body.id
     const [result] = await t.database.db
       .insert(optimizationResults)
-      .values({ optimizationId: into.optimization, version: 1, inputs: { x: 1 } })
+      .values({ optimizationId: into.optimization!, version: 1, inputs: { x: 1 } })
       .returning()
     into.result = result!.id
     const [file] = await t.database.db
