@@ -78,6 +78,10 @@ export function readTcx(doc: Document, fileName: string | null): RawTrack {
       num(childText(p, 'DistanceMeters')),
     )
   }
-  const named = byName(root, 'Name')[0] ?? byName(root, 'Id')[0]
-  return b.build('tcx', named?.textContent?.trim() || null)
+  // A course has <Course><Name>; an activity only an <Id> (its start time). <Creator><Name> is
+  // the device, not the ride.
+  const course = byName(root, 'Course')[0]
+  const activity = byName(root, 'Activity')[0]
+  const name = (course && childText(course, 'Name')) || (activity && childText(activity, 'Id'))
+  return b.build('tcx', name?.trim() || null)
 }

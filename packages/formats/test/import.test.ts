@@ -91,6 +91,7 @@ describe('real rides (FIT): distance matches the session, ascent near the device
   it('TCX activity with positions imports', () => {
     const { stats, track } = importCourse(file('aero/open-air-helmet.tcx'), 'tcx')
     expect(track.format).toBe('tcx')
+    expect(track.name).toMatch(/^20\d\d-\d\d-\d\dT/) // the activity's Id (start time), not the device name
     expect(stats.distanceM).toBeGreaterThan(30000)
   })
 })
