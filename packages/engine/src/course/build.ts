@@ -13,6 +13,8 @@ export interface RawPoints {
   ele: ArrayLike<number>
   /** Recorded cumulative distance (m), e.g. from a wheel sensor; optional. */
   distance?: ArrayLike<number>
+  /** Timestamps (s); optional. Dense timestamped points are a recorded ride (noisier elevation). */
+  time?: ArrayLike<number>
 }
 
 export interface BuildCourseOptions {
@@ -22,7 +24,7 @@ export interface BuildCourseOptions {
   maxMissingElevation?: number
   /** A point farther than this from the median of its neighbours is a spike (m, default 25). */
   spikeThresholdM?: number
-  /** Half-width of the moving average on the resampled altitude (m; default 25, or 100 for dense recorded points; 0 = none). */
+  /** Half-width of the moving average on the resampled altitude (m; default 25, or 100 for a recorded ride: dense timestamped points; 0 = none). */
   smoothingM?: number
   /** Half-distance of the three points used for the curvature radius (m, default 20). */
   curvatureBaseM?: number
@@ -209,10 +211,12 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
     start[k] = k === nSeg ? length : k * seg
     alt[k] = altAt(start[k]!)
   }
-  // Dense points (a recorded ride, ~1 s apart) carry GPS/barometric noise that would add false
-  // climbing: smooth over a wider window than for sparse planned routes.
-  const spacing = length / (m - 1)
-  const smooth = opts.smoothingM ?? (spacing < 20 ? 100 : 25)
+  // A recorded ride (dense timestamped points, ~1 s apart) carries GPS/barometric noise that
+  // would add false climbing: smooth over a wider window than for planned routes.
+  let timed = 0
+  if (raw.time) for (let i = 0; i < n0; i++) if (finite(raw.time[i]!)) timed++
+  const recorded = length / (m - 1) < 20 && timed >= 0.5 * n0
+  const smooth = opts.smoothingM ?? (recorded ? 100 : 25)
   const half = Math.floor(smooth / seg)
   if (half >= 1) movingAverage(alt, half)
   const grade = new Float64Array(nSeg)
