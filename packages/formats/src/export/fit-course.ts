@@ -1,0 +1,105 @@
+// A FIT course file (file type 6) for head units: the route's records carry the plan's target
+// power and the predicted time, and every section starts with a course point named by its
+// target ("245 W climb"), which Garmin and Wahoo units announce along the way.
+import { Encoder, Profile } from '@garmin/fitsdk'
+import { checkPoints, checkSections, elapsedAt, sectionAt, type PlanExport } from './types.ts'
+
+// The SDK types its message numbers as optional; these are all defined in the profile.
+const M = Profile.MesgNum as Record<
+  'FILE_ID' | 'COURSE' | 'LAP' | 'EVENT' | 'RECORD' | 'COURSE_POINT',
+  number
+>
+type Mesg = Parameters<Encoder['onMesg']>[1]
+/** The SDK types a message as a closed record; ours are the profile's field names. */
+const mesg = (o: object): Mesg => o as Mesg
+
+const SEMICIRCLES = 2 ** 31 / 180
+const semi = (deg: number) => Math.round(deg * SEMICIRCLES)
+
+export function writePlanFitCourse(plan: PlanExport): Uint8Array {
+  checkSections(plan)
+  const points = checkPoints(plan)
+  const start = plan.startTime ?? new Date(Date.UTC(2026, 0, 1, 8, 0, 0))
+  const at = (s: number) => new Date(start.getTime() + Math.round(s * 1000))
+  const last = points[points.length - 1]!
+  const total = elapsedAt(plan.sections, last.distanceM)
+  const name = plan.name.slice(0, 60)
+
+  const e = new Encoder()
+  e.onMesg(
+    M.FILE_ID,
+    mesg({
+      type: 'course',
+      manufacturer: 'development',
+      product: 0,
+      serialNumber: 1,
+      timeCreated: start,
+    }),
+  )
+  e.onMesg(M.COURSE, mesg({ name, sport: 'cycling' }))
+  e.onMesg(
+    M.LAP,
+    mesg({
+      messageIndex: 0,
+      timestamp: at(total),
+      startTime: start,
+      startPositionLat: semi(points[0]!.lat),
+      startPositionLong: semi(points[0]!.lon),
+      endPositionLat: semi(last.lat),
+      endPositionLong: semi(last.lon),
+      totalElapsedTime: total,
+      totalTimerTime: total,
+      totalDistance: last.distanceM,
+    }),
+  )
+  e.onMesg(
+    M.EVENT,
+    mesg({
+      timestamp: start,
+      event: 'timer',
+      eventType: 'start',
+      eventGroup: 0,
+    }),
+  )
+  for (const p of points) {
+    const s = sectionAt(plan.sections, p.distanceM)
+    e.onMesg(
+      M.RECORD,
+      mesg({
+        timestamp: at(elapsedAt(plan.sections, p.distanceM)),
+        positionLat: semi(p.lat),
+        positionLong: semi(p.lon),
+        altitude: p.ele,
+        distance: p.distanceM,
+        power: Math.round(s.powerW),
+        ...(s.speedMps !== undefined ? { speed: s.speedMps } : {}),
+      }),
+    )
+  }
+  plan.sections.forEach((s, i) => {
+    // The course point sits on the first position at or after the section's start.
+    const p = points.find((q) => q.distanceM >= s.startM) ?? last
+    e.onMesg(
+      M.COURSE_POINT,
+      mesg({
+        messageIndex: i,
+        timestamp: at(elapsedAt(plan.sections, s.startM)),
+        positionLat: semi(p.lat),
+        positionLong: semi(p.lon),
+        distance: s.startM,
+        type: 'generic',
+        name: `${Math.round(s.powerW)} W ${s.label ?? ''}`.trim().slice(0, 15),
+      }),
+    )
+  })
+  e.onMesg(
+    M.EVENT,
+    mesg({
+      timestamp: at(total),
+      event: 'timer',
+      eventType: 'stopAll',
+      eventGroup: 0,
+    }),
+  )
+  return e.close()
+}

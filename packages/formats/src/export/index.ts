@@ -1,0 +1,6 @@
+// Plan writers: CSV, GPX with the plan in extensions, FIT course with power targets.
+export { writePlanCsv } from './csv.ts'
+export { writePlanGpx, PLAN_XMLNS } from './gpx.ts'
+export { writePlanFitCourse } from './fit-course.ts'
+export { ExportError, elapsedAt, sectionAt } from './types.ts'
+export type { ExportPoint, ExportSection, PlanExport } from './types.ts'

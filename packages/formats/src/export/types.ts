@@ -1,0 +1,74 @@
+// What the plan writers take: the route's positions and the plan's sections (SI units).
+
+/** A position along the course; `distanceM` is the distance from the start. */
+export type ExportPoint = { lat: number; lon: number; ele: number; distanceM: number }
+
+/** One target of the plan: ride `powerW` from `startM` to `endM`. */
+export type ExportSection = {
+  startM: number
+  endM: number
+  powerW: number
+  label?: string
+  grade?: number
+  speedMps?: number
+  durationS?: number
+  /** elapsed time at the end of the section (s) */
+  timeS?: number
+}
+
+export type PlanExport = {
+  name: string
+  sections: ExportSection[]
+  /** Route positions; required by GPX and FIT (a head unit follows them). */
+  points?: ExportPoint[]
+  /** Start time written in the FIT file (head units show it as the course's date). */
+  startTime?: Date
+}
+
+export class ExportError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ExportError'
+  }
+}
+
+export function checkSections(plan: PlanExport) {
+  if (plan.sections.length === 0) throw new ExportError('The plan has no sections to export.')
+  plan.sections.forEach((s, i) => {
+    if (!(s.endM > s.startM) || !Number.isFinite(s.powerW) || s.powerW < 0) {
+      throw new ExportError(
+        `Section ${i + 1}: expected start < end and a power ≥ 0 W, got ${s.startM}–${s.endM} m at ${s.powerW} W.`,
+      )
+    }
+  })
+}
+
+export function checkPoints(plan: PlanExport): ExportPoint[] {
+  const points = plan.points ?? []
+  if (points.length < 2) {
+    throw new ExportError(
+      'The course has no positions (fewer than 2): a route file cannot be written.',
+    )
+  }
+  return points
+}
+
+/** The section ridden at `distanceM` (the last one past the end). */
+export function sectionAt(sections: readonly ExportSection[], distanceM: number): ExportSection {
+  for (const s of sections) if (distanceM < s.endM) return s
+  return sections[sections.length - 1]!
+}
+
+/** Predicted elapsed time at `distanceM`, interpolated within the section (0 without times). */
+export function elapsedAt(sections: readonly ExportSection[], distanceM: number): number {
+  let before = 0
+  for (const s of sections) {
+    const t = s.timeS ?? before + (s.durationS ?? 0)
+    if (distanceM <= s.endM) {
+      const f = Math.min(1, Math.max(0, (distanceM - s.startM) / (s.endM - s.startM)))
+      return before + f * (t - before)
+    }
+    before = t
+  }
+  return before
+}
