@@ -182,6 +182,25 @@ describe('veloptima simulate', () => {
   })
 })
 
+describe('npx veloptima from the repository root', () => {
+  it('runs through npx, reading a scenario from stdin', () => {
+    const scenario = JSON.stringify({
+      course: { segments: [{ length_m: 1000, grade: 0.03 }] },
+      rider,
+      environment: { air_density_kg_m3: 1.2 },
+      pacing: { type: 'speed', speed_mps: 6 },
+    })
+    const r = spawnSync('npx', ['--no-install', 'veloptima', 'simulate', '-'], {
+      cwd: repo,
+      encoding: 'utf8',
+      input: scenario,
+    })
+    expect(r.status).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out.time_s).toBeCloseTo((1000 * Math.sqrt(1 + 0.03 ** 2)) / 6, 2)
+  })
+})
+
 describe('veloptima air-density', () => {
   it('22 °C, 99991.8 Pa (750 mmHg), 50 %: 1.17433 kg/m³ (rouleur _util.py)', () => {
     const r = veloptima(

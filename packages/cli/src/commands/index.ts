@@ -15,7 +15,7 @@ export interface Command {
 
 export const commands: Record<string, Command> = {
   course: { usage: 'course FILE [--segment-length-m M]', run: courseCommand },
-  simulate: { usage: 'simulate SCENARIO.json', run: simulateCommand },
+  simulate: { usage: 'simulate SCENARIO.json   ("-" reads stdin)', run: simulateCommand },
   optimize: { usage: 'optimize SCENARIO.json', run: optimizeCommand },
   'air-density': {
     usage: 'air-density --temperature-c T [--pressure-pa P | --altitude-m H] [--humidity RH]',

@@ -1,4 +1,5 @@
-// `veloptima simulate SCENARIO.json`: runs the scenario and prints the result as JSON.
+// `veloptima simulate SCENARIO.json` (or `-` for stdin): runs the scenario, prints the result as JSON.
+import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseScenario, resultToJson, simulate } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
@@ -10,7 +11,8 @@ export async function simulateCommand(args: string[]): Promise<number> {
   if (p.positionals.length !== 1)
     throw new UsageError(`expected one scenario file, got ${p.positionals.length}`)
   const file = p.positionals[0]!
-  const text = new TextDecoder().decode(readBytes(file))
+  // "-" reads the scenario from stdin; a course file is then relative to the working directory.
+  const text = file === '-' ? readFileSync(0, 'utf8') : new TextDecoder().decode(readBytes(file))
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -18,7 +20,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
     throw new UsageError(`${file}: not valid JSON (${(e as Error).message})`)
   }
   const { input } = parseScenario(json, (courseFile) => {
-    const path = resolve(dirname(file), courseFile)
+    const path = resolve(file === '-' ? '.' : dirname(file), courseFile)
     return importCourse(readBytes(path), courseFile).course
   })
   printJson(resultToJson(simulate(input), input.course))
