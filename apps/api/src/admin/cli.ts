@@ -1,7 +1,7 @@
 // `npm run admin -- COMMAND`: administrator commands on the database the server uses.
-// With DATABASE_URL it connects to PostgreSQL directly. With the embedded PGlite, whose data
-// directory only one process may open, it sends the command to the running server
-// (DATA_DIR/admin.json) and opens the directory itself only when no server is running.
+// When a server runs on this DATA_DIR it sends the command there (DATA_DIR/admin.json): the
+// embedded PGlite directory can only be open in one process. Otherwise it opens the database
+// itself: DATABASE_URL's PostgreSQL, or the PGlite directory.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openDatabase } from '@veloptima/db'
@@ -46,10 +46,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig()
   let lines: string[] | undefined
-  if (!config.DATABASE_URL) {
-    const file = adminFile(config.dataDir)
-    if (existsSync(file)) lines = await viaServer(file, argv)
-  }
+  // A server running on this data directory takes the command (it also drops its caches).
+  const file = adminFile(config.dataDir)
+  if (existsSync(file)) lines = await viaServer(file, argv)
   if (!lines) {
     const database = config.DATABASE_URL
       ? await openDatabase({ driver: 'pg', url: config.DATABASE_URL, maxConnections: 2 })
