@@ -6,13 +6,21 @@
 import { courseFromSegments, type Course, type CourseSegmentInput } from '../course/types.ts'
 import type { Controls } from './controls.ts'
 
+/** Speed caps below this (m/s, 72 km/h) shape the ride; higher ones rarely bind. */
+const SLOW_CAP_MPS = 20
+
 export interface CoarseCourse {
   course: Course
   /** controls over the coarse segments (same control indices as the fine ones) */
   controls: Controls
 }
 
-export function coarsen(course: Course, controls: Controls, targetM: number): CoarseCourse {
+export function coarsen(
+  course: Course,
+  controls: Controls,
+  targetM: number,
+  vEnv: Float64Array,
+): CoarseCourse {
   const segs: CourseSegmentInput[] = []
   const of: number[] = []
   const first: number[] = []
@@ -28,7 +36,10 @@ export function coarsen(course: Course, controls: Controls, targetM: number): Co
       let radius = Infinity
       const a0 = course.altitude[i]!
       let j = i
-      for (; j < i1 && (len < targetM || j === i); j++) {
+      // a segment under a real speed cap (a corner, or the braking before it) stays a piece of
+      // its own: the cap must act over its own length, not over a merged 50 m
+      const curved = (q: number) => Math.min(vEnv[q]!, vEnv[q + 1]!) < SLOW_CAP_MPS
+      for (; j < i1 && (j === i || (len < targetM && !curved(j) && !curved(i))); j++) {
         const l = course.length[j]!
         len += l
         sx += l * Math.sin(course.heading[j]!)
@@ -37,8 +48,8 @@ export function coarsen(course: Course, controls: Controls, targetM: number): Co
         radius = Math.min(radius, course.radius[j]!)
       }
       // a short remainder joins this piece rather than forming a sliver of its own
-      if (j < i1 && course.start[i1]! - course.start[j]! < 0.5 * targetM) {
-        for (; j < i1; j++) {
+      if (j < i1 && !curved(i) && course.start[i1]! - course.start[j]! < 0.5 * targetM) {
+        for (; j < i1 && !curved(j); j++) {
           const l = course.length[j]!
           len += l
           sx += l * Math.sin(course.heading[j]!)

@@ -38,7 +38,13 @@ interface Tables {
   beta: Float64Array
 }
 
-function tabulate(qs: SimModel, controls: Controls, s: DpSettings): Tables {
+function tabulate(
+  qs: SimModel,
+  ke: SimModel,
+  controls: Controls,
+  s: DpSettings,
+  entry: Float64Array | null,
+): Tables {
   const K = controls.count
   const nP = s.perControl
   const time = new Float64Array(K * nP)
@@ -54,13 +60,18 @@ function tabulate(qs: SimModel, controls: Controls, s: DpSettings): Tables {
       let t = 0
       let a = 1
       let b = 0
+      // without entry speeds: quasi-steady (each segment at its steady speed); with them (from
+      // riding a previous plan): the control ridden with the full model from its entry speed
+      let v = entry ? entry[k]! : 0
+      const m = entry ? ke : qs
       for (let i = i0; i < i1; i++) {
-        step(qs, i, 0, P, out)
+        step(m, i, v, P, out)
         if (!Number.isFinite(out.t)) {
           t = Infinity
           break
         }
         const pa = out.power
+        v = out.v1
         t += out.t
         if (pa >= cp) b -= (pa - cp) * out.t
         else {
@@ -78,13 +89,19 @@ function tabulate(qs: SimModel, controls: Controls, s: DpSettings): Tables {
 }
 
 /** Minimum-time plan with W′ balance ≥ 0 at every control boundary, or null if none exists. */
-export function dpWprime(qs: SimModel, controls: Controls, s: DpSettings): DpPlan | null {
+export function dpWprime(
+  qs: SimModel,
+  ke: SimModel,
+  controls: Controls,
+  s: DpSettings,
+  entry: Float64Array | null = null,
+): DpPlan | null {
   const K = controls.count
   const nP = s.perControl
   const L = s.levels
   const w0 = s.wPrimeJ
   const dw = w0 / (L - 1)
-  const tab = tabulate(qs, controls, s)
+  const tab = tabulate(qs, ke, controls, s, entry)
   const value = new Float64Array((K + 1) * L) // terminal row stays 0
   const interp = (row: number, w: number): number => {
     if (w < 0) return w > -1e-9 ? value[row]! : Infinity
@@ -131,18 +148,21 @@ export function dpWprime(qs: SimModel, controls: Controls, s: DpSettings): DpPla
 }
 
 /**
- * Two passes: a coarse uniform power grid (plus exact extras such as CP) over the whole range,
- * then a fine grid around each control's coarse choice. Each pass is a full DP.
+ * A coarse uniform power grid (plus exact extras such as CP) over the whole range, then a fine
+ * grid around each control's coarse choice, quasi-steady and with inertia. Each pass is a full
+ * DP; returns the candidate plans (quasi-steady first), none if no plan keeps W′ ≥ 0.
  */
 export function dpWprimeTwoPass(
   qs: SimModel,
+  ke: SimModel,
   controls: Controls,
   cpW: number,
   wPrimeJ: number,
   lo: number,
   hi: number,
   extra: number[],
-): DpPlan | null {
+  v0: number,
+): DpPlan[] {
   const K = controls.count
   const coarse: number[] = []
   const nC = 40
@@ -152,8 +172,14 @@ export function dpWprimeTwoPass(
   const nP1 = coarse.length
   const p1 = new Float64Array(K * nP1)
   for (let k = 0; k < K; k++) p1.set(coarse, k * nP1)
-  const first = dpWprime(qs, controls, { cpW, wPrimeJ, powers: p1, perControl: nP1, levels: 100 })
-  if (!first) return null
+  const first = dpWprime(qs, ke, controls, {
+    cpW,
+    wPrimeJ,
+    powers: p1,
+    perControl: nP1,
+    levels: 100,
+  })
+  if (!first) return []
   // fine pass: ±1.5 coarse steps around the first choice in 16 steps, plus CP
   const span = (1.5 * (hi - lo)) / nC
   const nF = 17
@@ -166,5 +192,20 @@ export function dpWprimeTwoPass(
     for (let q = 0; q < nF; q++) p2[k * nP2 + q] = a + ((b - a) * q) / (nF - 1)
     p2[k * nP2 + nF] = cpW >= lo && cpW <= hi ? cpW : c
   }
-  return dpWprime(qs, controls, { cpW, wPrimeJ, powers: p2, perControl: nP2, levels: 200 }) ?? first
+  const second = { cpW, wPrimeJ, powers: p2, perControl: nP2, levels: 200 }
+  const quasi = dpWprime(qs, ke, controls, second) ?? first
+  // the same fine pass with inertia: each control entered at its speed when the quasi-steady
+  // plan is ridden with the full model (corners, braking, accelerations)
+  const entry = new Float64Array(K)
+  const out = createStepResult()
+  let v = v0
+  for (let k = 0; k < K; k++) {
+    entry[k] = v
+    for (let i = controls.first[k]!; i < controls.first[k + 1]!; i++) {
+      step(ke, i, v, quasi.power[k]!, out)
+      v = Number.isFinite(out.t) ? out.v1 : 0
+    }
+  }
+  const inertial = dpWprime(qs, ke, controls, second, entry)
+  return inertial ? [quasi, inertial] : [quasi]
 }

@@ -23,6 +23,7 @@ import {
   quickIsExact,
   quickJudge,
   scaledPlan,
+  type FitResult,
   type Judge,
   type PacingConstraint,
   type Verdict,
@@ -268,7 +269,7 @@ export function optimizePacing(input: PacingInput): PacingResult {
 
   // 2a. W′: global stage by dynamic programming over control segments (quasi-steady times)
   // (both stages run on a coarser copy of the course: pieces of ~50 m within each control)
-  const coarse = coarsen(course, controls, 50)
+  const coarse = coarsen(course, controls, 50, model.vEnv)
   const ic = coarse.controls
   const env = input.environment ?? {}
   const cf = input.dragFactor ? coarseFactor(course, coarse, input.dragFactor) : null
@@ -276,14 +277,35 @@ export function optimizePacing(input: PacingInput): PacingResult {
   const im = cf ? withDragFactor(imRaw, cf) : imRaw
   const inN = im.n
   const ip = new Float64Array(inN)
+  // each DP plan, made feasible on the fine course; the best one starts the polish
+  const fitted: { plan: Float64Array; fit: FitResult }[] = []
   let dpPlan: Float64Array | null = null
   if (spec.type === 'w_prime_balance') {
     const qsRaw = prepareModel(coarse.course, rider, env, { ...opts, kineticEnergy: false })
     const qs = cf ? withDragFactor(qsRaw, cf) : qsRaw
-    const r = dpWprimeTwoPass(qs, ic, spec.cpW, spec.wPrimeJ, lo, hi, [spec.cpW, base.powerW])
-    if (r) {
-      dpPlan = r.power
-      x = Float64Array.from(r.power)
+    const plans = dpWprimeTwoPass(
+      qs,
+      im,
+      ic,
+      spec.cpW,
+      spec.wPrimeJ,
+      lo,
+      hi,
+      [spec.cpW, base.powerW],
+      v0,
+    )
+    let bestT = Infinity
+    for (const r of plans) {
+      const fine = expandPowers(controls.of, r.power, new Float64Array(n))
+      const fit = fitToConstraint(j, fine, lo, hi, 2)
+      if (!fit?.verdict.sim) continue
+      sims += fit.simulations
+      fitted.push({ plan: fine, fit })
+      if (fit.verdict.sim.timeS < bestT) {
+        bestT = fit.verdict.sim.timeS
+        dpPlan = r.power
+        x = Float64Array.from(r.power)
+      }
     }
   }
 
@@ -359,19 +381,22 @@ export function optimizePacing(input: PacingInput): PacingResult {
 
   // 3. repair to exact feasibility, then 4. compare with the baseline
   expandPowers(controls.of, controlPowers(setup, u), p)
-  // candidates: the polished plan, and the DP plan it started from; each repaired exactly
-  const candidates: Float64Array[] = [Float64Array.from(p)]
-  if (dpPlan) candidates.push(expandPowers(controls.of, dpPlan, new Float64Array(n)))
-  if (input.warmStart) candidates.push(Float64Array.from(input.warmStart))
+  // candidates: the polished plan, the DP plans (already fitted), a warm start; each made
+  // feasible exactly, the fastest wins
+  const toFit: Float64Array[] = [Float64Array.from(p)]
+  if (input.warmStart) toFit.push(Float64Array.from(input.warmStart))
+  for (const cand of toFit) {
+    const fit = fitToConstraint(j, cand, lo, hi, 2)
+    if (!fit?.verdict.sim) continue
+    sims += fit.simulations
+    fitted.push({ plan: cand, fit })
+  }
   let chosen: Verdict | null = null
   let plan = new Float64Array(n)
   let note: string | null = null
   const buf = new Float64Array(n)
-  for (const cand of candidates) {
-    const fit = fitToConstraint(j, cand, lo, hi, 2)
-    if (!fit) continue
-    sims += fit.simulations
-    if (fit.verdict.sim && (!chosen?.sim || fit.verdict.sim.timeS < chosen.sim.timeS)) {
+  for (const { plan: cand, fit } of fitted) {
+    if (!chosen?.sim || fit.verdict.sim!.timeS < chosen.sim.timeS) {
       chosen = fit.verdict
       plan = Float64Array.from(scaledPlan(j, cand, fit.alpha, lo, hi, buf))
     }
