@@ -1,0 +1,60 @@
+// The route on a Leaflet map: tiles from the configured `map_tile_url` when there is one, else a
+// clean outline of the route on a plain background (no third-party requests).
+import { useEffect, useRef, useState } from 'react'
+import L from 'leaflet'
+import 'leaflet/dist/leaflet.css'
+
+type Track = { lat: number[]; lon: number[] }
+
+let tileUrl: Promise<string | null> | undefined
+async function loadTileUrl(): Promise<string | null> {
+  try {
+    const r = await fetch('/api/public-config')
+    if (!r.ok) return null
+    const c = (await r.json()) as { map_tile_url?: string | null }
+    return c.map_tile_url || null
+  } catch {
+    return null
+  }
+}
+function mapTileUrl(): Promise<string | null> {
+  tileUrl ??= loadTileUrl()
+  return tileUrl
+}
+
+export function RouteMap({ track }: { track: Track }) {
+  const el = useRef<HTMLDivElement>(null)
+  const [tiles, setTiles] = useState<string | null | undefined>(undefined)
+  useEffect(() => {
+    void mapTileUrl().then(setTiles)
+  }, [])
+  useEffect(() => {
+    if (!el.current || tiles === undefined || track.lat.length < 2) return
+    const map = L.map(el.current, { attributionControl: Boolean(tiles), zoomSnap: 0.25 })
+    if (tiles) L.tileLayer(tiles, { maxZoom: 18 }).addTo(map)
+    const points = track.lat.map((lat, i) => L.latLng(lat, track.lon[i]!))
+    const line = L.polyline(points, { color: '#ea580c', weight: 4 }).addTo(map)
+    L.circleMarker(points[0]!, { radius: 6, color: '#16a34a', fillOpacity: 1 })
+      .bindTooltip('Start')
+      .addTo(map)
+    L.circleMarker(points[points.length - 1]!, { radius: 6, color: '#0f172a', fillOpacity: 1 })
+      .bindTooltip('Finish')
+      .addTo(map)
+    map.fitBounds(line.getBounds(), { padding: [16, 16] })
+    return () => {
+      map.remove()
+    }
+  }, [tiles, track])
+  if (track.lat.length < 2) {
+    return <p className="text-sm text-slate-500">This course has no positions to draw.</p>
+  }
+  return (
+    <div
+      ref={el}
+      data-testid="route-map"
+      aria-label="Route map"
+      role="img"
+      className="h-72 w-full rounded-md bg-slate-100"
+    />
+  )
+}

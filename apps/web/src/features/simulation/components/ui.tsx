@@ -1,0 +1,217 @@
+// Small building blocks of the simulation screens (Tailwind, the tools feature's look).
+import { useId, type ReactNode } from 'react'
+import { Link } from 'react-router'
+
+export const inputClass =
+  'block w-full rounded-md border-0 bg-white py-1.5 px-3 text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:ring-inset sm:text-sm'
+
+export function PageHeader({
+  title,
+  children,
+  description,
+}: {
+  title: string
+  description?: ReactNode
+  children?: ReactNode
+}) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+        {description ? (
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">{description}</p>
+        ) : null}
+      </div>
+      {children ? <div className="flex flex-wrap gap-2">{children}</div> : null}
+    </div>
+  )
+}
+
+export function Page({ children }: { children: ReactNode }) {
+  return <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">{children}</div>
+}
+
+export function Card({
+  title,
+  children,
+  className = '',
+}: {
+  title?: string
+  children: ReactNode
+  className?: string
+}) {
+  return (
+    <section className={`rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 ${className}`}>
+      {title ? <h2 className="mb-3 text-base font-semibold text-slate-900">{title}</h2> : null}
+      {children}
+    </section>
+  )
+}
+
+export function ErrorBox({
+  children,
+  className = '',
+}: {
+  children: ReactNode
+  className?: string
+}) {
+  return (
+    <div
+      role="alert"
+      className={`rounded-md bg-red-50 p-3 text-sm text-red-800 ring-1 ring-red-200 ${className}`}
+    >
+      {children}
+    </div>
+  )
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p role="status" className="text-sm text-slate-500">
+      Loading {what}…
+    </p>
+  )
+}
+
+export function Button({
+  children,
+  onClick,
+  type = 'button',
+  variant = 'primary',
+  disabled,
+}: {
+  children: ReactNode
+  onClick?: () => void
+  type?: 'button' | 'submit'
+  variant?: 'primary' | 'secondary' | 'danger'
+  disabled?: boolean
+}) {
+  const styles = {
+    primary: 'bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-400',
+    secondary: 'bg-white text-slate-800 ring-1 ring-slate-300 ring-inset hover:bg-slate-50',
+    danger: 'bg-white text-red-700 ring-1 ring-red-300 ring-inset hover:bg-red-50',
+  }
+  return (
+    <button
+      type={type}
+      onClick={onClick}
+      disabled={disabled}
+      className={`rounded-md px-3 py-2 text-sm font-semibold shadow-sm ${styles[variant]}`}
+    >
+      {children}
+    </button>
+  )
+}
+
+export function ButtonLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link
+      to={to}
+      className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
+    >
+      {children}
+    </Link>
+  )
+}
+
+/** A labelled text/number input; `error` is shown under it and marks it invalid. */
+export function Field({
+  label,
+  value,
+  onChange,
+  unit,
+  error,
+  hint,
+  inputMode = 'decimal',
+  name,
+}: {
+  label: string
+  value: string
+  onChange(value: string): void
+  unit?: string
+  error?: string | undefined
+  hint?: string | undefined
+  inputMode?: 'decimal' | 'text'
+  name?: string
+}) {
+  const id = useId()
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+        {unit ? <span className="text-slate-500"> ({unit})</span> : null}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type="text"
+        inputMode={inputMode}
+        autoComplete="off"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? `${id}-msg` : undefined}
+        className={`${inputClass} mt-1 ${error ? 'ring-red-500' : ''}`}
+      />
+      {error ? (
+        <p id={`${id}-msg`} className="mt-1 text-xs text-red-600">
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={`${id}-msg`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+export function Select<T extends string>({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string
+  value: T
+  onChange(value: NoInfer<T>): void
+  options: readonly { value: NoInfer<T>; label: string }[]
+}) {
+  const id = useId()
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value as T)}
+        className={`${inputClass} mt-1`}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+export function Stat({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <div className="rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="text-lg font-semibold text-slate-900">{value}</dd>
+    </div>
+  )
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return (
+    <div className="rounded-lg border-2 border-dashed border-slate-300 p-8 text-center text-sm text-slate-600">
+      {children}
+    </div>
+  )
+}

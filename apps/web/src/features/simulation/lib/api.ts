@@ -1,0 +1,154 @@
+// Data access of the simulation area: typed calls on the platform API and a small loading hook.
+import { useCallback, useEffect, useState } from 'react'
+import type {
+  Course,
+  CourseSummary,
+  Optimization,
+  OptimizationResult,
+  Page,
+  RiderSetup,
+} from '@veloptima/contracts'
+import { api, ApiError, sessionToken } from '../../../lib/api-client.ts'
+
+export type { Course, CourseSummary, Optimization, OptimizationResult, RiderSetup }
+
+export type Loaded<T> = {
+  data: T | undefined
+  error: ApiError | undefined
+  loading: boolean
+  reload(): void
+  set(data: T): void
+}
+
+type Fetched<T> = { key: string; path: string; data?: T; error?: ApiError }
+
+const asApiError = (error: unknown) =>
+  error instanceof ApiError ? error : new ApiError('network', String(error), 0, undefined)
+
+/** Loads `load()` for `key` (skipped while null); `loading` until the answer for this key. */
+function useLoaded<T>(key: string | null, load: () => Promise<T>): Loaded<T> {
+  const [tick, setTick] = useState(0)
+  const [state, setState] = useState<Fetched<T> | null>(null)
+  const full = key === null ? null : `${key}#${tick}`
+  useEffect(() => {
+    if (full === null) return
+    let live = true
+    load()
+      .then((data) => live && setState({ key: full, path: key!, data }))
+      .catch(
+        (error: unknown) => live && setState({ key: full, path: key!, error: asApiError(error) }),
+      )
+    return () => {
+      live = false
+    }
+    // `full` identifies what `load` fetches
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [full])
+  const reload = useCallback(() => setTick((t) => t + 1), [])
+  const set = useCallback(
+    (data: T) => setState((s) => (s ? { ...s, error: undefined, data } : s)),
+    [],
+  )
+  // The data of this path stays shown while it reloads (no flicker); another path's never does.
+  const current = state && state.key === full ? state : null
+  return {
+    data: state && state.path === key ? state.data : undefined,
+    error: current?.error,
+    loading: full !== null && !current,
+    reload,
+    set,
+  }
+}
+
+/** GETs `path` (skipped while null) and keeps the answer; errors keep the API's message. */
+export function useApiData<T>(path: string | null): Loaded<T> {
+  return useLoaded<T>(path, () => api<T>(path!))
+}
+
+/** Every page of a cursor-paged list (`{items, next_cursor}`), up to `max` items. */
+export async function listAll<T>(path: string, max = 1000): Promise<T[]> {
+  const items: T[] = []
+  let cursor: string | null = null
+  do {
+    const sep: string = path.includes('?') ? '&' : '?'
+    const url: string = `${path}${sep}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
+    const page: Page<T> = await api<Page<T>>(url)
+    items.push(...page.items)
+    cursor = page.next_cursor
+  } while (cursor && items.length < max)
+  return items
+}
+
+export function useList<T>(path: string): Loaded<T[]> {
+  return useLoaded<T[]>(path, () => listAll<T>(path))
+}
+
+export type ImportedCourse = CourseSummary & {
+  segment_count: number
+  cleaning: { points_read: number; points_used: number; spikes_removed: number }
+}
+
+/**
+ * POST /api/courses/import as multipart, with upload progress (fetch cannot report it, so
+ * XMLHttpRequest). Rejects with the API's ApiError (e.g. `invalid-course-file` naming the problem).
+ */
+export async function uploadCourse(
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<ImportedCourse> {
+  const token = await sessionToken()
+  const form = new FormData()
+  form.append('file', file, file.name)
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', '/api/courses/import')
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`)
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total)
+    }
+    xhr.onerror = () =>
+      reject(new ApiError('network', 'The upload failed: the server could not be reached.', 0))
+    xhr.onload = () => {
+      let body: { code?: string; message?: string } = {}
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body
+      } catch {
+        // not JSON: keep the status
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as unknown as ImportedCourse)
+      else
+        reject(
+          new ApiError(
+            body.code ?? 'http-error',
+            body.message ?? `The server answered ${xhr.status}.`,
+            xhr.status,
+          ),
+        )
+    }
+    xhr.send(form)
+  })
+}
+
+export type JobState = {
+  id: string
+  state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
+  progress: number
+  message: string | null
+  result_id?: string
+  export_file_id?: string
+  error?: { code: string; message: string }
+}
+
+export type RunStarted = { job_id: string; result_id: string; version: number; state: string }
+
+/** Opens a stored file (export) through a short-lived signed URL. */
+export async function downloadFile(fileId: string) {
+  const { url } = await api<{ url: string }>(`/api/files/${fileId}/download-url`)
+  window.location.assign(url)
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message
+  if (error instanceof Error) return error.message
+  return String(error)
+}

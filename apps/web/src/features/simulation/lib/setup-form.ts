@@ -1,0 +1,242 @@
+// The rider-setup form: text fields in the user's units ⇄ the API's SI body, with validation
+// messages that name the field, the accepted range (in the user's units) and the value typed.
+import {
+  fromDisplay,
+  toDisplay,
+  unitLabel,
+  type Quantity,
+  type UnitSystem,
+} from '../../../lib/units.ts'
+import type { RiderSetup } from './api.ts'
+
+export type BikeType = 'triathlon' | 'time_trial' | 'road_race' | 'road_endurance'
+export const BIKE_TYPES: { value: BikeType; label: string }[] = [
+  { value: 'triathlon', label: 'Triathlon' },
+  { value: 'time_trial', label: 'Time trial' },
+  { value: 'road_race', label: 'Road race' },
+  { value: 'road_endurance', label: 'Road endurance' },
+]
+
+/** Tyre presets → Crr by surface (science.md §3 ranges: smooth/normal/rough road). */
+export const TYRES = [
+  {
+    value: 'race_tubeless',
+    label: 'Race tubeless / latex tube (e.g. 28 mm)',
+    crr: [0.0025, 0.0032, 0.0045],
+  },
+  { value: 'race_butyl', label: 'Race tyre, butyl tube', crr: [0.0032, 0.004, 0.0055] },
+  { value: 'training', label: 'Training / 4-season tyre', crr: [0.0045, 0.0055, 0.0075] },
+  { value: 'gravel', label: 'Gravel tyre (40 mm)', crr: [0.0045, 0.005, 0.0065] },
+  { value: 'custom', label: 'Custom Crr values', crr: [0.0032, 0.004, 0.0055] },
+] as const
+export type TyreKey = (typeof TYRES)[number]['value']
+
+export type PositionForm = { name: string; cda: string; minSpeed: string; maxSpeed: string }
+
+export type SetupForm = {
+  name: string
+  riderName: string
+  owner: string
+  bikeType: BikeType
+  riderMass: string
+  riderHeight: string
+  bikeMass: string
+  extraMass: string
+  positions: [PositionForm, PositionForm]
+  tyre: TyreKey
+  crrSmooth: string
+  crrNormal: string
+  crrRough: string
+  efficiency: string
+  cp: string
+  wPrimeKj: string
+}
+
+const show = (q: Quantity, si: number | null | undefined, system: UnitSystem, digits: number) =>
+  si === null || si === undefined ? '' : String(Number(toDisplay(q, si, system).toFixed(digits)))
+
+export function emptyForm(system: UnitSystem): SetupForm {
+  return {
+    name: '',
+    riderName: '',
+    owner: '',
+    bikeType: 'road_race',
+    riderMass: '',
+    riderHeight: '',
+    bikeMass: show('mass', 8, system, 1),
+    extraMass: show('mass', 1.5, system, 1),
+    positions: [
+      {
+        name: 'Drops',
+        cda: '',
+        minSpeed: show('speed', 25 / 3.6, system, 0),
+        maxSpeed: show('speed', 30, system, 0),
+      },
+      { name: 'Hoods', cda: '', minSpeed: '0', maxSpeed: show('speed', 25 / 3.6, system, 0) },
+    ],
+    tyre: 'race_butyl',
+    crrSmooth: '0.0032',
+    crrNormal: '0.004',
+    crrRough: '0.0055',
+    efficiency: '97.6',
+    cp: '',
+    wPrimeKj: '',
+  }
+}
+
+export function formOf(s: RiderSetup, system: UnitSystem): SetupForm {
+  const extras = s.extras as { rider_name?: string; rider_height?: number; tyre?: TyreKey }
+  const pos = (i: number): PositionForm => {
+    const p = s.positions[i]
+    return p
+      ? {
+          name: p.name,
+          cda: String(p.cda),
+          minSpeed: show('speed', p.min_speed, system, 1),
+          maxSpeed: show('speed', p.max_speed, system, 1),
+        }
+      : { name: i === 0 ? 'Position 1' : 'Position 2', cda: '', minSpeed: '', maxSpeed: '' }
+  }
+  return {
+    name: s.name,
+    riderName: extras.rider_name ?? '',
+    owner: s.owner,
+    bikeType: s.bike_type,
+    riderMass: show('mass', s.rider_mass, system, 1),
+    riderHeight: show('height', extras.rider_height, system, system === 'metric' ? 0 : 1),
+    bikeMass: show('mass', s.bike_mass, system, 2),
+    extraMass: show('mass', s.extra_mass, system, 2),
+    positions: [pos(0), pos(1)],
+    tyre: extras.tyre ?? 'custom',
+    crrSmooth: String(s.crr.smooth),
+    crrNormal: String(s.crr.normal),
+    crrRough: String(s.crr.rough),
+    efficiency: String(Number((s.drivetrain_efficiency * 100).toFixed(2))),
+    cp: s.cp === null ? '' : String(s.cp),
+    wPrimeKj: s.w_prime === null ? '' : String(s.w_prime / 1000),
+  }
+}
+
+export type SetupBody = {
+  name: string
+  bike_type: BikeType
+  rider_mass: number
+  bike_mass: number
+  extra_mass: number
+  positions: { name: string; cda: number; min_speed: number; max_speed: number }[]
+  crr: { smooth: number; normal: number; rough: number }
+  drivetrain_efficiency: number
+  cp: number | null
+  w_prime: number | null
+  extras: Record<string, unknown>
+}
+
+export type FormErrors = Partial<Record<string, string>>
+
+/** Reads the form; `errors` maps a field key to its message (empty when valid). */
+export function readForm(
+  form: SetupForm,
+  system: UnitSystem,
+): { body: SetupBody | null; errors: FormErrors } {
+  const errors: FormErrors = {}
+  const num = (
+    key: string,
+    label: string,
+    text: string,
+    q: Quantity | null,
+    min: number,
+    max: number,
+    opts: { optional?: boolean; unit?: string; digits?: number; scale?: number } = {},
+  ): number | null => {
+    const t = text.trim().replace(',', '.')
+    if (t === '') {
+      if (opts.optional) return null
+      errors[key] = `${label}: enter a value.`
+      return null
+    }
+    const shown = Number(t)
+    const unit = opts.unit ?? (q ? unitLabel(q, system) : '')
+    if (!Number.isFinite(shown)) {
+      errors[key] = `${label}: “${text}” is not a number.`
+      return null
+    }
+    const scale = opts.scale ?? 1
+    const si = q ? fromDisplay(q, shown, system) : shown * scale
+    const lo = q ? toDisplay(q, min, system) : min / scale
+    const hi = q ? toDisplay(q, max, system) : max / scale
+    const d = opts.digits ?? 1
+    if (si < 0) {
+      errors[key] = `${label} cannot be negative (got ${shown} ${unit}).`.replace(' )', ')')
+      return null
+    }
+    if (si < min - 1e-9 || si > max + 1e-9) {
+      errors[key] =
+        `${label} must be between ${lo.toFixed(d)} and ${hi.toFixed(d)} ${unit} (got ${shown}).`
+      return null
+    }
+    return si
+  }
+  const name = form.name.trim()
+  if (!name) errors.name = 'Setup name: enter a name.'
+  const riderMass = num('riderMass', 'Rider weight', form.riderMass, 'mass', 25, 250)
+  const height = num('riderHeight', 'Rider height', form.riderHeight, 'height', 1, 2.5, {
+    optional: true,
+  })
+  const bikeMass = num('bikeMass', 'Bike mass', form.bikeMass, 'mass', 3, 40)
+  const extraMass = num('extraMass', 'Kit and bottles mass', form.extraMass, 'mass', 0, 30)
+  const positions = form.positions.map((p, i) => {
+    const label = `Position ${i + 1} (${p.name || 'unnamed'})`
+    if (!p.name.trim()) errors[`pos${i}.name`] = `Position ${i + 1}: enter a name.`
+    const cda = num(`pos${i}.cda`, `${label} CdA`, p.cda, null, 0.1, 0.8, { unit: 'm²', digits: 2 })
+    const lo = num(`pos${i}.minSpeed`, `${label} lowest speed`, p.minSpeed, 'speed', 0, 30)
+    const hi = num(`pos${i}.maxSpeed`, `${label} highest speed`, p.maxSpeed, 'speed', 0, 30)
+    if (lo !== null && hi !== null && lo > hi) {
+      errors[`pos${i}.minSpeed`] = `${label}: the lowest speed must not exceed the highest.`
+    }
+    return { name: p.name.trim(), cda: cda ?? 0, min_speed: lo ?? 0, max_speed: hi ?? 0 }
+  })
+  const crr = {
+    smooth: num('crrSmooth', 'Crr on smooth roads', form.crrSmooth, null, 0.001, 0.03, {
+      digits: 3,
+    }),
+    normal: num('crrNormal', 'Crr on normal roads', form.crrNormal, null, 0.001, 0.03, {
+      digits: 3,
+    }),
+    rough: num('crrRough', 'Crr on rough roads', form.crrRough, null, 0.001, 0.05, { digits: 3 }),
+  }
+  const eff = num('efficiency', 'Drivetrain efficiency', form.efficiency, null, 0.8, 1, {
+    unit: '%',
+    scale: 0.01,
+    digits: 0,
+  })
+  const cp = num('cp', 'CP', form.cp, null, 50, 700, { optional: true, unit: 'W', digits: 0 })
+  const wPrime = num('wPrimeKj', 'W′', form.wPrimeKj, null, 1000, 60000, {
+    optional: true,
+    unit: 'kJ',
+    scale: 1000,
+  })
+  if ((cp === null) !== (wPrime === null) && !errors.cp && !errors.wPrimeKj) {
+    errors[cp === null ? 'cp' : 'wPrimeKj'] = 'CP and W′ go together: enter both or neither.'
+  }
+  if (Object.keys(errors).length > 0) return { body: null, errors }
+  return {
+    body: {
+      name,
+      bike_type: form.bikeType,
+      rider_mass: riderMass!,
+      bike_mass: bikeMass!,
+      extra_mass: extraMass!,
+      positions,
+      crr: { smooth: crr.smooth!, normal: crr.normal!, rough: crr.rough! },
+      drivetrain_efficiency: eff!,
+      cp,
+      w_prime: wPrime,
+      extras: {
+        rider_name: form.riderName.trim(),
+        tyre: form.tyre,
+        ...(height !== null ? { rider_height: height } : {}),
+      },
+    },
+    errors,
+  }
+}

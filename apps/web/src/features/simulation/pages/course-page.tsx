@@ -1,0 +1,163 @@
+import { useState } from 'react'
+import { Link, useNavigate, useParams } from 'react-router'
+import { api } from '../../../lib/api-client.ts'
+import { formatQuantity, useUnits } from '../../../lib/units.ts'
+import { ElevationChart } from '../components/elevation-chart.tsx'
+import { RouteMap } from '../components/route-map.tsx'
+import {
+  Button,
+  Card,
+  ErrorBox,
+  Field,
+  Loading,
+  Page,
+  PageHeader,
+  Select,
+  Stat,
+} from '../components/ui.tsx'
+import { errorMessage, useApiData, type Course } from '../lib/api.ts'
+import { percent } from '../lib/format.ts'
+
+type Surface = 'smooth' | 'normal' | 'rough'
+const SURFACES = [
+  { value: 'smooth', label: 'Smooth (new asphalt)' },
+  { value: 'normal', label: 'Normal road' },
+  { value: 'rough', label: 'Rough (chip seal, cobbles)' },
+] as const
+
+export function NotYours({ what, message }: { what: string; message: string }) {
+  return (
+    <ErrorBox>
+      <p className="font-semibold">This {what} cannot be shown.</p>
+      <p>{message} It may have been deleted, or it belongs to another account.</p>
+    </ErrorBox>
+  )
+}
+
+export function CoursePage() {
+  const { id } = useParams()
+  const course = useApiData<Course>(`/api/courses/${id}`)
+  if (course.error) {
+    return (
+      <Page>
+        <NotYours what="course" message={course.error.message} />
+        <p className="mt-4 text-sm">
+          <Link to="/simulation/courses" className="text-brand-700 underline">
+            Back to your courses
+          </Link>
+        </p>
+      </Page>
+    )
+  }
+  if (!course.data)
+    return (
+      <Page>
+        <Loading what="the course" />
+      </Page>
+    )
+  return <CourseView key={course.data.id} course={course.data} onSaved={course.set} />
+}
+
+function CourseView({ course: c, onSaved }: { course: Course; onSaved(course: Course): void }) {
+  const { system } = useUnits()
+  const navigate = useNavigate()
+  const [name, setName] = useState(c.name)
+  const [surface, setSurface] = useState<Surface>(c.settings.surface ?? 'normal')
+  const [saving, setSaving] = useState(false)
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const editable = !c.sample
+
+  async function save() {
+    setMessage(null)
+    if (!name.trim()) {
+      setMessage({ ok: false, text: 'Name: enter a name for the course.' })
+      return
+    }
+    setSaving(true)
+    try {
+      const saved = await api<Course>(`/api/courses/${c.id}`, {
+        method: 'PATCH',
+        body: { name: name.trim(), settings: { ...c.settings, surface } },
+      })
+      onSaved({ ...c, ...saved })
+      setMessage({ ok: true, text: 'Saved.' })
+    } catch (e) {
+      setMessage({ ok: false, text: errorMessage(e) })
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  async function remove() {
+    if (!window.confirm(`Delete the course “${c.name}”?`)) return
+    try {
+      await api(`/api/courses/${c.id}`, { method: 'DELETE' })
+      navigate('/simulation/courses')
+    } catch (e) {
+      setMessage({ ok: false, text: errorMessage(e) })
+    }
+  }
+
+  return (
+    <Page>
+      <PageHeader
+        title={c.name}
+        description={c.sample ? 'A sample course, shared with everyone.' : undefined}
+      >
+        {editable ? (
+          <Button variant="danger" onClick={remove}>
+            Delete
+          </Button>
+        ) : null}
+      </PageHeader>
+      {c.stats ? (
+        <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-5">
+          <Stat label="Distance" value={formatQuantity('distance', c.stats.distance, system, 2)} />
+          <Stat label="Ascent" value={formatQuantity('elevation', c.stats.ascent, system, 0)} />
+          <Stat label="Descent" value={formatQuantity('elevation', c.stats.descent, system, 0)} />
+          <Stat label="Steepest" value={percent(c.stats.max_grade)} />
+          <Stat label="Segments" value={c.segments.length} />
+        </dl>
+      ) : null}
+      <div className="mt-4 grid grid-cols-1 gap-4 lg:grid-cols-3">
+        <Card title="Elevation profile" className="lg:col-span-2">
+          <ElevationChart segments={c.segments} />
+        </Card>
+        <Card title="Course">
+          <form
+            className="space-y-3"
+            onSubmit={(e) => {
+              e.preventDefault()
+              void save()
+            }}
+          >
+            <Field label="Name" inputMode="text" value={name} onChange={setName} />
+            <Select label="Road surface" value={surface} onChange={setSurface} options={SURFACES} />
+            {editable ? (
+              <Button type="submit" disabled={saving}>
+                {saving ? 'Saving…' : 'Save'}
+              </Button>
+            ) : (
+              <p className="text-xs text-slate-500">Sample courses cannot be changed.</p>
+            )}
+            {message ? (
+              <p
+                role={message.ok ? 'status' : 'alert'}
+                className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-700'}`}
+              >
+                {message.text}
+              </p>
+            ) : null}
+          </form>
+        </Card>
+      </div>
+      <Card title="Route" className="mt-4">
+        {c.track ? (
+          <RouteMap track={c.track} />
+        ) : (
+          <p className="text-sm text-slate-500">No positions in this course file.</p>
+        )}
+      </Card>
+    </Page>
+  )
+}

@@ -1,0 +1,447 @@
+// Create / edit an optimization (pacing or equipment) with the instant preview and Run.
+import { useMemo, useState } from 'react'
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
+import { api } from '../../../lib/api-client.ts'
+import { unitLabel, useUnits } from '../../../lib/units.ts'
+import { PreviewPanel } from '../components/preview-panel.tsx'
+import { RunPanel } from '../components/run-panel.tsx'
+import {
+  Button,
+  Card,
+  ErrorBox,
+  Field,
+  Loading,
+  Page,
+  PageHeader,
+  Select,
+} from '../components/ui.tsx'
+import {
+  errorMessage,
+  useApiData,
+  useList,
+  type Course,
+  type CourseSummary,
+  type Optimization,
+  type RiderSetup,
+} from '../lib/api.ts'
+import { engineInputsOf, type OptimizationInputs } from '../lib/engine-input.ts'
+import {
+  CONSTRAINTS,
+  defaultWheelGroup,
+  optimizationFormOf,
+  readOptimizationForm,
+  temperatureUnit,
+  type OptimizationForm,
+} from '../lib/optimization-form.ts'
+import { usePreview } from '../lib/use-preview.ts'
+import { NotYours } from './course-page.tsx'
+
+type Kind = 'pacing' | 'equipment'
+
+export function OptimizationPage() {
+  const { id } = useParams()
+  const [params] = useSearchParams()
+  const location = useLocation()
+  const existing = useApiData<Optimization>(id ? `/api/optimizations/${id}` : null)
+  if (id && existing.error) {
+    return (
+      <Page>
+        <NotYours what="optimization" message={existing.error.message} />
+      </Page>
+    )
+  }
+  if (id && !existing.data) {
+    return (
+      <Page>
+        <Loading what="the optimization" />
+      </Page>
+    )
+  }
+  const fromPath = location.pathname.includes('/equipment/') ? 'equipment' : 'pacing'
+  const type: Kind =
+    existing.data?.type ??
+    (params.get('type') === 'equipment' ? 'equipment' : id ? fromPath : 'pacing')
+  return <OptimizationEditor key={id ?? `new-${type}`} type={type} optimization={existing.data} />
+}
+
+function OptimizationEditor({
+  type,
+  optimization,
+}: {
+  type: Kind
+  optimization: Optimization | undefined
+}) {
+  const { system } = useUnits()
+  const navigate = useNavigate()
+  const courses = useList<CourseSummary>('/api/courses')
+  const setups = useList<RiderSetup>('/api/rider-setups')
+  const [form, setForm] = useState<OptimizationForm>(() =>
+    optimizationFormOf(
+      optimization
+        ? { ...optimization, inputs: optimization.inputs as OptimizationInputs }
+        : { name: '', course_id: null, rider_setup_id: null, inputs: {} },
+      type,
+      system,
+    ),
+  )
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
+  const [saving, setSaving] = useState(false)
+
+  // A new optimization preselects the first course and setup (once both lists are there).
+  const [preselected, setPreselected] = useState(Boolean(optimization))
+  if (!preselected && courses.data && setups.data) {
+    setPreselected(true)
+    const first = courses.data[0]
+    setForm((f) => ({
+      ...f,
+      courseId: f.courseId || first?.id || '',
+      setupId: f.setupId || setups.data?.[0]?.id || '',
+      name: f.name || (first ? `${first.name} – ${type}` : ''),
+    }))
+  }
+
+  const course = useApiData<Course>(form.courseId ? `/api/courses/${form.courseId}` : null)
+  const setup = setups.data?.find((s) => s.id === form.setupId)
+  const read = useMemo(() => readOptimizationForm(form, type, system), [form, type, system])
+  const engineInputs = useMemo(() => {
+    if (!read.body || !course.data || !setup || course.data.id !== form.courseId) return null
+    return engineInputsOf(
+      course.data.segments,
+      course.data.settings.surface,
+      setup,
+      read.body.inputs,
+    )
+  }, [read.body, course.data, setup, form.courseId])
+  const preview = usePreview(engineInputs, read.body?.inputs ?? {}, type)
+  const missing = !form.courseId
+    ? 'Choose a course to see the preview.'
+    : !form.setupId
+      ? 'Choose a rider setup to see the preview.'
+      : !read.body
+        ? 'Fix the highlighted fields to see the preview.'
+        : null
+
+  const set = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) =>
+    setForm((f) => ({ ...f, [k]: v }))
+
+  async function save(): Promise<string | null> {
+    setStatus(null)
+    const { body, errors } = readOptimizationForm(form, type, system)
+    setErrors(errors)
+    if (!body) {
+      setStatus({ ok: false, text: Object.values(errors)[0] ?? 'Check the fields.' })
+      return null
+    }
+    setSaving(true)
+    try {
+      if (optimization) {
+        await api(`/api/optimizations/${optimization.id}`, { method: 'PATCH', body })
+        setStatus({ ok: true, text: 'Saved.' })
+        return optimization.id
+      }
+      const created = await api<Optimization>('/api/optimizations', {
+        method: 'POST',
+        body: { ...body, type },
+      })
+      navigate(`/simulation/optimizations/${type}/${created.id}`, { replace: true })
+      return created.id
+    } catch (e) {
+      setStatus({ ok: false, text: errorMessage(e) })
+      return null
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const setOption = (
+    gi: number,
+    oi: number,
+    key: 'name' | 'cdaDelta' | 'massDelta' | 'crrFactor',
+    v: string,
+  ) =>
+    setForm((f) => ({
+      ...f,
+      groups: f.groups.map((g, i) =>
+        i !== gi
+          ? g
+          : { ...g, options: g.options.map((o, j) => (j === oi ? { ...o, [key]: v } : o)) },
+      ),
+    }))
+
+  const speed = unitLabel('speed', system)
+  return (
+    <Page>
+      <PageHeader
+        title={
+          optimization
+            ? optimization.name
+            : type === 'pacing'
+              ? 'New pacing optimization'
+              : 'New equipment optimization'
+        }
+        description={
+          type === 'pacing'
+            ? 'The fastest power plan for the course within your limit, in at most 20 targets.'
+            : 'Rank equipment options by the time each saves on this course, each with its own optimal pacing.'
+        }
+      />
+      <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-5">
+        <form
+          noValidate
+          className="space-y-4 xl:col-span-2"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void save()
+          }}
+        >
+          <Card title="Course and rider">
+            <div className="space-y-3">
+              <Field
+                label="Name"
+                inputMode="text"
+                value={form.name}
+                onChange={(v) => set('name', v)}
+                error={errors.name}
+              />
+              {courses.data?.length === 0 ? (
+                <p className="text-sm text-slate-600">
+                  No course yet:{' '}
+                  <Link className="text-brand-700 underline" to="/simulation/courses">
+                    upload one
+                  </Link>
+                  .
+                </p>
+              ) : null}
+              <Select
+                label="Course"
+                value={form.courseId}
+                onChange={(v) => set('courseId', v)}
+                options={[
+                  { value: '', label: 'Choose a course' },
+                  ...(courses.data ?? []).map((c) => ({ value: c.id, label: c.name })),
+                ]}
+              />
+              {setups.data?.length === 0 ? (
+                <p className="text-sm text-slate-600">
+                  No rider setup yet:{' '}
+                  <Link className="text-brand-700 underline" to="/simulation/riders/new">
+                    create one
+                  </Link>
+                  .
+                </p>
+              ) : null}
+              <Select
+                label="Rider setup"
+                value={form.setupId}
+                onChange={(v) => set('setupId', v)}
+                options={[
+                  { value: '', label: 'Choose a rider setup' },
+                  ...(setups.data ?? []).map((s) => ({ value: s.id, label: s.name })),
+                ]}
+              />
+            </div>
+          </Card>
+          <Card title="Environment">
+            <div className="grid grid-cols-2 gap-3">
+              <Field
+                label="Temperature"
+                unit={temperatureUnit(system)}
+                value={form.temperature}
+                onChange={(v) => set('temperature', v)}
+                error={errors.temperature}
+              />
+              <Select
+                label="Air given by"
+                value={form.airMode}
+                onChange={(v) => set('airMode', v)}
+                options={[
+                  { value: 'altitude', label: 'Altitude (standard pressure)' },
+                  { value: 'pressure', label: 'Station pressure' },
+                ]}
+              />
+              {form.airMode === 'pressure' ? (
+                <Field
+                  label="Air pressure"
+                  unit="hPa"
+                  value={form.pressureHpa}
+                  onChange={(v) => set('pressureHpa', v)}
+                  error={errors.pressureHpa}
+                />
+              ) : (
+                <Field
+                  label="Altitude"
+                  unit={unitLabel('elevation', system)}
+                  value={form.altitude}
+                  onChange={(v) => set('altitude', v)}
+                  error={errors.altitude}
+                  hint="Empty: the course's own altitude."
+                />
+              )}
+              <Field
+                label="Wind speed"
+                unit={speed}
+                value={form.windSpeed}
+                onChange={(v) => set('windSpeed', v)}
+                error={errors.windSpeed}
+              />
+              <Field
+                label="Wind from"
+                unit="° from north"
+                value={form.windFrom}
+                onChange={(v) => set('windFrom', v)}
+                error={errors.windFrom}
+              />
+            </div>
+          </Card>
+          <Card title="Limit">
+            <div className="grid grid-cols-2 gap-3">
+              <div className="col-span-2">
+                <Select
+                  label="Constraint"
+                  value={form.constraint}
+                  onChange={(v) => set('constraint', v)}
+                  options={CONSTRAINTS}
+                />
+              </div>
+              {form.constraint !== 'w_prime_balance' ? (
+                <Field
+                  label="Power"
+                  unit="W"
+                  value={form.power}
+                  onChange={(v) => set('power', v)}
+                  error={errors.power}
+                />
+              ) : null}
+              <Field
+                label="Number of targets"
+                value={form.maxTargets}
+                onChange={(v) => set('maxTargets', v)}
+                error={errors.maxTargets}
+                hint="At most 20 power targets to ride."
+              />
+            </div>
+          </Card>
+          {type === 'equipment' ? (
+            <Card title="Equipment options">
+              {errors.groups ? <ErrorBox>{errors.groups}</ErrorBox> : null}
+              {form.groups.map((g, gi) => (
+                <fieldset key={gi} className="mb-3 space-y-2 rounded-md p-3 ring-1 ring-slate-200">
+                  <legend className="px-1 text-sm font-medium">Group {gi + 1}</legend>
+                  <Field
+                    label={`Group ${gi + 1} name`}
+                    inputMode="text"
+                    value={g.name}
+                    onChange={(v) =>
+                      setForm((f) => ({
+                        ...f,
+                        groups: f.groups.map((x, i) => (i === gi ? { ...x, name: v } : x)),
+                      }))
+                    }
+                    error={errors[`g${gi}.name`]}
+                  />
+                  {errors[`g${gi}`] ? (
+                    <p className="text-xs text-red-600">{errors[`g${gi}`]}</p>
+                  ) : null}
+                  {g.options.map((o, oi) => (
+                    <div key={oi} className="grid grid-cols-4 gap-2">
+                      <Field
+                        label={oi === 0 ? `Option ${oi + 1} (baseline)` : `Option ${oi + 1}`}
+                        inputMode="text"
+                        value={o.name}
+                        onChange={(v) => setOption(gi, oi, 'name', v)}
+                        error={errors[`g${gi}.o${oi}.name`]}
+                      />
+                      <Field
+                        label="Δ CdA"
+                        unit="m²"
+                        value={o.cdaDelta}
+                        onChange={(v) => setOption(gi, oi, 'cdaDelta', v)}
+                        error={errors[`g${gi}.o${oi}.cda`]}
+                      />
+                      <Field
+                        label="Δ mass"
+                        unit={unitLabel('mass', system)}
+                        value={o.massDelta}
+                        onChange={(v) => setOption(gi, oi, 'massDelta', v)}
+                        error={errors[`g${gi}.o${oi}.mass`]}
+                      />
+                      <Field
+                        label="Crr ×"
+                        value={o.crrFactor}
+                        onChange={(v) => setOption(gi, oi, 'crrFactor', v)}
+                        error={errors[`g${gi}.o${oi}.crr`]}
+                      />
+                    </div>
+                  ))}
+                  <Button
+                    variant="secondary"
+                    onClick={() =>
+                      setForm((f) => ({
+                        ...f,
+                        groups: f.groups.map((x, i) =>
+                          i === gi
+                            ? {
+                                ...x,
+                                options: [
+                                  ...x.options,
+                                  { name: '', cdaDelta: '0', massDelta: '0', crrFactor: '1' },
+                                ],
+                              }
+                            : x,
+                        ),
+                      }))
+                    }
+                  >
+                    Add option
+                  </Button>
+                </fieldset>
+              ))}
+              <Button
+                variant="secondary"
+                onClick={() =>
+                  setForm((f) => ({
+                    ...f,
+                    groups: [...f.groups, { ...defaultWheelGroup(), name: '' }],
+                  }))
+                }
+              >
+                Add option group
+              </Button>
+            </Card>
+          ) : null}
+          <div className="flex items-center gap-3">
+            <Button type="submit" disabled={saving}>
+              {saving ? 'Saving…' : optimization ? 'Save' : 'Create'}
+            </Button>
+            {status ? (
+              <p
+                role={status.ok ? 'status' : 'alert'}
+                className={`text-sm ${status.ok ? 'text-green-700' : 'text-red-700'}`}
+              >
+                {status.text}
+              </p>
+            ) : null}
+          </div>
+          {optimization ? (
+            <Card title="Run">
+              <RunPanel
+                optimizationId={optimization.id}
+                type={type}
+                beforeRun={async () => (await save()) !== null}
+              />
+            </Card>
+          ) : (
+            <p className="text-xs text-slate-500">
+              Create the optimization to run it and keep its results.
+            </p>
+          )}
+        </form>
+        <Card title="Instant preview" className="xl:col-span-3">
+          {course.error ? <ErrorBox>{course.error.message}</ErrorBox> : null}
+          <PreviewPanel state={preview} missing={missing} />
+        </Card>
+      </div>
+    </Page>
+  )
+}

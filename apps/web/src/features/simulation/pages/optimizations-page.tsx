@@ -1,0 +1,64 @@
+import { Link, useSearchParams } from 'react-router'
+import { ButtonLink, EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
+import { useList, type Optimization } from '../lib/api.ts'
+import { formatDate } from '../lib/format.ts'
+
+const TITLES = { pacing: 'Pacing optimizations', equipment: 'Equipment optimizations' } as const
+
+export function OptimizationsPage() {
+  const [params] = useSearchParams()
+  const raw = params.get('type')
+  const type = raw === 'pacing' || raw === 'equipment' ? raw : null
+  const list = useList<Optimization>(`/api/optimizations${type ? `?type=${type}` : ''}`)
+  const tab = (t: 'pacing' | 'equipment' | null, label: string) => (
+    <Link
+      to={t ? `?type=${t}` : '.'}
+      aria-current={type === t ? 'page' : undefined}
+      className={`rounded-md px-3 py-1.5 text-sm font-medium ${type === t ? 'bg-slate-900 text-white' : 'text-slate-700 hover:bg-slate-100'}`}
+    >
+      {label}
+    </Link>
+  )
+  return (
+    <Page>
+      <PageHeader
+        title={type ? TITLES[type] : 'Optimizations'}
+        description="Pacing finds the power plan that finishes fastest within your limits; equipment ranks options by the time they save."
+      >
+        <ButtonLink to="/simulation/optimizations/new?type=pacing">
+          New pacing optimization
+        </ButtonLink>
+        <ButtonLink to="/simulation/optimizations/new?type=equipment">
+          New equipment optimization
+        </ButtonLink>
+      </PageHeader>
+      <nav className="mt-4 flex gap-2" aria-label="Optimization type">
+        {tab(null, 'All')}
+        {tab('pacing', 'Pacing')}
+        {tab('equipment', 'Equipment')}
+      </nav>
+      <div className="mt-4">
+        {list.error ? <ErrorBox>{list.error.message}</ErrorBox> : null}
+        {list.loading && !list.data ? <Loading what="optimizations" /> : null}
+        {list.data?.length === 0 ? <EmptyState>No optimizations yet.</EmptyState> : null}
+        {list.data && list.data.length > 0 ? (
+          <ul className="divide-y divide-slate-200 rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+            {list.data.map((o) => (
+              <li key={o.id} className="flex items-center justify-between px-4 py-3">
+                <Link
+                  to={`/simulation/optimizations/${o.type}/${o.id}`}
+                  className="font-medium text-slate-900 hover:text-brand-700"
+                >
+                  {o.name}
+                </Link>
+                <span className="text-xs text-slate-500">
+                  {o.type} · updated {formatDate(o.updated_at)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </Page>
+  )
+}

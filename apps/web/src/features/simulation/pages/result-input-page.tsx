@@ -1,0 +1,138 @@
+// The exact inputs that produced a result: the snapshot stored with the version, not the
+// current state of the course, setup or optimization.
+import { Link, useParams } from 'react-router'
+import { formatQuantity, useUnits } from '../../../lib/units.ts'
+import { Card, Loading, Page, PageHeader, Stat } from '../components/ui.tsx'
+import { useApiData, type OptimizationResult } from '../lib/api.ts'
+import { formatDate } from '../lib/format.ts'
+import { setupOfSnapshot, type Snapshot } from '../lib/snapshot.ts'
+import { NotYours } from './course-page.tsx'
+
+export function ResultInputPage() {
+  const { simId, id } = useParams()
+  const { system } = useUnits()
+  const result = useApiData<OptimizationResult>(`/api/optimization-results/${id}`)
+  const r = result.data
+  if (result.error || (r && r.optimization_id !== simId)) {
+    return (
+      <Page>
+        <NotYours
+          what="result"
+          message={result.error?.message ?? 'This result belongs to another optimization.'}
+        />
+      </Page>
+    )
+  }
+  if (!r)
+    return (
+      <Page>
+        <Loading what="the inputs" />
+      </Page>
+    )
+  const s = r.inputs as unknown as Snapshot
+  const setup = setupOfSnapshot(s.rider_setup)
+  const inputs = s.optimization.inputs ?? {}
+  const env = inputs.environment ?? {}
+  const c = inputs.constraint ?? { type: 'w_prime_balance' as const }
+  return (
+    <Page>
+      <PageHeader
+        title={`Inputs of version ${r.version}`}
+        description={`As they were when the run started (${formatDate(r.created_at)}), even if the course or setup changed since.`}
+      >
+        <Link
+          className="rounded-md px-3 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300"
+          to={`/simulation/optimizations/${s.optimization.type}/${simId}/results/${r.id}`}
+        >
+          Back to the result
+        </Link>
+      </PageHeader>
+      <div className="mt-4 grid grid-cols-1 gap-4 lg:grid-cols-3">
+        <Card title={`Course: ${s.course.name}`}>
+          <dl className="grid grid-cols-2 gap-2">
+            <Stat
+              label="Distance"
+              value={
+                s.course.stats
+                  ? formatQuantity('distance', s.course.stats.distance, system, 2)
+                  : '—'
+              }
+            />
+            <Stat
+              label="Ascent"
+              value={
+                s.course.stats ? formatQuantity('elevation', s.course.stats.ascent, system, 0) : '—'
+              }
+            />
+            <Stat label="Segments" value={s.course.segments.length} />
+            <Stat label="Surface" value={s.course.settings?.surface ?? 'normal'} />
+          </dl>
+        </Card>
+        <Card title={`Rider setup: ${setup.name}`}>
+          <dl className="grid grid-cols-2 gap-2" data-testid="snapshot-setup">
+            <Stat label="Rider weight" value={formatQuantity('mass', setup.rider_mass, system)} />
+            <Stat
+              label="Bike + kit"
+              value={formatQuantity('mass', setup.bike_mass + setup.extra_mass, system)}
+            />
+            {setup.positions.map((p, i) => (
+              <Stat key={i} label={`CdA position ${i + 1}`} value={`${p.cda.toFixed(3)} m²`} />
+            ))}
+            <Stat label="Crr (normal road)" value={setup.crr?.normal ?? '—'} />
+            <Stat
+              label="Drivetrain"
+              value={`${(setup.drivetrain_efficiency * 100).toFixed(1)} %`}
+            />
+            <Stat
+              label="CP / W′"
+              value={
+                setup.cp ? `${setup.cp} W / ${((setup.w_prime ?? 0) / 1000).toFixed(1)} kJ` : '—'
+              }
+            />
+          </dl>
+        </Card>
+        <Card title="Conditions and limit">
+          <dl className="grid grid-cols-2 gap-2">
+            <Stat
+              label="Temperature"
+              value={env.temperature_c !== undefined ? `${env.temperature_c.toFixed(1)} °C` : '—'}
+            />
+            <Stat
+              label="Air"
+              value={
+                env.pressure_pa !== undefined
+                  ? `${(env.pressure_pa / 100).toFixed(0)} hPa`
+                  : env.altitude_m !== undefined
+                    ? formatQuantity('elevation', env.altitude_m, system, 0)
+                    : 'course altitude'
+              }
+            />
+            <Stat
+              label="Wind"
+              value={`${formatQuantity('speed', env.wind_speed_mps ?? 0, system)} from ${env.wind_from_deg ?? 0}°`}
+            />
+            <Stat
+              label="Constraint"
+              value={
+                c.type === 'w_prime_balance'
+                  ? 'W′ balance ≥ 0'
+                  : `${c.type === 'normalized_power' ? 'NP' : 'Average'} ${c.power_w} W`
+              }
+            />
+            <Stat label="Targets" value={inputs.max_targets ?? 12} />
+          </dl>
+          {inputs.equipment ? (
+            <ul className="mt-3 text-sm">
+              {inputs.equipment.groups.map((g) => (
+                <li key={g.name}>
+                  <strong>{g.name}</strong>:{' '}
+                  {g.options.map((o, i) => `${o.name}${i === 0 ? ' (baseline)' : ''}`).join(', ')}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </Card>
+      </div>
+    </Page>
+  )
+}

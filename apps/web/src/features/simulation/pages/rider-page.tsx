@@ -1,0 +1,365 @@
+// New / edit rider setup. All quantities in the user's units; the API gets SI.
+import { useState } from 'react'
+import { Link, useNavigate, useParams } from 'react-router'
+import { api } from '../../../lib/api-client.ts'
+import { hasClaims, useAuth } from '../../../lib/auth.ts'
+import { fromDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
+import { Button, Card, Field, Loading, Page, PageHeader, Select } from '../components/ui.tsx'
+import { errorMessage, useApiData, type RiderSetup } from '../lib/api.ts'
+import { estimatePositions } from '../lib/cda.ts'
+import {
+  BIKE_TYPES,
+  TYRES,
+  emptyForm,
+  formOf,
+  readForm,
+  type FormErrors,
+  type SetupForm,
+  type TyreKey,
+} from '../lib/setup-form.ts'
+import { NotYours } from './course-page.tsx'
+
+export function RiderPage() {
+  const { id } = useParams()
+  const existing = useApiData<RiderSetup>(id ? `/api/rider-setups/${id}` : null)
+  if (id && existing.error) {
+    return (
+      <Page>
+        <NotYours what="rider setup" message={existing.error.message} />
+      </Page>
+    )
+  }
+  if (id && !existing.data) {
+    return (
+      <Page>
+        <Loading what="the rider setup" />
+      </Page>
+    )
+  }
+  return <RiderForm key={id ?? 'new'} setup={existing.data} />
+}
+
+function useCurrentTeam(): string | null {
+  const auth = useAuth()
+  const uid = auth.user?.uid
+  const user = useApiData<{ current_team: string | null }>(
+    uid && hasClaims(auth, 'use:multipleRiderProfiles') ? `/api/users/${uid}` : null,
+  )
+  return user.data?.current_team ?? null
+}
+
+function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
+  const { system } = useUnits()
+  const navigate = useNavigate()
+  const auth = useAuth()
+  const team = useCurrentTeam()
+  const [form, setForm] = useState<SetupForm>(() =>
+    setup ? formOf(setup, system) : emptyForm(system),
+  )
+  const [errors, setErrors] = useState<FormErrors>({})
+  const [saving, setSaving] = useState(false)
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
+
+  // The form holds text in display units: convert it when the unit system changes (a valid form
+  // only; an invalid one keeps its text and messages). Adjusting state while rendering, as React
+  // recommends for state derived from a changed value.
+  const [shownIn, setShownIn] = useState(system)
+  if (shownIn !== system) {
+    setShownIn(system)
+    const { body } = readForm(form, shownIn)
+    if (body) setForm({ ...formOf({ ...setup, ...body } as RiderSetup, system), owner: form.owner })
+  }
+
+  const set = <K extends keyof SetupForm>(key: K, value: SetupForm[K]) =>
+    setForm((f) => ({ ...f, [key]: value }))
+  const setPos = (i: 0 | 1, key: keyof SetupForm['positions'][0], value: string) =>
+    setForm((f) => {
+      const positions = [...f.positions] as SetupForm['positions']
+      positions[i] = { ...positions[i], [key]: value }
+      return { ...f, positions }
+    })
+
+  function chooseTyre(tyre: TyreKey) {
+    const preset = TYRES.find((t) => t.value === tyre)!
+    setForm((f) => ({
+      ...f,
+      tyre,
+      ...(tyre === 'custom'
+        ? {}
+        : {
+            crrSmooth: String(preset.crr[0]),
+            crrNormal: String(preset.crr[1]),
+            crrRough: String(preset.crr[2]),
+          }),
+    }))
+  }
+
+  const heightM =
+    Number(form.riderHeight) > 0 ? fromDisplay('height', Number(form.riderHeight), system) : NaN
+  const massKg =
+    Number(form.riderMass) > 0 ? fromDisplay('mass', Number(form.riderMass), system) : NaN
+  const estimate = estimatePositions(form.bikeType, heightM, massKg)
+  const canEstimate = estimate.every((p) => Number.isFinite(p.cda))
+
+  function applyEstimate() {
+    setForm((f) => {
+      const positions = f.positions.map((p, i) => ({
+        ...p,
+        name: estimate[i]!.name,
+        cda: estimate[i]!.cda.toFixed(3),
+      })) as SetupForm['positions']
+      return { ...f, positions }
+    })
+  }
+
+  async function save() {
+    setStatus(null)
+    const { body, errors } = readForm(form, system)
+    setErrors(errors)
+    if (!body) {
+      setStatus({ ok: false, text: Object.values(errors)[0] ?? 'Check the fields.' })
+      return
+    }
+    setSaving(true)
+    try {
+      if (setup) {
+        await api<RiderSetup>(`/api/rider-setups/${setup.id}`, { method: 'PATCH', body })
+        setStatus({ ok: true, text: 'Saved.' })
+      } else {
+        const owner = form.owner || undefined
+        const created = await api<RiderSetup>('/api/rider-setups', {
+          method: 'POST',
+          body: { ...body, ...(owner ? { owner } : {}) },
+        })
+        navigate(`/simulation/riders/${created.id}`, { replace: true })
+      }
+    } catch (e) {
+      setStatus({ ok: false, text: errorMessage(e) })
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  async function remove() {
+    if (!setup || !window.confirm(`Delete the rider setup “${setup.name}”?`)) return
+    try {
+      await api(`/api/rider-setups/${setup.id}`, { method: 'DELETE' })
+      navigate('/simulation/riders')
+    } catch (e) {
+      setStatus({ ok: false, text: errorMessage(e) })
+    }
+  }
+
+  const speed = unitLabel('speed', system)
+  return (
+    <Page>
+      <PageHeader title={setup ? setup.name : 'New rider setup'}>
+        {setup ? (
+          <Button variant="danger" onClick={remove}>
+            Delete
+          </Button>
+        ) : null}
+      </PageHeader>
+      <form
+        noValidate
+        className="mt-4 grid grid-cols-1 gap-4 lg:grid-cols-2"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void save()
+        }}
+      >
+        <Card title="Rider">
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+            <Field
+              label="Setup name"
+              inputMode="text"
+              value={form.name}
+              onChange={(v) => set('name', v)}
+              error={errors.name}
+            />
+            <Field
+              label="Rider name"
+              inputMode="text"
+              value={form.riderName}
+              onChange={(v) => set('riderName', v)}
+            />
+            <Field
+              label="Rider weight"
+              unit={unitLabel('mass', system)}
+              value={form.riderMass}
+              onChange={(v) => set('riderMass', v)}
+              error={errors.riderMass}
+            />
+            <Field
+              label="Rider height"
+              unit={unitLabel('height', system)}
+              value={form.riderHeight}
+              onChange={(v) => set('riderHeight', v)}
+              error={errors.riderHeight}
+              hint="Used to estimate the CdA when you do not know it."
+            />
+            <Field
+              label="CP"
+              unit="W"
+              value={form.cp}
+              onChange={(v) => set('cp', v)}
+              error={errors.cp}
+              hint="Critical power; with W′ it bounds the effort."
+            />
+            <Field
+              label="W′"
+              unit="kJ"
+              value={form.wPrimeKj}
+              onChange={(v) => set('wPrimeKj', v)}
+              error={errors.wPrimeKj}
+              hint="From an FTP test: CP ≈ FTP, W′ ≈ 20 kJ."
+            />
+            {!setup && team && hasClaims(auth, 'use:multipleRiderProfiles') ? (
+              <Select
+                label="Owner"
+                value={form.owner}
+                onChange={(v) => set('owner', v)}
+                options={[
+                  { value: '', label: 'Me' },
+                  { value: team, label: 'My current team' },
+                ]}
+              />
+            ) : null}
+          </div>
+        </Card>
+        <Card title="Bike">
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+            <Select
+              label="Bike type"
+              value={form.bikeType}
+              onChange={(v) => set('bikeType', v)}
+              options={BIKE_TYPES}
+            />
+            <Field
+              label="Bike mass"
+              unit={unitLabel('mass', system)}
+              value={form.bikeMass}
+              onChange={(v) => set('bikeMass', v)}
+              error={errors.bikeMass}
+            />
+            <Field
+              label="Kit and bottles mass"
+              unit={unitLabel('mass', system)}
+              value={form.extraMass}
+              onChange={(v) => set('extraMass', v)}
+              error={errors.extraMass}
+            />
+            <Field
+              label="Drivetrain efficiency"
+              unit="%"
+              value={form.efficiency}
+              onChange={(v) => set('efficiency', v)}
+              error={errors.efficiency}
+              hint="97.6 % for a clean, lubricated chain (Martin 1998)."
+            />
+          </div>
+        </Card>
+        <Card title="Positions" className="lg:col-span-2">
+          <p className="mb-3 text-xs text-slate-500">
+            Two positions with the speed range where each is ridden (the switch is usually between
+            10 and 30 km/h).
+          </p>
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
+            {([0, 1] as const).map((i) => (
+              <fieldset
+                key={i}
+                className="grid grid-cols-2 gap-3 rounded-md p-3 ring-1 ring-slate-200"
+              >
+                <legend className="px-1 text-sm font-medium text-slate-700">
+                  Position {i + 1}
+                </legend>
+                <Field
+                  label={`Position ${i + 1} name`}
+                  inputMode="text"
+                  value={form.positions[i].name}
+                  onChange={(v) => setPos(i, 'name', v)}
+                  error={errors[`pos${i}.name`]}
+                />
+                <Field
+                  label={`Position ${i + 1} CdA`}
+                  unit="m²"
+                  value={form.positions[i].cda}
+                  onChange={(v) => setPos(i, 'cda', v)}
+                  error={errors[`pos${i}.cda`]}
+                />
+                <Field
+                  label={`Position ${i + 1} from`}
+                  unit={speed}
+                  value={form.positions[i].minSpeed}
+                  onChange={(v) => setPos(i, 'minSpeed', v)}
+                  error={errors[`pos${i}.minSpeed`]}
+                />
+                <Field
+                  label={`Position ${i + 1} to`}
+                  unit={speed}
+                  value={form.positions[i].maxSpeed}
+                  onChange={(v) => setPos(i, 'maxSpeed', v)}
+                  error={errors[`pos${i}.maxSpeed`]}
+                />
+              </fieldset>
+            ))}
+          </div>
+          <div className="mt-3 flex flex-wrap items-center gap-3 text-sm">
+            <Button variant="secondary" onClick={applyEstimate} disabled={!canEstimate}>
+              Estimate CdA from height and weight
+            </Button>
+            <span className="text-xs text-slate-500">
+              {canEstimate
+                ? `Estimate: ${estimate.map((p) => `${p.name} ${p.cda.toFixed(3)} m²`).join(', ')} (frontal area from height and weight, scheibo/calc coefficients).`
+                : 'Enter the rider’s height and weight to get an estimate.'}
+            </span>
+          </div>
+        </Card>
+        <Card title="Tyres" className="lg:col-span-2">
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-4">
+            <Select
+              label="Tyres"
+              value={form.tyre}
+              onChange={chooseTyre}
+              options={TYRES.map((t) => ({ value: t.value, label: t.label }))}
+            />
+            <Field
+              label="Crr on smooth roads"
+              value={form.crrSmooth}
+              onChange={(v) => setForm((f) => ({ ...f, tyre: 'custom', crrSmooth: v }))}
+              error={errors.crrSmooth}
+            />
+            <Field
+              label="Crr on normal roads"
+              value={form.crrNormal}
+              onChange={(v) => setForm((f) => ({ ...f, tyre: 'custom', crrNormal: v }))}
+              error={errors.crrNormal}
+            />
+            <Field
+              label="Crr on rough roads"
+              value={form.crrRough}
+              onChange={(v) => setForm((f) => ({ ...f, tyre: 'custom', crrRough: v }))}
+              error={errors.crrRough}
+            />
+          </div>
+        </Card>
+        <div className="flex items-center gap-3 lg:col-span-2">
+          <Button type="submit" disabled={saving}>
+            {saving ? 'Saving…' : setup ? 'Save' : 'Create rider setup'}
+          </Button>
+          <Link to="/simulation/riders" className="text-sm text-slate-600 underline">
+            Back to rider setups
+          </Link>
+          {status ? (
+            <p
+              role={status.ok ? 'status' : 'alert'}
+              className={`text-sm ${status.ok ? 'text-green-700' : 'text-red-700'}`}
+            >
+              {status.text}
+            </p>
+          ) : null}
+        </div>
+      </form>
+    </Page>
+  )
+}

@@ -1,0 +1,61 @@
+import { Link } from 'react-router'
+import { formatQuantity, useUnits } from '../../../lib/units.ts'
+import { ButtonLink, EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
+import { useList, type RiderSetup } from '../lib/api.ts'
+import { BIKE_TYPES } from '../lib/setup-form.ts'
+
+export function RidersPage() {
+  const { system } = useUnits()
+  const setups = useList<RiderSetup>('/api/rider-setups')
+  return (
+    <Page>
+      <PageHeader
+        title="Rider setups"
+        description="A rider with a bike: masses, positions with their CdA, tyres, drivetrain, CP and W′."
+      >
+        <ButtonLink to="/simulation/riders/new">New rider setup</ButtonLink>
+      </PageHeader>
+      <div className="mt-6">
+        {setups.error ? <ErrorBox>{setups.error.message}</ErrorBox> : null}
+        {setups.loading && !setups.data ? <Loading what="rider setups" /> : null}
+        {setups.data?.length === 0 ? (
+          <EmptyState>
+            No rider setups yet.{' '}
+            <Link className="text-brand-700 underline" to="/simulation/riders/new">
+              Create your first
+            </Link>
+            .
+          </EmptyState>
+        ) : null}
+        {setups.data && setups.data.length > 0 ? (
+          <ul className="divide-y divide-slate-200 rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+            {setups.data.map((s) => (
+              <li
+                key={s.id}
+                className="flex flex-wrap items-center justify-between gap-2 px-4 py-3"
+              >
+                <div>
+                  <Link
+                    to={`/simulation/riders/${s.id}`}
+                    className="font-medium text-slate-900 hover:text-brand-700"
+                  >
+                    {s.name}
+                  </Link>
+                  <p className="text-xs text-slate-500">
+                    {BIKE_TYPES.find((b) => b.value === s.bike_type)?.label}
+                    {s.owner_type === 'team' ? ' · team' : ''}
+                  </p>
+                </div>
+                <p className="text-sm text-slate-700 tabular-nums">
+                  {formatQuantity('mass', s.rider_mass, system)} · CdA{' '}
+                  {s.positions.map((p) => p.cda.toFixed(3)).join(' / ')} m²
+                  {s.cp ? ` · CP ${s.cp} W` : ''}
+                </p>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </Page>
+  )
+}
