@@ -29,6 +29,8 @@ export interface Judge {
   /** start speed, as `simulatePrepared` derives it from the options */
   v0: number
   buffers: ForwardBuffers
+  /** per-segment lowest power that keeps the rider moving (the repair never goes below it) */
+  floor?: Float64Array | null
 }
 
 /**
@@ -126,6 +128,7 @@ export function scaledPlan(
     let q =
       j.constraint.type === 'w_prime_balance' ? (p > cp ? cp + alpha * (p - cp) : p) : alpha * p
     if (q < lo) q = lo
+    if (j.floor && q < j.floor[i]!) q = j.floor[i]!
     if (q > hi) q = hi
     out[i] = q
   }

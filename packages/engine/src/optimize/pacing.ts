@@ -10,6 +10,7 @@
 // Every stop is a tolerance or an iteration count, never wall-clock time (docs/decisions/0002).
 import type { Course } from '../course/types.ts'
 import { prepareModel, type Environment, type Rider, type SimModel } from '../sim/model.ts'
+import { powerForSpeeds } from '../sim/step.ts'
 import type { SimulationOptions, SimulationResult } from '../sim/simulate.ts'
 import {
   buildControls,
@@ -236,6 +237,21 @@ export function optimizePacing(input: PacingInput): PacingResult {
   }
   const spec = specOf(pacing.constraint, rider)
   let sims = 0
+  // Stall floor: on each control, the power that holds 1.5× the minimum speed on its steepest
+  // segment (quasi-steady). The optimizer's bounds and the repair stay above it, so no step of
+  // the search falls off the cliff of a stalled (infinite-time) ride.
+  const qsFine = prepareModel(course, rider, input.environment ?? {}, {
+    ...opts,
+    kineticEnergy: false,
+  })
+  const floorC = new Float64Array(K).fill(lo)
+  for (let i = 0; i < n; i++) {
+    const vs = 1.5 * model.minSpeed
+    const need = 1.05 * powerForSpeeds(qsFine, i, vs, vs)
+    const k = controls.of[i]!
+    if (need > floorC[k]!) floorC[k] = Math.min(hi, need)
+  }
+  j.floor = expandPowers(controls.of, floorC, new Float64Array(n))
 
   // 1. baseline
   const base = bestConstant(j, lo, hi)
@@ -335,16 +351,18 @@ export function optimizePacing(input: PacingInput): PacingResult {
     if (split) {
       // P = CP + a − b, a ∈ [max(0, lo − CP), max(0, hi − CP)], b ∈ [max(0, CP − hi), max(0, CP − lo)]
       scaleOf[K + k] = sc
-      lower[k] = Math.max(0, lo - cp) / sc
+      const fl = floorC[k]!
+      lower[k] = Math.max(0, fl - cp) / sc
       upper[k] = Math.max(0, hi - cp) / sc
       lower[K + k] = Math.max(0, cp - hi) / sc
-      upper[K + k] = Math.max(0, cp - lo) / sc
-      u0[k] = Math.max(0, x[k]! - cp) / sc
-      u0[K + k] = Math.max(0, cp - x[k]!) / sc
+      upper[K + k] = Math.max(0, cp - fl) / sc
+      const x0 = Math.max(x[k]!, fl)
+      u0[k] = Math.max(0, x0 - cp) / sc
+      u0[K + k] = Math.max(0, cp - x0) / sc
     } else {
-      lower[k] = lo / sc
+      lower[k] = floorC[k]! / sc
       upper[k] = hi / sc
-      u0[k] = x[k]! / sc
+      u0[k] = Math.max(x[k]!, floorC[k]!) / sc
     }
   }
   const setup: PolishSetup = {

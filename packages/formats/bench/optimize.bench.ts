@@ -1,0 +1,231 @@
+// `npm run bench`: the pacing and equipment optimizers (issue 4). Prints, on this machine:
+//   1. optimization time of a 180 km course at the default 10 m resolution (Mont Ventoux up and
+//      down, as in simulate.bench.ts), for each constraint;
+//   2. each real course in ../shared/data/courses: time, gain over the best constant power, and
+//      the open peer's "matched" setting (quasi-steady, ρ 1.2, no corners; research/peer-bench.md);
+//   3. equipment optimization of 5×5×3 options on the first 40 km;
+//   4. the gap to the dense DP reference solver on short courses.
+// It lives in packages/formats because it reads real files (Node); it measures the engine.
+// Nothing here asserts time.
+import { readdirSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import {
+  courseFromSegments,
+  optimizeEquipment,
+  optimizePacing,
+  simulate,
+  type Course,
+  type CourseSegmentInput,
+  type PacingConstraint,
+  type Rider,
+} from '@veloptima/engine'
+import { referenceOptimize } from '../../engine/src/optimize/reference.ts'
+import { importCourse } from '../src/index.ts'
+
+const dataDir = resolve(import.meta.dirname, '../../../../shared/data/courses')
+const rider: Rider = {
+  massKg: 75,
+  bikeMassKg: 8,
+  cdaM2: 0.25,
+  crr: 0.004,
+  drivetrainEfficiency: 0.976,
+  cpW: 300,
+  wPrimeJ: 20000,
+  maxPowerW: 700,
+}
+
+function median(runs: number, fn: () => void): number {
+  const times: number[] = []
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now()
+    fn()
+    times.push(performance.now() - t0)
+  }
+  times.sort((a, b) => a - b)
+  return times[Math.floor(runs / 2)]!
+}
+
+const load = (name: string, segmentLengthM?: number): Course =>
+  importCourse(readFileSync(resolve(dataDir, name)), name, segmentLengthM ? { segmentLengthM } : {})
+    .course
+
+// 1. 180 km at 10 m
+const climb = load('mont-ventoux-bedoin.gpx', 10)
+const segs: CourseSegmentInput[] = []
+for (let leg = 0; segs.length < 18000; leg++) {
+  for (let k = 0; k < climb.n && segs.length < 18000; k++) {
+    const i = leg % 2 === 0 ? k : climb.n - 1 - k
+    const sign = leg % 2 === 0 ? 1 : -1
+    segs.push({
+      lengthM: climb.length[i]!,
+      grade: sign * climb.grade[i]!,
+      headingDeg: ((climb.heading[i]! * 180) / Math.PI + (sign > 0 ? 0 : 180)) % 360,
+      radiusM: climb.radius[i]!,
+    })
+  }
+}
+const long = courseFromSegments(segs, climb.altitude[0]!)
+const environment = { airDensityKgM3: 1.2, windSpeedMps: 3, windFromDeg: 300 }
+console.log(
+  `1. ${(long.start[long.n]! / 1000).toFixed(1)} km, ${long.n} segments (Mont Ventoux up and down, 10 m)`,
+)
+const constraints: PacingConstraint[] = [
+  { type: 'w_prime_balance' },
+  { type: 'average_power', powerW: 260 },
+  { type: 'normalized_power', powerW: 270 },
+  { type: 'work', workJ: 7e6 },
+]
+for (const constraint of constraints) {
+  let r = optimizePacing({ course: long, rider, environment, pacing: { constraint } })
+  const ms = median(3, () => {
+    r = optimizePacing({ course: long, rider, environment, pacing: { constraint } })
+  })
+  console.log(
+    `   ${constraint.type.padEnd(18)} ${ms.toFixed(0).padStart(6)} ms (median of 3)   ` +
+      `${r.controls.count} controls, ${r.stats.gradientEvaluations} gradients, ` +
+      `${r.stats.simulations} simulations   ${r.status}: ${r.timeS.toFixed(1)} s vs constant ` +
+      (r.baseline
+        ? `${r.baseline.timeS.toFixed(1)} s (−${((100 * r.timeSavedS!) / r.baseline.timeS).toFixed(2)} %)`
+        : `none (${r.reason})`),
+  )
+}
+
+// 2. real courses
+console.log('2. real courses, W′ balance ≥ 0 (CP 300 W, W′ 20 kJ; 75 + 8 kg, CdA 0.25, Crr 0.004)')
+for (const name of readdirSync(dataDir).sort()) {
+  const course = load(name)
+  let r = optimizePacing({
+    course,
+    rider,
+    environment: { airDensityKgM3: 1.2 },
+    pacing: { constraint: { type: 'w_prime_balance' } },
+  })
+  const ms = median(3, () => {
+    r = optimizePacing({
+      course,
+      rider,
+      environment: { airDensityKgM3: 1.2 },
+      pacing: { constraint: { type: 'w_prime_balance' } },
+    })
+  })
+  // the peer's matched setting: quasi-steady, no corners, constant 280 W as its baseline
+  const matched = { kineticEnergy: false, cornering: false }
+  const c280 = simulate({
+    course,
+    rider,
+    environment: { airDensityKgM3: 1.2 },
+    options: matched,
+    pacing: { type: 'constant', powerW: 280 },
+  })
+  const m = optimizePacing({
+    course,
+    rider,
+    environment: { airDensityKgM3: 1.2 },
+    options: matched,
+    pacing: { constraint: { type: 'w_prime_balance' } },
+  })
+  console.log(
+    `   ${name.padEnd(36)} ${(course.start[course.n]! / 1000).toFixed(1).padStart(5)} km ` +
+      `${ms.toFixed(0).padStart(5)} ms  ${r.timeS.toFixed(1)} s, −${r.timeSavedS!.toFixed(1)} s vs ` +
+      `${r.baseline!.powerW.toFixed(1)} W constant;  matched: 280 W ${c280.timeS.toFixed(1)} s, ` +
+      `optimized ${m.timeS.toFixed(1)} s (min W′ ${m.simulation!.minWPrimeBalanceJ!.toFixed(0)} J)`,
+  )
+}
+
+// 3. equipment 5 × 5 × 3 on the first 40 km
+const first40 = courseFromSegments(segs.slice(0, 4000), climb.altitude[0]!)
+const groups = {
+  front: [0, 1, 2, 3, 4].map((k) => ({
+    name: `front ${k}`,
+    cdaDeltaByYaw: [
+      [0, -0.002 * k],
+      [10, -0.004 * k],
+      [20, -0.003 * k],
+    ] as [number, number][],
+    massDeltaKg: 0.12 * k,
+  })),
+  helmet: [0, 1, 2, 3, 4].map((k) => ({
+    name: `helmet ${k}`,
+    cdaDeltaM2: -0.003 * k + 0.002 * (k % 2),
+  })),
+  position: [0, 1, 2].map((k) => ({
+    name: `position ${k}`,
+    cdaDeltaM2: -0.01 * k,
+    powerFactor: 1 - 0.02 * k * k,
+  })),
+}
+let eq = optimizeEquipment({
+  course: first40,
+  rider,
+  environment,
+  pacing: { constraint: { type: 'w_prime_balance' } },
+  equipment: { groups },
+})
+const eqMs = median(3, () => {
+  eq = optimizeEquipment({
+    course: first40,
+    rider,
+    environment,
+    pacing: { constraint: { type: 'w_prime_balance' } },
+    equipment: { groups },
+  })
+})
+console.log(
+  `3. equipment 5×5×3 = ${eq.combinations} combinations on 40 km: ${eqMs.toFixed(0)} ms (median of 3), ` +
+    `${eq.optimizedCount} optimized exactly, best ${JSON.stringify(eq.ranking[0]!.choices)} ` +
+    `${eq.ranking[0]!.deltaS.toFixed(1)} s vs baseline`,
+)
+
+// 4. gap to the reference solver (quasi-steady model, where the DP reference is exact)
+console.log('4. gap to the dense DP reference (quasi-steady, 400 W′ levels × 2 W)')
+const shortCourses: [string, number[], number][] = [
+  [
+    '24 × 250 m rolling',
+    [0, 0.02, 0.05, 0.07, 0.04, 0.01, -0.02, -0.05, -0.03, 0, 0.03, 0.06],
+    250,
+  ],
+  ['30 × 200 m steep', [0.08, 0.03, -0.06, -0.01, 0.05, 0.1, 0.02, -0.08, 0, 0.04], 200],
+]
+for (const [label, grades, len] of shortCourses) {
+  const n = len === 250 ? 24 : 30
+  const course = courseFromSegments(
+    Array.from({ length: n }, (_, i) => ({ lengthM: len, grade: grades[i % grades.length]! })),
+  )
+  const length = new Float64Array(n)
+  for (let i = 0; i < n; i++) length[i] = len * Math.sqrt(1 + course.grade[i]! ** 2)
+  for (const c of [{ type: 'w_prime_balance' }, { type: 'average_power', powerW: 260 }] as const) {
+    const fast = optimizePacing({
+      course,
+      rider: { ...rider, maxPowerW: 600 },
+      environment: { airDensityKgM3: 1.2 },
+      options: { kineticEnergy: false, cornering: false },
+      pacing: { constraint: c, minPowerW: 100, controls: { grouping: 'every' } },
+    })
+    const ref = referenceOptimize(
+      {
+        length,
+        grade: course.grade,
+        headwind: new Float64Array(n),
+        rho: new Float64Array(n).fill(1.2),
+      },
+      {
+        massKg: 83,
+        cdaM2: 0.25,
+        crr: 0.004,
+        eta: 0.976,
+        fwM2: 0.0044,
+        bearing: true,
+        cpW: 300,
+        wPrimeJ: 20000,
+        minPowerW: 100,
+        maxPowerW: 600,
+      },
+      c,
+      { levels: 400, powerStep: 2 },
+    )!
+    console.log(
+      `   ${label.padEnd(20)} ${c.type.padEnd(16)} fast ${fast.timeS.toFixed(2)} s, reference ` +
+        `${ref.timeS.toFixed(2)} s, gap ${((100 * (fast.timeS - ref.timeS)) / ref.timeS).toFixed(3)} %`,
+    )
+  }
+}
