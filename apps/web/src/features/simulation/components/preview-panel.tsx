@@ -43,6 +43,21 @@ export function SummaryStats({ summary }: { summary: PreviewSummary }) {
   )
 }
 
+/** Says so when the rideable plan is no faster than riding the constant baseline. */
+export function SavingNote({ summary }: { summary: PreviewSummary }) {
+  if (summary.timeSavedS === null || summary.timeSavedS > 0.5 || !summary.baseline) return null
+  return (
+    <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 ring-1 ring-amber-200">
+      On this course the plan with this number of targets is no faster than riding a steady{' '}
+      {Math.round(summary.baseline.powerW)} W
+      {summary.optimumTimeSavedS !== null && summary.optimumTimeSavedS > 0.5
+        ? ` (pacing segment by segment would save ${formatSaving(summary.optimumTimeSavedS)}, more targets than a rider can follow)`
+        : ''}
+      . Ride the steady power, or allow more targets.
+    </p>
+  )
+}
+
 export function EquipmentRanking({ summary }: { summary: PreviewSummary }) {
   if (!summary.variants) return null
   return (
@@ -98,6 +113,7 @@ export function PreviewPanel({ state, missing }: { state: PreviewState; missing:
       ) : (
         <>
           <SummaryStats summary={s} />
+          <SavingNote summary={s} />
           <EquipmentRanking summary={s} />
           <PlanTable rows={s.sections} />
           {s.series ? <PlanCharts series={s.series} syncKey="preview" /> : null}

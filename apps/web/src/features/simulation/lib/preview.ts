@@ -36,7 +36,10 @@ export type PreviewSummary = {
   reason: string | null
   timeS: number
   baseline: { powerW: number; timeS: number } | null
+  /** time saved by the rideable plan (≤ max targets) against the best constant power */
   timeSavedS: number | null
+  /** time saved by the full-resolution optimum (one power per control segment) */
+  optimumTimeSavedS: number | null
   normalizedPowerW: number | null
   averagePowerW: number | null
   sections: PlanRow[]
@@ -152,6 +155,7 @@ export function computePreview(
       result.baseline && result.plan
         ? result.baseline.timeS - result.plan.timeS
         : result.timeSavedS,
+    optimumTimeSavedS: result.timeSavedS,
     normalizedPowerW: sim?.normalizedPowerW ?? null,
     averagePowerW: sim?.averagePowerW ?? null,
     sections: planRows(course, result),

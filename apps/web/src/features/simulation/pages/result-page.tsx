@@ -2,7 +2,7 @@
 // charts along the course, the equipment ranking and the exports.
 import { useMemo } from 'react'
 import { Link, useParams } from 'react-router'
-import { EquipmentRanking, SummaryStats } from '../components/preview-panel.tsx'
+import { EquipmentRanking, SavingNote, SummaryStats } from '../components/preview-panel.tsx'
 import { PlanCharts } from '../components/plan-charts.tsx'
 import { PlanTable } from '../components/plan-table.tsx'
 import { ExportButtons } from '../components/export-buttons.tsx'
@@ -98,6 +98,7 @@ export function ResultPage() {
         {plan.summary && plan.summary.status === 'optimal' ? (
           <>
             <SummaryStats summary={plan.summary} />
+            <SavingNote summary={plan.summary} />
             <p className="text-xs text-slate-500">
               The optimized plan is computed in your browser from this version’s snapshot of inputs
               (the engine is deterministic: the same snapshot always gives the same plan).
