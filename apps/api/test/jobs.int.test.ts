@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PgBoss, fromPglite } from 'pg-boss'
-import { courseFromSegments, simulate } from '@veloptima/engine'
+import { optimizePacing } from '@veloptima/engine'
 import { OPTIMIZATION_RUN } from '../src/jobs/optimization-run.ts'
-import { engineInputOf, type RunSnapshot } from '../src/jobs/engine-inputs.ts'
+import {
+  optimizerInputOf,
+  parseOptimizerInput,
+  type RunSnapshot,
+} from '../src/jobs/engine-inputs.ts'
+import type { PacingOutput } from '../src/jobs/tasks.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { createUser, tempDir } from './files-helpers.ts'
 import { createRunnable, eventually, writtenBy } from './runs-helpers.ts'
@@ -54,15 +59,21 @@ describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once r
     const result = results[0]!
     expect(result.status).toBe('succeeded')
     // The job computes exactly what the engine computes for the snapshot it stored.
-    const input = engineInputOf(result.inputs as unknown as RunSnapshot)
-    const direct = simulate({
-      course: courseFromSegments(input.segments, input.startAltitudeM),
-      rider: input.rider,
-      environment: input.environment,
-      pacing: { type: 'constant', powerW: 250 },
-    })
-    expect(result.result).toMatchObject({ type: 'constant_power', power_w: 250 })
-    expect((result.result as { time_s: number }).time_s).toBeCloseTo(direct.timeS, 6)
+    const snapshot = result.inputs as unknown as RunSnapshot
+    const direct = optimizePacing(parseOptimizerInput(optimizerInputOf(snapshot)).input)
+    const output = result.result as unknown as PacingOutput
+    expect(output).toMatchObject({ type: 'pacing', status: 'optimal' })
+    expect(output.optimal_time_s).toBe(direct.timeS)
+    // The optimizer's promises: never slower than the best constant power, W′ never below zero
+    // (W′ balance constraint), and a plan whose sections tile the course and add up to its time.
+    expect(output.optimal_time_saved_s!).toBeGreaterThanOrEqual(0)
+    expect(output.min_w_prime_balance_j!).toBeGreaterThanOrEqual(-1)
+    expect(output.plan.length).toBeGreaterThan(1)
+    expect(output.plan.length).toBeLessThanOrEqual(20)
+    expect(output.plan[0]!.start_m).toBe(0)
+    expect(output.plan.at(-1)!.end_m).toBeCloseTo(20_000, 0)
+    const total = output.plan.reduce((sum, p) => sum + p.duration_s, 0)
+    expect(total).toBeCloseTo(output.time_s, -1)
     expect(exportFiles).toHaveLength(1)
     expect(notifications).toHaveLength(1)
     expect(notifications[0]).toMatchObject({
@@ -90,7 +101,7 @@ describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once r
       'the failed attempt',
     )
     expect(retrying.message).toMatch(
-      /Attempt 1 failed \(The worker thread running constant-power was killed\.\)/,
+      /Attempt 1 failed \(The worker thread running pacing was killed\.\)/,
     )
     const done = await eventually(
       async () => {

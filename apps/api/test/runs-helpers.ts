@@ -33,7 +33,7 @@ export function syntheticSegments(n = 200): CourseSegment[] {
 export async function createRunnable(
   db: Db,
   owner: { ownerUid?: string; ownerTeam?: string },
-  inputs: Record<string, unknown> = { power_w: 250 },
+  inputs: Record<string, unknown> = { constraint: { type: 'w_prime_balance' } },
   segments = syntheticSegments(),
 ) {
   const [course] = await db
@@ -52,6 +52,7 @@ export async function createRunnable(
       crr: { smooth: 0.003, normal: 0.004, rough: 0.008 },
       cp: 280,
       wPrime: 20000,
+      maxPower: 900,
     })
     .returning()
   const [optimization] = await db

@@ -1,39 +1,18 @@
-// From stored rows (course, rider setup, the optimization's inputs) to the engine's inputs.
-// The snapshot a result keeps is made of the rows as they were; the engine input is derived from
-// it, so a result can always be recomputed from its snapshot.
-import { z } from 'zod'
-import type { CourseSegmentInput, Environment, Rider } from '@veloptima/engine'
-import type { courses, optimizations, riderSetups } from '@veloptima/db'
-import type { EngineInput } from './tasks.ts'
+// From stored rows (course, rider setup, the optimization's inputs) to the engine's optimizer
+// input. The snapshot a result keeps is made of the rows as they were; the engine input is derived
+// from it (so a result can always be recomputed from its snapshot) through the engine's own
+// scenario parser, whose errors name the field ("rider.mass_kg: expected a number > 0, got -5").
+import {
+  courseFromSegments,
+  parseOptimizeScenario,
+  type CourseSegmentInput,
+  type OptimizeScenario,
+} from '@veloptima/engine'
+import type { courses, JsonObject, optimizations, riderSetups } from '@veloptima/db'
 
 type CourseRow = typeof courses.$inferSelect
 type SetupRow = typeof riderSetups.$inferSelect
 type OptimizationRow = typeof optimizations.$inferSelect
-
-/** The part of `optimizations.inputs` a run reads (snake_case, SI units). */
-export const runSettingsSchema = z.object({
-  environment: z
-    .object({
-      temperature_c: z.number().optional(),
-      pressure_pa: z.number().optional(),
-      altitude_m: z.number().optional(),
-      relative_humidity: z.number().optional(),
-      wind_speed_mps: z.number().optional(),
-      wind_from_deg: z.number().optional(),
-    })
-    .partial()
-    .default({}),
-  constraint: z
-    .discriminatedUnion('type', [
-      z.object({ type: z.literal('w_prime_balance') }),
-      z.object({ type: z.literal('normalized_power'), power_w: z.number() }),
-      z.object({ type: z.literal('average_power'), power_w: z.number() }),
-    ])
-    .optional(),
-  /** Constant power for the constant-power result (W). */
-  power_w: z.number().optional(),
-})
-export type RunSettings = z.infer<typeof runSettingsSchema>
 
 /** Everything a result version was computed from, kept with it. */
 export type RunSnapshot = {
@@ -69,11 +48,23 @@ export function snapshotOf(
   }
 }
 
-const orUndefined = (v: number | null | undefined) => (v === null ? undefined : v)
+/** What a worker thread receives: the scenario JSON and the course's segments. */
+export type OptimizerInput = {
+  scenario: JsonObject
+  segments: CourseSegmentInput[]
+  startAltitudeM: number
+}
 
-/** The engine's course, rider and environment for a snapshot. */
-export function engineInputOf(snapshot: RunSnapshot): EngineInput {
-  const settings = runSettingsSchema.parse(snapshot.optimization.inputs ?? {})
+/**
+ * The optimizer input of a snapshot. `optimizations.inputs` may hold (snake_case, SI units):
+ * `environment` (the scenario's keys: temperature_c — 20 °C when neither it nor air_density_kg_m3
+ * is given —, pressure_pa, relative_humidity, pressure_altitude_m, wind_speed_mps, wind_from_deg),
+ * `constraint` ({type: w_prime_balance | normalized_power | average_power | work, …}; W′ balance
+ * when absent and the setup has CP and W′), `max_targets`, `min_power_w`, and for equipment
+ * optimizations `equipment` ({groups: {name: [options]}, baseline: {group: option}}).
+ */
+export function optimizerInputOf(snapshot: RunSnapshot): OptimizerInput {
+  const inputs = (snapshot.optimization.inputs ?? {}) as Record<string, unknown>
   const setup = snapshot.rider_setup
   const crr = setup.crr
   const defaultSurface = snapshot.course.settings?.surface ?? 'normal'
@@ -82,36 +73,47 @@ export function engineInputOf(snapshot: RunSnapshot): EngineInput {
     grade: s.grade,
     headingDeg: s.heading,
     ...(s.radius ? { radiusM: s.radius } : {}),
-    crrFactor: crr.normal > 0 ? crr[s.surface ?? defaultSurface] / crr.normal : 1,
+    // The setup's tyres give a Crr per surface; the engine takes a factor on the rider's Crr.
+    crrFactor: crr.normal > 0 ? (crr[s.surface ?? defaultSurface] ?? crr.normal) / crr.normal : 1,
   }))
   // The first position is the one ridden; per-speed position switching is the engine's to add.
-  const position = setup.positions[0]
-  const rider: Rider = {
-    massKg: setup.riderMass + setup.extraMass,
-    bikeMassKg: setup.bikeMass,
-    cdaM2: position?.cda ?? Number.NaN,
+  const rider: Record<string, number> = {
+    mass_kg: setup.riderMass + setup.extraMass,
+    bike_mass_kg: setup.bikeMass,
+    cda_m2: setup.positions[0]?.cda ?? Number.NaN,
     crr: crr.normal,
-    drivetrainEfficiency: setup.drivetrainEfficiency,
-    wheelInertiaKgM2: setup.wheelInertia,
-    cpW: orUndefined(setup.cp),
-    wPrimeJ: orUndefined(setup.wPrime),
-    maxPowerW: orUndefined(setup.maxPower),
+    drivetrain_efficiency: setup.drivetrainEfficiency,
+    wheel_inertia_kg_m2: setup.wheelInertia,
   }
-  for (const key of Object.keys(rider) as (keyof Rider)[]) {
-    if (rider[key] === undefined) delete rider[key]
+  if (setup.cp !== null) rider.cp_w = setup.cp
+  if (setup.wPrime !== null) rider.w_prime_j = setup.wPrime
+  if (setup.maxPower !== null) rider.max_power_w = setup.maxPower
+  const environment = { ...((inputs.environment ?? {}) as Record<string, unknown>) }
+  if (environment.temperature_c === undefined && environment.air_density_kg_m3 === undefined) {
+    environment.temperature_c = 20
   }
-  const env = settings.environment
-  const environment: Environment = {}
-  if (env.temperature_c !== undefined) environment.temperatureC = env.temperature_c
-  if (env.pressure_pa !== undefined) environment.pressurePa = env.pressure_pa
-  if (env.altitude_m !== undefined) environment.pressureAltitudeM = env.altitude_m
-  if (env.relative_humidity !== undefined) environment.relativeHumidity = env.relative_humidity
-  if (env.wind_speed_mps !== undefined) environment.windSpeedMps = env.wind_speed_mps
-  if (env.wind_from_deg !== undefined) environment.windFromDeg = env.wind_from_deg
+  const scenario: JsonObject = { course: { file: 'course' }, rider, environment }
+  const constraint =
+    inputs.constraint ??
+    (setup.cp !== null && setup.wPrime !== null ? { type: 'w_prime_balance' } : undefined)
+  if (constraint !== undefined) scenario.constraint = constraint
+  for (const key of ['max_targets', 'min_power_w'] as const) {
+    if (inputs[key] !== undefined) scenario[key] = inputs[key]
+  }
+  if (snapshot.optimization.type === 'equipment') scenario.equipment = inputs.equipment
   return {
+    scenario,
     segments,
     startAltitudeM: snapshot.course.segments[0]?.altitude ?? 0,
-    rider,
-    environment,
   }
+}
+
+/** Parses (and so validates) an optimizer input; throws the engine's EngineInputError. */
+export function parseOptimizerInput(input: OptimizerInput): OptimizeScenario {
+  if (input.segments.length === 0) {
+    throw Object.assign(new Error('course: the course has no segments'), { field: 'course' })
+  }
+  return parseOptimizeScenario(input.scenario, () =>
+    courseFromSegments(input.segments, input.startAltitudeM),
+  )
 }

@@ -17,15 +17,21 @@ import {
   type Db,
   type JsonObject,
 } from '@veloptima/db'
-import { EngineInputError, courseFromSegments, validateSimulationInput } from '@veloptima/engine'
+import { EngineInputError, validateSimulationInput } from '@veloptima/engine'
 import { AppError, notFound } from '../errors.ts'
 import type { FileService } from '../files/service.ts'
 import type { Owner } from '../files/repository.ts'
-import { engineInputOf, runSettingsSchema, snapshotOf, type RunSnapshot } from './engine-inputs.ts'
+import {
+  optimizerInputOf,
+  parseOptimizerInput,
+  snapshotOf,
+  type OptimizerInput,
+  type RunSnapshot,
+} from './engine-inputs.ts'
 import { planCsv } from './plan-csv.ts'
 import { insertJob, markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobDefinition, type JobSystem } from './system.ts'
-import type { ConstantPowerResult, EngineInput } from './tasks.ts'
+import type { PacingOutput, RunOutput } from './tasks.ts'
 
 export const OPTIMIZATION_RUN = 'optimization-run'
 
@@ -43,53 +49,73 @@ const ownedBy = (uid: string, t: { ownerUid: PgColumn; ownerTeam: PgColumn }) =>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** What the run computes and how: the task and its input, decided once at POST time. */
-type RunPlan = { task: 'constant-power'; input: EngineInput & { powerW: number } }
+/** What the run computes: the task (pacing or equipment) and its input, decided at POST time. */
+type RunPlan = { task: 'pacing' | 'equipment'; input: OptimizerInput }
 
 function planOf(snapshot: RunSnapshot): RunPlan {
-  const input = engineInputOf(snapshot)
-  const settings = runSettingsSchema.parse(snapshot.optimization.inputs ?? {})
-  const c = settings.constraint
-  const powerW =
-    settings.power_w ??
-    (c && c.type !== 'w_prime_balance' ? c.power_w : undefined) ??
-    snapshot.rider_setup.cp ??
-    undefined
-  if (powerW === undefined) {
+  const type = snapshot.optimization.type
+  const inputs = (snapshot.optimization.inputs ?? {}) as { equipment?: unknown }
+  if (type === 'equipment' && inputs.equipment === undefined) {
     throw new AppError(
       'optimization-incomplete',
       400,
-      'Set a power: a constant power, a normalized or average power constraint, or the rider setup’s CP.',
+      'Add the equipment options to compare (at least one group with its options) before running.',
     )
   }
-  return { task: 'constant-power', input: { ...input, powerW } }
+  if (snapshot.rider_setup.maxPower === null) {
+    throw new AppError(
+      'optimization-incomplete',
+      400,
+      'Set the rider setup’s maximal power (max_power, W): it is the highest power the plan may ask for.',
+      { field: 'max_power' },
+    )
+  }
+  return { task: type, input: optimizerInputOf(snapshot) }
 }
 
-/** Checks the engine inputs in the request, so bad inputs are refused before anything is written. */
+/** Checks the inputs with the engine's own parser, so bad inputs are refused before any write. */
 function checkPlan(plan: RunPlan) {
-  if (plan.input.segments.length === 0) {
-    throw new AppError('optimization-incomplete', 400, 'The course has no segments.')
-  }
   try {
-    validateSimulationInput({
-      course: courseFromSegments(plan.input.segments, plan.input.startAltitudeM),
-      rider: plan.input.rider,
-      environment: plan.input.environment,
-      pacing: { type: 'constant', powerW: plan.input.powerW },
-    })
+    const parsed = parseOptimizerInput(plan.input)
+    // The ranges (masses, CdA, efficiency…) are checked by the simulation's validation.
+    validateSimulationInput({ ...parsed.input, pacing: { type: 'constant', powerW: 0 } })
   } catch (error) {
-    if (error instanceof EngineInputError) {
-      throw new AppError(
-        'invalid-inputs',
-        400,
-        `The inputs cannot be simulated: ${error.message}`,
-        {
-          field: error.field,
-        },
-      )
+    const e = error as Error & { field?: string }
+    if (error instanceof EngineInputError || e.field) {
+      throw new AppError('invalid-inputs', 400, `These inputs cannot be used: ${e.message}.`, {
+        field: e.field,
+      })
     }
     throw error
   }
+}
+
+const duration = (seconds: number) => {
+  const s = Math.round(Math.abs(seconds))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const r = s % 60
+  return h > 0 ? `${h} h ${String(m).padStart(2, '0')} min` : m > 0 ? `${m} min ${r} s` : `${r} s`
+}
+
+/** The notification's text: the predicted time and what the optimization gained. */
+function summaryOf(output: RunOutput): string {
+  if (output.type === 'pacing') {
+    const base = output.baseline
+    const gain = output.time_saved_s ?? 0
+    const saved = !base
+      ? ''
+      : gain >= 1
+        ? `, ${duration(gain)} faster than a steady ${Math.round(base.power_w)} W`
+        : `, as fast as a steady ${Math.round(base.power_w)} W (this course suits an even effort)`
+    return `${duration(output.time_s)} predicted${saved}.`
+  }
+  const best = output.ranking[0]!
+  const choices = Object.entries(best.choices)
+    .map(([group, option]) => `${group}: ${option}`)
+    .join(', ')
+  const gain = best.delta_s < 0 ? `, ${duration(-best.delta_s)} faster than the baseline` : ''
+  return `fastest with ${choices} — ${duration(best.time_s)}${gain}.`
 }
 
 export class OptimizationRuns {
@@ -116,13 +142,6 @@ export class OptimizationRuns {
         )[0]
       : undefined
     if (!optimization) throw notFound('The optimization')
-    if (optimization.type === 'equipment') {
-      throw new AppError(
-        'not-available',
-        422,
-        'Equipment optimizations cannot be run yet: only pacing runs are available.',
-      )
-    }
     if (!optimization.courseId || !optimization.riderSetupId) {
       throw new AppError(
         'optimization-incomplete',
@@ -214,16 +233,20 @@ export class OptimizationRuns {
       throw new PermanentJobError('invalid-inputs', (error as Error).message)
     }
     ctx.progress(1, 'Starting')
-    const output = await ctx.pool.run<ConstantPowerResult>(plan.task, plan.input, (p) =>
+    const output = await ctx.pool.run<RunOutput>(plan.task, plan.input, (p) =>
       ctx.progress(p.progress, p.message),
     )
-    if (output.status !== 'ok') {
-      throw new PermanentJobError('infeasible', output.message ?? 'The ride does not finish.')
+    const pacing: PacingOutput = output.type === 'pacing' ? output : output.best
+    if (pacing.status !== 'optimal') {
+      throw new PermanentJobError(
+        'infeasible',
+        `The constraint cannot be met: ${pacing.reason ?? 'no plan satisfies it'}.`,
+      )
     }
 
     // The export's key is the job's: a repeated attempt rewrites the same bytes, never a second file.
     const name = `${snapshot.optimization.name} – v${result.version} plan.csv`
-    const prepared = this.files.prepare(name, Buffer.from(planCsv(output.sections)), {
+    const prepared = this.files.prepare(name, Buffer.from(planCsv(pacing.plan)), {
       key: `exports/${jobId}.csv`,
     })
     await this.files.storage.put(prepared.key, prepared.bytes)
@@ -257,12 +280,11 @@ export class OptimizationRuns {
         .update(optimizationResults)
         .set({ exportFileId: file.id })
         .where(eq(optimizationResults.id, result.id))
-      const minutes = Math.floor(output.time_s / 60)
       await tx.insert(notifications).values({
         uid: snapshot.requested_by,
         type: 'success',
         title: 'Optimization ready',
-        text: `${snapshot.optimization.name} (v${result.version}): ${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min at a constant ${Math.round(output.power_w)} W on ${snapshot.course.name}.`,
+        text: `${snapshot.optimization.name} (v${result.version}) on ${snapshot.course.name}: ${summaryOf(output)}`,
         downloadBlob: file.id,
         data: {
           optimization_id: result.optimizationId,

@@ -7,6 +7,12 @@ const clock = (seconds: number) => {
   return `${h}:${String(m).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
 }
 
+/** RFC 4180 field: quoted when it holds a comma, a quote or a line break. */
+const field = (v: string | number) => {
+  const s = String(v)
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s
+}
+
 /**
  * The plan as CSV (RFC 4180, comma separated, one row per section), in the units riders read:
  * km, %, W, km/h, elapsed h:mm:ss. A spreadsheet opens it as is.
@@ -16,25 +22,27 @@ export function planCsv(sections: PlanSection[]): string {
     'section',
     'start_km',
     'end_km',
+    'terrain',
     'grade_pct',
     'target_power_w',
     'speed_kmh',
-    'section_time_s',
+    'section_time',
     'elapsed',
-    'w_prime_balance_kj',
   ]
   const rows = sections.map((s, i) =>
     [
       i + 1,
-      (s.start_m / 1000).toFixed(3),
-      (s.end_m / 1000).toFixed(3),
+      (s.start_m / 1000).toFixed(2),
+      (s.end_m / 1000).toFixed(2),
+      s.label,
       (s.grade * 100).toFixed(1),
       Math.round(s.power_w),
       (s.speed_mps * 3.6).toFixed(1),
-      s.duration_s.toFixed(1),
-      clock(s.time_s),
-      (s.w_prime_balance_j / 1000).toFixed(2),
-    ].join(','),
+      clock(s.duration_s),
+      clock(s.elapsed_s),
+    ]
+      .map(field)
+      .join(','),
   )
-  return [header.join(','), ...rows].join('\r\n') + '\r\n'
+  return [header.map(field).join(','), ...rows].join('\r\n') + '\r\n'
 }

@@ -183,11 +183,14 @@ export class JobSystem {
     } catch (error) {
       await pending
       const failure = errorOf(error)
-      if (error instanceof PermanentJobError || lastAttempt) {
+      // A task that threw in its thread failed on its input: the same input fails the same way.
+      const permanent = error instanceof PermanentJobError || error instanceof TaskError
+      if (permanent || lastAttempt) {
         this.log.warn({ jobId, attempt, err: error }, 'job failed')
-        await markFailed(db, jobId, failure)
+        // The job's own record last: whoever sees it failed also sees what the failure wrote.
         await d.onFailed?.(jobId, failure)
-        if (error instanceof PermanentJobError) return
+        await markFailed(db, jobId, failure)
+        if (permanent) return
       } else {
         this.log.warn({ jobId, attempt, err: error }, 'job attempt failed; it will be retried')
         await markRetrying(db, jobId, attempt, failure.message)
