@@ -1,9 +1,9 @@
 // API throughput: GET /api/rider-setups (a page of 20 of the caller's 50 setups, the list the
 // riders screen shows) with 200 concurrent keep-alive connections from a loopback load
-// generator in this process. Prints requests/s and latency percentiles; asserts nothing.
+// generator in a worker thread (load-worker.mjs). Prints requests/s and latency percentiles; asserts nothing.
 // Runs on embedded PGlite, and also on PostgreSQL when BENCH_DATABASE_URL is set
 // (e.g. postgres://postgres:postgres@127.0.0.1:5432/postgres).
-import http from 'node:http'
+import { Worker } from 'node:worker_threads'
 import type { AddressInfo } from 'node:net'
 import { users } from '@veloptima/db'
 import { openDatabase, type Database } from '@veloptima/db'
@@ -36,49 +36,22 @@ async function scratchPg(adminUrl: string) {
   }
 }
 
+type LoadResult = {
+  requests: number
+  errors: number
+  rps: number
+  p50: number
+  p99: number
+  max: number
+}
+
 function load(port: number, path: string, authorization: string, seconds: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })
-  const latencies: number[] = []
-  let errors = 0
-  const until = performance.now() + seconds * 1000
-  const one = () =>
-    new Promise<void>((resolve) => {
-      const t0 = performance.now()
-      const req = http.request(
-        { host: '127.0.0.1', port, path, agent, headers: { authorization } },
-        (res) => {
-          res.resume()
-          res.on('end', () => {
-            if (res.statusCode === 200) latencies.push(performance.now() - t0)
-            else errors++
-            resolve()
-          })
-        },
-      )
-      req.on('error', () => {
-        errors++
-        resolve()
-      })
-      req.end()
+  return new Promise<LoadResult>((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
+      workerData: { port, path, authorization, seconds, connections: CONNECTIONS },
     })
-  const worker = async () => {
-    while (performance.now() < until) await one()
-  }
-  const started = performance.now()
-  return Promise.all(Array.from({ length: CONNECTIONS }, worker)).then(() => {
-    agent.destroy()
-    const elapsed = (performance.now() - started) / 1000
-    latencies.sort((a, b) => a - b)
-    const q = (p: number) =>
-      latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN
-    return {
-      requests: latencies.length,
-      errors,
-      rps: latencies.length / elapsed,
-      p50: q(0.5),
-      p99: q(0.99),
-      max: latencies[latencies.length - 1] ?? NaN,
-    }
+    worker.once('message', resolve)
+    worker.once('error', reject)
   })
 }
 
