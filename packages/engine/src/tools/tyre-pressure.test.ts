@@ -121,6 +121,15 @@ describe('monotonic properties', () => {
   })
 })
 
+describe('range of the fit', () => {
+  it('warns above 40 mm (the widest tyre of the §7.1 table), not at 40 mm', () => {
+    const at40 = recommendTyrePressure({ ...base, tyreWidthMm: 40, surface: 'gravel' })
+    const at45 = recommendTyrePressure({ ...base, tyreWidthMm: 45, surface: 'gravel' })
+    expect(at40.warnings.map((w) => w.code)).not.toContain('wide-tyre-extrapolated')
+    expect(at45.warnings.map((w) => w.code)).toContain('wide-tyre-extrapolated')
+  })
+})
+
 describe('validation', () => {
   it('names the field, the expectation and the value', () => {
     expect(() => recommendTyrePressure({ ...base, riderMassKg: -3 })).toThrow(

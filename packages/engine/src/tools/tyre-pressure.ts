@@ -20,6 +20,8 @@ export const PA_PER_PSI = 6894.757293168
 export const PA_PER_BAR = 100_000
 const LB_PER_KG = 1 / 0.45359237
 
+/** Widest tyre of the fit's published table (science.md §7.1); wider is extrapolation. */
+export const WIDEST_FITTED_MM = 40
 /** ETRTO/ISO 5775 maximum for hookless (tubeless straight side) rims: 5 bar = 72.5 psi. */
 export const HOOKLESS_MAX_PA = 5 * PA_PER_BAR
 /** Below this we stop lowering: rim strikes and burping dominate; our practical floor. */
@@ -263,6 +265,12 @@ export function recommendTyrePressure(raw: TyrePressureInput | unknown): TyrePre
     warnings.push({
       code: 'hookless-cap-near',
       message: `rear: this setup reaches the 5 bar hookless limit at a rider mass of ${capReachedAtRiderMassKg.rear} kg.`,
+    })
+  }
+  if (effectiveWidthMm > WIDEST_FITTED_MM) {
+    warnings.push({
+      code: 'wide-tyre-extrapolated',
+      message: `the Berto fit comes from road tyres; at ${round(effectiveWidthMm, 1)} mm it is extrapolated and reads low at light loads (the front especially): treat it as a lower bound.`,
     })
   }
   if (input.tyreType === 'hookless' && effectiveWidthMm < 25) {
