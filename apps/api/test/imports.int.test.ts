@@ -6,7 +6,7 @@ import { courses, files, optimizations, rows } from '@veloptima/db'
 import { SAMPLE_COURSES, seedSampleCourses } from '../src/routes/imports/samples.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { createTeam, createUser, multipart, tempDir } from './files-helpers.ts'
-import { createRunnable } from './runs-helpers.ts'
+import { createRunnable, eventually } from './runs-helpers.ts'
 
 // Real files, read in place from the shared data directory.
 const shared = (path: string) => readFileSync(join('/work/shared/data', path))
@@ -123,6 +123,25 @@ describe('course import: POST /api/courses/import', () => {
       cleaning: { distance_source: 'recorded' },
     })
     expect(res.json().stats.distance).toBeGreaterThan(40_000)
+  })
+
+  it('reads a long ride in a worker thread, not on the API event loop', async () => {
+    // The 2019 Ironman file: 3 MB of FIT, a 180 km bike leg; reading it takes over a second.
+    const pool = t.app.jobs.interactivePool()
+    const threads = pool.started
+    const upload = importFile('ann', 'ironman.fit', shared('rides/ironman-multisport-2019.fit'))
+    await eventually(async () => pool.running().some((r) => r.task === 'import-course'))
+    const health = await t.app.inject({ method: 'GET', url: '/api/health' })
+    expect(health.statusCode).toBe(200)
+    expect(pool.running().map((r) => r.task)).toEqual(['import-course'])
+    expect(pool.started).toBeGreaterThanOrEqual(threads)
+    const res = await upload
+    expect(res.statusCode).toBe(201)
+    const course = res.json()
+    expect(course.stats.distance).toBeGreaterThan(175_000)
+    // Beyond 50 km the segments get longer: at most about 5,000 of them.
+    expect(course.segment_count).toBeLessThanOrEqual(5001)
+    expect(course.segment_count).toBeGreaterThan(4000)
   })
 
   it('refuses a file that is no course, storing nothing', async () => {

@@ -78,6 +78,7 @@ export class JobSystem {
   private booting?: Promise<PgBoss>
   private readonly definitions = new Map<string, JobDefinition>()
   pool?: WorkerPool
+  private interactive?: WorkerPool
 
   constructor(
     private readonly database: Database,
@@ -143,6 +144,15 @@ export class JobSystem {
     }
   }
 
+  /**
+   * One thread for work a request waits for (reading an uploaded course), apart from the job
+   * threads so that it never queues behind a long optimization. Started on first use.
+   */
+  interactivePool(): WorkerPool {
+    this.interactive ??= new WorkerPool(1)
+    return this.interactive
+  }
+
   /** Queues the job whose `jobs` row (id = jobId, kind = queue) the caller has committed. */
   async send(queue: string, jobId: string): Promise<void> {
     const boss = await this.connect()
@@ -201,8 +211,9 @@ export class JobSystem {
 
   /** Stops the threads first (their jobs fail now and are retried after a restart), then pg-boss. */
   async stop(): Promise<void> {
-    await this.pool?.close()
+    await Promise.all([this.pool?.close(), this.interactive?.close()])
     this.pool = undefined
+    this.interactive = undefined
     const boss = this.booting ? await this.booting.catch(() => undefined) : undefined
     this.booting = undefined
     this.boss = undefined

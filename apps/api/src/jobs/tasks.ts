@@ -7,6 +7,7 @@ import {
   type PacingResult,
   type SimulationResult,
 } from '@veloptima/engine'
+import { courseFromFile } from '../routes/imports/course-rows.ts'
 import { parseOptimizerInput, type OptimizerInput } from './engine-inputs.ts'
 
 export type Progress = (progress: number, message?: string) => void
@@ -191,4 +192,6 @@ function equipment(input: OptimizerInput, progress: Progress): EquipmentOutput {
 export const tasks: Record<string, (input: any, progress: Progress) => unknown> = {
   pacing,
   equipment,
+  'import-course': (input: { bytes: Uint8Array; fileName: string }) =>
+    courseFromFile(input.bytes, input.fileName),
 }

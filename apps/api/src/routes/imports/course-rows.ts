@@ -1,5 +1,12 @@
 // From an imported course (formats + engine) to the columns of a `courses` row.
-import { groundDistance, type BuiltCourse, type Course } from '@veloptima/engine'
+import {
+  buildCourse,
+  CourseError,
+  groundDistance,
+  type BuiltCourse,
+  type Course,
+} from '@veloptima/engine'
+import { ImportError, readTrack, type TrackFormat } from '@veloptima/formats'
 import type { CourseSegment, CourseStats, CourseTrack } from '@veloptima/db'
 
 /**
@@ -82,4 +89,40 @@ export function trackOf(
     )
   }
   return track
+}
+
+/** Everything a course row needs from a file, as plain JSON (it crosses a thread boundary). */
+export type CourseFromFile = {
+  name: string | null
+  format: TrackFormat
+  segments: CourseSegment[]
+  stats: CourseStats
+  track: CourseTrack | null
+  cleaning: BuiltCourse['cleaning']
+}
+
+/**
+ * Reads a course file (formats) and builds the course (engine): the file is decoded once, the
+ * course built with 10 m segments and, beyond 50 km, again with longer ones. Throws ImportError
+ * naming the file.
+ */
+export function courseFromFile(bytes: Uint8Array, fileName: string): CourseFromFile {
+  const raw = readTrack(bytes, fileName)
+  let built: BuiltCourse
+  try {
+    built = buildCourse(raw)
+    const length = segmentLengthFor(built.stats.distanceM)
+    if (length !== 10) built = buildCourse(raw, { segmentLengthM: length })
+  } catch (error) {
+    if (error instanceof CourseError) throw new ImportError(error.code, error.message, fileName)
+    throw error
+  }
+  return {
+    name: raw.name,
+    format: raw.format,
+    segments: segmentsOf(built.course),
+    stats: statsOf(built),
+    track: trackOf(raw, built.course),
+    cleaning: built.cleaning,
+  }
 }

@@ -20,11 +20,17 @@ export async function importRoutes(app: FastifyInstance) {
       const query = importQuery.parse(request.query)
       const upload = await readUpload(request, app.deps.config.MAX_UPLOAD_BYTES)
       const owner = await app.files.resolveOwner(caller.uid, query.owner ?? upload.fields.owner)
-      const { course, cleaning } = await importCourseFile(app.deps.database, app.files, owner, {
-        filename: upload.filename,
-        bytes: upload.bytes,
-        name: query.name ?? upload.fields.name,
-      })
+      const { course, cleaning } = await importCourseFile(
+        app.deps.database,
+        app.files,
+        owner,
+        {
+          filename: upload.filename,
+          bytes: upload.bytes,
+          name: query.name ?? upload.fields.name,
+        },
+        app.jobs.interactivePool(),
+      )
       return reply.status(201).send({
         ...(courseSpec.listJson!(course) as Record<string, unknown>),
         segment_count: course.segments.length,

@@ -1,25 +1,38 @@
-import { ImportError, importCourse } from '@veloptima/formats'
+import { ImportError } from '@veloptima/formats'
 import { courses, type Database } from '@veloptima/db'
 import { AppError } from '../../errors.ts'
 import type { Owner } from '../../files/repository.ts'
 import type { FileService } from '../../files/service.ts'
-import { segmentLengthFor, segmentsOf, statsOf, trackOf } from './course-rows.ts'
+import type { WorkerPool } from '../../jobs/pool.ts'
+import { courseFromFile, type CourseFromFile } from './course-rows.ts'
 
 export type CourseRow = typeof courses.$inferSelect
 
-/** Reads a course file in full before anything is stored, with the engine's default segments. */
-export function buildFromFile(bytes: Uint8Array, fileName: string) {
+/** The ImportError of a thread or of this thread, as the API's error naming file and problem. */
+function importFailure(error: unknown): unknown {
+  const e = error as { name?: string; errorName?: string; code?: string; message: string }
+  if (error instanceof ImportError || e.errorName === 'ImportError') {
+    return new AppError('invalid-course-file', 422, e.message.replace(/\.?$/, '.'), {
+      reason: e.code,
+    })
+  }
+  return error
+}
+
+/**
+ * Reads and builds the course: in a worker thread when the app has a pool for it (a 3 MB FIT file
+ * takes over a second, which must not stall every other request), else here.
+ */
+export async function readCourseFile(
+  bytes: Uint8Array,
+  fileName: string,
+  pool?: WorkerPool,
+): Promise<CourseFromFile> {
   try {
-    const first = importCourse(bytes, fileName)
-    const length = segmentLengthFor(first.stats.distanceM)
-    return length === 10 ? first : importCourse(bytes, fileName, { segmentLengthM: length })
+    if (pool) return await pool.run<CourseFromFile>('import-course', { bytes, fileName })
+    return courseFromFile(bytes, fileName)
   } catch (error) {
-    if (error instanceof ImportError) {
-      throw new AppError('invalid-course-file', 422, error.message.replace(/\.?$/, '.'), {
-        reason: error.code,
-      })
-    }
-    throw error
+    throw importFailure(error)
   }
 }
 
@@ -33,14 +46,15 @@ export async function importCourseFile(
   files: FileService,
   owner: Owner,
   upload: { filename: string; bytes: Uint8Array; name?: string | undefined },
-): Promise<{ course: CourseRow; cleaning: ReturnType<typeof buildFromFile>['cleaning'] }> {
+  pool?: WorkerPool,
+): Promise<{ course: CourseRow; cleaning: CourseFromFile['cleaning'] }> {
   const prepared = files.prepare(upload.filename, upload.bytes, {
     allowed: ['gpx', 'tcx', 'fit', 'json'],
   })
-  const built = buildFromFile(upload.bytes, prepared.name)
+  const built = await readCourseFile(upload.bytes, prepared.name, pool)
   const name =
     upload.name?.trim() ||
-    built.track.name?.trim() ||
+    built.name?.trim() ||
     prepared.name.replace(/\.(gpx|tcx|fit|json)$/i, '') ||
     'Imported course'
   const course = await files.storeWith(prepared, () =>
@@ -53,10 +67,10 @@ export async function importCourseFile(
           ownerTeam: owner.team ?? null,
           name: name.slice(0, 200),
           sourceFileId: file.id,
-          sourceFormat: built.track.format,
-          track: trackOf(built.track, built.course),
-          segments: segmentsOf(built.course),
-          stats: statsOf(built),
+          sourceFormat: built.format,
+          track: built.track,
+          segments: built.segments,
+          stats: built.stats,
         })
         .returning()
       return row!
