@@ -158,7 +158,7 @@ export function Warnings({ items }: { items: { code: string; message: string }[]
       className="mt-4 space-y-1 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200"
     >
       {items.map((w, i) => (
-        <li key={`${w.code}-${i}`}>⚠ {w.message}</li>
+        <li key={`${w.code}-${i}`}>⚠ {w.message.charAt(0).toUpperCase() + w.message.slice(1)}</li>
       ))}
     </ul>
   )

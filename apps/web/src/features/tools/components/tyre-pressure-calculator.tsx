@@ -256,7 +256,9 @@ export function TyrePressureCalculator() {
                   : 'hookless rim'}
               .
             </p>
-            {tyreType === 'hookless' && r.capReachedAtRiderMassKg ? (
+            {tyreType === 'hookless' &&
+            r.capReachedAtRiderMassKg &&
+            !r.warnings.some((w) => w.code.startsWith('hookless-cap')) ? (
               <p className="mt-2 text-sm text-slate-700">
                 The rear reaches the 5 bar hookless limit at a rider mass of{' '}
                 {formatQuantity('mass', r.capReachedAtRiderMassKg.rear, system)}.
