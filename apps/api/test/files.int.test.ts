@@ -203,6 +203,31 @@ describe('files: upload, signed download URLs, authorization', () => {
     expect(reloaded.verify(Object.fromEntries(u.searchParams))).toBe(file.id)
   })
 
+  it('deletes a file: row and bytes; its link then answers 404; others cannot delete it', async () => {
+    const file = (await upload('alice', 'gone.gpx', syntheticGpx())).json()
+    const link = t.app.files.signer.sign(file.id).url
+    const bob = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/files/${file.id}`,
+      headers: auth.bob,
+    })
+    expect(bob.statusCode).toBe(404)
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/files/${file.id}`,
+      headers: auth.alice,
+    })
+    expect(res.statusCode).toBe(204)
+    expect(existsSync(join(filesDir, 'uploads', `${file.id}.gpx`))).toBe(false)
+    expect((await t.app.inject({ method: 'GET', url: local(link) })).statusCode).toBe(404)
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `/api/files/${file.id}`,
+      headers: auth.alice,
+    })
+    expect(again.statusCode).toBe(404)
+  })
+
   it('removes the stored bytes when the row cannot be written (nothing half-written)', async () => {
     const prepared = t.app.files.prepare('x.gpx', Buffer.from(syntheticGpx()))
     await expect(

@@ -51,3 +51,7 @@ export async function isTeamMember(db: Db, uid: string, team: string): Promise<b
     .where(and(eq(teamMembers.teamId, team), eq(teamMembers.uid, uid)))
   return Boolean(row)
 }
+
+export async function deleteFile(db: Db, id: string): Promise<void> {
+  await db.delete(files).where(eq(files.id, id))
+}

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream'
 import type { Database, Db } from '@veloptima/db'
 import { AppError, notFound } from '../errors.ts'
 import {
+  deleteFile,
   findFile,
   findVisibleFile,
   insertFile,
@@ -126,6 +127,17 @@ export class FileService {
     const row = UUID.test(id) ? await findVisibleFile(this.database.db, uid, id) : undefined
     if (!row) throw notFound('The file')
     return row
+  }
+
+  /**
+   * Deletes a file the caller can see: the row first (courses and results that referenced it keep
+   * their data and lose the link), then the bytes. A notification's download link to it then
+   * answers 404.
+   */
+  async remove(uid: string, id: string): Promise<void> {
+    const row = await this.visibleFile(uid, id)
+    await deleteFile(this.database.db, row.id)
+    await this.storage.delete(row.storageKey)
   }
 
   /** A short-lived signed URL for a file the caller can see. */

@@ -86,6 +86,12 @@ export async function filesRoutes(app: FastifyInstance) {
     return fileJson(await app.files.visibleFile(callerOf(request).uid, id))
   })
 
+  app.delete('/files/:id', { preHandler: app.authenticate }, async (request, reply) => {
+    const { id } = idParams.parse(request.params)
+    await app.files.remove(callerOf(request).uid, id)
+    return reply.status(204).send()
+  })
+
   app.get('/files/:id/download-url', { preHandler: app.authenticate }, async (request) => {
     const { id } = idParams.parse(request.params)
     const { url, expiresAt } = await app.files.downloadUrl(callerOf(request).uid, id)
