@@ -10,7 +10,7 @@ import {
   type TyreType,
   type WidthKind,
 } from '@veloptima/engine'
-import { formatQuantity, useUnits } from '../../../lib/units.ts'
+import { formatQuantity, PA_PER_PSI, useUnits, type UnitSystem } from '../../../lib/units.ts'
 import { useQuantityField } from '../hooks/use-quantity-field.ts'
 import {
   formatPressure,
@@ -56,6 +56,44 @@ export function describeInputError(e: ToolInputError, labels: Record<string, str
   }
   if (e.field === 'tyreMinPressurePa') return 'The tyre minimum must be below its maximum.'
   return `${label}: ${e.message.slice(e.field.length + 2)}`
+}
+
+/** The engine's warnings in the user's units (the engine speaks kg and psi). */
+function localWarnings(r: TyrePressureResult, system: UnitSystem) {
+  return r.warnings.map((w) => {
+    const wheel = w.message.startsWith('front') ? r.front : r.rear
+    const name = w.message.startsWith('front') ? 'Front' : 'Rear'
+    const asked = formatPressure(wheel.uncappedPsi * PA_PER_PSI, system)
+    switch (w.code) {
+      case 'hookless-cap':
+        return {
+          ...w,
+          message: `${name}: the model asks for ${asked}, but hookless rims are limited to ${formatPressure(HOOKLESS_MAX_PA, system)}; a wider tyre would bring the pressure under the limit.`,
+        }
+      case 'hookless-cap-near':
+        return {
+          ...w,
+          message: `Rear: this setup reaches the ${formatPressure(HOOKLESS_MAX_PA, system)} hookless limit at a rider mass of ${formatQuantity('mass', r.capReachedAtRiderMassKg?.rear ?? 0, system)}.`,
+        }
+      case 'above-tyre-max':
+        return {
+          ...w,
+          message: `${name}: the model asks for ${asked}, above the tyre's printed maximum; capped there. A wider tyre suits this load better.`,
+        }
+      case 'below-tyre-min':
+        return {
+          ...w,
+          message: `${name}: the model asks for ${asked}, below the tyre's printed minimum; raised to it.`,
+        }
+      case 'below-floor':
+        return {
+          ...w,
+          message: `${name}: the model asks for ${asked}, below ${formatPressure(100_000, system)} where rim strikes are likely; raised to it. A narrower tyre suits this load better.`,
+        }
+      default:
+        return w
+    }
+  })
 }
 
 const surfaceText: Record<Surface, string> = {
@@ -264,7 +302,7 @@ export function TyrePressureCalculator() {
                 {formatQuantity('mass', r.capReachedAtRiderMassKg.rear, system)}.
               </p>
             ) : null}
-            <Warnings items={r.warnings} />
+            <Warnings items={localWarnings(r, system)} />
             <PressureChart
               result={r}
               system={system}
