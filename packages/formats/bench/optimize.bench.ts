@@ -34,15 +34,20 @@ const rider: Rider = {
   maxPowerW: 700,
 }
 
+/** Median wall time (ms) of `runs` calls; the matching CPU time goes to `lastCpu`. */
+let lastCpu = 0
 function median(runs: number, fn: () => void): number {
-  const times: number[] = []
+  const times: [number, number][] = []
   for (let k = 0; k < runs; k++) {
+    const c0 = process.cpuUsage()
     const t0 = performance.now()
     fn()
-    times.push(performance.now() - t0)
+    const c = process.cpuUsage(c0)
+    times.push([performance.now() - t0, (c.user + c.system) / 1000])
   }
-  times.sort((a, b) => a - b)
-  return times[Math.floor(runs / 2)]!
+  times.sort((a, b) => a[0] - b[0])
+  lastCpu = times[Math.floor(runs / 2)]![1]
+  return times[Math.floor(runs / 2)]![0]
 }
 
 const load = (name: string, segmentLengthM?: number): Course =>
@@ -73,7 +78,7 @@ const constraints: PacingConstraint[] = [
   { type: 'w_prime_balance' },
   { type: 'average_power', powerW: 260 },
   { type: 'normalized_power', powerW: 270 },
-  { type: 'work', workJ: 7e6 },
+  { type: 'work', workJ: 9e6 },
 ]
 for (const constraint of constraints) {
   let r = optimizePacing({ course: long, rider, environment, pacing: { constraint } })
@@ -81,7 +86,7 @@ for (const constraint of constraints) {
     r = optimizePacing({ course: long, rider, environment, pacing: { constraint } })
   })
   console.log(
-    `   ${constraint.type.padEnd(18)} ${ms.toFixed(0).padStart(6)} ms (median of 3)   ` +
+    `   ${constraint.type.padEnd(18)} ${ms.toFixed(0).padStart(6)} ms (median of 3; CPU ${lastCpu.toFixed(0)} ms)   ` +
       `${r.controls.count} controls, ${r.stats.gradientEvaluations} gradients, ` +
       `${r.stats.simulations} simulations   ${r.status}: ${r.timeS.toFixed(1)} s vs constant ` +
       (r.baseline
@@ -126,7 +131,7 @@ for (const name of readdirSync(dataDir).sort()) {
   })
   console.log(
     `   ${name.padEnd(36)} ${(course.start[course.n]! / 1000).toFixed(1).padStart(5)} km ` +
-      `${ms.toFixed(0).padStart(5)} ms  ${r.timeS.toFixed(1)} s, −${r.timeSavedS!.toFixed(1)} s vs ` +
+      `${ms.toFixed(0).padStart(5)} ms (CPU ${lastCpu.toFixed(0)})  ${r.timeS.toFixed(1)} s, −${r.timeSavedS!.toFixed(1)} s vs ` +
       `${r.baseline!.powerW.toFixed(1)} W constant;  matched: 280 W ${c280.timeS.toFixed(1)} s, ` +
       `optimized ${m.timeS.toFixed(1)} s (min W′ ${m.simulation!.minWPrimeBalanceJ!.toFixed(0)} J)`,
   )
@@ -171,7 +176,7 @@ const eqMs = median(3, () => {
   })
 })
 console.log(
-  `3. equipment 5×5×3 = ${eq.combinations} combinations on 40 km: ${eqMs.toFixed(0)} ms (median of 3), ` +
+  `3. equipment 5×5×3 = ${eq.combinations} combinations on 40 km: ${eqMs.toFixed(0)} ms (median of 3; CPU ${lastCpu.toFixed(0)} ms), ` +
     `${eq.optimizedCount} optimized exactly, best ${JSON.stringify(eq.ranking[0]!.choices)} ` +
     `${eq.ranking[0]!.deltaS.toFixed(1)} s vs baseline`,
 )

@@ -131,8 +131,37 @@ export function dpWprime(
     bestArg = arg
     return m
   }
+  // backward sweep, power-major so the inner loop over W′ levels is a straight linear pass
+  const time = tab.time
+  const alpha = tab.alpha
+  const beta = tab.beta
   for (let k = K - 1; k >= 0; k--) {
-    for (let l = 0; l < L; l++) value[k * L + l] = best(k, l * dw)
+    const row = k * L
+    const next = (k + 1) * L
+    value.fill(Infinity, row, row + L)
+    for (let j = 0; j < nP; j++) {
+      const t = time[k * nP + j]!
+      if (t === Infinity) continue
+      const a = alpha[k * nP + j]! // W⁺ = a·W + b, a ∈ (0, 1]
+      const b = beta[k * nP + j]!
+      for (let l = 0; l < L; l++) {
+        const wn = a * (l * dw) + b
+        let v: number
+        if (wn < 0) {
+          if (wn <= -1e-9) continue
+          v = value[next]!
+        } else {
+          const x = wn >= w0 ? L - 1 : wn / dw
+          const q = x >= L - 1 ? L - 2 : Math.floor(x)
+          const f = x - q
+          const lo = value[next + q]!
+          const hi = value[next + q + 1]!
+          v = f === 0 ? lo : lo === Infinity || hi === Infinity ? Infinity : lo + f * (hi - lo)
+        }
+        const c = t + v
+        if (c < value[row + l]!) value[row + l] = c
+      }
+    }
   }
   const power = new Float64Array(K)
   let w = w0
