@@ -145,15 +145,18 @@ describe("optimization runs on Alpe d'Huez: results, CSV export, notification", 
     const optimization = await optimizationWith(
       {
         constraint: { type: 'w_prime_balance' },
-        environment: { temperature_c: 15, wind_speed_mps: 4, wind_from_deg: 200 },
+        environment: { temperature_c: 15, altitude_m: 700, wind_speed_mps: 4, wind_from_deg: 200 },
+        // As the optimization form stores them: the first option of a group is the baseline.
         equipment: {
-          groups: {
-            wheels: [
-              { name: 'Alloy box rims', cda_delta_m2: 0 },
-              { name: 'Deep carbon', cda_delta_m2: -0.012, mass_delta_kg: -0.3 },
-            ],
-          },
-          baseline: { wheels: 'Alloy box rims' },
+          groups: [
+            {
+              name: 'wheels',
+              options: [
+                { name: 'Alloy box rims', cda_delta: 0, mass_delta: 0, crr_factor: 1 },
+                { name: 'Deep carbon', cda_delta: -0.012, mass_delta: -0.3, crr_factor: 1 },
+              ],
+            },
+          ],
         },
       },
       'equipment',
@@ -172,6 +175,23 @@ describe("optimization runs on Alpe d'Huez: results, CSV export, notification", 
     expect(output.ranking[0]!.delta_s).toBeLessThan(0)
     expect(output.ranking[1]!.delta_s).toBe(0)
     expect(output.best.plan.length).toBeGreaterThan(0)
+  })
+
+  it('runs when the setup has no max power (the ceiling is then 2 × CP, as in the preview)', async () => {
+    const optimization = await optimizationWith({ max_targets: 5 })
+    await t.database.db
+      .update(riderSetups)
+      .set({ maxPower: null })
+      .where(eq(riderSetups.id, optimization.riderSetupId!))
+    const job = await finished((await post(optimization.id)).json().job_id)
+    expect(job.state).toBe('succeeded')
+    const [result] = await t.database.db
+      .select()
+      .from(optimizationResults)
+      .where(eq(optimizationResults.id, job.result_id))
+    const output = result!.result as unknown as PacingOutput
+    expect(output.plan.length).toBeLessThanOrEqual(5)
+    expect(Math.max(...output.series!.power_w)).toBeLessThanOrEqual(560 + 1e-6)
   })
 
   it('refuses bad inputs with a message naming the field, writing nothing', async () => {

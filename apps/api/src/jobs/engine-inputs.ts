@@ -55,13 +55,18 @@ export type OptimizerInput = {
   startAltitudeM: number
 }
 
+/** An equipment option as the optimization form stores it (ΔCdA m², Δmass kg, Crr factor). */
+type OptionInput = { name: string; cda_delta?: number; mass_delta?: number; crr_factor?: number }
+
 /**
- * The optimizer input of a snapshot. `optimizations.inputs` may hold (snake_case, SI units):
- * `environment` (the scenario's keys: temperature_c — 20 °C when neither it nor air_density_kg_m3
- * is given —, pressure_pa, relative_humidity, pressure_altitude_m, wind_speed_mps, wind_from_deg),
- * `constraint` ({type: w_prime_balance | normalized_power | average_power | work, …}; W′ balance
- * when absent and the setup has CP and W′), `max_targets`, `min_power_w`, and for equipment
- * optimizations `equipment` ({groups: {name: [options]}, baseline: {group: option}}).
+ * The optimizer input of a snapshot, with the same reading of `optimizations.inputs` as the web
+ * app's instant preview (apps/web …/simulation/lib/engine-input.ts), so that the saved run and the
+ * preview agree. `inputs` holds (snake_case, SI units): `environment` {temperature_c (20 °C when
+ * absent), pressure_pa, altitude_m, wind_speed_mps, wind_from_deg}, `constraint` {type:
+ * w_prime_balance | normalized_power | average_power, power_w} (W′ balance when absent),
+ * `max_targets` (12 when absent, 1–20), and for equipment `equipment` {groups: [{name, options:
+ * [{name, cda_delta, mass_delta, crr_factor}]}]}, whose first option of each group is the baseline.
+ * The highest power the plan may ask for is the setup's max power, else 2 × CP, else 1000 W.
  */
 export function optimizerInputOf(snapshot: RunSnapshot): OptimizerInput {
   const inputs = (snapshot.optimization.inputs ?? {}) as Record<string, unknown>
@@ -84,28 +89,58 @@ export function optimizerInputOf(snapshot: RunSnapshot): OptimizerInput {
     crr: crr.normal,
     drivetrain_efficiency: setup.drivetrainEfficiency,
     wheel_inertia_kg_m2: setup.wheelInertia,
+    max_power_w: setup.maxPower ?? (setup.cp !== null ? Math.round(2 * setup.cp) : 1000),
   }
   if (setup.cp !== null) rider.cp_w = setup.cp
   if (setup.wPrime !== null) rider.w_prime_j = setup.wPrime
-  if (setup.maxPower !== null) rider.max_power_w = setup.maxPower
-  const environment = { ...((inputs.environment ?? {}) as Record<string, unknown>) }
-  if (environment.temperature_c === undefined && environment.air_density_kg_m3 === undefined) {
-    environment.temperature_c = 20
+  const env = (inputs.environment ?? {}) as Record<string, unknown>
+  const environment: Record<string, unknown> = { temperature_c: env.temperature_c ?? 20 }
+  const names = {
+    pressure_pa: 'pressure_pa',
+    altitude_m: 'pressure_altitude_m',
+    relative_humidity: 'relative_humidity',
+    wind_speed_mps: 'wind_speed_mps',
+    wind_from_deg: 'wind_from_deg',
+  } as const
+  for (const [from, to] of Object.entries(names)) {
+    if (env[from] !== undefined) environment[to] = env[from]
   }
-  const scenario: JsonObject = { course: { file: 'course' }, rider, environment }
-  const constraint =
-    inputs.constraint ??
-    (setup.cp !== null && setup.wPrime !== null ? { type: 'w_prime_balance' } : undefined)
-  if (constraint !== undefined) scenario.constraint = constraint
-  for (const key of ['max_targets', 'min_power_w'] as const) {
-    if (inputs[key] !== undefined) scenario[key] = inputs[key]
+  const targets = typeof inputs.max_targets === 'number' ? inputs.max_targets : 12
+  const scenario: JsonObject = {
+    course: { file: 'course' },
+    rider,
+    environment,
+    constraint: inputs.constraint ?? { type: 'w_prime_balance' },
+    max_targets: Math.min(20, Math.max(1, Math.round(targets))),
   }
-  if (snapshot.optimization.type === 'equipment') scenario.equipment = inputs.equipment
+  if (inputs.min_power_w !== undefined) scenario.min_power_w = inputs.min_power_w
+  if (snapshot.optimization.type === 'equipment') {
+    scenario.equipment = equipmentOf(inputs.equipment, crr.normal)
+  }
   return {
     scenario,
     segments,
     startAltitudeM: snapshot.course.segments[0]?.altitude ?? 0,
   }
+}
+
+/** The form's option groups → the engine's {groups, baseline} (first option = baseline). */
+function equipmentOf(value: unknown, crr: number): unknown {
+  const groups = (value as { groups?: unknown } | undefined)?.groups
+  if (!Array.isArray(groups)) return value
+  const out: Record<string, unknown[]> = {}
+  const baseline: Record<string, string> = {}
+  for (const group of groups as { name: string; options: OptionInput[] }[]) {
+    const options = Array.isArray(group?.options) ? group.options : []
+    out[group.name] = options.map((o) => ({
+      name: o.name,
+      cda_delta_m2: o.cda_delta ?? 0,
+      mass_delta_kg: o.mass_delta ?? 0,
+      ...(o.crr_factor !== undefined && o.crr_factor !== 1 ? { crr: crr * o.crr_factor } : {}),
+    }))
+    if (options[0]) baseline[group.name] = options[0].name
+  }
+  return { groups: out, baseline }
 }
 
 /** Parses (and so validates) an optimizer input; throws the engine's EngineInputError. */

@@ -62,14 +62,6 @@ function planOf(snapshot: RunSnapshot): RunPlan {
       'Add the equipment options to compare (at least one group with its options) before running.',
     )
   }
-  if (snapshot.rider_setup.maxPower === null) {
-    throw new AppError(
-      'optimization-incomplete',
-      400,
-      'Set the rider setup’s maximal power (max_power, W): it is the highest power the plan may ask for.',
-      { field: 'max_power' },
-    )
-  }
   return { task: type, input: optimizerInputOf(snapshot) }
 }
 
