@@ -247,3 +247,28 @@ describe('embedded identity provider', () => {
     expect(after.pageUrl).toMatch(/\/interaction\//)
   })
 })
+
+describe('sign-up limit', () => {
+  let id: Identity
+  beforeAll(async () => {
+    id = await startIdentity()
+  })
+  afterAll(() => id.close())
+
+  it('lets one address create 10 accounts an hour, then answers too-many-requests', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 11; i++) {
+      const browser = new Browser()
+      const { pageUrl } = await authorize(browser, id.settings)
+      const response = await browser.fetch(
+        `${pageUrl}/signup`,
+        form({ name: `Rider ${i}`, email: `rider${i}@example.net`, password: 'a-good-password' }),
+      )
+      statuses.push(response.status)
+      if (response.status === 429) {
+        expect(await response.text()).toContain('data-code="too-many-requests"')
+      }
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(303), 429])
+  })
+})

@@ -50,6 +50,8 @@ export function interactionRoutes(deps: InteractionDeps) {
   const { provider, accounts, mailer } = deps
   const perEmail = deps.perEmail ?? new FailedAttempts(5, 15 * 60_000)
   const perAddress = deps.perAddress ?? new FailedAttempts(20, 15 * 60_000)
+  // New accounts per client address: 10 an hour.
+  const signups = new FailedAttempts(10, 60 * 60_000)
   const expired = () =>
     messagePage(
       'This sign-in has expired',
@@ -104,7 +106,16 @@ export function interactionRoutes(deps: InteractionDeps) {
     if (!isEmail(email)) return page(`"${email}" is not an e-mail address.`)
     const problem = passwordProblem(password)
     if (problem) return page(problem)
+    const wait = signups.retryAfter(ctx.ip)
+    if (wait > 0) {
+      return page(
+        `Too many new accounts from this address. Try again in ${minutes(wait)} minutes.`,
+        429,
+        'too-many-requests',
+      )
+    }
     const account = await accounts.create({ name, email, password })
+    signups.fail(ctx.ip)
     if (!account) {
       return page(
         'An account with this e-mail already exists. Sign in instead.',
