@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PgBoss, fromPglite } from 'pg-boss'
+import { eq } from 'drizzle-orm'
+import { optimizationResults } from '@veloptima/db'
 import { optimizePacing } from '@veloptima/engine'
 import { OPTIMIZATION_RUN } from '../src/jobs/optimization-run.ts'
 import {
@@ -103,6 +105,13 @@ describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once r
     expect(retrying.message).toMatch(
       /Attempt 1 failed \(The worker thread running pacing was killed\.\)/,
     )
+    // The result version shows the progress its job had reached.
+    const [during] = await t.database.db
+      .select()
+      .from(optimizationResults)
+      .where(eq(optimizationResults.jobId, job_id))
+    expect(during!.status).toBe('running')
+    expect(during!.progress).toBeGreaterThan(0)
     const done = await eventually(
       async () => {
         const job = await jobState(job_id)

@@ -120,6 +120,14 @@ export class OptimizationRuns {
       queue: OPTIMIZATION_RUN,
       run: (ctx) => this.run(ctx.jobId, ctx),
       onFailed: (jobId, error) => this.failed(jobId, error),
+      onProgress: async (jobId, progress) => {
+        await this.db
+          .update(optimizationResults)
+          .set({ progress })
+          .where(
+            and(eq(optimizationResults.jobId, jobId), eq(optimizationResults.status, 'running')),
+          )
+      },
     })
   }
 

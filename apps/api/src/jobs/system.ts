@@ -36,6 +36,8 @@ export type JobDefinition = {
   queue: string
   /** Runs one attempt. Must be idempotent: it may run again after a crash (at-least-once). */
   run(ctx: JobContext): Promise<void>
+  /** Mirrors recorded progress elsewhere (e.g. on the result the job computes); throttled. */
+  onProgress?(jobId: string, progress: number): Promise<void>
   /** Called once when the job has failed for good (after the last attempt, or at once). */
   onFailed?(jobId: string, error: { code: string; message: string }): Promise<void>
   options?: Omit<Queue, 'name'>
@@ -183,7 +185,10 @@ export class JobSystem {
         lastWrite = now
         const p = Math.max(0, Math.min(100, progress))
         pending = pending
-          .then(() => recordProgress(db, jobId, p, message ?? null))
+          .then(async () => {
+            await recordProgress(db, jobId, p, message ?? null)
+            await d.onProgress?.(jobId, p)
+          })
           .catch((error) => this.log.warn({ err: error, jobId }, 'progress not recorded'))
       },
     }
