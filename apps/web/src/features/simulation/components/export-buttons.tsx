@@ -9,7 +9,7 @@ import {
   type Course,
   type OptimizationResult,
 } from '../lib/api.ts'
-import type { PreviewSummary } from '../lib/preview.ts'
+import type { PacingOutput } from '../lib/run-output.ts'
 import type { Snapshot } from '../lib/snapshot.ts'
 import { Button, ErrorBox } from './ui.tsx'
 
@@ -27,11 +27,11 @@ function save(data: BlobPart, type: string, name: string) {
 const fileBase = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'plan'
 
 export function ExportButtons({
-  summary,
+  output,
   snapshot,
   result,
 }: {
-  summary: PreviewSummary
+  output: PacingOutput
   snapshot: Snapshot
   result: OptimizationResult
 }) {
@@ -40,15 +40,15 @@ export function ExportButtons({
   const track = course.data?.track
   const plan: PlanExport = {
     name: `${snapshot.optimization.name} v${result.version}`,
-    sections: summary.sections.map((s) => ({
-      startM: s.startM,
-      endM: s.endM,
-      powerW: s.powerW,
+    sections: output.plan.map((s) => ({
+      startM: s.start_m,
+      endM: s.end_m,
+      powerW: s.power_w,
       label: s.label,
       grade: s.grade,
-      speedMps: s.speedMps,
-      durationS: s.durationS,
-      timeS: s.timeS,
+      speedMps: s.speed_mps,
+      durationS: s.duration_s,
+      timeS: s.elapsed_s,
     })),
     ...(track
       ? {

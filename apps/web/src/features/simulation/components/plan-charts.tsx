@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import { toDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
-import type { Series } from '../lib/preview.ts'
+import type { RideSeries } from '../lib/run-output.ts'
 
 type ChartDef = { title: string; unit: string; values: number[]; color: string }
 
@@ -58,29 +58,35 @@ function Chart({
   )
 }
 
-export function PlanCharts({ series, syncKey = 'plan' }: { series: Series; syncKey?: string }) {
+/** Every `stride`-th value so a chart keeps at most ~1500 points (uPlot draws them all). */
+function thin(values: number[], stride: number): number[] {
+  return stride <= 1 ? values : values.filter((_, i) => i % stride === 0 || i === values.length - 1)
+}
+
+export function PlanCharts({ series, syncKey = 'plan' }: { series: RideSeries; syncKey?: string }) {
   const { system } = useUnits()
-  const x = series.distanceM.map((d) => toDisplay('distance', d, system))
+  const stride = Math.ceil(series.distance_m.length / 1500)
+  const x = thin(series.distance_m, stride).map((d) => toDisplay('distance', d, system))
   const defs: ChartDef[] = [
     {
       title: 'Elevation',
       unit: unitLabel('elevation', system),
-      values: series.altitudeM.map((a) => toDisplay('elevation', a, system)),
+      values: thin(series.altitude_m, stride).map((a) => toDisplay('elevation', a, system)),
       color: '#64748b',
     },
-    { title: 'Power', unit: 'W', values: series.powerW, color: '#ea580c' },
+    { title: 'Power', unit: 'W', values: thin(series.power_w, stride), color: '#ea580c' },
     {
       title: 'Speed',
       unit: unitLabel('speed', system),
-      values: series.speedMps.map((v) => toDisplay('speed', v, system)),
+      values: thin(series.speed_mps, stride).map((v) => toDisplay('speed', v, system)),
       color: '#2563eb',
     },
   ]
-  if (series.wPrimeJ) {
+  if (series.w_prime_balance_j.some((w) => w !== 0)) {
     defs.push({
       title: 'W′ balance',
       unit: 'kJ',
-      values: series.wPrimeJ.map((w) => w / 1000),
+      values: thin(series.w_prime_balance_j, stride).map((w) => w / 1000),
       color: '#16a34a',
     })
   }
@@ -91,5 +97,50 @@ export function PlanCharts({ series, syncKey = 'plan' }: { series: Series; syncK
         <Chart key={d.title} x={x} def={d} xLabel={xLabel} syncKey={syncKey} />
       ))}
     </div>
+  )
+}
+
+/** Δ-time against the baseline along the course, one line per equipment combination. */
+export function DeltaChart({
+  lines,
+  syncKey = 'delta',
+}: {
+  lines: { label: string; distance_m: number[]; delta_s: number[] }[]
+  syncKey?: string
+}) {
+  const { system } = useUnits()
+  const el = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (!el.current || lines.length === 0) return
+    const x = lines[0]!.distance_m.map((d) => toDisplay('distance', d, system))
+    const colors = ['#ea580c', '#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04']
+    const plot = new uPlot(
+      {
+        width: Math.max(300, el.current.clientWidth),
+        height: 200,
+        cursor: { sync: { key: syncKey } },
+        scales: { x: { time: false } },
+        axes: [
+          { label: `Distance (${unitLabel('distance', system)})` },
+          { label: 'Δ time (s)', size: 60 },
+        ],
+        series: [
+          { label: 'Distance' },
+          ...lines.map((l, i) => ({
+            label: l.label,
+            stroke: colors[i % colors.length]!,
+            width: 2,
+          })),
+        ],
+      },
+      [x, ...lines.map((l) => l.delta_s)],
+      el.current,
+    )
+    return () => plot.destroy()
+  }, [lines, system, syncKey])
+  return (
+    <figure aria-label="Δ time against the baseline along the course">
+      <div ref={el} />
+    </figure>
   )
 }

@@ -1,9 +1,9 @@
 import { formatQuantity, toDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
 import { formatDuration, percent } from '../lib/format.ts'
-import type { PlanRow } from '../lib/preview.ts'
+import type { PlanSection } from '../lib/run-output.ts'
 
 /** The plan as the rider takes it to the race: one row per target. */
-export function PlanTable({ rows }: { rows: PlanRow[] }) {
+export function PlanTable({ rows }: { rows: PlanSection[] }) {
   const { system } = useUnits()
   return (
     <div className="overflow-x-auto">
@@ -26,17 +26,17 @@ export function PlanTable({ rows }: { rows: PlanRow[] }) {
             <tr key={i}>
               <td className="px-2 py-1.5 text-slate-500">{i + 1}</td>
               <td className="px-2 py-1.5 tabular-nums">
-                {toDisplay('distance', r.startM, system).toFixed(2)} –{' '}
-                {toDisplay('distance', r.endM, system).toFixed(2)}
+                {toDisplay('distance', r.start_m, system).toFixed(2)} –{' '}
+                {toDisplay('distance', r.end_m, system).toFixed(2)}
               </td>
               <td className="px-2 py-1.5">{r.label}</td>
               <td className="px-2 py-1.5 tabular-nums">{percent(r.grade)}</td>
-              <td className="px-2 py-1.5 font-semibold tabular-nums">{Math.round(r.powerW)} W</td>
+              <td className="px-2 py-1.5 font-semibold tabular-nums">{Math.round(r.power_w)} W</td>
               <td className="px-2 py-1.5 tabular-nums">
-                {formatQuantity('speed', r.speedMps, system)}
+                {formatQuantity('speed', r.speed_mps, system)}
               </td>
-              <td className="px-2 py-1.5 tabular-nums">{formatDuration(r.durationS)}</td>
-              <td className="px-2 py-1.5 tabular-nums">{formatDuration(r.timeS)}</td>
+              <td className="px-2 py-1.5 tabular-nums">{formatDuration(r.duration_s)}</td>
+              <td className="px-2 py-1.5 tabular-nums">{formatDuration(r.elapsed_s)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,41 +1,47 @@
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { formatDuration, formatSaving } from '../lib/format.ts'
+import {
+  choicesLabel,
+  pacingOf,
+  type EquipmentOutput,
+  type PacingOutput,
+  type RunOutput,
+} from '../lib/run-output.ts'
 import type { PreviewState } from '../lib/use-preview.ts'
-import { PlanCharts } from './plan-charts.tsx'
+import { DeltaChart, PlanCharts } from './plan-charts.tsx'
 import { PlanTable } from './plan-table.tsx'
-import { ErrorBox, Stat } from './ui.tsx'
-import type { PreviewSummary } from '../lib/preview.ts'
+import { Card, ErrorBox, Stat } from './ui.tsx'
 
-export function SummaryStats({ summary }: { summary: PreviewSummary }) {
+export function SummaryStats({ output }: { output: PacingOutput }) {
   const { system } = useUnits()
-  const distance = summary.series?.distanceM.at(-1)
+  const distance = output.series?.distance_m.at(-1)
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
       <Stat
         label="Predicted time"
-        value={<span data-testid="predicted-time">{formatDuration(summary.timeS)}</span>}
+        value={<span data-testid="predicted-time">{formatDuration(output.time_s)}</span>}
       />
       <Stat
         label="Time saved vs constant power"
         value={
           <span data-testid="time-saved">
-            {summary.timeSavedS !== null ? formatSaving(summary.timeSavedS) : '—'}
+            {output.time_saved_s !== null ? formatSaving(output.time_saved_s) : '—'}
           </span>
         }
       />
       <Stat
         label="Constant power baseline"
         value={
-          summary.baseline
-            ? `${Math.round(summary.baseline.powerW)} W · ${formatDuration(summary.baseline.timeS)}`
+          output.baseline
+            ? `${Math.round(output.baseline.power_w)} W · ${formatDuration(output.baseline.time_s)}`
             : '—'
         }
       />
       <Stat
-        label="Average speed"
+        label="Average speed · NP"
         value={
-          distance && summary.timeS > 0
-            ? formatQuantity('speed', distance / summary.timeS, system)
+          distance && output.time_s > 0
+            ? `${formatQuantity('speed', distance / output.time_s, system)} · ${Math.round(output.normalized_power_w ?? 0)} W`
             : '—'
         }
       />
@@ -44,81 +50,111 @@ export function SummaryStats({ summary }: { summary: PreviewSummary }) {
 }
 
 /** Says so when the rideable plan is no faster than riding the constant baseline. */
-export function SavingNote({ summary }: { summary: PreviewSummary }) {
-  if (summary.timeSavedS === null || summary.timeSavedS > 0.5 || !summary.baseline) return null
+export function SavingNote({ output }: { output: PacingOutput }) {
+  if (output.time_saved_s === null || output.time_saved_s > 0.5 || !output.baseline) return null
   return (
     <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 ring-1 ring-amber-200">
       On this course the plan with this number of targets is no faster than riding a steady{' '}
-      {Math.round(summary.baseline.powerW)} W
-      {summary.optimumTimeSavedS !== null && summary.optimumTimeSavedS > 0.5
-        ? ` (pacing segment by segment would save ${formatSaving(summary.optimumTimeSavedS)}, more targets than a rider can follow)`
+      {Math.round(output.baseline.power_w)} W
+      {output.optimal_time_saved_s !== null && output.optimal_time_saved_s > 0.5
+        ? ` (pacing segment by segment would save ${formatSaving(output.optimal_time_saved_s)}, more targets than a rider can follow)`
         : ''}
       . Ride the steady power, or allow more targets.
     </p>
   )
 }
 
-export function EquipmentRanking({ summary }: { summary: PreviewSummary }) {
-  if (!summary.variants) return null
+export function EquipmentRanking({ output }: { output: EquipmentOutput }) {
   return (
-    <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="equipment-ranking">
-      <caption className="mb-1 text-left text-sm font-semibold text-slate-900">
-        Equipment ranking
-      </caption>
-      <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-600">
-        <tr>
-          <th className="px-2 py-2">Rank</th>
-          <th className="px-2 py-2">Setup</th>
-          <th className="px-2 py-2">Time</th>
-          <th className="px-2 py-2">Δ time vs baseline</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {summary.variants.map((v, i) => (
-          <tr key={v.name}>
-            <td className="px-2 py-1.5">{i + 1}</td>
-            <td className="px-2 py-1.5">{v.name}</td>
-            <td className="px-2 py-1.5 tabular-nums">
-              {v.status === 'optimal' ? formatDuration(v.timeS) : 'infeasible'}
-            </td>
-            <td className="px-2 py-1.5 tabular-nums">
-              {v.deltaS === 0 ? '—' : formatSaving(v.deltaS)}
-            </td>
+    <div className="space-y-3">
+      <table
+        className="min-w-full divide-y divide-slate-200 text-sm"
+        data-testid="equipment-ranking"
+      >
+        <caption className="mb-1 text-left text-sm font-semibold text-slate-900">
+          Equipment ranking ({output.combinations} combinations)
+        </caption>
+        <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-600">
+          <tr>
+            <th className="px-2 py-2">Rank</th>
+            <th className="px-2 py-2">Combination</th>
+            <th className="px-2 py-2">Time</th>
+            <th className="px-2 py-2">Δ time vs baseline</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {output.ranking.map((c, i) => (
+            <tr key={choicesLabel(c.choices)}>
+              <td className="px-2 py-1.5">{i + 1}</td>
+              <td className="px-2 py-1.5">
+                {choicesLabel(c.choices)}
+                {choicesLabel(c.choices) === choicesLabel(output.baseline.choices)
+                  ? ' (baseline)'
+                  : ''}
+              </td>
+              <td className="px-2 py-1.5 tabular-nums">{formatDuration(c.time_s)}</td>
+              <td className="px-2 py-1.5 tabular-nums">
+                {Math.abs(c.delta_s) < 0.05 ? '—' : formatSaving(c.delta_s)}
+                {c.optimized ? '' : ' (bound)'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <DeltaChart
+        lines={output.ranking
+          .filter((c) => choicesLabel(c.choices) !== choicesLabel(output.baseline.choices))
+          .map((c) => ({ label: choicesLabel(c.choices), ...c.delta_time }))}
+      />
+    </div>
+  )
+}
+
+/** Everything a run's output shows: summary, ranking, plan, charts. */
+export function OutputView({ output, syncKey }: { output: RunOutput; syncKey: string }) {
+  const pacing = pacingOf(output)
+  if (pacing.status === 'infeasible') {
+    return <ErrorBox>These inputs cannot be ridden: {pacing.reason}</ErrorBox>
+  }
+  return (
+    <div className="space-y-4">
+      <SummaryStats output={pacing} />
+      <SavingNote output={pacing} />
+      {output.type === 'equipment' ? (
+        <Card>
+          <EquipmentRanking output={output} />
+        </Card>
+      ) : null}
+      <Card title={output.type === 'equipment' ? 'Plan of the fastest combination' : 'Plan'}>
+        <PlanTable rows={pacing.plan} />
+      </Card>
+      {pacing.series ? (
+        <Card title="Along the course">
+          <PlanCharts series={pacing.series} syncKey={syncKey} />
+        </Card>
+      ) : null}
+    </div>
   )
 }
 
 export function PreviewPanel({ state, missing }: { state: PreviewState; missing: string | null }) {
   if (missing) return <p className="text-sm text-slate-500">{missing}</p>
   if (state.error) return <ErrorBox>The preview cannot be computed: {state.error}</ErrorBox>
-  if (!state.summary)
+  if (!state.output) {
     return (
       <p role="status" className="text-sm text-slate-500">
         Computing the preview…
       </p>
     )
-  const s = state.summary
+  }
   return (
     <div className="space-y-4" data-testid="preview">
       <p className="text-xs text-slate-500" role="status">
         {state.computing
           ? 'Updating…'
-          : `Computed in your browser in ${Math.round(state.ms ?? 0)} ms.`}
+          : `Computed in your browser in ${Math.round(state.ms ?? 0)} ms, with the engine the saved run uses.`}
       </p>
-      {s.status === 'infeasible' ? (
-        <ErrorBox>These inputs cannot be ridden: {s.reason}</ErrorBox>
-      ) : (
-        <>
-          <SummaryStats summary={s} />
-          <SavingNote summary={s} />
-          <EquipmentRanking summary={s} />
-          <PlanTable rows={s.sections} />
-          {s.series ? <PlanCharts series={s.series} syncKey="preview" /> : null}
-        </>
-      )}
+      <OutputView output={state.output} syncKey="preview" />
     </div>
   )
 }

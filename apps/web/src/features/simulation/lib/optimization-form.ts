@@ -1,8 +1,8 @@
 // The optimization form (text in the user's units) ⇄ the optimization's `inputs` (SI).
 import { fromDisplay, toDisplay, unitLabel, type UnitSystem } from '../../../lib/units.ts'
-import type { ConstraintInput, OptimizationInputs } from './engine-input.ts'
+import type { ConstraintInput, EquipmentOptionInput, OptimizationInputs } from './engine-input.ts'
 
-export type OptionForm = { name: string; cdaDelta: string; massDelta: string; crrFactor: string }
+export type OptionForm = { name: string; cdaDelta: string; massDelta: string; crr: string }
 export type GroupForm = { name: string; options: OptionForm[] }
 
 export type OptimizationForm = {
@@ -36,8 +36,8 @@ export function defaultWheelGroup(): GroupForm {
   return {
     name: 'Wheels',
     options: [
-      { name: 'Shallow alloy wheels (baseline)', cdaDelta: '0', massDelta: '0', crrFactor: '1' },
-      { name: 'Deep carbon wheels', cdaDelta: '-0.012', massDelta: '0.3', crrFactor: '1' },
+      { name: 'Shallow alloy', cdaDelta: '0', massDelta: '0', crr: '' },
+      { name: 'Deep carbon', cdaDelta: '-0.012', massDelta: '0.3', crr: '' },
     ],
   }
 }
@@ -55,15 +55,25 @@ export function optimizationFormOf(
   const env = o.inputs.environment ?? {}
   const c = o.inputs.constraint ?? { type: 'w_prime_balance' }
   const t = env.temperature_c ?? 20
-  const groups = o.inputs.equipment?.groups.map((g) => ({
-    name: g.name,
-    options: g.options.map((x) => ({
-      name: x.name,
-      cdaDelta: String(x.cda_delta),
-      massDelta: trim(toDisplay('mass', x.mass_delta, system), 2),
-      crrFactor: String(x.crr_factor),
-    })),
-  }))
+  const eq = o.inputs.equipment
+  const groups = eq
+    ? Object.entries(eq.groups).map(([name, options]) => {
+        // The baseline option is shown first.
+        const base = eq.baseline?.[name]
+        const sorted = [...options].sort(
+          (a, b) => Number(b.name === base) - Number(a.name === base),
+        )
+        return {
+          name,
+          options: sorted.map((x) => ({
+            name: x.name,
+            cdaDelta: String(x.cda_delta_m2 ?? 0),
+            massDelta: trim(toDisplay('mass', x.mass_delta_kg ?? 0, system), 2),
+            crr: x.crr === undefined ? '' : String(x.crr),
+          })),
+        }
+      })
+    : undefined
   return {
     name: o.name,
     courseId: o.course_id ?? '',
@@ -71,7 +81,9 @@ export function optimizationFormOf(
     temperature: trim(system === 'metric' ? t : toF(t)),
     airMode: env.pressure_pa !== undefined ? 'pressure' : 'altitude',
     altitude:
-      env.altitude_m !== undefined ? trim(toDisplay('elevation', env.altitude_m, system), 0) : '',
+      env.pressure_altitude_m !== undefined
+        ? trim(toDisplay('elevation', env.pressure_altitude_m, system), 0)
+        : '',
     pressureHpa: env.pressure_pa !== undefined ? trim(env.pressure_pa / 100) : '',
     windSpeed: trim(toDisplay('speed', env.wind_speed_mps ?? 0, system)),
     windFrom: String(env.wind_from_deg ?? 0),
@@ -125,7 +137,7 @@ export function readOptimizationForm(
     const elev = unitLabel('elevation', system)
     const hi = Math.round(toDisplay('elevation', 5000, system))
     const lo = Math.round(toDisplay('elevation', -500, system))
-    environment.altitude_m = fromDisplay(
+    environment.pressure_altitude_m = fromDisplay(
       'elevation',
       num('altitude', 'Altitude', f.altitude, lo, hi, elev),
       system,
@@ -154,36 +166,49 @@ export function readOptimizationForm(
     max_targets: Math.round(maxTargets),
   }
   if (type === 'equipment') {
-    const groups = f.groups.map((g, gi) => {
-      if (!g.name.trim()) errors[`g${gi}.name`] = `Option group ${gi + 1}: enter a name.`
-      if (g.options.length < 2)
+    const groups: Record<string, EquipmentOptionInput[]> = {}
+    const baseline: Record<string, string> = {}
+    f.groups.forEach((g, gi) => {
+      const gname = g.name.trim()
+      if (!gname) errors[`g${gi}.name`] = `Option group ${gi + 1}: enter a name.`
+      else if (groups[gname]) errors[`g${gi}.name`] = `Option group “${gname}” appears twice.`
+      if (g.options.length < 2) {
         errors[`g${gi}`] =
-          `${g.name || `Group ${gi + 1}`}: add at least two options (a baseline and an alternative).`
-      return {
-        name: g.name.trim(),
-        options: g.options.map((o, oi) => {
-          const label = `${g.name || `Group ${gi + 1}`}, option ${oi + 1}`
-          if (!o.name.trim()) errors[`g${gi}.o${oi}.name`] = `${label}: enter a name.`
-          const massShown = num(
-            `g${gi}.o${oi}.mass`,
-            `${label} Δ mass`,
-            o.massDelta,
-            -20,
-            20,
-            unitLabel('mass', system),
-          )
-          return {
-            name: o.name.trim(),
-            cda_delta: num(`g${gi}.o${oi}.cda`, `${label} Δ CdA`, o.cdaDelta, -0.2, 0.2, 'm²'),
-            mass_delta: fromDisplay('mass', massShown, system),
-            crr_factor: num(`g${gi}.o${oi}.crr`, `${label} Crr factor`, o.crrFactor, 0.5, 2, '×'),
-          }
-        }),
+          `${gname || `Group ${gi + 1}`}: add at least two options (a baseline and an alternative).`
+      }
+      const names = new Set<string>()
+      const options = g.options.map((o, oi) => {
+        const label = `${gname || `Group ${gi + 1}`}, option ${oi + 1}`
+        const name = o.name.trim()
+        if (!name) errors[`g${gi}.o${oi}.name`] = `${label}: enter a name.`
+        else if (names.has(name))
+          errors[`g${gi}.o${oi}.name`] = `${label}: “${name}” appears twice.`
+        names.add(name)
+        const massShown = num(
+          `g${gi}.o${oi}.mass`,
+          `${label} Δ mass`,
+          o.massDelta,
+          -20,
+          20,
+          unitLabel('mass', system),
+        )
+        const option: EquipmentOptionInput = {
+          name,
+          cda_delta_m2: num(`g${gi}.o${oi}.cda`, `${label} Δ CdA`, o.cdaDelta, -0.2, 0.2, 'm²'),
+          mass_delta_kg: fromDisplay('mass', massShown, system),
+        }
+        if (o.crr.trim() !== '')
+          option.crr = num(`g${gi}.o${oi}.crr`, `${label} Crr`, o.crr, 0.001, 0.05, '')
+        return option
+      })
+      if (gname) {
+        groups[gname] = options
+        baseline[gname] = options[0]?.name ?? ''
       }
     })
-    if (groups.length === 0)
+    if (f.groups.length === 0)
       errors.groups = 'Add an option group (e.g. wheels) with a baseline and an alternative.'
-    inputs.equipment = { groups }
+    inputs.equipment = { groups, baseline }
   }
   if (Object.keys(errors).length > 0) return { body: null, errors }
   return {

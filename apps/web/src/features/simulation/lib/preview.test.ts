@@ -1,11 +1,12 @@
-// The browser's pacing preview on a real course (alpe-dhuez.gpx, imported as the API does) with
-// the rows the API stores: invariants of the plan and the equipment ranking's physics.
+// The browser's optimization (the scenario the server runs, parsed by the engine) on a real course
+// (alpe-dhuez.gpx, imported as the API does) with the rows the API stores.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { importCourse } from '@veloptima/formats'
-import { engineInputsOf, type SegmentRow, type SetupLike } from './engine-input.ts'
+import { optimizerInputOf, type SegmentRow, type SetupLike } from './engine-input.ts'
 import { computePreview } from './preview.ts'
+import { choicesLabel, type EquipmentOutput, type PacingOutput } from './run-output.ts'
 
 const file = resolve(import.meta.dirname, '../../../../../../../shared/data/courses/alpe-dhuez.gpx')
 const built = importCourse(readFileSync(file), 'alpe-dhuez.gpx', { segmentLengthM: 20 }).course
@@ -27,71 +28,76 @@ const setup: SetupLike = {
   wheel_inertia: 0.14,
   cp: 280,
   w_prime: 20000,
-  max_power: null,
+  max_power: 700,
 }
+const length = built.start[built.n]!
 
 describe('pacing preview', () => {
-  const inputs = engineInputsOf(rows, undefined, setup, { max_targets: 8 })
-  const s = computePreview(inputs, {}, 'pacing')
+  const s = computePreview(
+    optimizerInputOf(rows, undefined, setup, { max_targets: 8 }, 'pacing'),
+    'pacing',
+  ) as PacingOutput
 
-  it('is optimal with at most 8 targets; the saving is measured against the best constant power', () => {
+  it('is optimal with at most 8 targets; savings are measured against the best constant power', () => {
     expect(s.status).toBe('optimal')
-    expect(s.baseline).not.toBeNull()
     // The full-resolution optimum is never slower than the best constant power (engine contract).
-    expect(s.optimumTimeSavedS!).toBeGreaterThanOrEqual(0)
-    // The rideable plan's saving is its own time against the baseline (it may be slightly
-    // negative on a steady climb, where merging into 8 targets costs more than pacing gains).
-    expect(s.timeSavedS!).toBeCloseTo(s.baseline!.timeS - s.timeS, 9)
-    expect(Math.abs(s.timeSavedS!)).toBeLessThan(0.01 * s.timeS)
-    expect(s.sections.length).toBeGreaterThan(0)
-    expect(s.sections.length).toBeLessThanOrEqual(8)
+    expect(s.optimal_time_saved_s!).toBeGreaterThanOrEqual(0)
+    // The rideable plan's saving is its own time against the baseline (it may be slightly negative
+    // on a steady climb, where merging into 8 targets costs more than pacing gains).
+    expect(s.time_saved_s!).toBeCloseTo(s.baseline!.time_s - s.time_s, 9)
+    expect(Math.abs(s.time_saved_s!)).toBeLessThan(0.01 * s.time_s)
+    expect(s.plan.length).toBeGreaterThan(0)
+    expect(s.plan.length).toBeLessThanOrEqual(8)
   })
 
   it('has sections covering the course end to end whose times add up to the predicted time', () => {
-    expect(s.sections[0]!.startM).toBe(0)
-    for (let i = 1; i < s.sections.length; i++) {
-      expect(s.sections[i]!.startM).toBeCloseTo(s.sections[i - 1]!.endM, 6)
-    }
-    expect(s.sections.at(-1)!.endM).toBeCloseTo(built.start[built.n]!, 3)
-    const total = s.sections.reduce((a, r) => a + r.durationS, 0)
-    expect(total / s.timeS).toBeCloseTo(1, 6)
-    expect(s.sections.at(-1)!.timeS).toBeCloseTo(s.timeS, 3)
-    // Alpe d'Huez climbs ~1100 m over 13.6 km: the mean grade of the plan is positive.
-    const rise = s.sections.reduce((a, r) => a + r.grade * (r.endM - r.startM), 0)
+    expect(s.plan[0]!.start_m).toBe(0)
+    for (let i = 1; i < s.plan.length; i++) expect(s.plan[i]!.start_m).toBe(s.plan[i - 1]!.end_m)
+    expect(s.plan.at(-1)!.end_m).toBeCloseTo(length, 0)
+    const total = s.plan.reduce((a, r) => a + r.duration_s, 0)
+    expect(Math.abs(total - s.time_s)).toBeLessThan(0.1 * s.plan.length)
+    expect(s.plan.at(-1)!.elapsed_s).toBeCloseTo(s.time_s, 0)
+    // Alpe d'Huez climbs ~1100 m over 13.6 km.
+    const rise = s.plan.reduce((a, r) => a + r.grade * (r.end_m - r.start_m), 0)
     expect(rise).toBeGreaterThan(900)
   })
 
   it('charts W′ balance that never goes below zero under the W′ constraint', () => {
-    expect(Math.min(...s.series!.wPrimeJ!)).toBeGreaterThanOrEqual(-1)
-    expect(s.series!.distanceM.at(-1)).toBeCloseTo(built.start[built.n]!, 3)
+    expect(Math.min(...s.series!.w_prime_balance_j)).toBeGreaterThanOrEqual(-1)
+    expect(s.series!.distance_m.at(-1)).toBeCloseTo(length, 0)
+  })
+
+  it('refuses a setup without max power with the engine’s message naming the field', () => {
+    const input = optimizerInputOf(rows, undefined, { ...setup, max_power: null }, {}, 'pacing')
+    expect(() => computePreview(input, 'pacing')).toThrow(/max_power/)
   })
 })
 
 describe('equipment ranking', () => {
-  const optimization = {
+  const inputs = {
     max_targets: 6,
     equipment: {
-      groups: [
-        {
-          name: 'Wheels',
-          options: [
-            { name: 'Alloy', cda_delta: 0, mass_delta: 0, crr_factor: 1 },
-            { name: 'Light climbing', cda_delta: 0, mass_delta: -0.6, crr_factor: 1 },
-            { name: 'Heavy deep', cda_delta: -0.01, mass_delta: 1.5, crr_factor: 1 },
-          ],
-        },
-      ],
+      groups: {
+        Wheels: [
+          { name: 'Alloy' },
+          { name: 'Light climbing', mass_delta_kg: -0.6 },
+          { name: 'Heavy deep', cda_delta_m2: -0.01, mass_delta_kg: 1.5 },
+        ],
+      },
+      baseline: { Wheels: 'Alloy' },
     },
   }
   const s = computePreview(
-    engineInputsOf(rows, undefined, setup, optimization),
-    optimization,
+    optimizerInputOf(rows, undefined, setup, inputs, 'equipment'),
     'equipment',
-  )
+  ) as EquipmentOutput
+
   it('ranks by time: on a steep climb lighter wheels save time and 1.5 kg costs more than 0.01 m² saves', () => {
-    const by = Object.fromEntries(s.variants!.map((v) => [v.name, v]))
-    expect(by['Wheels: Light climbing']!.deltaS).toBeLessThan(0)
-    expect(by['Wheels: Heavy deep']!.deltaS).toBeGreaterThan(0)
-    expect(s.variants![0]!.name).toBe('Wheels: Light climbing')
+    const by = Object.fromEntries(s.ranking.map((c) => [choicesLabel(c.choices), c]))
+    expect(by['Wheels: Light climbing']!.delta_s).toBeLessThan(0)
+    expect(by['Wheels: Heavy deep']!.delta_s).toBeGreaterThan(0)
+    expect(by['Wheels: Alloy']!.delta_s).toBe(0)
+    expect(choicesLabel(s.ranking[0]!.choices)).toBe('Wheels: Light climbing')
+    expect(s.best.plan.length).toBeGreaterThan(0)
   })
 })

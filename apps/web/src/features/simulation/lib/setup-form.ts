@@ -50,6 +50,7 @@ export type SetupForm = {
   efficiency: string
   cp: string
   wPrimeKj: string
+  maxPower: string
 }
 
 const show = (q: Quantity, si: number | null | undefined, system: UnitSystem, digits: number) =>
@@ -81,6 +82,7 @@ export function emptyForm(system: UnitSystem): SetupForm {
     efficiency: '97.6',
     cp: '',
     wPrimeKj: '',
+    maxPower: '',
   }
 }
 
@@ -114,6 +116,7 @@ export function formOf(s: RiderSetup, system: UnitSystem): SetupForm {
     efficiency: String(Number((s.drivetrain_efficiency * 100).toFixed(2))),
     cp: s.cp === null ? '' : String(s.cp),
     wPrimeKj: s.w_prime === null ? '' : String(s.w_prime / 1000),
+    maxPower: s.max_power === null ? '' : String(s.max_power),
   }
 }
 
@@ -128,6 +131,7 @@ export type SetupBody = {
   drivetrain_efficiency: number
   cp: number | null
   w_prime: number | null
+  max_power: number | null
   extras: Record<string, unknown>
 }
 
@@ -215,6 +219,14 @@ export function readForm(
     unit: 'kJ',
     scale: 1000,
   })
+  const maxPower = num('maxPower', 'Max power', form.maxPower, null, 100, 3000, {
+    optional: true,
+    unit: 'W',
+    digits: 0,
+  })
+  if (cp !== null && maxPower !== null && maxPower <= cp && !errors.maxPower) {
+    errors.maxPower = `Max power must be above CP (${cp} W).`
+  }
   if ((cp === null) !== (wPrime === null) && !errors.cp && !errors.wPrimeKj) {
     errors[cp === null ? 'cp' : 'wPrimeKj'] = 'CP and W′ go together: enter both or neither.'
   }
@@ -231,6 +243,7 @@ export function readForm(
       drivetrain_efficiency: eff!,
       cp,
       w_prime: wPrime,
+      max_power: maxPower,
       extras: {
         rider_name: form.riderName.trim(),
         tyre: form.tyre,

@@ -1,9 +1,9 @@
 // A result version's `inputs`: the snapshot the server took when the run started (the rows as
 // they were: the optimization, the course's segments and settings, the rider setup's columns).
 import {
-  engineInputsOf,
-  type EngineInputs,
+  optimizerInputOf,
   type OptimizationInputs,
+  type OptimizerInput,
   type SegmentRow,
   type SetupLike,
 } from './engine-input.ts'
@@ -49,11 +49,12 @@ export function setupOfSnapshot(
   }
 }
 
-export function snapshotEngineInputs(s: Snapshot): EngineInputs {
-  return engineInputsOf(
+export function snapshotOptimizerInput(s: Snapshot): OptimizerInput {
+  return optimizerInputOf(
     s.course.segments,
     s.course.settings?.surface,
     setupOfSnapshot(s.rider_setup),
     s.optimization.inputs ?? {},
+    s.optimization.type,
   )
 }

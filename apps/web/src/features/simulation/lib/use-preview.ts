@@ -1,35 +1,36 @@
 import { useEffect, useRef, useState } from 'react'
-import type { EngineInputs, OptimizationInputs } from './engine-input.ts'
-import type { PreviewSummary } from './preview.ts'
+import type { OptimizerInput } from './engine-input.ts'
+import type { RunOutput } from './run-output.ts'
 
 export type PreviewState = {
-  summary: PreviewSummary | null
+  output: RunOutput | null
   error: string | null
   computing: boolean
   ms: number | null
 }
 
+type Reply = { id: number; output?: RunOutput; error?: string; ms?: number }
+
 /**
- * Runs the pacing optimizer in a Web Worker whenever `inputs` change (debounced); a newer request
+ * Runs the optimizer in a Web Worker whenever `input` changes (debounced); a newer request
  * supersedes an older one (a busy worker is replaced rather than waited for).
  */
 export function usePreview(
-  inputs: EngineInputs | null,
-  optimization: OptimizationInputs,
+  input: OptimizerInput | null,
   type: 'pacing' | 'equipment',
 ): PreviewState {
   const [state, setState] = useState<PreviewState>({
-    summary: null,
+    output: null,
     error: null,
     computing: false,
     ms: null,
   })
   const worker = useRef<{ w: Worker; busy: boolean } | null>(null)
   const seq = useRef(0)
-  const key = inputs ? JSON.stringify([inputs, optimization.equipment, type]) : null
+  const key = input ? JSON.stringify([input, type]) : null
 
   useEffect(() => {
-    if (!inputs || !key) return
+    if (!input || !key) return
     const id = ++seq.current
     const timer = window.setTimeout(() => {
       if (worker.current?.busy) {
@@ -45,22 +46,20 @@ export function usePreview(
       const slot = worker.current
       slot.busy = true
       setState((s) => ({ ...s, computing: true }))
-      slot.w.onmessage = (
-        e: MessageEvent<{ id: number; summary?: PreviewSummary; error?: string; ms?: number }>,
-      ) => {
+      slot.w.onmessage = (e: MessageEvent<Reply>) => {
         slot.busy = false
         if (e.data.id !== seq.current) return
         setState({
-          summary: e.data.summary ?? null,
+          output: e.data.output ?? null,
           error: e.data.error ?? null,
           computing: false,
           ms: e.data.ms ?? null,
         })
       }
-      slot.w.postMessage({ id, inputs, optimization, type })
+      slot.w.postMessage({ id, input, type })
     }, 250)
     return () => window.clearTimeout(timer)
-    // key captures inputs, optimization and type
+    // `key` stands for input and type
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key])
 

@@ -24,7 +24,7 @@ import {
   type Optimization,
   type RiderSetup,
 } from '../lib/api.ts'
-import { engineInputsOf, type OptimizationInputs } from '../lib/engine-input.ts'
+import { optimizerInputOf, type OptimizationInputs } from '../lib/engine-input.ts'
 import {
   CONSTRAINTS,
   defaultWheelGroup,
@@ -106,14 +106,15 @@ function OptimizationEditor({
   const read = useMemo(() => readOptimizationForm(form, type, system), [form, type, system])
   const engineInputs = useMemo(() => {
     if (!read.body || !course.data || !setup || course.data.id !== form.courseId) return null
-    return engineInputsOf(
+    return optimizerInputOf(
       course.data.segments,
       course.data.settings.surface,
       setup,
       read.body.inputs,
+      type,
     )
-  }, [read.body, course.data, setup, form.courseId])
-  const preview = usePreview(engineInputs, read.body?.inputs ?? {}, type)
+  }, [read.body, course.data, setup, form.courseId, type])
+  const preview = usePreview(engineInputs, type)
   const missing = !form.courseId
     ? 'Choose a course to see the preview.'
     : !form.setupId
@@ -157,7 +158,7 @@ function OptimizationEditor({
   const setOption = (
     gi: number,
     oi: number,
-    key: 'name' | 'cdaDelta' | 'massDelta' | 'crrFactor',
+    key: 'name' | 'cdaDelta' | 'massDelta' | 'crr',
     v: string,
   ) =>
     setForm((f) => ({
@@ -353,23 +354,24 @@ function OptimizationEditor({
                         error={errors[`g${gi}.o${oi}.name`]}
                       />
                       <Field
-                        label="Δ CdA"
+                        label={`Option ${oi + 1} Δ CdA`}
                         unit="m²"
                         value={o.cdaDelta}
                         onChange={(v) => setOption(gi, oi, 'cdaDelta', v)}
                         error={errors[`g${gi}.o${oi}.cda`]}
                       />
                       <Field
-                        label="Δ mass"
+                        label={`Option ${oi + 1} Δ mass`}
                         unit={unitLabel('mass', system)}
                         value={o.massDelta}
                         onChange={(v) => setOption(gi, oi, 'massDelta', v)}
                         error={errors[`g${gi}.o${oi}.mass`]}
                       />
                       <Field
-                        label="Crr ×"
-                        value={o.crrFactor}
-                        onChange={(v) => setOption(gi, oi, 'crrFactor', v)}
+                        label={`Option ${oi + 1} Crr`}
+                        value={o.crr}
+                        hint={oi === 0 ? 'Empty: the setup’s tyres.' : undefined}
+                        onChange={(v) => setOption(gi, oi, 'crr', v)}
                         error={errors[`g${gi}.o${oi}.crr`]}
                       />
                     </div>
@@ -385,7 +387,7 @@ function OptimizationEditor({
                                 ...x,
                                 options: [
                                   ...x.options,
-                                  { name: '', cdaDelta: '0', massDelta: '0', crrFactor: '1' },
+                                  { name: '', cdaDelta: '0', massDelta: '0', crr: '' },
                                 ],
                               }
                             : x,

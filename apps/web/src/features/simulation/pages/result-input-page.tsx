@@ -102,8 +102,8 @@ export function ResultInputPage() {
               value={
                 env.pressure_pa !== undefined
                   ? `${(env.pressure_pa / 100).toFixed(0)} hPa`
-                  : env.altitude_m !== undefined
-                    ? formatQuantity('elevation', env.altitude_m, system, 0)
+                  : env.pressure_altitude_m !== undefined
+                    ? formatQuantity('elevation', env.pressure_altitude_m, system, 0)
                     : 'course altitude'
               }
             />
@@ -123,10 +123,15 @@ export function ResultInputPage() {
           </dl>
           {inputs.equipment ? (
             <ul className="mt-3 text-sm">
-              {inputs.equipment.groups.map((g) => (
-                <li key={g.name}>
-                  <strong>{g.name}</strong>:{' '}
-                  {g.options.map((o, i) => `${o.name}${i === 0 ? ' (baseline)' : ''}`).join(', ')}
+              {Object.entries(inputs.equipment.groups).map(([name, options]) => (
+                <li key={name}>
+                  <strong>{name}</strong>:{' '}
+                  {options
+                    .map(
+                      (o) =>
+                        `${o.name}${inputs.equipment?.baseline?.[name] === o.name ? ' (baseline)' : ''}`,
+                    )
+                    .join(', ')}
                 </li>
               ))}
             </ul>

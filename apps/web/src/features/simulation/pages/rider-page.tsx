@@ -214,6 +214,14 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
               error={errors.wPrimeKj}
               hint="From an FTP test: CP ≈ FTP, W′ ≈ 20 kJ."
             />
+            <Field
+              label="Max power"
+              unit="W"
+              value={form.maxPower}
+              onChange={(v) => set('maxPower', v)}
+              error={errors.maxPower}
+              hint="The highest power a plan may ask for (e.g. your best 1-minute power). Optimizations need it."
+            />
             {!setup && team && hasClaims(auth, 'use:multipleRiderProfiles') ? (
               <Select
                 label="Owner"

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { Decoder, Stream } from '@garmin/fitsdk'
+import { expect, test, type Page } from '@playwright/test'
+import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+
+// The simulation journey (issue 8): upload a real course, create a rider setup, run a pacing
+// optimization, read the result, get the notification, export the plan as a FIT course and
+// decode it with Garmin's SDK; bad inputs each give a message naming the problem.
+
+const data = resolve(import.meta.dirname, '../../../shared/data/courses')
+const UUID = '[0-9a-f-]{36}'
+
+/** The session token the app sends with its API calls (to check the API's side). */
+function captureToken(page: Page): () => string | undefined {
+  let token: string | undefined
+  page.on('request', (r) => {
+    const h = r.headers().authorization
+    if (r.url().includes('/api/') && h?.startsWith('Bearer ')) token = h.slice(7)
+  })
+  return () => token
+}
+
+async function uploadCourse(page: Page, file: string): Promise<string> {
+  await page.goto('/simulation/courses')
+  await expect(page.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible()
+  await page.getByLabel('Course file').setInputFiles(resolve(data, file))
+  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 30_000 })
+  return page.url().split('/').pop()!
+}
+
+test('pacing: course, rider setup, run, result, notification and FIT export', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  const token = captureToken(page)
+  await signIn(page, DEMO.rider)
+
+  // A file that is not a course: the message names the file and the problem; nothing is added.
+  await page.goto('/simulation/courses')
+  await page.getByLabel('Course file').setInputFiles({
+    name: 'shopping-list.gpx',
+    mimeType: 'application/gpx+xml',
+    buffer: Buffer.from('milk, eggs, inner tubes\n'),
+  })
+  const refusal = page.getByRole('alert').filter({ hasText: 'shopping-list.gpx' })
+  await expect(refusal).toBeVisible()
+  await expect(page).toHaveURL(/\/simulation\/courses$/)
+  await expect(page.getByRole('link', { name: 'shopping-list' })).toHaveCount(0)
+
+  // The real course: statistics, the profile coloured by grade and the route outline.
+  const courseId = await uploadCourse(page, 'alpe-dhuez.gpx')
+  await expect(page.getByText('Distance')).toBeVisible()
+  await expect(page.getByText(/^13\.\d\d km$/)).toBeVisible()
+  await expect(page.getByRole('img', { name: /^Elevation profile/ })).toBeVisible()
+  // The route line and its start and finish markers.
+  await expect(page.getByTestId('route-map').locator('path.leaflet-interactive')).toHaveCount(3)
+  await page.getByLabel('Name').fill("Alpe d'Huez – race")
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
+  await page.screenshot({ path: screenshotPath('simulation-course'), fullPage: true })
+
+  // Rider setup: a negative mass is refused with a message naming the field.
+  await page.goto('/simulation/riders/new')
+  await page.getByLabel('Setup name').fill('Race bike')
+  await page.getByLabel(/^Rider weight/).fill('72')
+  await page.getByLabel(/^Rider height/).fill('180')
+  await page.getByLabel(/^Bike mass/).fill('-3')
+  await page.getByRole('button', { name: 'Create rider setup' }).click()
+  await expect(page.getByText('Bike mass cannot be negative (got -3 kg).').first()).toBeVisible()
+  await expect(page).toHaveURL(/\/riders\/new$/)
+  await page.getByLabel(/^Bike mass/).fill('7.8')
+  await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
+  await expect(page.getByLabel(/^Position 1 CdA/)).toHaveValue(/^0\.3\d\d$/)
+  await page.getByLabel(/^CP/).fill('280')
+  await page.getByLabel(/^W′/).fill('20')
+  await page.getByLabel(/^Max power/).fill('650')
+  await page.getByRole('button', { name: 'Create rider setup' }).click()
+  await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
+  const setupUrl = page.url()
+  await page.screenshot({ path: screenshotPath('simulation-rider-setup'), fullPage: true })
+
+  // A pacing optimization with the instant preview, then the saved run.
+  await page.goto('/simulation/optimizations/new?type=pacing')
+  await page.getByLabel('Course', { exact: true }).selectOption({ label: "Alpe d'Huez – race" })
+  await page.getByLabel('Rider setup').selectOption({ label: 'Race bike' })
+  await page.getByLabel('Name').fill('Alpe race plan')
+  await expect(page.getByTestId('preview').getByTestId('predicted-time')).toHaveText(
+    /^(\d+:)?\d?\d:\d\d$/,
+    { timeout: 20_000 },
+  )
+  await page.screenshot({ path: screenshotPath('simulation-preview'), fullPage: true })
+  await page.getByRole('button', { name: 'Create' }).click()
+  await page.waitForURL(new RegExp(`/simulation/optimizations/pacing/${UUID}$`))
+  await page.getByRole('button', { name: 'Run' }).click()
+  await page.waitForURL(new RegExp(`/optimizations/pacing/${UUID}/results/${UUID}$`), {
+    timeout: 60_000,
+  })
+
+  // The result: time, time saved, the plan, the charts along the distance.
+  await expect(page.getByTestId('predicted-time')).toHaveText(/^(\d+:)?\d?\d:\d\d$/, {
+    timeout: 30_000,
+  })
+  await expect(page.getByTestId('time-saved')).toHaveText(/^−?\d+ (s|min \d\d s)$/)
+  await expect(
+    page.getByRole('table', { name: /Pacing plan/ }).locator('tbody tr'),
+  ).not.toHaveCount(0)
+  await expect(page.getByTestId('plan-charts').locator('canvas')).toHaveCount(4)
+  await page.screenshot({ path: screenshotPath('simulation-result'), fullPage: true })
+
+  // The notification "Optimization ready" with the run's export.
+  await expect
+    .poll(
+      async () => {
+        const r = await page.request.get('/api/notifications', {
+          headers: { authorization: `Bearer ${token()}` },
+        })
+        const body = (await r.json()) as {
+          items: { title: string; download_blob: string | null }[]
+        }
+        return body.items.find((n) => n.title === 'Optimization ready')?.download_blob ?? null
+      },
+      { timeout: 20_000 },
+    )
+    .toMatch(new RegExp(UUID))
+
+  // FIT course export, decoded by Garmin's SDK.
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download FIT course' }).click()
+  const fit = new Uint8Array(readFileSync(await (await download).path()))
+  const decoder = new Decoder(Stream.fromByteArray(fit))
+  expect(decoder.isFIT()).toBe(true)
+  expect(decoder.checkIntegrity()).toBe(true)
+  const { messages, errors: fitErrors } = new Decoder(Stream.fromByteArray(fit)).read()
+  expect(fitErrors).toEqual([])
+  expect(messages.fileIdMesgs?.[0]?.type).toBe('course')
+  expect(messages.recordMesgs?.length).toBeGreaterThan(100)
+  expect(messages.recordMesgs?.every((r) => typeof r.power === 'number' && r.power > 0)).toBe(true)
+  expect(messages.coursePointMesgs?.length).toBeGreaterThan(0)
+
+  // The input view keeps the snapshot even after the setup changes.
+  const resultUrl = page.url()
+  await page.goto(setupUrl)
+  await page.getByLabel(/^Rider weight/).fill('80')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
+  await page.goto(`${resultUrl}/input`)
+  await expect(page.getByTestId('snapshot-setup')).toContainText('72.0 kg')
+  await page.screenshot({ path: screenshotPath('simulation-result-input'), fullPage: true })
+
+  // Someone else's course id in the URL: a clear message, not their course.
+  const other = await browser.newContext()
+  const coachPage = await other.newPage()
+  await signIn(coachPage, DEMO.coach)
+  const coachCourse = await uploadCourse(coachPage, 'tt-beton-classic.gpx')
+  await other.close()
+  expect(coachCourse).not.toBe(courseId)
+  await page.goto(`/simulation/courses/${coachCourse}`)
+  await expect(page.getByRole('alert')).toContainText('This course cannot be shown.')
+  await expect(page.getByText('tt-beton-classic')).toHaveCount(0)
+  await page.screenshot({ path: screenshotPath('simulation-not-yours') })
+
+  expect(errors).toEqual([])
+})
