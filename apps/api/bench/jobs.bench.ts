@@ -1,0 +1,98 @@
+// Jobs: how soon a queued run starts (pg-boss woken by LISTEN/NOTIFY), how long a run takes end to
+// end (POST → succeeded, through a worker thread and the final transaction; polled every 100 ms),
+// and how long reading
+// a long FIT file takes in the import thread. Prints figures; asserts nothing.
+// Runs on embedded PGlite (DB_DRIVER unset) or on PostgreSQL with DB_DRIVER=pg and
+// TEST_DATABASE_URL (a server where a scratch database may be created).
+import { readFileSync } from 'node:fs'
+import { eq } from 'drizzle-orm'
+import { jobs, optimizations } from '@veloptima/db'
+import { startTestApp } from '../test/helpers.ts'
+import { createUser, multipart, tempDir } from '../test/files-helpers.ts'
+import { createRunnable, eventually, syntheticSegments } from '../test/runs-helpers.ts'
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 10)
+const driver = process.env.DB_DRIVER === 'pg' ? 'PostgreSQL' : 'PGlite'
+const t = await startTestApp({ FILES_DIR: tempDir('bench-jobs') })
+await createUser(t.database, 'bench')
+const auth = await t.bearer({ uid: 'bench', claims: { 'create:simulations': true } })
+await t.app.jobs.start({ workers: 2 })
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!
+}
+
+async function runOnce(optimizationId: string) {
+  const t0 = performance.now()
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/optimizations/${optimizationId}/run`,
+    headers: auth,
+  })
+  const jobId = res.json().job_id as string
+  await eventually(async () => {
+    const j = (
+      await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: auth })
+    ).json()
+    return j.state === 'succeeded'
+  }, 120_000)
+  const total = performance.now() - t0
+  const [row] = await t.database.db.select().from(jobs).where(eq(jobs.id, jobId))
+  return { total, wait: row!.startedAt!.getTime() - row!.createdAt.getTime() }
+}
+
+// 1. Queue wake-up and a short run (2 km, 20 segments of 100 m).
+const short = await createRunnable(t.database.db, { ownerUid: 'bench' }, {}, syntheticSegments(20))
+await runOnce(short.optimization.id) // warm-up: starts a worker thread
+const waits: number[] = []
+const totals: number[] = []
+for (let i = 0; i < RUNS; i++) {
+  const r = await runOnce(short.optimization.id)
+  waits.push(r.wait)
+  totals.push(r.total)
+}
+console.log(
+  `${driver}: queued → started ${pct(waits, 50).toFixed(0)} ms median, ${pct(waits, 90).toFixed(0)} ms p90; ` +
+    `POST → succeeded (2 km pacing run) ${pct(totals, 50).toFixed(0)} ms median, ${pct(totals, 90).toFixed(0)} ms p90 (${RUNS} runs)`,
+)
+
+// 2. Import Alpe d'Huez and run a pacing optimization on it.
+const gpx = readFileSync('/work/shared/data/courses/alpe-dhuez.gpx')
+let body = await multipart('alpe-dhuez.gpx', gpx)
+let t0 = performance.now()
+const alpe = await t.app.inject({
+  method: 'POST',
+  url: '/api/courses/import',
+  headers: { ...auth, ...body.headers },
+  payload: body.payload,
+})
+console.log(
+  `${driver}: import alpe-dhuez.gpx (459 points) ${(performance.now() - t0).toFixed(0)} ms`,
+)
+const { optimization } = await createRunnable(t.database.db, { ownerUid: 'bench' })
+await t.database.db
+  .update(optimizations)
+  .set({ courseId: alpe.json().id })
+  .where(eq(optimizations.id, optimization.id))
+const alpeRun = await runOnce(optimization.id)
+console.log(
+  `${driver}: Alpe d'Huez pacing run (${alpe.json().segment_count} segments) POST → succeeded ${alpeRun.total.toFixed(0)} ms`,
+)
+
+// 3. A 3 MB FIT file (180 km bike leg) read in the import thread.
+body = await multipart(
+  'ironman.fit',
+  readFileSync('/work/shared/data/rides/ironman-multisport-2019.fit'),
+)
+t0 = performance.now()
+const ironman = await t.app.inject({
+  method: 'POST',
+  url: '/api/courses/import',
+  headers: { ...auth, ...body.headers },
+  payload: body.payload,
+})
+console.log(
+  `${driver}: import ironman-multisport-2019.fit (3.0 MB, ${Math.round(ironman.json().stats.distance / 1000)} km) ${(performance.now() - t0).toFixed(0)} ms`,
+)
+await t.close()
