@@ -1,7 +1,6 @@
 // Jobs: how soon a queued run starts (pg-boss woken by LISTEN/NOTIFY), how long a run takes end to
 // end (POST → succeeded, through a worker thread and the final transaction; polled every 100 ms),
-// and how long reading
-// a long FIT file takes in the import thread. Prints figures; asserts nothing.
+// and how long reading a long FIT file takes in the import thread. Prints figures; asserts nothing.
 // Runs on embedded PGlite (DB_DRIVER unset) or on PostgreSQL with DB_DRIVER=pg and
 // TEST_DATABASE_URL (a server where a scratch database may be created).
 import { readFileSync } from 'node:fs'
