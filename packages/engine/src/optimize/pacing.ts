@@ -270,6 +270,8 @@ export function optimizePacing(input: PacingInput): PacingResult {
   let x: Float64Array = new Float64Array(K).fill(base.powerW)
   const p = new Float64Array(n)
   if (!baseline) {
+    // no constant power finishes: start from the stall floors on the steep controls
+    for (let k = 0; k < K; k++) x[k] = Math.max(x[k]!, floorC[k]!)
     const r = rescueStalls(j, controls, x, hi, p)
     if (!r) {
       return infeasible(
