@@ -66,6 +66,7 @@ export function minimizeBounded(
   const free = new Uint8Array(n)
   const alphaBuf = new Float64Array(m)
   let smallSteps = 0
+  let lastAlpha = 1
   let iterations = 0
   let converged = false
   for (; iterations < o.maxIterations; iterations++) {
@@ -125,7 +126,9 @@ export function minimizeBounded(
       rhoS.length = 0
       for (let j = 0; j < n; j++) d[j] = free[j] ? -g[j]! : 0
     }
-    let alpha = 1
+    // first trial: the unit quasi-Newton step, or 4× the last accepted step when recent steps
+    // were short (saves most backtracking on curved, bounded problems)
+    let alpha = Math.min(1, 4 * lastAlpha)
     if (S.length === 0) {
       let gn2 = 0
       for (let j = 0; j < n; j++) gn2 = Math.max(gn2, Math.abs(d[j]!))
@@ -143,6 +146,7 @@ export function minimizeBounded(
       evaluations++
       if (Number.isFinite(fNew) && fNew <= f + 1e-4 * decrease) {
         accepted = true
+        lastAlpha = S.length === 0 ? 1 : alpha
         break
       }
       // quadratic interpolation of f along the path, kept within [0.1, 0.5] of the last trial

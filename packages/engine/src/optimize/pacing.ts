@@ -384,7 +384,7 @@ export function optimizePacing(input: PacingInput): PacingResult {
   const tol = pacing.tolerance ?? 1e-9
   // With the DP start (W′) the gradient stage is a polish that adds kinetic energy back: a few
   // short rounds. Aggregate constraints (NP, mean power, work) converge fast from constant power.
-  const r1 = polish(setup, u0, al, dpPlan ? 4 : 15, dpPlan ? 30 : 200, tol)
+  const r1 = polish(setup, u0, al, dpPlan ? 4 : 15, dpPlan ? 50 : 200, tol)
   let u = r1.u
   let inner = r1.inner
   let evals = r1.evaluations
