@@ -71,6 +71,29 @@ describe(`admin commands on ${testDriver()}`, () => {
     expect(again.lines[0]).toContain('is member of')
   })
 
+  it('starts plans for a user or a team, which GET /api/subscriptions then lists', async () => {
+    expect((await cmd('plan', 'ann@example.com', 'aero', '--period', 'year')).lines[0]).toMatch(
+      /Started the aero plan for ann@example.com until \d{4}-\d{2}-\d{2}/,
+    )
+    expect((await cmd('plan', 'Blue Train', 'team')).lines[0]).toContain(
+      'Started the team plan for team "Blue Train"',
+    )
+    const { subscriptionsOf } = await import('../src/repositories/feedback.ts')
+    const ben = await subscriptionsOf(database.db, 'u-ben') // member of Blue Train
+    expect(ben.map((s) => [s.plan, s.period, s.status])).toEqual([['team', 'month', 'active']])
+    const ann = await subscriptionsOf(database.db, 'u-ann')
+    expect(ann.map((s) => s.plan).sort()).toEqual(['aero', 'team'])
+    const days = (ann.find((s) => s.plan === 'aero')!.endsAt.getTime() - Date.now()) / 86_400_000
+    expect(days).toBeGreaterThan(364)
+    // The session's claims follow (services/claims.ts reads the subscriptions).
+    const { computeClaims } = await import('../src/services/claims.ts')
+    expect(await computeClaims(database.db, 'u-ben', [])).toMatchObject({
+      'create:simulations': true,
+      'use:multipleRiderProfiles': true,
+    })
+    await expect(cmd('plan', 'ann@example.com', 'gold')).rejects.toThrow(/PLAN must be/)
+  })
+
   it('explains mistakes', async () => {
     await expect(cmd('grant', 'nobody@example.com', 'x')).rejects.toThrow(/No user with e-mail/)
     await expect(cmd('grant', 'ann@example.com')).rejects.toThrow(/CLAIM/)

@@ -2,6 +2,7 @@
 // when it can open it) or inside the running server (POST /api/admin/command).
 import { and, eq } from 'drizzle-orm'
 import { claimGrants, type Db } from '@veloptima/db'
+import { insertSubscription } from '../repositories/feedback.ts'
 import { teamRoleSchema } from '@veloptima/contracts'
 import * as users from '../repositories/users.ts'
 
@@ -15,7 +16,9 @@ const USAGE = `Usage: npm run admin -- COMMAND
   revoke EMAIL CLAIM                 revoke a granted claim
   disable EMAIL | enable EMAIL       block or unblock a user
   team create NAME --owner EMAIL     create a team with its owner
-  team add TEAM EMAIL [--role ROLE]  add a member (TEAM: id or unique name; ROLE: owner|admin|member)`
+  team add TEAM EMAIL [--role ROLE]  add a member (TEAM: id or unique name; ROLE: owner|admin|member)
+  plan EMAIL|TEAM PLAN [--period P]  start a plan (individual|team|aero) for a user or a team,
+                                     for one month or year (P: month|year, default month)`
 
 export const usage = () => USAGE
 
@@ -135,6 +138,33 @@ export async function runAdminCommand(db: Db, argv: string[]): Promise<AdminResu
         return { lines: [`${u.email} is ${role.data} of "${team.name}" (${team.id}).`] }
       }
       throw new AdminError(`Unknown team command "${sub ?? ''}".\n${USAGE}`)
+    }
+    case 'plan': {
+      const period = option(args, '--period') ?? 'month'
+      if (period !== 'month' && period !== 'year') {
+        throw new AdminError(`--period must be month or year (got ${period}).`)
+      }
+      const [holder, plan] = args
+      if (plan !== 'individual' && plan !== 'team' && plan !== 'aero') {
+        throw new AdminError(`PLAN must be individual, team or aero (got ${plan ?? 'nothing'}).`)
+      }
+      const endsAt = new Date()
+      if (period === 'month') endsAt.setMonth(endsAt.getMonth() + 1)
+      else endsAt.setFullYear(endsAt.getFullYear() + 1)
+      const who = holder?.includes('@')
+        ? { uid: (await userByEmail(db, holder)).uid, label: holder }
+        : await teamByRef(db, holder).then((t) => ({ teamId: t.id, label: `team "${t.name}"` }))
+      await insertSubscription(db, {
+        ...('uid' in who ? { uid: who.uid } : { teamId: who.teamId }),
+        plan,
+        period,
+        endsAt,
+      })
+      return {
+        lines: [
+          `Started the ${plan} plan for ${who.label} until ${endsAt.toISOString().slice(0, 10)}; it applies from the next session refresh.`,
+        ],
+      }
     }
     default:
       throw new AdminError(command ? `Unknown command "${command}".\n${USAGE}` : USAGE)
