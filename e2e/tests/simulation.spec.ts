@@ -87,7 +87,7 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
   await page.goto('/simulation/optimizations/new?type=pacing')
   await page.getByLabel('Course', { exact: true }).selectOption({ label: "Alpe d'Huez – race" })
   await page.getByLabel('Rider setup').selectOption({ label: 'Race bike' })
-  await page.getByLabel('Name').fill('Alpe race plan')
+  await page.getByLabel('Optimization name').fill('Alpe race plan')
   await expect(page.getByTestId('preview').getByTestId('predicted-time')).toHaveText(
     /^(\d+:)?\d?\d:\d\d$/,
     { timeout: 20_000 },
@@ -151,6 +151,15 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
   await expect(page.getByTestId('snapshot-setup')).toContainText('72.0 kg')
   await page.screenshot({ path: screenshotPath('simulation-result-input'), fullPage: true })
 
+  // An infeasible limit: the preview says why, in words.
+  await page.goto(resultUrl.replace(/\/results\/.*$/, ''))
+  await page.getByLabel('Constraint').selectOption({ label: 'Average power' })
+  await page.getByLabel(/^Power/).fill('35')
+  await expect(page.getByRole('alert').filter({ hasText: 'cannot be ridden' })).toBeVisible({
+    timeout: 20_000,
+  })
+  await page.screenshot({ path: screenshotPath('simulation-infeasible') })
+
   // Someone else's course id in the URL: a clear message, not their course.
   const other = await browser.newContext()
   const coachPage = await other.newPage()
@@ -163,5 +172,65 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
   await expect(page.getByText('tt-beton-classic')).toHaveCount(0)
   await page.screenshot({ path: screenshotPath('simulation-not-yours') })
 
+  expect(errors).toEqual([])
+})
+
+test('equipment: two wheel options ranked with Δ time, result and FIT export', async ({ page }) => {
+  test.setTimeout(180_000)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  await signIn(page, DEMO.rider)
+  await uploadCourse(page, 'tt-beton-classic.gpx')
+  const course = await page.getByRole('heading', { level: 1 }).textContent()
+
+  await page.goto('/simulation/riders/new')
+  await page.getByLabel('Setup name').fill('TT bike')
+  await page.getByLabel('Bike type').selectOption({ label: 'Time trial' })
+  await page.getByLabel(/^Rider weight/).fill('75')
+  await page.getByLabel(/^Rider height/).fill('183')
+  await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
+  await expect(page.getByLabel(/^Position 1 CdA/)).toHaveValue(/^0\.2\d\d$/)
+  await page.getByLabel(/^CP/).fill('320')
+  await page.getByLabel(/^W′/).fill('22')
+  await page.getByLabel(/^Max power/).fill('800')
+  await page.getByRole('button', { name: 'Create rider setup' }).click()
+  await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
+
+  await page.goto('/simulation/optimizations/new?type=equipment')
+  await page.getByLabel('Course', { exact: true }).selectOption({ label: course! })
+  await page.getByLabel('Rider setup').selectOption({ label: 'TT bike' })
+  await page.getByLabel('Optimization name').fill('TT wheels')
+  // The default group: shallow alloy wheels (baseline) against deep carbon wheels.
+  await expect(page.getByLabel('Option 1 (baseline)')).toHaveValue('Shallow alloy')
+  await expect(page.getByLabel('Option 2', { exact: true })).toHaveValue('Deep carbon')
+  await expect(page.getByTestId('preview').getByTestId('equipment-ranking')).toBeVisible({
+    timeout: 30_000,
+  })
+  await page.getByRole('button', { name: 'Create' }).click()
+  await page.waitForURL(new RegExp(`/simulation/optimizations/equipment/${UUID}$`))
+  await page.getByRole('button', { name: 'Run' }).click()
+  await page.waitForURL(new RegExp(`/optimizations/equipment/${UUID}/results/${UUID}$`), {
+    timeout: 90_000,
+  })
+
+  // On a flat time trial 0.012 m² less drag beats 0.3 kg more mass: deep wheels rank first.
+  const ranking = page.getByTestId('equipment-ranking')
+  await expect(ranking.locator('tbody tr')).toHaveCount(2)
+  await expect(ranking.locator('tbody tr').first()).toContainText('Wheels: Deep carbon')
+  await expect(ranking.locator('tbody tr').first()).toContainText(/−\d+ (s|min \d\d s)/)
+  await expect(ranking.locator('tbody tr').nth(1)).toContainText('(baseline)')
+  await expect(
+    page.getByRole('figure', { name: /Δ time against the baseline/ }).locator('canvas'),
+  ).toHaveCount(1)
+  await expect(page.getByTestId('plan-charts').locator('canvas')).toHaveCount(4)
+  await page.screenshot({ path: screenshotPath('simulation-equipment-result'), fullPage: true })
+
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download FIT course' }).click()
+  const fit = new Uint8Array(readFileSync(await (await download).path()))
+  const { messages, errors: fitErrors } = new Decoder(Stream.fromByteArray(fit)).read()
+  expect(fitErrors).toEqual([])
+  expect(messages.fileIdMesgs?.[0]?.type).toBe('course')
+  expect(messages.recordMesgs?.length).toBeGreaterThan(100)
   expect(errors).toEqual([])
 })

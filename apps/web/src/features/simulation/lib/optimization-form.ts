@@ -117,7 +117,7 @@ export function readOptimizationForm(
       errors[key] = `${label} must be between ${lo} and ${hi} ${unit} (got ${v}).`
     return v
   }
-  if (!f.name.trim()) errors.name = 'Name: enter a name.'
+  if (!f.name.trim()) errors.name = 'Optimization name: enter a name.'
   const tUnit = temperatureUnit(system)
   const t = num(
     'temperature',

@@ -199,7 +199,7 @@ function OptimizationEditor({
           <Card title="Course and rider">
             <div className="space-y-3">
               <Field
-                label="Name"
+                label="Optimization name"
                 inputMode="text"
                 value={form.name}
                 onChange={(v) => set('name', v)}
