@@ -168,6 +168,30 @@ describe('invariants of the optimized ride (dynamic model: kinetic energy, corne
     }
   }
 
+  it('with the Skiba 2012 W′ model: feasible under that model (the repair judges with it)', () => {
+    const course = randomCourse(21, 150)
+    const options = { wPrimeModel: 'skiba2012' as const }
+    const environment = { airDensityKgM3: 1.2 }
+    const r = optimizePacing({
+      course,
+      rider,
+      environment,
+      options,
+      pacing: { constraint: { type: 'w_prime_balance' } },
+    })
+    expect(r.status).toBe('optimal')
+    const sim = simulate({
+      course,
+      rider,
+      environment,
+      options,
+      pacing: { type: 'plan', powerW: r.powerW },
+    })
+    expect(sim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
+    expect(sim.timeS).toBe(r.timeS)
+    expect(r.timeS).toBeLessThanOrEqual(r.baseline!.timeS)
+  })
+
   it('is deterministic: the same input gives the same plan, bit for bit', () => {
     const input: PacingInput = {
       course: randomCourse(13, 120),
