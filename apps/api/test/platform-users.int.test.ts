@@ -51,6 +51,17 @@ describe(`users, trial, rider profile, teams and feedback on ${testDriver()}`, (
     expect((await call('GET', '/api/users/bob', bob)).json().use_imperial_units).toBe(false)
   })
 
+  it('accepts identity-provider uids with a | (encoded or not) in the path', async () => {
+    const h = await t.bearer({ uid: 'veloptima|42ab' })
+    for (const url of ['/api/users/veloptima%7C42ab', '/api/users/veloptima|42ab']) {
+      const res = await call('GET', url, h)
+      expect(res.statusCode, url).toBe(200)
+      expect(res.json().uid).toBe('veloptima|42ab')
+    }
+    const put = await call('PUT', '/api/rider-profiles/veloptima%7C42ab', h, { rider_weight: 66 })
+    expect(put.json()).toMatchObject({ uid: 'veloptima|42ab', rider_weight: 66 })
+  })
+
   it('requires a session', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/users/alice' })
     expect(res.statusCode).toBe(401)
