@@ -1,7 +1,7 @@
 // Exports of a result's plan, written in the browser by @veloptima/formats: CSV, FIT course with
 // power targets, GPX with the plan in extensions; the race sheet is this page printed.
 import { useState } from 'react'
-import { writePlanCsv, writePlanFitCourse, writePlanGpx, type PlanExport } from '@veloptima/formats'
+import type * as Formats from '@veloptima/formats'
 import {
   downloadFile,
   errorMessage,
@@ -38,7 +38,7 @@ export function ExportButtons({
   const course = useApiData<Course>(`/api/courses/${snapshot.course.id}`)
   const [error, setError] = useState<string | null>(null)
   const track = course.data?.track
-  const plan: PlanExport = {
+  const plan: Formats.PlanExport = {
     name: `${snapshot.optimization.name} v${result.version}`,
     sections: output.plan.map((s) => ({
       startM: s.start_m,
@@ -62,20 +62,17 @@ export function ExportButtons({
       : {}),
   }
   const base = fileBase(plan.name)
-  const run = (f: () => void) => {
+  // The writers (and Garmin's FIT SDK) load on the first export, not with the page.
+  const run = (f: (w: typeof Formats) => void) => {
     setError(null)
-    try {
-      f()
-    } catch (e) {
-      setError(errorMessage(e))
-    }
+    import('@veloptima/formats').then(f).catch((e: unknown) => setError(errorMessage(e)))
   }
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2">
         <Button
           variant="secondary"
-          onClick={() => run(() => save(writePlanCsv(plan), 'text/csv', `${base}.csv`))}
+          onClick={() => run((w) => save(w.writePlanCsv(plan), 'text/csv', `${base}.csv`))}
         >
           Download CSV
         </Button>
@@ -83,8 +80,12 @@ export function ExportButtons({
           variant="secondary"
           disabled={!track}
           onClick={() =>
-            run(() =>
-              save(writePlanFitCourse(plan) as BlobPart, 'application/vnd.ant.fit', `${base}.fit`),
+            run((w) =>
+              save(
+                w.writePlanFitCourse(plan) as BlobPart,
+                'application/vnd.ant.fit',
+                `${base}.fit`,
+              ),
             )
           }
         >
@@ -93,7 +94,9 @@ export function ExportButtons({
         <Button
           variant="secondary"
           disabled={!track}
-          onClick={() => run(() => save(writePlanGpx(plan), 'application/gpx+xml', `${base}.gpx`))}
+          onClick={() =>
+            run((w) => save(w.writePlanGpx(plan), 'application/gpx+xml', `${base}.gpx`))
+          }
         >
           Download GPX
         </Button>
