@@ -26,6 +26,8 @@ export interface DpPlan {
   power: Float64Array
   /** quasi-steady finish time of the plan (s) */
   timeS: number
+  /** marginal value of W′ at the start (s per J): −∂(remaining time)/∂W at W = W′ */
+  wPrimeValue: number
 }
 
 /**
@@ -173,7 +175,12 @@ export function dpWprime(
     total += tab.time[k * nP + j]!
     w = tab.alpha[k * nP + j]! * w + tab.beta[k * nP + j]!
   }
-  return { power, timeS: total }
+  // slope of the value function at full W′, over the top tenth of the levels (smoother)
+  const top = Math.max(1, Math.floor(L / 10))
+  const v1 = value[L - 1]!
+  const v0 = value[L - 1 - top]!
+  const wPrimeValue = Number.isFinite(v0) ? Math.max(0, (v0 - v1) / (top * dw)) : 0
+  return { power, timeS: total, wPrimeValue }
 }
 
 /**

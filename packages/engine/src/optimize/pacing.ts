@@ -298,6 +298,7 @@ export function optimizePacing(input: PacingInput): PacingResult {
   // each DP plan, made feasible on the fine course; the best one starts the polish
   const fitted: { plan: Float64Array; fit: FitResult }[] = []
   let dpPlan: Float64Array | null = null
+  let wPrimeValue = 0
   if (spec.type === 'w_prime_balance') {
     const qsRaw = prepareModel(coarse.course, rider, env, { ...opts, kineticEnergy: false })
     const qs = cf ? withDragFactor(qsRaw, cf) : qsRaw
@@ -322,6 +323,7 @@ export function optimizePacing(input: PacingInput): PacingResult {
       if (fit.verdict.sim.timeS < bestT) {
         bestT = fit.verdict.sim.timeS
         dpPlan = r.power
+        wPrimeValue = r.wPrimeValue
         x = Float64Array.from(r.power)
       }
     }
@@ -332,7 +334,15 @@ export function optimizePacing(input: PacingInput): PacingResult {
   const timeScale = baseline
     ? baseline.timeS
     : forward(im, v0, expandPowers(ic.of, x, ip), spec, ws.b).timeS
-  const al: AugmentedState = { lambda: 0, mu: 100, ks: spec.type === 'w_prime_balance' ? 300 : 0 }
+  // W′ from the DP: start the multiplier at the DP's marginal value of W′ (time saved per joule,
+  // in the normalized units of the objective), so the first round already lands near the
+  // constrained optimum
+  const al: AugmentedState = {
+    lambda:
+      dpPlan && spec.type === 'w_prime_balance' ? (wPrimeValue * spec.wPrimeJ) / timeScale : 0,
+    mu: 100,
+    ks: spec.type === 'w_prime_balance' ? 300 : 0,
+  }
   // Diagonal preconditioning: the curvature of the finish time in a control's power grows with
   // the time spent on it, so each variable is scaled by √(its share of the ride's time) at the
   // starting plan; all variables then have similar curvature, which L-BFGS needs.

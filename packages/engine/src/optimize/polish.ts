@@ -97,7 +97,7 @@ export function polish(
       for (let i = 1; i <= n; i++) gmax = Math.max(gmax, -b.w[i]! / w0)
       let sum = 0
       for (let i = 1; i <= n; i++) sum += Math.exp(al.ks * (-b.w[i]! / w0 - gmax))
-      const g = gmax + Math.log(sum / n) / al.ks
+      const g = gmax + Math.log(sum) / al.ks
       // the enforced quantity is the smooth maximum; what it leaves is for the exact repair
       violation = al.ks >= 3000 ? Math.max(0, g) : Math.max(0, gmax)
       al.lambda = Math.max(0, al.lambda + al.mu * g)
@@ -107,7 +107,9 @@ export function polish(
       violation = Math.max(0, a.g)
       al.lambda = Math.max(0, al.lambda + al.mu * a.g)
     }
-    if (violation < 1e-7) {
+    // W′: the smooth maximum is conservative by up to ln(n)/ρ, so keep sharpening it to the end
+    const sharp = s.spec.type !== 'w_prime_balance' || al.ks >= 3000
+    if (violation < 1e-7 && sharp) {
       round++
       break
     }

@@ -198,7 +198,8 @@ export interface AugmentedState {
   mu: number
   /**
    * Sharpness ρ of the W′ aggregate: the constraints gᵢ = −Wᵢ/W′ ≤ 0 at every boundary are
-   * folded into one smooth maximum (Kreisselmeier–Steinhauser), g = (1/ρ)·log(mean exp(ρ·gᵢ)).
+   * folded into one smooth maximum (Kreisselmeier–Steinhauser), g = (1/ρ)·log Σ exp(ρ·gᵢ) ≥ max gᵢ
+   * (conservative by at most ln(n)/ρ; ρ is sharpened round by round).
    * One smooth constraint instead of thousands of switching ones: quasi-Newton steps stay good.
    */
   ks: number
@@ -287,7 +288,7 @@ export function augmentedObjective(
     for (let i = 1; i <= n; i++) gmax = Math.max(gmax, -b.w[i]! / wScale)
     ksShift = gmax
     for (let i = 1; i <= n; i++) ksSum += Math.exp(al.ks * (-b.w[i]! / wScale - gmax))
-    const g = gmax + Math.log(ksSum / n) / al.ks
+    const g = gmax + Math.log(ksSum) / al.ks
     const r = phr(g, al.lambda, al.mu)
     J += r.value
     ksSlope = r.slope
