@@ -160,6 +160,51 @@ describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once r
     expect(after.notifications).toHaveLength(1)
   })
 
+  const cancel = (id: string, headers = auth) =>
+    t.app.inject({ method: 'POST', url: `/api/jobs/${id}/cancel`, headers })
+
+  it('cancels a running job: its thread stops, nothing is written, it is not retried', async () => {
+    const { optimization } = await createRunnable(t.database.db, { ownerUid: 'rider' })
+    const pool = t.app.jobs.pool!
+    const answer = new Promise<{ statusCode: number; json(): { state: string } }>((resolve) => {
+      // At the task's first progress report, i.e. in the middle of the job.
+      pool.once('progress', () => void cancel(jobId).then(resolve))
+    })
+    const { job_id: jobId } = await run(optimization.id)
+    const res = await answer
+    expect(res.statusCode).toBe(200)
+    expect(res.json().state).toBe('cancelled')
+    await eventually(async () => pool.running().length === 0)
+    await eventually(
+      async () => (await t.app.jobs.bossJob(OPTIMIZATION_RUN, jobId))?.state === 'cancelled',
+    )
+    await new Promise((r) => setTimeout(r, 3000)) // longer than the first retry delay
+    const job = await jobState(jobId)
+    expect(job).toMatchObject({ state: 'cancelled', attempts: 1 })
+    const written = await writtenBy(t.database.db, jobId, 'rider')
+    expect(written.results[0]!.status).toBe('cancelled')
+    expect(written.results[0]!.result).toBeNull()
+    expect(written.exportFiles).toHaveLength(0)
+    expect(written.notifications).toHaveLength(0)
+  })
+
+  it('cancels a job before a worker takes it; a finished job cannot be cancelled', async () => {
+    const { optimization } = await createRunnable(t.database.db, { ownerUid: 'rider' })
+    const { job_id } = await run(optimization.id)
+    const res = await cancel(job_id)
+    expect(res.statusCode).toBe(200)
+    await new Promise((r) => setTimeout(r, 1000))
+    expect((await jobState(job_id)).state).toBe('cancelled')
+    expect((await writtenBy(t.database.db, job_id, 'rider')).exportFiles).toHaveLength(0)
+
+    const done = await run(optimization.id)
+    await eventually(async () => (await jobState(done.job_id)).state === 'succeeded')
+    const late = await cancel(done.job_id)
+    expect(late.statusCode).toBe(409)
+    expect(late.json()).toMatchObject({ code: 'job-finished' })
+    expect(late.json().message).toBe('This job has already succeeded: nothing to cancel.')
+  })
+
   it("answers 404 for someone else's job and for an unknown id", async () => {
     const { optimization } = await createRunnable(t.database.db, { ownerUid: 'rider' })
     const { job_id } = await run(optimization.id)
@@ -169,6 +214,7 @@ describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once r
       const res = await t.app.inject({ method: 'GET', url: `/api/jobs/${id}`, headers: other })
       expect(res.statusCode).toBe(404)
     }
+    expect((await cancel(job_id, other)).statusCode).toBe(404)
     await eventually(async () => (await jobState(job_id)).state === 'succeeded')
   })
 })

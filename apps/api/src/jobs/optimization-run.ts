@@ -4,7 +4,7 @@
 // while the result is not yet succeeded, so an attempt repeated after a crash (pg-boss delivers
 // at least once) never produces a second result, file or notification.
 import { randomUUID } from 'node:crypto'
-import { and, eq, inArray, ne, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, or, sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import {
   courses,
@@ -120,6 +120,17 @@ export class OptimizationRuns {
       queue: OPTIMIZATION_RUN,
       run: (ctx) => this.run(ctx.jobId, ctx),
       onFailed: (jobId, error) => this.failed(jobId, error),
+      onCancelled: async (tx, jobId) => {
+        await tx
+          .update(optimizationResults)
+          .set({ status: 'cancelled', finishedAt: sql`now()`, updatedAt: sql`now()` })
+          .where(
+            and(
+              eq(optimizationResults.jobId, jobId),
+              inArray(optimizationResults.status, ['queued', 'running']),
+            ),
+          )
+      },
       onProgress: async (jobId, progress) => {
         await this.db
           .update(optimizationResults)
@@ -214,6 +225,7 @@ export class OptimizationRuns {
   /** One attempt of a run (idempotent). */
   private async run(jobId: string, ctx: Parameters<JobDefinition['run']>[0]) {
     const result = await this.resultOf(jobId)
+    if (result.status === 'cancelled') return
     if (result.status === 'succeeded') {
       // A previous attempt committed everything but pg-boss did not hear of it: nothing to redo.
       await markSucceeded(this.db, jobId, { result_id: result.id })
@@ -223,7 +235,10 @@ export class OptimizationRuns {
       .update(optimizationResults)
       .set({ status: 'running', startedAt: sql`coalesce(${optimizationResults.startedAt}, now())` })
       .where(
-        and(eq(optimizationResults.id, result.id), ne(optimizationResults.status, 'succeeded')),
+        and(
+          eq(optimizationResults.id, result.id),
+          inArray(optimizationResults.status, ['queued', 'running']),
+        ),
       )
     const snapshot = result.inputs as unknown as RunSnapshot
     let plan: RunPlan
@@ -233,8 +248,11 @@ export class OptimizationRuns {
       throw new PermanentJobError('invalid-inputs', (error as Error).message)
     }
     ctx.progress(1, 'Starting')
-    const output = await ctx.pool.run<RunOutput>(plan.task, plan.input, (p) =>
-      ctx.progress(p.progress, p.message),
+    const output = await ctx.pool.run<RunOutput>(
+      plan.task,
+      plan.input,
+      (p) => ctx.progress(p.progress, p.message),
+      ctx.signal,
     )
     const pacing: PacingOutput = output.type === 'pacing' ? output : output.best
     if (pacing.status !== 'optimal') {
@@ -271,7 +289,10 @@ export class OptimizationRuns {
           updatedAt: sql`now()`,
         })
         .where(
-          and(eq(optimizationResults.id, result.id), ne(optimizationResults.status, 'succeeded')),
+          and(
+            eq(optimizationResults.id, result.id),
+            inArray(optimizationResults.status, ['queued', 'running']),
+          ),
         )
         .returning({ id: optimizationResults.id })
       if (done.length === 0) return
@@ -304,7 +325,10 @@ export class OptimizationRuns {
       .update(optimizationResults)
       .set({ status: 'failed', error, finishedAt: sql`now()`, updatedAt: sql`now()` })
       .where(
-        and(eq(optimizationResults.id, result.id), ne(optimizationResults.status, 'succeeded')),
+        and(
+          eq(optimizationResults.id, result.id),
+          inArray(optimizationResults.status, ['queued', 'running']),
+        ),
       )
       .returning({ id: optimizationResults.id })
     if (failed.length === 0) return

@@ -21,6 +21,11 @@ export class WorkerCrashedError extends Error {
   readonly code = 'worker-crashed'
 }
 
+/** A run was stopped on purpose (its job was cancelled or is no longer ours). */
+export class TaskAbortedError extends Error {
+  readonly code = 'aborted'
+}
+
 /** A task failed inside the thread with an error it threw (bad input, infeasible…). */
 export class TaskError extends Error {
   constructor(
@@ -70,8 +75,10 @@ export class WorkerPool extends EventEmitter<{
     task: string,
     input: unknown,
     onProgress: (p: TaskProgress) => void = () => {},
+    signal?: AbortSignal,
   ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the worker pool is closed'))
+    if (signal?.aborted) return Promise.reject(new TaskAbortedError(`${task} was stopped.`))
     return new Promise<T>((resolve, reject) => {
       const run: Run = {
         runId: this.nextRunId++,
@@ -81,6 +88,19 @@ export class WorkerPool extends EventEmitter<{
         resolve: resolve as (o: unknown) => void,
         reject,
       }
+      // Stopping a run: a waiting one leaves the queue, a running one loses its thread.
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const error = new TaskAbortedError(`${task} was stopped.`)
+          const waiting = this.waiting.indexOf(run)
+          if (waiting >= 0) {
+            this.waiting.splice(waiting, 1)
+            reject(error)
+          } else void this.kill(run.runId, error)
+        },
+        { once: true },
+      )
       this.waiting.push(run)
       this.dispatch()
     })
@@ -95,12 +115,12 @@ export class WorkerPool extends EventEmitter<{
    * Kills the thread running `runId` (as a crash would): its run rejects with WorkerCrashedError
    * and a fresh thread takes its place. Returns false when no thread runs it.
    */
-  async kill(runId: number): Promise<boolean> {
+  async kill(runId: number, error?: Error): Promise<boolean> {
     const slot = this.slots.find((s) => s.run?.runId === runId)
     if (!slot) return false
     this.retire(
       slot,
-      new WorkerCrashedError(`The worker thread running ${slot.run!.task} was killed.`),
+      error ?? new WorkerCrashedError(`The worker thread running ${slot.run!.task} was killed.`),
     )
     await slot.worker.terminate()
     return true

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { PgBoss, fromPglite, type JobWithMetadata, type Queue } from 'pg-boss'
-import type { Database } from '@veloptima/db'
-import { WorkerPool, TaskError, WorkerCrashedError } from './pool.ts'
+import { jobs, type Database, type Db } from '@veloptima/db'
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import { TaskAbortedError, TaskError, WorkerCrashedError, WorkerPool } from './pool.ts'
 import {
   markFailed,
   markRetrying,
@@ -18,6 +19,8 @@ export type JobContext = {
   /** 1 for the first attempt, 2 for the first retry… */
   attempt: number
   pool: WorkerPool
+  /** Aborted when the job is cancelled or pg-boss no longer counts it as ours: stop working. */
+  signal: AbortSignal
   /** Records progress (0–100) where the API reads it; throttled, NOTIFYed by the jobs trigger. */
   progress(progress: number, message?: string): void
 }
@@ -38,6 +41,8 @@ export type JobDefinition = {
   run(ctx: JobContext): Promise<void>
   /** Mirrors recorded progress elsewhere (e.g. on the result the job computes); throttled. */
   onProgress?(jobId: string, progress: number): Promise<void>
+  /** Cancels what the job works on, in the transaction that cancels the job (before the job's row). */
+  onCancelled?(tx: Db, jobId: string): Promise<void>
   /** Called once when the job has failed for good (after the last attempt, or at once). */
   onFailed?(jobId: string, error: { code: string; message: string }): Promise<void>
   options?: Omit<Queue, 'name'>
@@ -81,6 +86,8 @@ export class JobSystem {
   private readonly definitions = new Map<string, JobDefinition>()
   pool?: WorkerPool
   private interactive?: WorkerPool
+  /** The attempts running in this process, to stop one at once when its job is cancelled. */
+  private readonly running = new Map<string, AbortController>()
 
   constructor(
     private readonly database: Database,
@@ -173,12 +180,16 @@ export class JobSystem {
     const attempt = job.retryCount + 1
     const lastAttempt = job.retryCount >= job.retryLimit
     await markRunning(db, jobId, attempt)
+    const local = new AbortController()
+    this.running.set(jobId, local)
+    const signal = AbortSignal.any([local.signal, job.signal])
     let lastWrite = 0
     let pending: Promise<void> = Promise.resolve()
     const ctx: JobContext = {
       jobId,
       attempt,
       pool: this.pool!,
+      signal,
       progress: (progress, message) => {
         const now = Date.now()
         if (now - lastWrite < PROGRESS_INTERVAL_MS && progress < 100) return
@@ -197,6 +208,12 @@ export class JobSystem {
       await pending
     } catch (error) {
       await pending
+      if (signal.aborted || error instanceof TaskAbortedError) {
+        // Cancelled (the row says so already) or taken from us by pg-boss (another attempt owns
+        // the row now): nothing to record.
+        this.log.info({ jobId, attempt }, 'job attempt stopped')
+        return
+      }
       const failure = errorOf(error)
       // A task that threw in its thread failed on its input: the same input fails the same way.
       const permanent = error instanceof PermanentJobError || error instanceof TaskError
@@ -211,7 +228,37 @@ export class JobSystem {
         await markRetrying(db, jobId, attempt, failure.message)
       }
       throw error
+    } finally {
+      this.running.delete(jobId)
     }
+  }
+
+  /**
+   * Cancels a queued or running job: its row and what it works on in one transaction, then
+   * pg-boss; an attempt running here loses its thread at once (one running elsewhere stops at its
+   * next heartbeat). False when the job had already finished.
+   */
+  async cancel(queue: string, jobId: string): Promise<boolean> {
+    const d = this.definitions.get(queue)
+    const cancelled = await this.database.db.transaction(async (tx) => {
+      await d?.onCancelled?.(tx, jobId)
+      const rows = await tx
+        .update(jobs)
+        .set({
+          status: 'cancelled',
+          message: 'Cancelled.',
+          finishedAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(jobs.id, jobId), inArray(jobs.status, ['queued', 'running'])))
+        .returning({ id: jobs.id })
+      return rows.length > 0
+    })
+    if (!cancelled) return false
+    const boss = await this.connect()
+    await boss.cancel(queue, jobId).catch(() => undefined)
+    this.running.get(jobId)?.abort()
+    return true
   }
 
   /** Stops the threads first (their jobs fail now and are retried after a restart), then pg-boss. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { notFound } from '../../errors.ts'
+import { AppError, notFound } from '../../errors.ts'
 import { callerOf } from '../../plugins/authenticate.ts'
 import { findVisibleJob, type JobRow } from '../../jobs/repository.ts'
 import { SIMULATIONS } from '../../services/claims.ts'
@@ -43,6 +43,24 @@ export async function runsRoutes(app: FastifyInstance) {
       })
     },
   )
+
+  app.post('/jobs/:id/cancel', { preHandler: app.authenticate }, async (request) => {
+    const { id } = idParams.parse(request.params)
+    const db = app.deps.database.db
+    const uid = callerOf(request).uid
+    const job = UUID.test(id) ? await findVisibleJob(db, uid, id) : undefined
+    if (!job) throw notFound('The job')
+    const cancelled = await app.jobs.cancel(job.kind, job.id)
+    const now = (await findVisibleJob(db, uid, id))!
+    if (!cancelled) {
+      throw new AppError(
+        'job-finished',
+        409,
+        `This job has already ${now.status}: nothing to cancel.`,
+      )
+    }
+    return jobJson(now)
+  })
 
   app.get('/jobs/:id', { preHandler: app.authenticate }, async (request) => {
     const { id } = idParams.parse(request.params)
