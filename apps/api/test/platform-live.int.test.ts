@@ -140,6 +140,24 @@ describe(`live updates (SSE) on ${testDriver()}`, () => {
     c.close()
   })
 
+  it('ends the stream when its session token expires; ?last_event_id= resumes a new one', async () => {
+    const tokens = await loadSessionTokens(t.database, t.app.deps.config.publicUrl)
+    const { token: short } = await tokens.sign(
+      { uid: 'liv', email: 'liv@example.com', displayName: 'Liv', claims: {} },
+      2,
+    )
+    const c = await SseClient.open(`${base}/api/live?access_token=${short}`)
+    clients.push(c)
+    await c.until((e) => e.some((x) => x.event === 'notification'))
+    const last = c.events.filter((e) => e.event === 'notification').at(-1)!.id!
+    await c.until(() => c.ended, 10_000, 'the end of the stream')
+    await notify('liv', 'After expiry')
+    const fresh = await open(`&last_event_id=${last}`)
+    await fresh.until((e) => e.some((x) => x.event === 'notification'))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(fresh.of<N>('notification').map((x) => x.title)).toEqual(['After expiry'])
+  })
+
   it('pushes job progress of the caller’s jobs', async () => {
     const c = await open()
     await c.until((e) => e.some((x) => x.event === 'rider-profile'))

@@ -8,6 +8,8 @@ export class SseClient {
   private waiters: (() => void)[] = []
   private readonly controller = new AbortController()
   status = 0
+  /** Set when the server ended the stream. */
+  ended = false
 
   static async open(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
     const c = new SseClient()
@@ -26,6 +28,8 @@ export class SseClient {
           if (done) break
           c.feed(decoder.decode(value, { stream: true }))
         }
+        c.ended = true
+        for (const w of c.waiters.splice(0)) w()
       } catch {
         // aborted
       }

@@ -35,6 +35,9 @@ export const notificationPatchSchema = z.object({ showed: z.boolean() }).partial
  *   EventSource's automatic reconnect (Last-Event-ID) resumes after the last one received;
  * - `job`: data is {id, kind, status, progress, message, subject_type, subject_id};
  * - comments (`: ping`) as heartbeats.
+ * The stream ends when the session token used to open it expires: open a new one with a fresh
+ * token, passing the last event id received as `?last_event_id=` (a new EventSource does not
+ * send the Last-Event-ID header; its own automatic reconnects do).
  */
 export const liveEventNames = ['rider-profile', 'notification', 'job'] as const
 export type LiveEventName = (typeof liveEventNames)[number]

@@ -5,6 +5,24 @@ import { LiveHub } from '../../live/hub.ts'
 import { LiveStream } from '../../live/stream.ts'
 import { signedIn, uidOf } from '../platform-context.ts'
 
+/** Milliseconds until the session token's `exp` (already verified by authenticate). */
+function msUntilExpiry(header: string | undefined, query: unknown): number {
+  const token = header?.startsWith('Bearer ')
+    ? header.slice(7)
+    : String((query as { access_token?: string }).access_token ?? '')
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+      exp?: number
+    }
+    if (typeof payload.exp === 'number') {
+      return Math.min(Math.max(payload.exp * 1000 - Date.now(), 0), 2 ** 31 - 1)
+    }
+  } catch {
+    // fall through
+  }
+  return 3_600_000
+}
+
 /**
  * GET /api/live: Server-Sent Events of the caller's rider profile, unshown notifications and
  * jobs (see the contract in packages/contracts notifications.ts). The token comes in the
@@ -54,6 +72,14 @@ export async function liveRoutes(app: FastifyInstance) {
       open.delete(handle)
     }
     res.on('close', cleanup)
+    // The stream ends when the session token does: the client reopens it with a fresh token
+    // (and `?last_event_id=`), so an expired or revoked session stops receiving data.
+    const expiry = setTimeout(
+      () => handle.end(),
+      msUntilExpiry(request.headers.authorization, request.query),
+    )
+    expiry.unref()
+    res.on('close', () => clearTimeout(expiry))
     await stream.pump()
   })
 }
