@@ -105,7 +105,7 @@ describe(`authorization matrix on ${testDriver()}`, () => {
     ['PATCH', `/api/aero-runs/${i.run}`, { name: 'stolen' }],
     ['DELETE', `/api/aero-runs/${i.run}`],
     ['GET', `/api/aero-sessions/${i.session}/data-blocks`],
-    ['POST', `/api/aero-sessions/${i.session}/data-blocks`, { kind: 'raw', data: {} }],
+    ['POST', `/api/aero-sessions/${i.session}/data-blocks`, { kind: 'cdam', data: {} }],
     ['GET', `/api/aero-data-blocks/${i.block}`],
     ['DELETE', `/api/aero-data-blocks/${i.block}`],
     ['PATCH', `/api/files/${i.file}`, { name: 'stolen' }],

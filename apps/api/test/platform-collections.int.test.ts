@@ -282,7 +282,25 @@ describe(`owned collections on ${testDriver()}`, () => {
       data: { t: [320, 321], cda: [0.23, 0.232] },
     })
     expect(block.status).toBe(201)
-    await me.post(`/api/aero-sessions/${session.id}/data-blocks`, { kind: 'raw', data: { t: [] } })
+    await me.post(`/api/aero-sessions/${session.id}/data-blocks`, { kind: 'run', data: { t: [] } })
+    const rawInV6 = await me.post(`/api/aero-sessions/${session.id}/data-blocks`, {
+      kind: 'raw',
+      data: {},
+    })
+    expect(rawInV6.status).toBe(400)
+    expect(rawInV6.body.message).toBe('kind: a v6 session holds cdam and run blocks, not raw.')
+    const v5 = (await me.post('/api/aero-sessions', { name: 'Old file', format: 'v5' })).body
+    const raw = await me.post(`/api/aero-sessions/${v5.id}/data-blocks`, {
+      kind: 'raw',
+      data: { t: [0, 1], power: [250, 252] },
+    })
+    expect(raw.status).toBe(201)
+    expect(
+      (await me.post(`/api/aero-sessions/${v5.id}/data-blocks`, { kind: 'cdam', data: {} })).status,
+    ).toBe(400)
+    const reformat = await me.patch(`/api/aero-sessions/${v5.id}`, { format: 'v6' })
+    expect(reformat.status).toBe(400)
+    expect(reformat.body.message).toContain('format')
     const cdam = await me.get(`/api/aero-sessions/${session.id}/data-blocks?kind=cdam`)
     expect(cdam.body.items.map((b: { id: string }) => b.id)).toEqual([block.body.id])
     expect((await me.get(`/api/aero-data-blocks/${block.body.id}`)).body.data.cda).toEqual([

@@ -70,7 +70,12 @@ export const aeroSessionCreateSchema = z
   .partial()
   .required({ name: true })
   .strict()
-export const aeroSessionPatchSchema = z.object(sessionBody).partial().strict()
+/** The format is fixed at creation: it decides which data blocks the session holds. */
+export const aeroSessionPatchSchema = z
+  .object(sessionBody)
+  .omit({ format: true })
+  .partial()
+  .strict()
 
 export const aeroRunSchema = z.object({
   id: z.string(),

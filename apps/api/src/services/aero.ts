@@ -92,7 +92,16 @@ export class AeroService {
 
   async createBlock(uid: string, sessionId: string, input: unknown) {
     const body = parse(aeroDataBlockCreateSchema, input)
-    await this.session(uid, sessionId)
+    const session = await this.session(uid, sessionId)
+    // v6 sessions hold CdA measurement (cdam) and run blocks; the earlier v5 format raw data.
+    const allowed = session.format === 'v5' ? ['raw'] : ['cdam', 'run']
+    if (!allowed.includes(body.kind)) {
+      throw new AppError(
+        'invalid-request',
+        400,
+        `kind: a ${session.format} session holds ${allowed.join(' and ')} blocks, not ${body.kind}.`,
+      )
+    }
     if (body.run_id) {
       const run = await repo.findRun(this.db, uid, body.run_id)
       if (!run || run.sessionId !== sessionId) {
