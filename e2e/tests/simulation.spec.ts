@@ -61,6 +61,14 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
   await page.getByLabel('Name').fill("Alpe d'Huez – race")
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
+  // The first 2 km on rough road (segments keep their surface; the simulations read it).
+  await page.getByLabel(/^Stretch from/).fill('0')
+  await page.getByLabel(/^Stretch to/).fill('2')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(
+    page.getByRole('status').filter({ hasText: /\d+ segments set to rough/ }),
+  ).toBeVisible()
+  await expect(page.getByTestId('surface-lengths')).toContainText(/rough 2(\.0\d?)? km/)
   await page.screenshot({ path: screenshotPath('simulation-course'), fullPage: true })
 
   // Rider setup: a negative mass is refused with a message naming the field.
@@ -182,6 +190,15 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
   await signIn(page, DEMO.rider)
   await uploadCourse(page, 'tt-beton-classic.gpx')
   const course = await page.getByRole('heading', { level: 1 }).textContent()
+  // Trim to the first 15 km: the statistics follow.
+  await page.getByLabel(/^Trim start/).fill('0')
+  await page.getByLabel(/^Trim end/).fill('15')
+  page.once('dialog', (d) => void d.accept())
+  await page.getByRole('button', { name: 'Trim', exact: true }).click()
+  await expect(
+    page.getByRole('status').filter({ hasText: /Trimmed to 1[45](\.\d+)? km/ }),
+  ).toBeVisible()
+  await expect(page.getByText(/^1[45]\.\d\d km$/)).toBeVisible()
 
   await page.goto('/simulation/riders/new')
   await page.getByLabel('Setup name').fill('TT bike')
@@ -213,6 +230,12 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
     timeout: 90_000,
   })
 
+  await expect(
+    page
+      .getByRole('table', { name: /Pacing plan/ })
+      .locator('tbody tr')
+      .last(),
+  ).toContainText(/– 1[45]\.\d\d/)
   // On a flat time trial 0.012 m² less drag beats 0.3 kg more mass: deep wheels rank first.
   const ranking = page.getByTestId('equipment-ranking')
   await expect(ranking.locator('tbody tr')).toHaveCount(2)

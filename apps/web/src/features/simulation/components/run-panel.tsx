@@ -69,12 +69,28 @@ export function RunPanel({
     }
   }
 
+  async function cancel() {
+    if (!job) return
+    try {
+      await api(`/api/jobs/${job.id}/cancel`, { method: 'POST', body: {} })
+    } catch (e) {
+      setError(errorMessage(e))
+    }
+  }
+
   const running = job !== null && (job.state === 'queued' || job.state === 'running')
   return (
     <div className="space-y-3">
-      <Button onClick={() => void run()} disabled={running}>
-        {running ? 'Running…' : 'Run'}
-      </Button>
+      <div className="flex gap-2">
+        <Button onClick={() => void run()} disabled={running}>
+          {running ? 'Running…' : 'Run'}
+        </Button>
+        {running ? (
+          <Button variant="secondary" onClick={() => void cancel()}>
+            Cancel run
+          </Button>
+        ) : null}
+      </div>
       {job && running ? (
         <div>
           <progress className="w-full" max={100} value={job.progress} aria-label="Run progress" />

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { api } from '../../../lib/api-client.ts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
+import { CourseEditor } from '../components/course-editor.tsx'
 import { ElevationChart } from '../components/elevation-chart.tsx'
 import { RouteMap } from '../components/route-map.tsx'
 import {
@@ -151,6 +152,11 @@ function CourseView({ course: c, onSaved }: { course: Course; onSaved(course: Co
           </form>
         </Card>
       </div>
+      {editable ? (
+        <Card title="Trim and road surfaces" className="mt-4">
+          <CourseEditor course={c} onSaved={onSaved} />
+        </Card>
+      ) : null}
       <Card title="Route" className="mt-4">
         {c.track ? (
           <RouteMap track={c.track} />
