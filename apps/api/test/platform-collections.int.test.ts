@@ -373,6 +373,64 @@ describe(`owned collections on ${testDriver()}`, () => {
     expect((await me.get(`/api/notifications/${n.id}`)).status).toBe(404)
   })
 
+  it('every write endpoint answers 400 invalid-request naming the field', async () => {
+    const opt = (await me.post('/api/optimizations', { type: 'pacing', name: 'V' })).body
+    const course = (await me.post('/api/courses', courseBody('V'))).body
+    const device = (await me.post('/api/devices', deviceBody('V'))).body
+    const session = (await me.post('/api/aero-sessions', sessionBody('V'))).body
+    const run = (await me.post(`/api/aero-sessions/${session.id}/runs`, { name: 'R' })).body
+    const [result] = await t.database.db
+      .insert(optimizationResults)
+      .values({ optimizationId: opt.id, version: 1, inputs: {} })
+      .returning()
+    const [note] = await t.database.db
+      .insert(notifications)
+      .values({ uid: 'carla', title: 'n' })
+      .returning()
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/api/courses', { name: '' }, 'name'],
+      ['PATCH', `/api/courses/${course.id}`, { settings: { surface: 'ice' } }, 'settings.surface'],
+      ['POST', '/api/optimizations', { type: 'speed', name: 'x' }, 'type'],
+      ['PATCH', `/api/optimizations/${opt.id}`, { course_id: 'abc' }, 'course_id'],
+      ['PATCH', `/api/optimization-results/${result!.id}`, { label: 7 }, 'label'],
+      ['POST', '/api/devices', { name: 'no serial' }, 'serial'],
+      ['PATCH', `/api/devices/${device.id}`, { calibration: 'x' }, 'calibration'],
+      ['POST', '/api/aero-sessions', { name: 'x', started_at: 'yesterday' }, 'started_at'],
+      [
+        'PATCH',
+        `/api/aero-sessions/${session.id}`,
+        { devices: [{ device_id: 'x' }] },
+        'devices.0.device_id',
+      ],
+      ['POST', `/api/aero-sessions/${session.id}/runs`, { name: 'x', lap: -1 }, 'lap'],
+      [
+        'PATCH',
+        `/api/aero-runs/${run.id}`,
+        { configuration: { helmet: 3 } },
+        'configuration.helmet',
+      ],
+      ['POST', `/api/aero-sessions/${session.id}/data-blocks`, { kind: 'cdam' }, 'data'],
+      ['PATCH', `/api/notifications/${note!.id}`, { showed: 'yes' }, 'showed'],
+      ['POST', `/api/teams/${teamId}/members`, { email: 'not-an-email' }, 'email'],
+      ['POST', `/api/teams/${teamId}/members`, { email: 'a@b.c', uid: 'x' }, 'exactly one'],
+      ['PATCH', `/api/teams/${teamId}/members/carla`, { role: 'boss' }, 'role'],
+      ['PATCH', `/api/teams/${teamId}`, { name: '' }, 'name'],
+      ['GET', '/api/notifications?showed=maybe', undefined, 'showed'],
+      ['GET', '/api/aero-sessions/' + session.id + '/data-blocks?kind=x', undefined, 'kind'],
+    ]
+    for (const [method, url, body, field] of cases) {
+      const res = await t.app.inject({
+        method: method as 'POST',
+        url,
+        headers: await t.bearer({ uid: 'carla' }),
+        payload: body as never,
+      })
+      expect(res.statusCode, `${method} ${url}`).toBe(400)
+      expect(res.json().code, `${method} ${url}`).toBe('invalid-request')
+      expect(res.json().message, `${method} ${url}`).toContain(field)
+    }
+  })
+
   it('a disabled user’s still-valid session stops working', async () => {
     const dora = caller(t, await t.bearer({ uid: 'dora' }))
     expect((await dora.get('/api/users/dora')).status).toBe(200)
