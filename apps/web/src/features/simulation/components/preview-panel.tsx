@@ -121,7 +121,7 @@ export function OutputView({ output, syncKey }: { output: RunOutput; syncKey: st
       <SummaryStats output={pacing} />
       <SavingNote output={pacing} />
       {output.type === 'equipment' ? (
-        <Card>
+        <Card className="print:break-inside-avoid">
           <EquipmentRanking output={output} />
         </Card>
       ) : null}
@@ -129,7 +129,7 @@ export function OutputView({ output, syncKey }: { output: RunOutput; syncKey: st
         <PlanTable rows={pacing.plan} />
       </Card>
       {pacing.series ? (
-        <Card title="Along the course">
+        <Card title="Along the course" className="print:hidden">
           <PlanCharts series={pacing.series} syncKey={syncKey} />
         </Card>
       ) : null}
