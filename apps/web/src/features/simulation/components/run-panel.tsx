@@ -11,7 +11,7 @@ import {
   type RunStarted,
 } from '../lib/api.ts'
 import { formatDate } from '../lib/format.ts'
-import { Button, ErrorBox } from './ui.tsx'
+import { Button, ErrorBox, Field } from './ui.tsx'
 
 type ResultSummary = Omit<OptimizationResult, 'inputs' | 'result'>
 
@@ -29,6 +29,7 @@ export function RunPanel({
   const results = useList<ResultSummary>(`/api/optimizations/${optimizationId}/results`)
   const [job, setJob] = useState<JobState | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [label, setLabel] = useState('')
   const timer = useRef<number | undefined>(undefined)
   useEffect(() => () => window.clearTimeout(timer.current), [])
 
@@ -60,8 +61,9 @@ export function RunPanel({
     try {
       const started = await api<RunStarted>(`/api/optimizations/${optimizationId}/run`, {
         method: 'POST',
-        body: {},
+        body: label.trim() ? { label: label.trim() } : {},
       })
+      setLabel('')
       setJob({ id: started.job_id, state: 'queued', progress: 0, message: 'Queued' })
       void poll(started.job_id, started.result_id)
     } catch (e) {
@@ -81,6 +83,13 @@ export function RunPanel({
   const running = job !== null && (job.state === 'queued' || job.state === 'running')
   return (
     <div className="space-y-3">
+      <Field
+        label="Version label"
+        inputMode="text"
+        value={label}
+        onChange={setLabel}
+        hint="Optional, e.g. “calm” or “windy”: each run is kept as a version."
+      />
       <div className="flex gap-2">
         <Button onClick={() => void run()} disabled={running}>
           {running ? 'Running…' : 'Run'}
