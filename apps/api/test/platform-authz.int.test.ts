@@ -2,7 +2,7 @@
 // unchangeable through every endpoint (404, never someone else's data), while members of the
 // owning team share the team's items.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { files, notifications, optimizationResults } from '@veloptima/db'
+import { courses, files, notifications, optimizationResults } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { startTestApp, type TestApp } from './helpers.ts'
 import {
@@ -214,6 +214,52 @@ describe(`authorization matrix on ${testDriver()}`, () => {
     expect((await carol.get(`/api/rider-setups/${personal.setup}`)).status).toBe(404)
     const listed = await carol.get(`/api/rider-setups?owner=carol,${teamA}&limit=1`)
     expect(listed.body.items.map((s: { id: string }) => s.id)).toEqual([team.setup])
+    // A team's item may only use the team's items (or samples): every member must see them.
+    const mixed = await alice.post('/api/optimizations', {
+      owner: teamA,
+      type: 'pacing',
+      name: 'Team plan',
+      course_id: personal.course,
+    })
+    expect(mixed.status).toBe(400)
+    expect(mixed.body.code).toBe('reference-not-shared')
+    expect(mixed.body.message).toContain('course_id')
+    const teamOpt = await alice.post('/api/optimizations', {
+      owner: teamA,
+      type: 'pacing',
+      name: 'Team plan',
+      course_id: team.course,
+      rider_setup_id: team.setup,
+    })
+    expect(teamOpt.status).toBe(201)
+    const [sample] = await t.database.db
+      .insert(courses)
+      .values({ name: 'Sample', sample: true })
+      .returning()
+    expect(
+      (await carol.patch(`/api/optimizations/${teamOpt.body.id}`, { course_id: sample!.id }))
+        .status,
+    ).toBe(200)
+    expect(
+      (
+        await carol.patch(`/api/optimizations/${teamOpt.body.id}`, {
+          rider_setup_id: personal.setup,
+        })
+      ).status,
+    ).toBe(404)
+    const teamBlock = await alice.post(`/api/aero-sessions/${team.session}/data-blocks`, {
+      kind: 'cdam',
+      device_id: personal.device,
+      data: {},
+    })
+    expect(teamBlock.body.code).toBe('reference-not-shared')
+    // A personal item may use the teams' items of its owner.
+    const own = await alice.post('/api/optimizations', {
+      type: 'pacing',
+      name: 'Mine',
+      course_id: team.course,
+    })
+    expect(own.status).toBe(201)
     // After leaving the team, carol sees nothing of it.
     expect((await carol.del(`/api/teams/${teamA}/members/carol`)).status).toBe(204)
     expect((await carol.get(`/api/rider-setups/${team.setup}`)).status).toBe(404)

@@ -8,7 +8,7 @@ export type BlockRow = typeof aeroDataBlocks.$inferSelect
 /** The session if the caller can see it (and so change its runs and blocks). */
 export async function visibleSession(db: Db, uid: string, sessionId: string) {
   const [row] = await db
-    .select({ id: aeroSessions.id, format: aeroSessions.format })
+    .select({ id: aeroSessions.id, format: aeroSessions.format, ownerTeam: aeroSessions.ownerTeam })
     .from(aeroSessions)
     .where(and(eq(aeroSessions.id, sessionId), visibleTo(db, aeroSessions, uid)))
   return row

@@ -108,8 +108,18 @@ export class AeroService {
         throw new AppError('not-found', 404, `run_id: no run ${body.run_id} in this session.`)
       }
     }
-    if (body.device_id && !(await deviceRepo.find(this.db, uid, body.device_id))) {
-      throw new AppError('not-found', 404, `device_id: no device ${body.device_id} you can see.`)
+    if (body.device_id) {
+      const device = await deviceRepo.find(this.db, uid, body.device_id)
+      if (!device) {
+        throw new AppError('not-found', 404, `device_id: no device ${body.device_id} you can see.`)
+      }
+      if (session.ownerTeam && device.ownerTeam !== session.ownerTeam) {
+        throw new AppError(
+          'reference-not-shared',
+          400,
+          `device_id: ${body.device_id} is not the team’s, so other members could not see it; use a device of the team.`,
+        )
+      }
     }
     return blockJson(
       await repo.insertBlock(this.db, {

@@ -25,7 +25,7 @@ import {
 import { z } from 'zod'
 import { AppError } from '../errors.ts'
 import { OwnedCollection } from '../repositories/collection.ts'
-import { ownerJson } from '../repositories/ownership.ts'
+import { ownerJson, type Owner } from '../repositories/ownership.ts'
 import type { CollectionSpec } from './collections.ts'
 import { toColumns, toJson } from './validation.ts'
 
@@ -48,17 +48,31 @@ export const deviceRepo = new OwnedCollection<typeof devices.$inferSelect>(devic
 export const aeroSessionRepo = new OwnedCollection<typeof aeroSessions.$inferSelect>(aeroSessions)
 export const fileRepo = new OwnedCollection<typeof files.$inferSelect>(files)
 
-/** A referenced item must be visible to the caller; otherwise 404 naming the field. */
+/**
+ * A referenced item must be visible to the caller (else 404 naming the field) and, when the
+ * referencing item is a team's, be the same team's or a sample (else 400 reference-not-shared).
+ */
 async function mustSee(
   db: Db,
   uid: string,
+  owner: Owner,
   repo: OwnedCollection<{ id: string }>,
   field: string,
   id: unknown,
 ) {
   if (typeof id !== 'string') return
-  if (!(await repo.find(db, uid, id))) {
+  const row = (await repo.find(db, uid, id)) as
+    { ownerTeam: string | null; sample?: boolean } | undefined
+  if (!row) {
     throw new AppError('not-found', 404, `${field}: no item ${id} that you can see.`, { field })
+  }
+  if (owner.kind === 'team' && row.ownerTeam !== owner.teamId && !row.sample) {
+    throw new AppError(
+      'reference-not-shared',
+      400,
+      `${field}: ${id} is not the team’s, so other members could not see it; use an item of the team.`,
+      { field },
+    )
   }
 }
 
@@ -84,7 +98,8 @@ export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
   json: (row) => courseJson(row),
   listJson: (row) => courseJson(row, ['track', 'segments']),
   columns: toColumns,
-  checkRefs: (db, uid, body) => mustSee(db, uid, fileRepo, 'source_file_id', body.source_file_id),
+  checkRefs: (db, uid, body, owner) =>
+    mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id),
 }
 
 export const optimizationSpec: CollectionSpec<typeof optimizations.$inferSelect> = {
@@ -94,9 +109,9 @@ export const optimizationSpec: CollectionSpec<typeof optimizations.$inferSelect>
   patchSchema: optimizationPatchSchema,
   json: (row) => ownedJson(row),
   columns: toColumns,
-  async checkRefs(db, uid, body) {
-    await mustSee(db, uid, courseRepo, 'course_id', body.course_id)
-    await mustSee(db, uid, riderSetupRepo, 'rider_setup_id', body.rider_setup_id)
+  async checkRefs(db, uid, body, owner) {
+    await mustSee(db, uid, owner, courseRepo, 'course_id', body.course_id)
+    await mustSee(db, uid, owner, riderSetupRepo, 'rider_setup_id', body.rider_setup_id)
   },
 }
 
@@ -120,11 +135,11 @@ export const aeroSessionSpec: CollectionSpec<typeof aeroSessions.$inferSelect> =
     if (typeof c.startedAt === 'string') c.startedAt = new Date(c.startedAt)
     return c
   },
-  async checkRefs(db, uid, body) {
-    await mustSee(db, uid, fileRepo, 'source_file_id', body.source_file_id)
+  async checkRefs(db, uid, body, owner) {
+    await mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id)
     const list = (body.devices ?? []) as { device_id: string }[]
     for (const [i, d] of list.entries()) {
-      await mustSee(db, uid, deviceRepo, `devices.${i}.device_id`, d.device_id)
+      await mustSee(db, uid, owner, deviceRepo, `devices.${i}.device_id`, d.device_id)
     }
   },
 }

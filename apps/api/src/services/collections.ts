@@ -20,8 +20,12 @@ export type CollectionSpec<Row extends { id: string }> = {
   listJson?(row: Row): unknown
   /** API body fields → column values. */
   columns(body: Record<string, unknown>): Record<string, unknown>
-  /** Checks that referenced items (course, setup, file, devices) are visible to the caller. */
-  checkRefs?(db: Db, uid: string, body: Record<string, unknown>): Promise<void>
+  /**
+   * Checks that referenced items (course, setup, file, devices) are visible to the caller and,
+   * for a team's item, belong to that team (or are samples): whatever a team item uses, every
+   * member of the team may see.
+   */
+  checkRefs?(db: Db, uid: string, body: Record<string, unknown>, owner: Owner): Promise<void>
 }
 
 /**
@@ -70,7 +74,7 @@ export class CollectionService<Row extends { id: string }> {
     const body = parse(this.spec.createSchema, input)
     const { owner: ownerInput, ...rest } = body
     const owner = await resolveOwner(this.db, uid, ownerInput)
-    await this.spec.checkRefs?.(this.db, uid, rest)
+    await this.spec.checkRefs?.(this.db, uid, rest, owner)
     const row = await this.spec.repo.insert(this.db, {
       ...this.spec.columns(rest),
       ...ownerToColumns(owner),
@@ -80,10 +84,11 @@ export class CollectionService<Row extends { id: string }> {
 
   async update(uid: string, id: string, input: unknown): Promise<unknown> {
     const body = parse(this.spec.patchSchema, input)
-    if (!isUuid(id) || !(await this.spec.repo.findWritable(this.db, uid, id))) {
-      throw notFound(`The ${this.spec.noun}`)
-    }
-    await this.spec.checkRefs?.(this.db, uid, body)
+    const current = isUuid(id) ? await this.spec.repo.findWritable(this.db, uid, id) : undefined
+    if (!current) throw notFound(`The ${this.spec.noun}`)
+    const { ownerTeam } = current as unknown as { ownerTeam: string | null }
+    const owner: Owner = ownerTeam ? { kind: 'team', teamId: ownerTeam } : { kind: 'user', uid }
+    await this.spec.checkRefs?.(this.db, uid, body, owner)
     const row = await this.spec.repo.update(this.db, uid, id, this.spec.columns(body))
     if (!row) throw notFound(`The ${this.spec.noun}`)
     return this.spec.json(row)
