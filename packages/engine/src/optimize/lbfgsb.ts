@@ -64,6 +64,7 @@ export function minimizeBounded(
   const xn = new Float64Array(n)
   const gn = new Float64Array(n)
   const free = new Uint8Array(n)
+  const snap = new Float64Array(n)
   const alphaBuf = new Float64Array(m)
   let smallSteps = 0
   let lastAlpha = 1
@@ -78,12 +79,15 @@ export function minimizeBounded(
     // Bertsekas' ε-active set: a variable within ε of a bound, with the gradient pushing it there,
     // is held fixed; otherwise the projected quasi-Newton path bends at once and the line search
     // collapses to tiny steps.
+    // Held variables try to go straight onto their bound (they are within ε of it and the
+    // gradient pushes them there) in the first trial point; otherwise they stay in place.
     const eps = Math.min(1e-3, pgn)
     for (let j = 0; j < n; j++) {
       const atLo = x[j]! <= lo[j]! + eps && g[j]! > 0
       const atHi = x[j]! >= hi[j]! - eps && g[j]! < 0
       const f = atLo || atHi ? 0 : 1
       free[j] = f
+      snap[j] = atLo ? lo[j]! : atHi ? hi[j]! : NaN
       d[j] = f ? -g[j]! : 0
     }
     // two-loop recursion restricted to the free variables
@@ -139,7 +143,9 @@ export function minimizeBounded(
     for (let ls = 0; ls < 40; ls++) {
       let decrease = 0
       for (let j = 0; j < n; j++) {
-        xn[j] = Math.min(hi[j]!, Math.max(lo[j]!, x[j]! + alpha * d[j]!))
+        // held variables snap onto their bound in the first trial only
+        const sj = ls === 0 ? snap[j]! : NaN
+        xn[j] = sj === sj ? sj : Math.min(hi[j]!, Math.max(lo[j]!, x[j]! + alpha * d[j]!))
         decrease += g[j]! * (xn[j]! - x[j]!)
       }
       fNew = fg(xn, gn)
