@@ -30,12 +30,13 @@ export async function multipart(
   fields: Record<string, string> = {},
 ): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const form = new FormData()
-  for (const [name, value] of Object.entries(fields)) form.append(name, value)
+  // The file first, then the fields: the API must read fields wherever they come.
   form.append(
     'file',
     new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]),
     filename,
   )
+  for (const [name, value] of Object.entries(fields)) form.append(name, value)
   const response = new Response(form)
   return {
     payload: Buffer.from(await response.arrayBuffer()),

@@ -81,6 +81,21 @@ describe('files: upload, signed download URLs, authorization', () => {
     expect(readdirSync(join(filesDir, 'uploads')).length).toBe(before)
   })
 
+  it('refuses two files in one request', async () => {
+    const form = new FormData()
+    form.append('file', new Blob([syntheticGpx()]), 'a.gpx')
+    form.append('file', new Blob([syntheticGpx()]), 'b.gpx')
+    const response = new Response(form)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/files',
+      headers: { ...auth.alice, 'content-type': response.headers.get('content-type')! },
+      payload: Buffer.from(await response.arrayBuffer()),
+    })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toBe('Send one file per request.')
+  })
+
   it('asks for multipart when the body is JSON', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -31,29 +31,32 @@ export async function readUpload(
   if (!request.isMultipart()) {
     throw badRequest('Send the file as multipart/form-data with a part named "file".')
   }
-  const part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 10 } })
-  if (!part) throw badRequest('The request has no file part: send the file in a part named "file".')
-  let bytes: Buffer
-  try {
-    bytes = await part.toBuffer()
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError(
-        'file-too-large',
-        413,
-        `${part.filename} is larger than the ${formatBytes(maxBytes)} upload limit.`,
-        { max_bytes: maxBytes },
-      )
-    }
-    throw error
-  }
+  // Every part is read, so text fields count wherever they are (before or after the file).
   const fields: Record<string, string> = {}
-  for (const [name, field] of Object.entries(part.fields)) {
-    const value = Array.isArray(field) ? field[0] : field
-    if (value && value.type === 'field' && typeof value.value === 'string')
-      fields[name] = value.value
+  let file: { filename: string; bytes: Buffer } | undefined
+  const parts = request.parts({ limits: { fileSize: maxBytes, files: 2, fields: 10 } })
+  for await (const part of parts) {
+    if (part.type === 'field') {
+      if (typeof part.value === 'string') fields[part.fieldname] = part.value
+      continue
+    }
+    if (file) throw badRequest('Send one file per request.')
+    try {
+      file = { filename: part.filename || 'upload', bytes: await part.toBuffer() }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+        throw new AppError(
+          'file-too-large',
+          413,
+          `${part.filename} is larger than the ${formatBytes(maxBytes)} upload limit.`,
+          { max_bytes: maxBytes },
+        )
+      }
+      throw error
+    }
   }
-  return { filename: part.filename || 'upload', bytes, fields }
+  if (!file) throw badRequest('The request has no file part: send the file in a part named "file".')
+  return { ...file, fields }
 }
 
 export function formatBytes(n: number): string {
