@@ -369,6 +369,13 @@ describe(`owned collections on ${testDriver()}`, () => {
     expect((await me.get('/api/notifications?showed=false')).body.items).toHaveLength(1)
     expect((await me.get('/api/notifications?showed=true')).body.items).toHaveLength(1)
     expect((await me.patch(`/api/notifications/${n.id}`, { title: 'x' })).status).toBe(400)
+    const first = await me.get('/api/notifications?limit=1')
+    expect(first.body.items.map((x: { title: string }) => x.title)).toEqual(['Export ready'])
+    const second = await me.get(`/api/notifications?limit=1&cursor=${first.body.next_cursor}`)
+    expect(second.body.items.map((x: { title: string }) => x.title)).toEqual([
+      'Optimization finished',
+    ])
+    expect(second.body.next_cursor).toBeNull()
     expect((await me.del(`/api/notifications/${n.id}`)).status).toBe(204)
     expect((await me.get(`/api/notifications/${n.id}`)).status).toBe(404)
   })

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eq } from 'drizzle-orm'
 import { jobs, notifications } from '@veloptima/db'
 import { openTestDatabase, testDriver } from '@veloptima/db/testing'
 import { buildApp } from '../src/app.ts'
@@ -167,6 +168,26 @@ describe(`live updates (SSE) on ${testDriver()}`, () => {
       .returning()
     await c.until((e) => e.some((x) => x.event === 'job'), 10_000, 'a job event')
     expect(c.of('job')[0]).toMatchObject({ id: job!.id, status: 'running', progress: 40 })
+    // A team's job reaches its members, with each progress update.
+    const me = caller(t, await t.bearer({ uid: 'liv' }))
+    const team = (await me.post('/api/teams', { name: 'Liv Team' })).body
+    const [teamJob] = await t.database.db
+      .insert(jobs)
+      .values({ ownerTeam: team.id, kind: 'import', status: 'running', progress: 10 })
+      .returning()
+    await t.database.db
+      .update(jobs)
+      .set({ progress: 90, updatedAt: new Date(Date.now() + 1000) })
+      .where(eq(jobs.id, teamJob!.id))
+    await c.until(
+      (e) => e.some((x) => x.event === 'job' && x.data.includes('"progress":90')),
+      10_000,
+      'team job progress',
+    )
+    // Another user's job is not sent.
+    await t.database.db.insert(jobs).values({ ownerUid: 'other', kind: 'import', progress: 5 })
+    await new Promise((r) => setTimeout(r, 500))
+    expect(c.of<{ progress: number }>('job').some((j) => j.progress === 5)).toBe(false)
     c.close()
   })
 })

@@ -101,7 +101,9 @@ export class LiveStream {
       )
       .orderBy(asc(jobs.updatedAt))
       .limit(200)
-    for (const { job, stamp: s } of changed) {
+    for (const { job, stamp: at } of changed) {
+      // Status and progress too, in case a writer changed them without touching updated_at.
+      const s = `${at}|${job.status}|${job.progress}|${job.message ?? ''}`
       if (this.jobStamps.get(job.id) === s) continue
       this.jobStamps.set(job.id, s)
       const data: LiveJob = {
