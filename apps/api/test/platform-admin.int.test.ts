@@ -94,6 +94,23 @@ describe(`admin commands on ${testDriver()}`, () => {
     await expect(cmd('plan', 'ann@example.com', 'gold')).rejects.toThrow(/PLAN must be/)
   })
 
+  it('shows the latest feedback', async () => {
+    expect((await cmd('feedback')).lines).toEqual(['No feedback yet.'])
+    const { insertFeedback } = await import('../src/repositories/feedback.ts')
+    await insertFeedback(database.db, {
+      uid: 'u-ann',
+      email: 'ann@example.com',
+      text: 'Love the W′ chart',
+      rating: 5,
+      page: '/simulation',
+    })
+    const [line] = (await cmd('feedback', '--limit', '5')).lines
+    expect(line).toMatch(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}\tann@example.com\t5\/5\t\/simulation\t"Love the W′ chart"$/,
+    )
+    await expect(cmd('feedback', '--limit', 'x')).rejects.toThrow(/--limit/)
+  })
+
   it('explains mistakes', async () => {
     await expect(cmd('grant', 'nobody@example.com', 'x')).rejects.toThrow(/No user with e-mail/)
     await expect(cmd('grant', 'ann@example.com')).rejects.toThrow(/CLAIM/)

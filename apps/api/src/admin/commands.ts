@@ -2,7 +2,7 @@
 // when it can open it) or inside the running server (POST /api/admin/command).
 import { and, eq } from 'drizzle-orm'
 import { claimGrants, type Db } from '@veloptima/db'
-import { insertSubscription } from '../repositories/feedback.ts'
+import { insertSubscription, listFeedback } from '../repositories/feedback.ts'
 import { teamRoleSchema } from '@veloptima/contracts'
 import * as users from '../repositories/users.ts'
 
@@ -18,7 +18,8 @@ const USAGE = `Usage: npm run admin -- COMMAND
   team create NAME --owner EMAIL     create a team with its owner
   team add TEAM EMAIL [--role ROLE]  add a member (TEAM: id or unique name; ROLE: owner|admin|member)
   plan EMAIL|TEAM PLAN [--period P]  start a plan (individual|team|aero) for a user or a team,
-                                     for one month or year (P: month|year, default month)`
+                                     for one month or year (P: month|year, default month)
+  feedback [--limit N]               the latest messages of the feedback form (default 20)`
 
 export const usage = () => USAGE
 
@@ -138,6 +139,25 @@ export async function runAdminCommand(db: Db, argv: string[]): Promise<AdminResu
         return { lines: [`${u.email} is ${role.data} of "${team.name}" (${team.id}).`] }
       }
       throw new AdminError(`Unknown team command "${sub ?? ''}".\n${USAGE}`)
+    }
+    case 'feedback': {
+      const limit = Number(option(args, '--limit') ?? 20)
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+        throw new AdminError('--limit must be a whole number from 1 to 1000.')
+      }
+      const rows = await listFeedback(db, limit)
+      if (!rows.length) return { lines: ['No feedback yet.'] }
+      return {
+        lines: rows.map((f) =>
+          [
+            f.createdAt.toISOString().slice(0, 16).replace('T', ' '),
+            f.email ?? f.uid ?? '-',
+            f.rating ? `${f.rating}/5` : '-',
+            f.page ?? '-',
+            JSON.stringify(f.text),
+          ].join('\t'),
+        ),
+      }
     }
     case 'plan': {
       const period = option(args, '--period') ?? 'month'
