@@ -121,7 +121,13 @@ function OptimizationEditor({
       ? 'Choose a rider setup to see the preview.'
       : !read.body
         ? 'Fix the highlighted fields to see the preview.'
-        : null
+        : setup && setup.max_power === null
+          ? `The rider setup “${setup.name}” has no max power (the highest power a plan may ask for): set it in the rider setup to optimize.`
+          : setup &&
+              read.body.inputs.constraint?.type === 'w_prime_balance' &&
+              (setup.cp === null || setup.w_prime === null)
+            ? `The W′ balance limit needs the rider setup’s CP and W′ (“${setup.name}” has none): set them, or choose a power limit.`
+            : null
 
   const set = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) =>
     setForm((f) => ({ ...f, [k]: v }))
