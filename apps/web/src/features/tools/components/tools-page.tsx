@@ -2,12 +2,13 @@ import { TyrePressureCalculator } from './tyre-pressure-calculator.tsx'
 import { WheelCalculator } from './wheel-calculator.tsx'
 
 /**
- * /tools: the tyre-pressure and wheel-depth calculators side by side (stacked on small screens).
- * Both run the engine in the browser and recompute as the user types.
+ * /tools: the tyre-pressure and wheel-depth calculators side by side (stacked on small
+ * screens), inside the shell's plain page (breadcrumbs, width, padding). Both run the engine in
+ * the browser and recompute as the user types.
  */
 export function ToolsPage() {
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+    <div className="mt-4">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Tools</h1>
       <p className="mt-2 max-w-3xl text-sm text-slate-600">
         Two quick calculators that show their assumptions. Both are our models, built on published
