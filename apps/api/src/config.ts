@@ -79,6 +79,8 @@ export const configSchema = z.object({
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   /** Worker threads that run background jobs in this process (0: enqueue only, run nowhere). */
   JOB_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+  /** A job whose worker stops sending heartbeats for this long is retried (PostgreSQL mode). */
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
   // Live updates (GET /api/live, Server-Sent Events; see README "API and data").
   /** Interval of the heartbeat comment that keeps proxies from closing an idle stream, ms. */
   LIVE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),

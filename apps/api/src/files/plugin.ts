@@ -33,7 +33,7 @@ async function filesAndJobsPlugin(app: FastifyInstance) {
     config.DOWNLOAD_URL_TTL_SECONDS,
   )
   const files = new FileService(database, storage, signer)
-  const jobs = new JobSystem(database, app.log)
+  const jobs = new JobSystem(database, app.log, config.JOB_HEARTBEAT_SECONDS)
   app.decorate('files', files)
   app.decorate('jobs', jobs)
   app.decorate('runs', new OptimizationRuns(database.db, jobs, files))

@@ -92,6 +92,7 @@ export class JobSystem {
   constructor(
     private readonly database: Database,
     private readonly log: FastifyBaseLogger,
+    private readonly heartbeatSeconds = 30,
   ) {}
 
   define(definition: JobDefinition) {
@@ -113,11 +114,17 @@ export class JobSystem {
               connectionString: database.pool!.options.connectionString!,
               max: 4,
               useListenNotify: true,
+              // Stale heartbeats are found by the supervisor: look as often as they can go stale.
+              superviseIntervalSeconds: this.heartbeatSeconds,
             })
       boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'))
       await boss.start()
       for (const d of this.definitions.values()) {
-        await boss.createQueue(d.queue, { ...DEFAULT_QUEUE_OPTIONS, ...d.options })
+        await boss.createQueue(d.queue, {
+          ...DEFAULT_QUEUE_OPTIONS,
+          heartbeatSeconds: this.heartbeatSeconds,
+          ...d.options,
+        })
       }
       this.boss = boss
       return boss
@@ -133,7 +140,25 @@ export class JobSystem {
   async start({ workers }: { workers: number }): Promise<void> {
     const boss = await this.connect()
     for (const job of await unfinishedJobs(this.database.db)) {
-      if (this.definitions.has(job.kind)) await this.send(job.kind, job.id)
+      if (!this.definitions.has(job.kind)) continue
+      await this.send(job.kind, job.id)
+      // Embedded mode has one process: a job still active at start lost its worker in a crash.
+      // Fail that attempt now (pg-boss retries it) rather than wait for its heartbeat to go stale.
+      if (this.database.driver !== 'pglite') continue
+      const found = await boss.getJobById(job.kind, job.id)
+      if (found?.state !== 'active') continue
+      await boss.fail(job.kind, job.id, { message: 'The server stopped during this attempt.' })
+      const attempt = found.retryCount + 1
+      if ((await boss.getJobById(job.kind, job.id))?.state === 'failed') {
+        const failure = {
+          code: 'interrupted',
+          message: `The server stopped during attempt ${attempt}, the last one.`,
+        }
+        await this.definitions.get(job.kind)!.onFailed?.(job.id, failure)
+        await markFailed(this.database.db, job.id, failure)
+      } else {
+        await markRetrying(this.database.db, job.id, attempt, 'the server stopped')
+      }
     }
     if (workers < 1 || this.pool) return
     this.pool = new WorkerPool(workers)
@@ -183,24 +208,35 @@ export class JobSystem {
     const local = new AbortController()
     this.running.set(jobId, local)
     const signal = AbortSignal.any([local.signal, job.signal])
+    // Progress is written at most every PROGRESS_INTERVAL_MS; the latest value within an interval
+    // is written at its end (so a quick 5 → 10 % step still shows 10 %).
     let lastWrite = 0
+    let latest: { p: number; message: string | null } | undefined
+    let timer: NodeJS.Timeout | undefined
     let pending: Promise<void> = Promise.resolve()
+    const flush = () => {
+      timer = undefined
+      if (!latest) return
+      const { p, message } = latest
+      latest = undefined
+      lastWrite = Date.now()
+      pending = pending
+        .then(async () => {
+          await recordProgress(db, jobId, p, message)
+          await d.onProgress?.(jobId, p)
+        })
+        .catch((error) => this.log.warn({ err: error, jobId }, 'progress not recorded'))
+    }
     const ctx: JobContext = {
       jobId,
       attempt,
       pool: this.pool!,
       signal,
       progress: (progress, message) => {
-        const now = Date.now()
-        if (now - lastWrite < PROGRESS_INTERVAL_MS && progress < 100) return
-        lastWrite = now
-        const p = Math.max(0, Math.min(100, progress))
-        pending = pending
-          .then(async () => {
-            await recordProgress(db, jobId, p, message ?? null)
-            await d.onProgress?.(jobId, p)
-          })
-          .catch((error) => this.log.warn({ err: error, jobId }, 'progress not recorded'))
+        latest = { p: Math.max(0, Math.min(100, progress)), message: message ?? null }
+        const wait = lastWrite + PROGRESS_INTERVAL_MS - Date.now()
+        if (wait <= 0) flush()
+        else timer ??= setTimeout(flush, wait)
       },
     }
     try {
@@ -229,6 +265,7 @@ export class JobSystem {
       }
       throw error
     } finally {
+      if (timer) clearTimeout(timer)
       this.running.delete(jobId)
     }
   }
