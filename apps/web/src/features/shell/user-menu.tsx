@@ -1,0 +1,72 @@
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react'
+import { Link } from 'react-router'
+import type { LoggedInUser } from '../../lib/auth.ts'
+
+/** Default image when the user has no photo (specification §9). */
+export const DUMMY_PROFILE_IMAGE = './assets/dummyProfileImage.png'
+
+export function Avatar({
+  user,
+  className = 'h-8 w-8',
+}: {
+  user: LoggedInUser
+  className?: string
+}) {
+  return (
+    <img
+      src={user.photoUrl || DUMMY_PROFILE_IMAGE}
+      alt=""
+      referrerPolicy="no-referrer"
+      className={`${className} rounded-full bg-slate-100 object-cover ring-1 ring-slate-200`}
+      onError={(e) => {
+        // A broken provider photo falls back to the default image once.
+        const img = e.currentTarget
+        if (!img.src.endsWith('dummyProfileImage.png')) img.src = DUMMY_PROFILE_IMAGE
+      }}
+    />
+  )
+}
+
+/** The user menu: name, e-mail, photo; Your account; Sign out. */
+export function UserMenu({ user, onSignOut }: { user: LoggedInUser; onSignOut: () => void }) {
+  return (
+    <Menu as="div" className="relative">
+      <MenuButton
+        aria-label={`Open user menu for ${user.displayName || user.email}`}
+        className="flex rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+      >
+        <Avatar user={user} className="h-9 w-9" />
+      </MenuButton>
+      <MenuItems
+        anchor="bottom end"
+        className="z-50 mt-2 w-64 origin-top-right rounded-xl bg-white p-1 shadow-lg ring-1 ring-slate-900/5 focus:outline-none"
+      >
+        <div className="flex items-center gap-3 px-3 py-3">
+          <Avatar user={user} className="h-10 w-10" />
+          <div className="min-w-0">
+            <p className="truncate text-sm font-semibold text-slate-900">{user.displayName}</p>
+            <p className="truncate text-xs text-slate-500">{user.email}</p>
+          </div>
+        </div>
+        <div className="my-1 h-px bg-slate-100" />
+        <MenuItem>
+          <Link
+            to="/account"
+            className="block rounded-lg px-3 py-2 text-sm text-slate-700 data-focus:bg-slate-50 data-focus:text-slate-900"
+          >
+            Your account
+          </Link>
+        </MenuItem>
+        <MenuItem>
+          <button
+            type="button"
+            onClick={onSignOut}
+            className="block w-full rounded-lg px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-50 data-focus:text-slate-900"
+          >
+            Sign out
+          </button>
+        </MenuItem>
+      </MenuItems>
+    </Menu>
+  )
+}
