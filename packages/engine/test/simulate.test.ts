@@ -171,6 +171,22 @@ describe('forward simulation invariants over seeded random courses', () => {
     expect(ok.status).toBe('ok')
   })
 
+  it('no power from a standstill is a stall at the start, not an endless segment (fixture: the optimizer hit a 7e22 s segment and a RangeError in NP)', () => {
+    const course = courseFromSegments([
+      { lengthM: 100, grade: 0 },
+      { lengthM: 100, grade: 0 },
+    ])
+    const res = simulate({
+      course,
+      rider,
+      pacing: { type: 'constant', powerW: 0 },
+      startSpeedMps: 0,
+    })
+    expect(res.status).toBe('stalled')
+    expect(res.stalledAtM).toBe(0)
+    checkFinite(res)
+  })
+
   it('a 3 km segment entered fast onto a 6 % climb is sub-stepped, not a stall (fixture from the README scenario)', () => {
     const coarse = courseFromSegments([
       { lengthM: 2000, grade: 0 },

@@ -206,6 +206,8 @@ function solvePart(
  * into 2, 4, 8 … equal parts (down to about 1 m) until no part loses more than 40 % of its
  * entry speed. Only a part that stalls at the finest split is a real stall. */
 const MIN_RATIO = 0.6
+/** Mean speed (m/s) below which a segment never ends in practice (1 mm/s). */
+const MIN_MEAN_SPEED = 1e-3
 
 function solveSplit(m: SimModel, i: number, v0: number, P: number, out: StepResult): void {
   const ds = m.ds[i]!
@@ -258,7 +260,9 @@ export function step(m: SimModel, i: number, v0: number, P: number, out: StepRes
   if (ke && (out.status === STEP_STALLED || out.v1 < MIN_RATIO * v0)) solveSplit(m, i, v0, P, out)
   if (out.status === STEP_STALLED) return stall(out, P)
   const v1 = out.v1
-  if (v1 < m.minSpeed && (!ke || v1 < v0)) return stall(out, P)
+  // Slowing below the minimum speed is a stall; so is "accelerating" from a standstill at a
+  // crawl (no power from 0 m/s converges to a mean speed of ~0, i.e. an endless segment).
+  if (v1 < m.minSpeed && (!ke || v1 < v0 || out.vMean < MIN_MEAN_SPEED)) return stall(out, P)
   const cap = ke ? m.vEnv[i + 1]! : Math.min(m.vEnv[i]!, m.vEnv[i + 1]!)
   if (v1 > cap) return capTo(m, i, v0, cap, out)
   out.power = P
