@@ -10,17 +10,11 @@ export async function listCourses(signal?: AbortSignal): Promise<CourseSummary[]
   return Array.isArray(page.items) ? page.items.filter((c) => c && typeof c.id === 'string') : []
 }
 
-/**
- * A course's segments in the engine's form. Segment `heading` is read as degrees, unless every
- * heading of the course lies within ±2π (then radians: no real course heads within 6° of north
- * all along).
- */
+/** A course's segments (start/end along the course, heading in degrees) in the engine's form. */
 export function toEngineSegments(segments: Course['segments']): CourseSegmentInput[] {
-  const radians = segments.every((s) => Math.abs(s.heading) <= 2 * Math.PI + 1e-9)
-  const scale = radians && segments.length > 1 ? 180 / Math.PI : 1
   return segments
     .filter((s) => s.end > s.start)
-    .map((s) => ({ lengthM: s.end - s.start, grade: s.grade, headingDeg: s.heading * scale }))
+    .map((s) => ({ lengthM: s.end - s.start, grade: s.grade, headingDeg: s.heading }))
 }
 
 /** GET /api/courses/:id → its name and segments; null when it has none yet. */
