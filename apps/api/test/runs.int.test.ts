@@ -141,6 +141,14 @@ describe("optimization runs on Alpe d'Huez: results, CSV export, notification", 
     expect(time(2)).toBeGreaterThan(time(1)) // 10 kg more up the Alpe is slower
   })
 
+  it('numbers runs started at the same moment 1, 2, 3', async () => {
+    const optimization = await optimizationWith({ max_targets: 3 })
+    const answers = await Promise.all([1, 2, 3].map(() => post(optimization.id)))
+    expect(answers.map((a) => a.statusCode)).toEqual([202, 202, 202])
+    expect(answers.map((a) => a.json().version).sort()).toEqual([1, 2, 3])
+    for (const a of answers) expect((await finished(a.json().job_id)).state).toBe('succeeded')
+  })
+
   it('runs an equipment optimization with two wheel options and ranks them', async () => {
     const optimization = await optimizationWith(
       {

@@ -110,6 +110,22 @@ function summaryOf(output: RunOutput): string {
   return `fastest with ${choices} — ${duration(best.time_s)}${gain}.`
 }
 
+/**
+ * Two runs started at the same moment can pick the same next version number; the unique index
+ * refuses the second, which then tries again with the following number.
+ */
+async function withVersionRetry<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write()
+    } catch (error) {
+      const e = error as { code?: string; cause?: { code?: string; constraint?: string } }
+      const code = e.code ?? e.cause?.code
+      if (code !== '23505' || attempt >= 5) throw error
+    }
+  }
+}
+
 export class OptimizationRuns {
   constructor(
     private readonly db: Db,
@@ -183,32 +199,34 @@ export class OptimizationRuns {
       : { uid: optimization.ownerUid! }
     const jobId = randomUUID()
     const resultId = randomUUID()
-    const version = await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ v: sql<number>`coalesce(max(${optimizationResults.version}), 0)::int` })
-        .from(optimizationResults)
-        .where(eq(optimizationResults.optimizationId, optimization.id))
-      const next = Number(row?.v ?? 0) + 1
-      await insertJob(tx, {
-        id: jobId,
-        ownerUid: owner.uid ?? null,
-        ownerTeam: owner.team ?? null,
-        kind: OPTIMIZATION_RUN,
-        subjectType: 'optimization_result',
-        subjectId: resultId,
-        bossJobId: jobId,
-      })
-      await tx.insert(optimizationResults).values({
-        id: resultId,
-        optimizationId: optimization.id,
-        version: next,
-        label: label ?? null,
-        status: 'queued',
-        inputs: snapshot as unknown as JsonObject,
-        jobId,
-      })
-      return next
-    })
+    const version = await withVersionRetry(() =>
+      this.db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ v: sql<number>`coalesce(max(${optimizationResults.version}), 0)::int` })
+          .from(optimizationResults)
+          .where(eq(optimizationResults.optimizationId, optimization.id))
+        const next = Number(row?.v ?? 0) + 1
+        await insertJob(tx, {
+          id: jobId,
+          ownerUid: owner.uid ?? null,
+          ownerTeam: owner.team ?? null,
+          kind: OPTIMIZATION_RUN,
+          subjectType: 'optimization_result',
+          subjectId: resultId,
+          bossJobId: jobId,
+        })
+        await tx.insert(optimizationResults).values({
+          id: resultId,
+          optimizationId: optimization.id,
+          version: next,
+          label: label ?? null,
+          status: 'queued',
+          inputs: snapshot as unknown as JsonObject,
+          jobId,
+        })
+        return next
+      }),
+    )
     await this.jobs.send(OPTIMIZATION_RUN, jobId)
     return { jobId, resultId, version }
   }
@@ -225,7 +243,7 @@ export class OptimizationRuns {
   /** One attempt of a run (idempotent). */
   private async run(jobId: string, ctx: Parameters<JobDefinition['run']>[0]) {
     const result = await this.resultOf(jobId)
-    if (result.status === 'cancelled') return
+    if (result.status === 'cancelled' || result.status === 'failed') return
     if (result.status === 'succeeded') {
       // A previous attempt committed everything but pg-boss did not hear of it: nothing to redo.
       await markSucceeded(this.db, jobId, { result_id: result.id })
@@ -276,7 +294,7 @@ export class OptimizationRuns {
       ? { team: optimization.ownerTeam }
       : { uid: optimization?.ownerUid ?? snapshot.requested_by }
 
-    await this.db.transaction(async (tx) => {
+    const written = await this.db.transaction(async (tx) => {
       // The guard: only the first attempt to get here writes anything.
       const done = await tx
         .update(optimizationResults)
@@ -295,7 +313,7 @@ export class OptimizationRuns {
           ),
         )
         .returning({ id: optimizationResults.id })
-      if (done.length === 0) return
+      if (done.length === 0) return false
       const file = await this.files.insertRow(tx, prepared, owner, 'export')
       await tx
         .update(optimizationResults)
@@ -315,7 +333,20 @@ export class OptimizationRuns {
         },
       })
       await markSucceeded(tx, jobId, { result_id: result.id, export_file_id: file.id })
+      return true
     })
+    // Cancelled meanwhile: the bytes just written belong to no row.
+    if (!written) await this.removeOrphanExport(jobId)
+  }
+
+  /** Removes `exports/<job>.csv` when no file row holds it (an attempt that did not commit). */
+  private async removeOrphanExport(jobId: string) {
+    const key = `exports/${jobId}.csv`
+    const [row] = await this.db
+      .select({ id: files.id })
+      .from(files)
+      .where(eq(files.storageKey, key))
+    if (!row) await this.files.storage.delete(key)
   }
 
   private async failed(jobId: string, error: { code: string; message: string }) {
@@ -332,13 +363,7 @@ export class OptimizationRuns {
       )
       .returning({ id: optimizationResults.id })
     if (failed.length === 0) return
-    // The export bytes of an attempt that never committed have no row: remove them.
-    const key = `exports/${jobId}.csv`
-    const [row] = await this.db
-      .select({ id: files.id })
-      .from(files)
-      .where(eq(files.storageKey, key))
-    if (!row) await this.files.storage.delete(key)
+    await this.removeOrphanExport(jobId)
     const snapshot = result.inputs as unknown as RunSnapshot
     await this.db.insert(notifications).values({
       uid: snapshot.requested_by,
