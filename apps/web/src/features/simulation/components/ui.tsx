@@ -27,8 +27,9 @@ export function PageHeader({
   )
 }
 
+/** A page's content; the section layout around it gives the width, padding and breadcrumbs. */
 export function Page({ children }: { children: ReactNode }) {
-  return <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">{children}</div>
+  return <div>{children}</div>
 }
 
 export function Card({
