@@ -31,7 +31,12 @@ function duration(seconds: number): string {
  * saves use_imperial_units on the user.
  */
 async function setUnits(page: Page, system: 'metric' | 'imperial') {
+  // The toggle follows the user's document once it has loaded: wait for it before clicking.
+  const userDoc = page.waitForResponse(
+    (r) => /\/api\/users\/[^/]+$/.test(r.url()) && r.request().method() === 'GET',
+  )
   await page.goto('/account')
+  expect((await userDoc).ok()).toBe(true)
   const name = system === 'metric' ? 'Metric' : 'Imperial'
   const radio = page.getByRole('radio', { name }).first()
   await expect(radio).toBeAttached()
