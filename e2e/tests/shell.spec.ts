@@ -1,15 +1,12 @@
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { expectAccessible, watchErrors } from './shell-checks.ts'
 
-// The web shell (issue 7): home states, navigation by claim, redirects, breadcrumbs, layout.
+// The web shell (issue 7; specification §1, §2, §6, §9): home states, navigation by claim,
+// redirects, breadcrumbs, layout on desktop and at 390 px, notifications, accessibility.
 
-/** Collects console errors and page errors of a page (Lighthouse-style check). */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = []
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-  page.on('pageerror', (e) => errors.push(String(e)))
-  return errors
-}
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main', exact: true })
+const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' })
 
 test('signed out: landing hero, Learn more → pricing, gated pages ask to sign in', async ({
   page,
@@ -19,49 +16,295 @@ test('signed out: landing hero, Learn more → pricing, gated pages ask to sign 
   await expect(
     page.getByRole('heading', { name: 'Use your energy more wisely and become faster.' }),
   ).toBeVisible()
+  await expect(
+    page.getByText(
+      'Optimize your pacing strategy and equipment choice to enhance your performance on the bike.',
+    ),
+  ).toBeVisible()
   await expect(page.getByRole('button', { name: 'Get started' })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible()
-  await expect(page.getByText('Performance. Perfected.').last()).toBeVisible()
+  await expect(mainNav(page).getByRole('link')).toHaveCount(0)
+  // Footer: tagline, and the legal links open in a new tab.
+  const footer = page.getByRole('contentinfo')
+  await expect(footer.getByText('Performance. Perfected.')).toBeVisible()
+  await expect(footer.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute(
+    'target',
+    '_blank',
+  )
+  await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+    'target',
+    '_blank',
+  )
+  await expect(footer.getByRole('link', { name: /Support/ })).toHaveAttribute('href', /^https?:/)
+  await expectAccessible(page)
   await page.screenshot({ path: screenshotPath('shell-landing'), fullPage: true })
 
   await page.getByRole('link', { name: /Learn more/ }).click()
   await expect(page).toHaveURL(/\/pricing$/)
   await expect(page.getByRole('heading', { name: 'Plans for riders and teams' })).toBeVisible()
+  for (const plan of ['Individual', 'Team', 'Aero add-on']) {
+    await expect(page.getByRole('heading', { name: plan, exact: true })).toBeVisible()
+  }
   await expect(page.getByRole('button', { name: 'Start free trial' })).toBeVisible()
+  await expect(page.getByText('Online payment is not available yet.')).toBeVisible()
+  await expectAccessible(page)
   await page.screenshot({ path: screenshotPath('shell-pricing'), fullPage: true })
 
-  await page.goto('/simulation/courses')
-  await expect(page.getByRole('heading', { name: 'Sign in to continue' })).toBeVisible()
+  // Gated routes show why and the way forward instead of their content.
+  for (const path of ['/simulation/courses', '/aero/devices', '/tools', '/account']) {
+    await page.goto(path)
+    await expect(page.getByRole('heading', { name: 'Sign in to continue' })).toBeVisible()
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign in' })).toBeVisible()
+  }
   await expect(page.getByRole('link', { name: 'Courses' })).toHaveCount(0)
   expect(errors).toEqual([])
 })
 
-test('rider: Tools and Performance Simulation, no Aero; redirects and breadcrumbs', async ({
+test('signed out at 390 px: the landing page fits the screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Get started' })).toBeVisible()
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+  expect(overflow).toBeLessThanOrEqual(0)
+  await page.screenshot({ path: screenshotPath('shell-landing-390'), fullPage: true })
+})
+
+test('rider: menu by claim, redirects, breadcrumbs, side bar, no Aero or Feedback', async ({
   page,
 }) => {
   const errors = watchErrors(page)
   await signIn(page, DEMO.rider)
-  const main = page.getByRole('navigation', { name: 'Main', exact: true })
-  await expect(main.getByRole('link', { name: 'Tools' })).toBeVisible()
-  await expect(main.getByRole('link', { name: 'Performance Simulation' })).toBeVisible()
-  await expect(main.getByRole('link', { name: 'Aero Optimization' })).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: /Get ready|You are ready to go/ })).toBeVisible()
+  await expect(mainNav(page).getByRole('link', { name: 'Tools' })).toBeVisible()
+  await expect(mainNav(page).getByRole('link', { name: 'Performance Simulation' })).toBeVisible()
+  await expect(mainNav(page).getByRole('link', { name: 'Aero Optimization' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Feedback' })).toHaveCount(0)
 
+  // User menu: name, e-mail, default photo, Your account.
+  await page.getByRole('button', { name: /user menu/i }).click()
+  const menu = page.getByRole('menu')
+  await expect(menu.getByText('Demo Rider')).toBeVisible()
+  await expect(menu.getByText('rider@example.com')).toBeVisible()
+  await expect(page.locator('img[src="./assets/dummyProfileImage.png"]').first()).toBeVisible()
+  await menu.getByRole('menuitem', { name: 'Your account' }).click()
+  await expect(page).toHaveURL(/\/account$/)
+  await expect(crumbs(page).getByText('Your account')).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('radio', { name: 'Imperial' })).toBeAttached()
+  await expect(page.getByTestId('side-bar')).toHaveCount(0)
+
+  // /simulation → optimizations; the entry is active; breadcrumbs with the home icon.
   await page.goto('/simulation')
   await expect(page).toHaveURL(/\/simulation\/optimizations$/)
-  await expect(main.getByRole('link', { name: 'Performance Simulation' })).toHaveAttribute(
+  await expect(mainNav(page).getByRole('link', { name: 'Performance Simulation' })).toHaveAttribute(
     'aria-current',
     'page',
   )
-  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' })
-  await expect(crumbs.getByRole('link', { name: 'Home' })).toBeVisible()
-  await expect(crumbs.getByRole('link', { name: 'Performance Simulation' })).toBeVisible()
-  await expect(crumbs.getByText('Optimizations')).toHaveAttribute('aria-current', 'page')
-  await page.screenshot({ path: screenshotPath('shell-simulation'), fullPage: true })
+  await expect(mainNav(page).getByRole('link', { name: 'Tools' })).not.toHaveAttribute(
+    'aria-current',
+    'page',
+  )
+  await expect(crumbs(page).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/')
+  await expect(crumbs(page).getByRole('link', { name: 'Performance Simulation' })).toBeVisible()
+  await expect(crumbs(page).getByText('Optimizations')).toHaveAttribute('aria-current', 'page')
 
+  // Side menu groups, quick settings, collapsing to 5 rem and back to 15 rem.
+  const side = page.getByTestId('side-bar')
+  await expect(side.getByRole('heading', { name: 'Performance' })).toBeVisible()
+  await expect(side.getByRole('heading', { name: 'Your collections' })).toBeVisible()
+  await expect(side.getByRole('link', { name: 'Optimizations' })).toHaveAttribute(
+    'href',
+    '/simulation/optimizations',
+  )
+  await expect(side.getByRole('link', { name: 'Courses' })).toBeVisible()
+  await expect(side.getByRole('link', { name: 'Rider Setups' })).toBeVisible()
+  await expect(side.getByRole('region', { name: 'Quick settings' })).toBeVisible()
+  expect((await side.boundingBox())?.width).toBe(240)
+  await expectAccessible(page)
+  await page.screenshot({ path: screenshotPath('shell-simulation'), fullPage: true })
+  await side.getByRole('button', { name: 'Collapse side bar' }).click()
+  await expect.poll(async () => (await side.boundingBox())?.width).toBe(80)
+  await page.screenshot({ path: screenshotPath('shell-simulation-collapsed') })
+  await side.getByRole('button', { name: 'Expand side bar' }).click()
+  await expect.poll(async () => (await side.boundingBox())?.width).toBe(240)
+
+  // Side menu navigation and its breadcrumb.
+  await side.getByRole('link', { name: 'Courses' }).click()
+  await expect(page).toHaveURL(/\/simulation\/courses$/)
+  await expect(crumbs(page).getByText('Courses')).toHaveAttribute('aria-current', 'page')
+
+  // optimizations/:type/:id/results → the edit route with showResults=1.
+  const id = '00000000-0000-4000-8000-000000000001'
+  await page.goto(`/simulation/optimizations/pacing/${id}/results`)
+  await expect(page).toHaveURL(`/simulation/optimizations/pacing/${id}?showResults=1`)
+
+  // No aero claim: the area explains and links to the plans.
   await page.goto('/aero')
   await expect(
     page.getByRole('heading', { name: 'Your plan does not include this yet' }),
   ).toBeVisible()
   await expect(page.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/pricing')
+  expect(errors).toEqual([])
+})
+
+test('coach: Aero Optimization with sessions and devices, Feedback form', async ({ page }) => {
+  const errors = watchErrors(page)
+  await signIn(page, DEMO.coach)
+  await expect(mainNav(page).getByRole('link', { name: 'Aero Optimization' })).toBeVisible()
+  await mainNav(page).getByRole('link', { name: 'Aero Optimization' }).click()
+  await expect(page).toHaveURL(/\/aero\/sessions$/)
+  await expect(mainNav(page).getByRole('link', { name: 'Aero Optimization' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  )
+  const side = page.getByTestId('side-bar')
+  await expect(side.getByRole('link', { name: 'Sessions' })).toBeVisible()
+  await expect(side.getByRole('link', { name: 'Devices' })).toBeVisible()
+  await expect(crumbs(page).getByText('Sessions')).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('heading', { name: 'Sessions', level: 1 })).toBeVisible()
+  await page.screenshot({ path: screenshotPath('shell-aero-sessions'), fullPage: true })
+  await side.getByRole('link', { name: 'Devices' }).click()
+  await expect(page.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible()
+
+  // The coach has use:multipleRiderProfiles: the checklist has no rider profile step.
+  await page.goto('/')
+  await expect(page.getByRole('heading', { name: /Get ready|You are ready to go/ })).toBeVisible()
+  await expect(page.getByTestId('step-profile')).toHaveCount(0)
+
+  // Feedback (access:betaFeedback): without a survey URL the built-in form stores the answer.
+  await page.getByRole('button', { name: 'Feedback' }).first().click()
+  const popup = page.getByTestId('feedback-popup')
+  await expect(popup).toBeVisible()
+  expect((await popup.boundingBox())?.width).toBe(400)
+  await popup.getByRole('button', { name: '4 out of 5' }).click()
+  await popup.getByLabel('Your feedback').fill('The shell feels fast.')
+  await expectAccessible(page)
+  await page.screenshot({ path: screenshotPath('shell-feedback') })
+  await popup.getByRole('button', { name: 'Send feedback' }).click()
+  await expect(popup.getByText('Thank you — your feedback has reached the team.')).toBeVisible()
+  expect(errors).toEqual([])
+})
+
+test('new user: pricing → free trial → Get ready → profile → rider setup → ready', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const errors = watchErrors(page)
+  await signIn(page, DEMO.newUser)
+  // Subscribe step.
+  await expect(page.getByRole('heading', { name: 'Subscribe' })).toBeVisible()
+  await expect(mainNav(page).getByRole('link')).toHaveText(['Tools'])
+  await page.screenshot({ path: screenshotPath('shell-home-subscribe'), fullPage: true })
+  await page.getByRole('link', { name: 'Select a plan' }).click()
+  await expect(page).toHaveURL(/\/pricing$/)
+
+  // The trial, once: the offer disappears and the claim arrives.
+  await page.getByRole('button', { name: 'Start free trial' }).click()
+  await expect(page.getByText(/Your free trial runs until/)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Start free trial' })).toHaveCount(0)
+  await expect(mainNav(page).getByRole('link', { name: 'Performance Simulation' })).toBeVisible()
+
+  // Get ready: Subscription done; profile and setup to do.
+  await page.getByRole('link', { name: 'Get ready' }).click()
+  await expect(page.getByRole('heading', { name: 'Get ready' })).toBeVisible()
+  await expect(page.getByTestId('step-subscription')).toHaveAttribute('data-complete', 'true')
+  await expect(page.getByTestId('step-profile')).toHaveAttribute('data-complete', 'false')
+  await expect(page.getByTestId('step-setup')).toHaveAttribute('data-complete', 'false')
+  await expectAccessible(page)
+  await page.screenshot({ path: screenshotPath('shell-home-get-ready'), fullPage: true })
+
+  // Rider profile in the account page, validated in the chosen units.
+  await page.getByRole('link', { name: 'Complete your profile' }).click()
+  await expect(page).toHaveURL(/\/account$/)
+  await page.getByLabel('Rider height (cm)').fill('300')
+  await page.getByLabel('Rider weight (kg)').fill('72')
+  await page.getByRole('button', { name: 'Save profile' }).click()
+  await expect(
+    page.getByText('Rider height must be between 100 and 250 cm (got 300 cm).'),
+  ).toBeVisible()
+  await page.getByLabel('Rider height (cm)').fill('180')
+  await page.getByLabel('CP (W)').fill('260')
+  await page.getByLabel('W′ (kJ)').fill('18')
+  await page.getByRole('button', { name: 'Save profile' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
+  await expect(page.getByTestId('trial-status')).toContainText('Running until')
+  // Imperial: the same profile shown in inches and pounds (180 cm = 70.9 in, 72 kg = 158.7 lb).
+  await page.getByText('Imperial', { exact: true }).first().click()
+  await expect(page.getByLabel('Rider height (in)')).toHaveValue('70.9')
+  await expect(page.getByLabel('Rider weight (lb)')).toHaveValue('158.7')
+  await expectAccessible(page)
+  await page.screenshot({ path: screenshotPath('shell-account'), fullPage: true })
+  await page.getByText('Metric', { exact: true }).first().click()
+  await expect(page.getByLabel('Rider height (cm)')).toHaveValue('180')
+
+  // Back home: profile complete, rider setup to do; its link leads to the new setup form.
+  await page.getByRole('link', { name: 'Veloptima home' }).first().click()
+  await expect(page.getByTestId('step-profile')).toHaveAttribute('data-complete', 'true')
+  await page.getByRole('link', { name: 'Create a rider setup' }).click()
+  await expect(page).toHaveURL(/\/simulation\/riders\/new$/)
+  await page.getByLabel('Setup name').fill('My road bike')
+  await page.getByLabel(/^Rider weight/).fill('72')
+  await page.getByLabel(/^Rider height/).fill('180')
+  await page.getByLabel(/^Bike mass/).fill('8')
+  await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
+  await page.getByRole('button', { name: 'Create rider setup' }).click()
+  await page.waitForURL(/\/simulation\/riders\/[0-9a-f-]{36}$/)
+
+  // Ready: three cards with their exact links.
+  await page.goto('/')
+  await expect(page.getByRole('heading', { name: 'You are ready to go' })).toBeVisible()
+  const hrefs = await page
+    .getByRole('main')
+    .getByRole('listitem')
+    .getByRole('link')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href')))
+  expect(hrefs).toEqual([
+    '/simulation/optimizations/new?type=pacing',
+    '/simulation/optimizations?type=pacing',
+    '/simulation/optimizations/new?type=equipment',
+    '/simulation/optimizations?type=equipment',
+    '/tools',
+  ])
+  await expectAccessible(page)
+  await page.screenshot({ path: screenshotPath('shell-home-ready'), fullPage: true })
+  expect(errors).toEqual([])
+})
+
+test('390 px: toggle panel for the top menu, slide-over drawer for the side menu', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  const errors = watchErrors(page)
+  await signIn(page, DEMO.coach)
+  await page.goto('/simulation/courses')
+  await expect(page.getByTestId('side-bar')).toBeHidden()
+  await expect(mainNav(page)).toBeHidden()
+  await page.getByRole('button', { name: 'Open main menu' }).click()
+  const panel = page.getByRole('navigation', { name: 'Main (mobile)' })
+  for (const entry of ['Tools', 'Performance Simulation', 'Aero Optimization']) {
+    await expect(panel.getByRole('link', { name: entry })).toBeVisible()
+  }
+  await expect(panel.getByRole('link', { name: 'Performance Simulation' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  )
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
+  await page.screenshot({ path: screenshotPath('shell-mobile-menu') })
+  await page.getByRole('button', { name: 'Close main menu' }).click()
+
+  await page.getByRole('button', { name: 'Open side menu' }).click()
+  const drawer = page.getByRole('dialog')
+  await expect(drawer.getByRole('link', { name: 'Rider Setups' })).toBeVisible()
+  await expect(drawer.getByRole('region', { name: 'Quick settings' })).toBeVisible()
+  await page.screenshot({ path: screenshotPath('shell-mobile-drawer') })
+  await drawer.getByRole('link', { name: 'Rider Setups' }).click()
+  await expect(page).toHaveURL(/\/simulation\/riders$/)
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+  expect(overflow).toBeLessThanOrEqual(0)
+  await page.screenshot({ path: screenshotPath('shell-mobile-riders'), fullPage: true })
   expect(errors).toEqual([])
 })

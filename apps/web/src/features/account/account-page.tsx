@@ -1,6 +1,172 @@
-import { useAuth } from '../../lib/auth.ts'
+import { useQuery } from '@tanstack/react-query'
+import { Link } from 'react-router'
+import type { Page, Subscription } from '@veloptima/contracts'
+import { buttonClass } from '../../components/button.ts'
+import { PageSpinner } from '../../components/spinner.tsx'
+import { api } from '../../lib/api-client.ts'
+import { hasClaims, useAuth } from '../../lib/auth.ts'
+import { useLive } from '../../lib/live.tsx'
+import { useMyTeams, usePatchUser, useUserDoc } from '../../lib/user.ts'
+import { ProfileForm } from './profile-form-view.tsx'
 
+const DUMMY_PROFILE_IMAGE = './assets/dummyProfileImage.png'
+
+const planNames: Record<Subscription['plan'], string> = {
+  individual: 'Individual',
+  team: 'Team',
+  aero: 'Aero add-on',
+}
+
+function Card({ title, children, id }: { title: string; children: React.ReactNode; id?: string }) {
+  return (
+    <section
+      id={id}
+      aria-labelledby={`${id ?? title}-title`}
+      className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8"
+    >
+      <h2 id={`${id ?? title}-title`} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      <div className="mt-5">{children}</div>
+    </section>
+  )
+}
+
+/** Your account: identity, rider profile, current team, plan and trial. */
 export function AccountPage() {
-  const { user } = useAuth()
-  return <h1 className="text-2xl font-bold text-slate-900">{user?.displayName}</h1>
+  const auth = useAuth()
+  const live = useLive()
+  const user = auth.user!
+  return (
+    <div className="space-y-8">
+      <header className="flex items-center gap-5">
+        <img
+          src={user.photoUrl || DUMMY_PROFILE_IMAGE}
+          alt={user.displayName}
+          referrerPolicy="no-referrer"
+          className="h-16 w-16 rounded-full bg-slate-100 object-cover ring-1 ring-slate-200"
+        />
+        <div className="min-w-0">
+          <h1 className="truncate text-2xl font-bold tracking-tight text-slate-900">
+            {user.displayName}
+          </h1>
+          <p className="truncate text-slate-600">{user.email}</p>
+        </div>
+      </header>
+
+      <Card title="Rider profile" id="rider-profile">
+        {hasClaims(auth, 'use:multipleRiderProfiles') && (
+          <p className="mb-5 text-sm text-slate-600">
+            Your plan includes several rider profiles: each rider setup carries its rider&apos;s
+            height and weight. This profile is your own.
+          </p>
+        )}
+        {live.riderProfile === undefined ? (
+          <PageSpinner label="Loading your rider profile" />
+        ) : (
+          <ProfileForm uid={user.uid} profile={live.riderProfile} onSaved={live.setRiderProfile} />
+        )}
+      </Card>
+
+      <TeamCard />
+      <PlanCard />
+    </div>
+  )
+}
+
+function TeamCard() {
+  const teams = useMyTeams()
+  const userDoc = useUserDoc()
+  const patch = usePatchUser()
+  return (
+    <Card title="Current team" id="team">
+      {teams.isPending || userDoc.isPending ? (
+        <PageSpinner />
+      ) : teams.isError ? (
+        <p role="alert" className="text-sm text-red-700">
+          {teams.error.message}
+        </p>
+      ) : teams.data.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          You are not in a team. With the Team plan a coach can add you; team courses and rider
+          setups then appear next to yours.
+        </p>
+      ) : (
+        <div className="max-w-sm">
+          <label htmlFor="current-team" className="text-sm font-medium text-slate-700">
+            Work in
+          </label>
+          <select
+            id="current-team"
+            value={userDoc.data?.current_team ?? ''}
+            disabled={patch.isPending}
+            onChange={(e) => patch.mutate({ current_team: e.target.value || null })}
+            className="mt-1 block w-full rounded-lg border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600"
+          >
+            <option value="">Only my own items</option>
+            {teams.data.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name} ({t.role})
+              </option>
+            ))}
+          </select>
+          <p className="mt-2 text-sm text-slate-500" role="status">
+            {patch.isError
+              ? patch.error.message
+              : patch.isSuccess
+                ? 'Saved.'
+                : 'New items are created for the team you work in.'}
+          </p>
+        </div>
+      )}
+    </Card>
+  )
+}
+
+function PlanCard() {
+  const auth = useAuth()
+  const userDoc = useUserDoc()
+  const subs = useQuery({
+    queryKey: ['subscriptions', auth.user?.uid],
+    queryFn: () => api<Page<Subscription>>('/api/subscriptions'),
+  })
+  const active = subs.data?.items.filter((s) => s.status === 'active') ?? []
+  const trialEnds = userDoc.data?.trial_ends_at ? new Date(userDoc.data.trial_ends_at) : undefined
+  const canSimulate = hasClaims(auth, 'create:simulations')
+  return (
+    <Card title="Plan and trial" id="plan">
+      <dl className="grid gap-6 sm:grid-cols-2">
+        <div>
+          <dt className="text-sm text-slate-500">Plan</dt>
+          <dd className="mt-1 text-sm font-medium text-slate-900" data-testid="plan-status">
+            {active.length > 0
+              ? active
+                  .map(
+                    (s) =>
+                      `${planNames[s.plan]}${s.team_id ? ' (team)' : ''} until ${new Date(s.ends_at).toLocaleDateString()}`,
+                  )
+                  .join(', ')
+              : canSimulate
+                ? 'Performance simulation included'
+                : 'No plan'}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-500">Free trial</dt>
+          <dd className="mt-1 text-sm font-medium text-slate-900" data-testid="trial-status">
+            {!userDoc.data
+              ? '…'
+              : !userDoc.data.trial_used
+                ? 'Available: 14 days of performance simulation'
+                : trialEnds && trialEnds.getTime() > (userDoc.dataUpdatedAt || 0)
+                  ? `Running until ${trialEnds.toLocaleDateString()}`
+                  : 'Used'}
+          </dd>
+        </div>
+      </dl>
+      <Link to="/pricing" className={`${buttonClass.secondary} mt-6`}>
+        See plans
+      </Link>
+    </Card>
+  )
 }
