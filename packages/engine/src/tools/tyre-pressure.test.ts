@@ -114,6 +114,11 @@ describe('monotonic properties', () => {
       rear({ tyreType: 'tubeless', riderMassKg: 55 }),
     )
   })
+  it('faster → slightly higher on paved roads (our ±0.25 %/km/h), no effect on gravel', () => {
+    expect(rear({ speedMps: 12.5 })).toBeGreaterThan(rear({}))
+    expect(rear({ speedMps: 6 })).toBeLessThan(rear({}))
+    expect(rear({ surface: 'gravel', speedMps: 12.5 })).toBe(rear({ surface: 'gravel' }))
+  })
   it('the rear carries more than the front with the default split', () => {
     const r = recommendTyrePressure(base)
     expect(r.rear.pressurePa).toBeGreaterThan(r.front.pressurePa)

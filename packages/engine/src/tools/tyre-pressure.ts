@@ -81,7 +81,7 @@ export type TyrePressureInput = {
   /** Wet roads. Default false. */
   wet?: boolean
   /** Typical riding speed, m/s (optional). */
-  speedMs?: number
+  speedMps?: number
   /** The tyre's printed pressure range, Pa (optional). */
   tyreMinPressurePa?: number
   tyreMaxPressurePa?: number
@@ -133,9 +133,9 @@ export function estimateMeasuredWidthMm(labelledMm: number, rimInternalMm: numbe
  * Speed factor — our assumption: faster riding loads the tyre harder in corners and on impacts;
  * +0.25 % per km/h above 30 km/h, −0.25 % per km/h below, within −3 %…+4 %; paved surfaces only.
  */
-export function speedFactor(speedMs: number | undefined, surface: Surface): number {
-  if (speedMs === undefined || surface === 'gravel') return 1
-  return Math.min(1.04, Math.max(0.97, 1 + 0.0025 * (speedMs * 3.6 - 30)))
+export function speedFactor(speedMps: number | undefined, surface: Surface): number {
+  if (speedMps === undefined || surface === 'gravel') return 1
+  return Math.min(1.04, Math.max(0.97, 1 + 0.0025 * (speedMps * 3.6 - 30)))
 }
 
 /** Validates a raw (e.g. JSON) input; throws ToolInputError with "expected X, got Y". */
@@ -155,8 +155,8 @@ export function parseTyrePressureInput(raw: unknown): TyrePressureInput {
   if (frontShare !== undefined) input.frontShare = frontShare
   const rim = optionalNumber('rimInternalWidthMm', o.rimInternalWidthMm, 12, 40)
   if (rim !== undefined) input.rimInternalWidthMm = rim
-  const speed = optionalNumber('speedMs', o.speedMs, 0, 25)
-  if (speed !== undefined) input.speedMs = speed
+  const speed = optionalNumber('speedMps', o.speedMps, 0, 25)
+  if (speed !== undefined) input.speedMps = speed
   const min = optionalNumber('tyreMinPressurePa', o.tyreMinPressurePa, 0.5e5, 15e5)
   if (min !== undefined) input.tyreMinPressurePa = min
   const max = optionalNumber('tyreMaxPressurePa', o.tyreMaxPressurePa, 1e5, 15e5)
@@ -186,7 +186,7 @@ export function recommendTyrePressure(raw: TyrePressureInput | unknown): TyrePre
     surface: SURFACE_FACTOR[input.surface],
     wet: input.wet ? WET_FACTOR : 1,
     tyreType: TYRE_TYPE_FACTOR[input.tyreType],
-    speed: speedFactor(input.speedMs, input.surface),
+    speed: speedFactor(input.speedMps, input.surface),
     total: 1,
   }
   factors.total = factors.surface * factors.wet * factors.tyreType * factors.speed

@@ -43,7 +43,7 @@ const LABELS: Record<string, string> = {
   frontShare: 'Weight on the front',
   tyreWidthMm: 'Tyre width',
   rimInternalWidthMm: 'Rim internal width',
-  speedMs: 'Speed',
+  speedMps: 'Speed',
   tyreMinPressurePa: 'Tyre minimum',
   tyreMaxPressurePa: 'Tyre maximum',
 }
@@ -146,7 +146,7 @@ export function TyrePressureCalculator() {
     }
     if (shareSi !== undefined) input.frontShare = shareSi
     if (widthKind === 'labelled' && rimMm !== undefined) input.rimInternalWidthMm = rimMm
-    if (speedSi !== undefined) input.speedMs = speedSi
+    if (speedSi !== undefined) input.speedMps = speedSi
     if (minPa !== undefined) input.tyreMinPressurePa = minPa
     if (maxPa !== undefined) input.tyreMaxPressurePa = maxPa
     try {
