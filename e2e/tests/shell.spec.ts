@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
-import { expectAccessible, watchErrors } from './shell-checks.ts'
+import { captureToken, expectAccessible, watchErrors } from './shell-checks.ts'
 
 // The web shell (issue 7; specification §1, §2, §6, §9): home states, navigation by claim,
 // redirects, breadcrumbs, layout on desktop and at 390 px, notifications, accessibility.
@@ -87,7 +87,7 @@ test('rider: menu by claim, redirects, breadcrumbs, side bar, no Aero or Feedbac
   const menu = page.getByRole('menu')
   await expect(menu.getByText('Demo Rider')).toBeVisible()
   await expect(menu.getByText('rider@example.com')).toBeVisible()
-  await expect(page.locator('img[src="./assets/dummyProfileImage.png"]').first()).toBeVisible()
+  await expect(page.locator('img[src="/assets/dummyProfileImage.png"]').first()).toBeVisible()
   await menu.getByRole('menuitem', { name: 'Your account' }).click()
   await expect(page).toHaveURL(/\/account$/)
   await expect(crumbs(page).getByText('Your account')).toHaveAttribute('aria-current', 'page')
@@ -306,5 +306,99 @@ test('390 px: toggle panel for the top menu, slide-over drawer for the side menu
   )
   expect(overflow).toBeLessThanOrEqual(0)
   await page.screenshot({ path: screenshotPath('shell-mobile-riders'), fullPage: true })
+  expect(errors).toEqual([])
+})
+
+/** A rolling 5 km course of 50 segments (as the API's run tests build theirs). */
+function rollingSegments() {
+  let altitude = 300
+  return Array.from({ length: 50 }, (_, i) => {
+    const grade = 0.01 + 0.04 * Math.sin(i / 6)
+    const segment = {
+      start: i * 100,
+      end: (i + 1) * 100,
+      grade,
+      heading: (i * 5) % 360,
+      radius: null,
+      altitude,
+    }
+    altitude += grade * 100
+    return segment
+  })
+}
+
+test('a finished run notifies live: a popup at the bottom right with a download link, marked showed', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const errors = watchErrors(page)
+  const token = captureToken(page)
+  await signIn(page, DEMO.rider)
+  await expect(page.getByRole('heading', { name: /Get ready|You are ready to go/ })).toBeVisible()
+  const headers = () => ({ authorization: `Bearer ${token()}` })
+  const post = async (path: string, data: unknown) => {
+    const r = await page.request.post(path, { headers: headers(), data })
+    expect(r.status(), `${path}: ${await r.text()}`).toBeLessThan(300)
+    return (await r.json()) as { id: string }
+  }
+  // A course, a setup and a pacing optimization made through the API; the run's job writes the
+  // notification "Optimization ready" with its export file as download_blob.
+  const course = await post('/api/courses', {
+    name: 'Shell notification loop',
+    segments: rollingSegments(),
+    source_format: 'json',
+  })
+  const setup = await post('/api/rider-setups', {
+    name: 'Shell notification setup',
+    rider_mass: 70,
+    bike_mass: 8,
+    positions: [{ name: 'drops', cda: 0.3, min_speed: 0, max_speed: 30 }],
+    crr: { smooth: 0.003, normal: 0.004, rough: 0.008 },
+    cp: 280,
+    w_prime: 20000,
+  })
+  const optimization = await post('/api/optimizations', {
+    type: 'pacing',
+    name: 'Shell notification run',
+    course_id: course.id,
+    rider_setup_id: setup.id,
+    inputs: { constraint: { type: 'w_prime_balance' } },
+  })
+  await post(`/api/optimizations/${optimization.id}/run`, {})
+
+  const toast = page
+    .locator('[data-sonner-toast]')
+    .filter({ hasText: 'Optimization ready' })
+    .filter({ hasText: 'Shell notification run' })
+  await expect(toast).toBeVisible({ timeout: 60_000 })
+  const download = toast.getByRole('link', { name: 'Download' })
+  await expect(download).toHaveAttribute('href', /\/api\/files\/download\?/)
+  // Bottom right of the window.
+  const box = (await toast.boundingBox())!
+  const viewport = page.viewportSize()!
+  expect(box.x + box.width).toBeGreaterThan(viewport.width * 0.75)
+  expect(box.y).toBeGreaterThan(viewport.height / 2)
+  await page.screenshot({ path: screenshotPath('shell-notification') })
+  // The link serves the exported file.
+  const file = await page.request.get((await download.getAttribute('href'))!)
+  expect(file.status()).toBe(200)
+  expect((await file.body()).length).toBeGreaterThan(0)
+
+  // Marked showed, so it does not come back; and it never closes by itself.
+  await expect
+    .poll(async () => {
+      const r = await page.request.get('/api/notifications?showed=false', { headers: headers() })
+      const body = (await r.json()) as { items: { title: string; text: string }[] }
+      return body.items.filter((n) => n.text.includes('Shell notification run')).length
+    })
+    .toBe(0)
+  await page.waitForTimeout(4000)
+  await expect(toast).toBeVisible()
+  await page.reload()
+  await expect(page.getByRole('heading', { name: /Get ready|You are ready to go/ })).toBeVisible()
+  await page.waitForTimeout(1500)
+  await expect(
+    page.locator('[data-sonner-toast]').filter({ hasText: 'Shell notification run' }),
+  ).toHaveCount(0)
   expect(errors).toEqual([])
 })

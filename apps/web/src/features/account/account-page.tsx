@@ -2,14 +2,13 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import type { Page, Subscription } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
+import { DUMMY_PROFILE_IMAGE } from '../../components/profile-image.ts'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { api } from '../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
 import { useLive } from '../../lib/live.tsx'
 import { useMyTeams, usePatchUser, useUserDoc } from '../../lib/user.ts'
 import { ProfileForm } from './profile-form-view.tsx'
-
-const DUMMY_PROFILE_IMAGE = './assets/dummyProfileImage.png'
 
 const planNames: Record<Subscription['plan'], string> = {
   individual: 'Individual',

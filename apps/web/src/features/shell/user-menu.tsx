@@ -1,9 +1,7 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react'
 import { Link } from 'react-router'
+import { DUMMY_PROFILE_IMAGE } from '../../components/profile-image.ts'
 import type { LoggedInUser } from '../../lib/auth.ts'
-
-/** Default image when the user has no photo (specification §9). */
-export const DUMMY_PROFILE_IMAGE = './assets/dummyProfileImage.png'
 
 export function Avatar({
   user,
