@@ -180,7 +180,7 @@ describe('forward simulation invariants over seeded random courses', () => {
       course,
       rider,
       pacing: { type: 'constant', powerW: 0 },
-      startSpeedMps: 0,
+      options: { startSpeedMps: 0 },
     })
     expect(res.status).toBe('stalled')
     expect(res.stalledAtM).toBe(0)
