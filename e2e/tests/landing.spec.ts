@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { screenshotPath } from '../helpers/auth.ts'
 
 test('a signed-out visitor sees the landing page of the specification', async ({ page }) => {
   const errors: string[] = []
@@ -12,7 +13,7 @@ test('a signed-out visitor sees the landing page of the specification', async ({
       'Optimize your pacing strategy and equipment choice to enhance your performance on the bike.',
     ),
   ).toBeVisible()
-  await page.screenshot({ path: 'artifacts/screenshots/landing.png', fullPage: true })
+  await page.screenshot({ path: screenshotPath('landing'), fullPage: true })
   expect(errors).toEqual([])
 })
 
