@@ -117,6 +117,7 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
     page.getByRole('table', { name: /Pacing plan/ }).locator('tbody tr'),
   ).not.toHaveCount(0)
   await expect(page.getByTestId('plan-charts').locator('canvas')).toHaveCount(4)
+  await expect(page.getByText('Optimization ready').first()).toBeVisible({ timeout: 20_000 })
   await page.screenshot({ path: screenshotPath('simulation-result'), fullPage: true })
 
   // The notification "Optimization ready" with the run's export.
@@ -212,6 +213,14 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
   await page.getByLabel(/^Max power/).fill('800')
   await page.getByRole('button', { name: 'Create rider setup' }).click()
   await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
+
+  // In imperial units the same setup reads in pounds and mph (75 kg = 165.3 lb), and back.
+  await page.getByRole('button', { name: /^Imperial/ }).click()
+  await expect(page.getByLabel(/^Rider weight/)).toHaveValue('165.3')
+  await expect(page.getByText('Position 1 from (mph)')).toBeVisible()
+  await page.screenshot({ path: screenshotPath('simulation-rider-imperial'), fullPage: true })
+  await page.getByRole('button', { name: /^Metric/ }).click()
+  await expect(page.getByLabel(/^Rider weight/)).toHaveValue('75')
 
   await page.goto('/simulation/optimizations/new?type=equipment')
   await page.getByLabel('Course', { exact: true }).selectOption({ label: course! })
