@@ -50,6 +50,7 @@ type Slot = { worker: Worker; run?: Run; dead: boolean }
 
 const threadUrl = new URL('./worker-thread.ts', import.meta.url)
 const bootstrapUrl = new URL('./thread-bootstrap.mjs', import.meta.url)
+const THREAD_HEAP_MB = 1536
 
 /**
  * Events: 'progress' ({ runId, task, progress }) is emitted synchronously when a thread reports
@@ -154,7 +155,12 @@ export class WorkerPool extends EventEmitter<{
   }
 
   private spawn(): Slot {
-    const worker = new Worker(bootstrapUrl, { workerData: { entry: threadUrl.href } })
+    const worker = new Worker(bootstrapUrl, {
+      workerData: { entry: threadUrl.href },
+      // A runaway task runs out of its own heap and dies alone (its run fails and is retried),
+      // instead of taking the API process down with it.
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    })
     const slot: Slot = { worker, dead: false }
     this.started++
     worker.on('message', (message: FromThread) => {

@@ -64,8 +64,15 @@ const PROGRESS_INTERVAL_MS = 250
 
 const errorOf = (error: unknown): { code: string; message: string } => {
   if (error instanceof PermanentJobError) return { code: error.code, message: error.message }
-  if (error instanceof TaskError)
-    return { code: error.code ?? 'task-failed', message: error.message }
+  if (error instanceof TaskError) {
+    // The engine's input errors name the field and are for the user; anything else the engine
+    // threw is a fault of ours, said as such.
+    if (error.code) return { code: error.code, message: error.message }
+    return {
+      code: 'task-failed',
+      message: `The computation failed (${error.errorName}: ${error.message}).`,
+    }
+  }
   if (error instanceof WorkerCrashedError) return { code: error.code, message: error.message }
   // Anything else is ours (a query, the storage): logged in full, shown to the user in short.
   return { code: 'internal', message: 'The job failed on our side.' }
