@@ -264,5 +264,12 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
   expect(fitErrors).toEqual([])
   expect(messages.fileIdMesgs?.[0]?.type).toBe('course')
   expect(messages.recordMesgs?.length).toBeGreaterThan(100)
+  // optimizations/:type/:id/results opens the latest result; the trail names the way back.
+  const resultUrl = page.url()
+  const simId = /equipment\/([^/]+)\/results/.exec(resultUrl)![1]
+  await page.goto(`/simulation/optimizations/equipment/${simId}/results`)
+  await page.waitForURL(resultUrl)
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Optimizations')
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Result')
   expect(errors).toEqual([])
 })

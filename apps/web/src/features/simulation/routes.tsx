@@ -1,5 +1,6 @@
 // The /simulation children (specification "/simulation children"), each a lazy route module so
-// the engine, the charts and the map load only when used. `handle.crumb` names the breadcrumb.
+// the engine, the charts and the map load only when used. `handle.crumb` names the breadcrumb;
+// lists are parents of their items so the trail reads e.g. "Courses › Course".
 import { Navigate, useParams, type RouteObject } from 'react-router'
 
 function ResultsRedirect() {
@@ -13,71 +14,69 @@ const resultPage = () =>
   import('./pages/result-page.tsx').then((m) => ({ Component: m.ResultPage }))
 const inputPage = () =>
   import('./pages/result-input-page.tsx').then((m) => ({ Component: m.ResultInputPage }))
+const riderPage = () => import('./pages/rider-page.tsx').then((m) => ({ Component: m.RiderPage }))
+
+/** A result and, under it, the snapshot of its inputs. */
+const resultRoutes = (type: 'pacing' | 'equipment'): RouteObject => ({
+  path: `${type}/:simId/results/:id`,
+  handle: { crumb: 'Result' },
+  children: [
+    { index: true, lazy: resultPage },
+    { path: 'input', handle: { crumb: 'Inputs' }, lazy: inputPage },
+  ],
+})
 
 export const simulationRoutes: RouteObject[] = [
   { index: true, element: <Navigate replace to="optimizations" /> },
   {
     path: 'optimizations',
     handle: { crumb: 'Optimizations' },
-    lazy: () =>
-      import('./pages/optimizations-page.tsx').then((m) => ({ Component: m.OptimizationsPage })),
-  },
-  { path: 'optimizations/new', handle: { crumb: 'New optimization' }, lazy: optimizationPage },
-  { path: 'optimizations/:type/:id/results', element: <ResultsRedirect /> },
-  {
-    path: 'optimizations/pacing/:id',
-    handle: { crumb: 'Pacing optimization' },
-    lazy: optimizationPage,
-  },
-  {
-    path: 'optimizations/equipment/:id',
-    handle: { crumb: 'Equipment optimization' },
-    lazy: optimizationPage,
-  },
-  { path: 'optimizations/:id', handle: { crumb: 'Optimization' }, lazy: optimizationPage },
-  {
-    path: 'optimizations/pacing/:simId/results/:id',
-    handle: { crumb: 'Result' },
-    lazy: resultPage,
-  },
-  {
-    path: 'optimizations/equipment/:simId/results/:id',
-    handle: { crumb: 'Result' },
-    lazy: resultPage,
-  },
-  {
-    path: 'optimizations/pacing/:simId/results/:id/input',
-    handle: { crumb: 'Inputs' },
-    lazy: inputPage,
-  },
-  {
-    path: 'optimizations/equipment/:simId/results/:id/input',
-    handle: { crumb: 'Inputs' },
-    lazy: inputPage,
+    children: [
+      {
+        index: true,
+        lazy: () =>
+          import('./pages/optimizations-page.tsx').then((m) => ({
+            Component: m.OptimizationsPage,
+          })),
+      },
+      { path: 'new', handle: { crumb: 'New optimization' }, lazy: optimizationPage },
+      { path: ':type/:id/results', element: <ResultsRedirect /> },
+      { path: 'pacing/:id', handle: { crumb: 'Pacing optimization' }, lazy: optimizationPage },
+      {
+        path: 'equipment/:id',
+        handle: { crumb: 'Equipment optimization' },
+        lazy: optimizationPage,
+      },
+      { path: ':id', handle: { crumb: 'Optimization' }, lazy: optimizationPage },
+      resultRoutes('pacing'),
+      resultRoutes('equipment'),
+    ],
   },
   {
     path: 'courses',
     handle: { crumb: 'Courses' },
-    lazy: () => import('./pages/courses-page.tsx').then((m) => ({ Component: m.CoursesPage })),
-  },
-  {
-    path: 'courses/:id',
-    handle: { crumb: 'Course' },
-    lazy: () => import('./pages/course-page.tsx').then((m) => ({ Component: m.CoursePage })),
+    children: [
+      {
+        index: true,
+        lazy: () => import('./pages/courses-page.tsx').then((m) => ({ Component: m.CoursesPage })),
+      },
+      {
+        path: ':id',
+        handle: { crumb: 'Course' },
+        lazy: () => import('./pages/course-page.tsx').then((m) => ({ Component: m.CoursePage })),
+      },
+    ],
   },
   {
     path: 'riders',
     handle: { crumb: 'Rider setups' },
-    lazy: () => import('./pages/riders-page.tsx').then((m) => ({ Component: m.RidersPage })),
-  },
-  {
-    path: 'riders/new',
-    handle: { crumb: 'New rider setup' },
-    lazy: () => import('./pages/rider-page.tsx').then((m) => ({ Component: m.RiderPage })),
-  },
-  {
-    path: 'riders/:id',
-    handle: { crumb: 'Rider setup' },
-    lazy: () => import('./pages/rider-page.tsx').then((m) => ({ Component: m.RiderPage })),
+    children: [
+      {
+        index: true,
+        lazy: () => import('./pages/riders-page.tsx').then((m) => ({ Component: m.RidersPage })),
+      },
+      { path: 'new', handle: { crumb: 'New rider setup' }, lazy: riderPage },
+      { path: ':id', handle: { crumb: 'Rider setup' }, lazy: riderPage },
+    ],
   },
 ]

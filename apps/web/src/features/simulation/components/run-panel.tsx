@@ -19,11 +19,14 @@ export function RunPanel({
   optimizationId,
   type,
   beforeRun,
+  showResults = false,
 }: {
   optimizationId: string
   type: 'pacing' | 'equipment'
   /** Saves the form; false when it is invalid (the run is not started). */
   beforeRun(): Promise<boolean>
+  /** `?showResults=1`: open the latest result once the versions are known. */
+  showResults?: boolean
 }) {
   const navigate = useNavigate()
   const results = useList<ResultSummary>(`/api/optimizations/${optimizationId}/results`)
@@ -32,6 +35,17 @@ export function RunPanel({
   const [label, setLabel] = useState('')
   const timer = useRef<number | undefined>(undefined)
   useEffect(() => () => window.clearTimeout(timer.current), [])
+
+  const latest = results.data
+    ?.filter((r) => r.status === 'succeeded')
+    .reduce<ResultSummary | undefined>((a, r) => (!a || r.version > a.version ? r : a), undefined)
+  useEffect(() => {
+    if (showResults && latest) {
+      navigate(`/simulation/optimizations/${type}/${optimizationId}/results/${latest.id}`, {
+        replace: true,
+      })
+    }
+  }, [showResults, latest, navigate, type, optimizationId])
 
   async function poll(jobId: string, resultId: string) {
     try {

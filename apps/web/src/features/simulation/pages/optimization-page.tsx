@@ -61,13 +61,22 @@ export function OptimizationPage() {
   const type: Kind =
     existing.data?.type ??
     (params.get('type') === 'equipment' ? 'equipment' : id ? fromPath : 'pacing')
-  return <OptimizationEditor key={id ?? `new-${type}`} type={type} optimization={existing.data} />
+  return (
+    <OptimizationEditor
+      key={id ?? `new-${type}`}
+      type={type}
+      optimization={existing.data}
+      showResults={params.get('showResults') === '1'}
+    />
+  )
 }
 
 function OptimizationEditor({
+  showResults,
   type,
   optimization,
 }: {
+  showResults: boolean
   type: Kind
   optimization: Optimization | undefined
 }) {
@@ -437,6 +446,7 @@ function OptimizationEditor({
                 optimizationId={optimization.id}
                 type={type}
                 beforeRun={async () => (await save()) !== null}
+                showResults={showResults}
               />
             </Card>
           ) : (
