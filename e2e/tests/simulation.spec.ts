@@ -271,5 +271,12 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
   await page.waitForURL(resultUrl)
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Optimizations')
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Result')
+  // The list filtered by type (test 1 made a pacing optimization for the same rider).
+  await page.goto('/simulation/optimizations?type=equipment')
+  await expect(page.getByRole('heading', { name: 'Equipment optimizations' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'TT wheels' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Alpe race plan' })).toHaveCount(0)
+  await page.goto('/simulation/optimizations?type=pacing')
+  await expect(page.getByRole('link', { name: 'TT wheels' })).toHaveCount(0)
   expect(errors).toEqual([])
 })
