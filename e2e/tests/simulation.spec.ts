@@ -215,11 +215,12 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
   await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
 
   // In imperial units the same setup reads in pounds and mph (75 kg = 165.3 lb), and back.
-  await page.getByRole('button', { name: /^Imperial/ }).click()
+  // Quick settings' unit switch (clicked by its visible label).
+  await page.getByText('Imperial', { exact: true }).click()
   await expect(page.getByLabel(/^Rider weight/)).toHaveValue('165.3')
   await expect(page.getByText('Position 1 from (mph)')).toBeVisible()
   await page.screenshot({ path: screenshotPath('simulation-rider-imperial'), fullPage: true })
-  await page.getByRole('button', { name: /^Metric/ }).click()
+  await page.getByText('Metric', { exact: true }).click()
   await expect(page.getByLabel(/^Rider weight/)).toHaveValue('75')
 
   await page.goto('/simulation/optimizations/new?type=equipment')
