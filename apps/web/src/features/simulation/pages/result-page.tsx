@@ -43,7 +43,7 @@ export function ResultPage() {
   return (
     <Page>
       <PageHeader
-        title={`${snapshot.optimization.name} – version ${r.version}`}
+        title={`${snapshot.optimization.name} – version ${r.version}${r.label ? ` (${r.label})` : ''}`}
         description={`${snapshot.course.name} · ${String(snapshot.rider_setup.name ?? '')} · ${r.finished_at ? `computed ${formatDate(r.finished_at)}` : r.status}`}
       >
         <Link
