@@ -1,9 +1,20 @@
+import { gzipSync } from 'node:zlib'
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { captureToken, expectAccessible, watchErrors } from './shell-checks.ts'
 
 // The web shell (issue 7; specification §1, §2, §6, §9): home states, navigation by claim,
 // redirects, breadcrumbs, layout on desktop and at 390 px, notifications, accessibility.
+
+/** The gzip size of the scripts a page loaded (the figure reported in the README). */
+async function landingJsGzip(page: Page, paths: string[]): Promise<number> {
+  let total = 0
+  for (const path of paths) {
+    const body = await (await page.request.get(path)).body()
+    total += gzipSync(body, { level: 9 }).length
+  }
+  return total
+}
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main', exact: true })
 const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' })
@@ -12,6 +23,10 @@ test('signed out: landing hero, Learn more → pricing, gated pages ask to sign 
   page,
 }) => {
   const errors = watchErrors(page)
+  const scripts: string[] = []
+  page.on('response', (r) => {
+    if (r.request().resourceType() === 'script') scripts.push(new URL(r.url()).pathname)
+  })
   await page.goto('/')
   await expect(
     page.getByRole('heading', { name: 'Use your energy more wisely and become faster.' }),
@@ -38,6 +53,19 @@ test('signed out: landing hero, Learn more → pricing, gated pages ask to sign 
   await expect(footer.getByRole('link', { name: /Support/ })).toHaveAttribute('href', /^https?:/)
   await expectAccessible(page)
   await page.screenshot({ path: screenshotPath('shell-landing'), fullPage: true })
+  // Code splitting: the landing page loads the shell and the home module, not the areas'.
+  const gzipped = await landingJsGzip(page, scripts)
+  console.log(`Landing page JavaScript: ${scripts.length} files, ${gzipped} bytes gzip`)
+  for (const area of [
+    'pricing-page',
+    'tools-page',
+    'course-page',
+    'pages-',
+    'user-menu',
+    'side-bar',
+  ]) {
+    expect(scripts.filter((s) => s.includes(area))).toEqual([])
+  }
 
   await page.getByRole('link', { name: /Learn more/ }).click()
   await expect(page).toHaveURL(/\/pricing$/)
@@ -134,11 +162,6 @@ test('rider: menu by claim, redirects, breadcrumbs, side bar, no Aero or Feedbac
   await expect(page).toHaveURL(/\/simulation\/courses$/)
   await expect(crumbs(page).getByText('Courses')).toHaveAttribute('aria-current', 'page')
 
-  // optimizations/:type/:id/results → the edit route with showResults=1.
-  const id = '00000000-0000-4000-8000-000000000001'
-  await page.goto(`/simulation/optimizations/pacing/${id}/results`)
-  await expect(page).toHaveURL(`/simulation/optimizations/pacing/${id}?showResults=1`)
-
   // No aero claim: the area explains and links to the plans.
   await page.goto('/aero')
   await expect(
@@ -146,6 +169,12 @@ test('rider: menu by claim, redirects, breadcrumbs, side bar, no Aero or Feedbac
   ).toBeVisible()
   await expect(page.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/pricing')
   expect(errors).toEqual([])
+
+  // optimizations/:type/:id/results → the edit route with showResults=1 (last: the made-up
+  // id answers 404 on the edit page, which the console reports).
+  const id = '00000000-0000-4000-8000-000000000001'
+  await page.goto(`/simulation/optimizations/pacing/${id}/results`)
+  await expect(page).toHaveURL(`/simulation/optimizations/pacing/${id}?showResults=1`)
 })
 
 test('coach: Aero Optimization with sessions and devices, Feedback form', async ({ page }) => {

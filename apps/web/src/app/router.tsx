@@ -1,10 +1,21 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { aeroRoutes } from '../features/aero/routes.tsx'
 import { AppShell } from '../features/shell/app-shell.tsx'
+import { HydrateFallback } from '../features/shell/misc-pages.tsx'
 import { LegalPage, NotFoundPage, RouteErrorPage } from '../features/shell/misc-pages.tsx'
 import { RequireAccess } from '../features/shell/require-access.tsx'
-import { PlainPage, SectionLayout } from '../features/shell/side-bar.tsx'
+import { PlainPage } from '../features/shell/plain-page.tsx'
 import { simulationRoutes } from '../features/simulation/routes.tsx'
+
+/** A section with the side bar (its module, with Headless UI, loads with the section). */
+const section = (name: 'simulation' | 'aero', claims: string[]) =>
+  import('../features/shell/side-bar.tsx').then((m) => ({
+    Component: () => (
+      <RequireAccess claims={claims}>
+        <m.SectionLayout section={name} />
+      </RequireAccess>
+    ),
+  }))
 
 /**
  * The route table of the specification §2. Page modules are lazy so the landing page loads only
@@ -14,6 +25,8 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <AppShell />,
+    // Shown while the first lazy page module loads.
+    hydrateFallbackElement: <HydrateFallback />,
     errorElement: <RouteErrorPage />,
     children: [
       {
@@ -62,22 +75,14 @@ export const routes: RouteObject[] = [
           {
             path: 'simulation',
             handle: { crumb: 'Performance Simulation' },
-            element: (
-              <RequireAccess claims={['create:simulations']}>
-                <SectionLayout section="simulation" />
-              </RequireAccess>
-            ),
+            lazy: () => section('simulation', ['create:simulations']),
             // Includes the redirects to optimizations and of optimizations/:type/:id/results.
             children: simulationRoutes,
           },
           {
             path: 'aero',
             handle: { crumb: 'Aero Optimization' },
-            element: (
-              <RequireAccess claims={['access:aerooptimization']}>
-                <SectionLayout section="aero" />
-              </RequireAccess>
-            ),
+            lazy: () => section('aero', ['access:aerooptimization']),
             children: aeroRoutes,
           },
           { path: 'terms', element: <LegalPage kind="terms" /> },

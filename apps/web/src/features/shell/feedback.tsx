@@ -1,14 +1,12 @@
-import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react'
-import { useState } from 'react'
-import { useLocation } from 'react-router'
-import { buttonClass } from '../../components/button.ts'
-import { ChatIcon, CloseIcon } from '../../components/icons.tsx'
-import { api, ApiError } from '../../lib/api-client.ts'
+import { lazy, Suspense, useState } from 'react'
+import { ChatIcon } from '../../components/icons.tsx'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
 import { usePublicConfig } from '../../lib/public-config.ts'
 
-/** Width of the feedback popup (specification §9). */
-const POPUP_WIDTH = 400
+// The popup (Headless UI) loads on first use.
+const FeedbackDialog = lazy(() =>
+  import('./feedback-dialog.tsx').then((m) => ({ default: m.FeedbackDialog })),
+)
 
 /** The survey address with the user's e-mail and uid (specification §6). */
 export function surveyUrl(base: string, email: string, uid: string): string {
@@ -34,126 +32,14 @@ export function FeedbackLink({ className }: { className: string }) {
         <ChatIcon className="h-5 w-5 shrink-0" />
         <span>Feedback</span>
       </button>
-      <Dialog open={open} onClose={() => setOpen(false)} className="relative z-50">
-        <div className="fixed inset-0 bg-slate-900/30" aria-hidden="true" />
-        <div className="fixed inset-0 flex items-center justify-center p-4">
-          <DialogPanel
-            style={{ width: POPUP_WIDTH, maxWidth: '100%' }}
-            className="rounded-2xl bg-white p-6 shadow-xl"
-            data-testid="feedback-popup"
-          >
-            <div className="flex items-start justify-between">
-              <DialogTitle className="text-lg font-semibold text-slate-900">
-                Tell us what you think
-              </DialogTitle>
-              <button
-                type="button"
-                onClick={() => setOpen(false)}
-                className="rounded-md p-1 text-slate-500 hover:bg-slate-100"
-              >
-                <CloseIcon className="h-5 w-5" />
-                <span className="sr-only">Close</span>
-              </button>
-            </div>
-            {survey ? (
-              <iframe
-                title="Feedback survey"
-                src={surveyUrl(survey, auth.user.email, auth.user.uid)}
-                className="mt-4 h-[480px] w-full rounded-lg border border-slate-200"
-              />
-            ) : (
-              <FeedbackForm onDone={() => setOpen(false)} />
-            )}
-          </DialogPanel>
-        </div>
-      </Dialog>
-    </>
-  )
-}
-
-function FeedbackForm({ onDone }: { onDone: () => void }) {
-  const location = useLocation()
-  const [text, setText] = useState('')
-  const [rating, setRating] = useState<number>()
-  const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle')
-  const [error, setError] = useState<string>()
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    if (!text.trim()) {
-      setError('Write a few words before sending.')
-      return
-    }
-    setState('sending')
-    setError(undefined)
-    try {
-      await api('/api/feedback', {
-        method: 'POST',
-        body: { text: text.trim(), page: location.pathname, ...(rating ? { rating } : {}) },
-      })
-      setState('sent')
-    } catch (err) {
-      setState('idle')
-      setError(err instanceof ApiError ? err.message : 'Sending failed; try again.')
-    }
-  }
-
-  if (state === 'sent') {
-    return (
-      <div className="mt-4" role="status">
-        <p className="text-sm text-slate-700">Thank you — your feedback has reached the team.</p>
-        <button type="button" className={`${buttonClass.secondary} mt-4`} onClick={onDone}>
-          Close
-        </button>
-      </div>
-    )
-  }
-  return (
-    <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
-      <fieldset>
-        <legend className="text-sm font-medium text-slate-700">
-          How useful is Veloptima to you?
-        </legend>
-        <div className="mt-2 flex gap-2">
-          {[1, 2, 3, 4, 5].map((n) => (
-            <button
-              key={n}
-              type="button"
-              aria-pressed={rating === n}
-              aria-label={`${n} out of 5`}
-              onClick={() => setRating(n)}
-              className={`h-9 w-9 rounded-lg text-sm font-semibold ring-1 ring-inset ${
-                rating === n
-                  ? 'bg-brand-600 text-white ring-brand-600'
-                  : 'text-slate-700 ring-slate-300 hover:bg-slate-50'
-              }`}
-            >
-              {n}
-            </button>
-          ))}
-        </div>
-      </fieldset>
-      <div>
-        <label htmlFor="feedback-text" className="text-sm font-medium text-slate-700">
-          Your feedback
-        </label>
-        <textarea
-          id="feedback-text"
-          rows={5}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          className="mt-1 block w-full rounded-lg border-0 px-3 py-2 text-sm text-slate-900 ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600"
-          placeholder="What works, what is missing, what got in your way?"
-        />
-      </div>
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
+      {open && (
+        <Suspense fallback={null}>
+          <FeedbackDialog
+            onClose={() => setOpen(false)}
+            surveySrc={survey ? surveyUrl(survey, auth.user.email, auth.user.uid) : undefined}
+          />
+        </Suspense>
       )}
-      <button type="submit" disabled={state === 'sending'} className={buttonClass.primary}>
-        {state === 'sending' ? 'Sending…' : 'Send feedback'}
-      </button>
-    </form>
+    </>
   )
 }

@@ -1,5 +1,6 @@
 import { Link, useRouteError, isRouteErrorResponse } from 'react-router'
 import { buttonClass } from '../../components/button.ts'
+import { PageSpinner } from '../../components/spinner.tsx'
 
 /** An unknown address. */
 export function NotFoundPage() {
@@ -70,5 +71,14 @@ export function LegalPage({ kind }: { kind: 'terms' | 'privacy' }) {
         </>
       )}
     </article>
+  )
+}
+
+/** The first paint while the page module loads. */
+export function HydrateFallback() {
+  return (
+    <div className="flex min-h-screen items-center justify-center bg-slate-50">
+      <PageSpinner />
+    </div>
   )
 }

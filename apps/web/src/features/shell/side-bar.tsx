@@ -1,5 +1,5 @@
 import { Dialog, DialogBackdrop, DialogPanel } from '@headlessui/react'
-import { useState, type ReactNode } from 'react'
+import { useState } from 'react'
 import { NavLink, Outlet } from 'react-router'
 import { Breadcrumbs } from '../../components/breadcrumbs.tsx'
 import { ChevronLeft, ChevronRight, CloseIcon, MenuIcon } from '../../components/icons.tsx'
@@ -182,29 +182,6 @@ export function SectionLayout({ section }: { section: 'simulation' | 'aero' }) {
           <Outlet />
         </div>
       </div>
-    </div>
-  )
-}
-
-/** A page without side menu: breadcrumbs, optional unit toggle, content. */
-export function PlainPage({
-  children,
-  unitToggle = false,
-}: {
-  children: ReactNode
-  unitToggle?: boolean
-}) {
-  return (
-    <div className="mx-auto w-full max-w-5xl px-4 py-8 sm:px-6 lg:px-8">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <Breadcrumbs />
-        {unitToggle && (
-          <div className="w-48">
-            <UnitToggle compact />
-          </div>
-        )}
-      </div>
-      {children}
     </div>
   )
 }
