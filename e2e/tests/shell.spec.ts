@@ -326,6 +326,8 @@ test('390 px: toggle panel for the top menu, slide-over drawer for the side menu
   const drawer = page.getByRole('dialog')
   await expect(drawer.getByRole('link', { name: 'Rider Setups' })).toBeVisible()
   await expect(drawer.getByRole('region', { name: 'Quick settings' })).toBeVisible()
+  // The slide-over has finished sliding in.
+  await expect.poll(async () => (await drawer.boundingBox())?.x).toBe(0)
   await page.screenshot({ path: screenshotPath('shell-mobile-drawer') })
   await drawer.getByRole('link', { name: 'Rider Setups' }).click()
   await expect(page).toHaveURL(/\/simulation\/riders$/)
@@ -429,5 +431,69 @@ test('a finished run notifies live: a popup at the bottom right with a download 
   await expect(
     page.locator('[data-sonner-toast]').filter({ hasText: 'Shell notification run' }),
   ).toHaveCount(0)
+  expect(errors).toEqual([])
+})
+
+test('aero session: anchors scroll 70 px below the top, add-run dialog; units follow the user', async ({
+  page,
+}) => {
+  const errors = watchErrors(page)
+  const token = captureToken(page)
+  await signIn(page, DEMO.coach)
+  await expect(page.getByRole('heading', { name: /Get ready|You are ready to go/ })).toBeVisible()
+  const created = await page.request.post('/api/aero-sessions', {
+    headers: { authorization: `Bearer ${token()}` },
+    data: {
+      name: 'Velodrome test',
+      format: 'v6',
+      started_at: null,
+      location: 'Grenchen',
+      notes: null,
+      devices: [],
+      environment: {},
+      source_file_id: null,
+    },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  const { id } = (await created.json()) as { id: string }
+
+  await page.setViewportSize({ width: 1280, height: 500 })
+  await page.goto(`/aero/sessions/v6/${id}#runs`)
+  await expect(page.getByRole('heading', { name: 'Velodrome test', level: 1 })).toBeVisible()
+  const offset = () =>
+    page.evaluate(() => document.getElementById('runs')!.getBoundingClientRect().top)
+  await expect.poll(offset).toBeCloseTo(70, 0)
+  for (const anchor of ['Devices', 'Runs', 'CdA·m data blocks', 'Run data blocks']) {
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Session sections' })
+        .getByRole('link', { name: anchor }),
+    ).toBeVisible()
+  }
+  // Another route scrolls to the top.
+  await page.getByTestId('side-bar').getByRole('link', { name: 'Devices' }).click()
+  await expect(page.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible()
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+  await page.goBack()
+
+  // The add-run dialog adds a run to the session.
+  await page.getByRole('button', { name: 'Add run' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Add run' })
+  await dialog.getByLabel('Run name').fill('Baseline, hoods')
+  await dialog.getByLabel('Configuration').fill('road helmet')
+  await dialog.getByLabel('Baseline run').check()
+  await dialog.getByRole('button', { name: 'Add run' }).click()
+  await expect(page.getByRole('cell', { name: 'Baseline, hoods' })).toBeVisible()
+  await expect(page.getByRole('cell', { name: 'setup: road helmet' })).toBeVisible()
+  await page.screenshot({ path: screenshotPath('shell-aero-session'), fullPage: true })
+
+  // Quick settings: imperial is saved for the user and comes back after a reload.
+  const side = page.getByTestId('side-bar')
+  await side.getByText('Imperial', { exact: true }).click()
+  await expect(side.getByRole('radio', { name: 'Imperial' })).toBeChecked()
+  await page.reload()
+  await expect(page.getByTestId('side-bar').getByRole('radio', { name: 'Imperial' })).toBeChecked()
+  await page.getByTestId('side-bar').getByText('Metric', { exact: true }).click()
+  await expect(page.getByTestId('side-bar').getByRole('radio', { name: 'Metric' })).toBeChecked()
   expect(errors).toEqual([])
 })

@@ -189,8 +189,8 @@ function SessionPage({ format, anchors }: { format: 'v5' | 'v6'; anchors: Anchor
               {a.label}
             </h2>
             <EmptyState title={`${a.label}: shown with the aero analysis`}>
-              The recorded data of this session ({a.label.toLowerCase()}) will be plotted here along
-              time, with each run&apos;s stretch highlighted.
+              The recorded data of this session will be plotted here along time, with each
+              run&apos;s stretch highlighted.
             </EmptyState>
           </section>
         ))}
