@@ -10,12 +10,16 @@ const base = 3100 + (process.pid % 400) * 2
 process.env.E2E_PORT ??= String(base)
 process.env.E2E_IDP_PORT ??= String(base + 1)
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'veloptima-e2e-'))
+// Each run builds the SPA into its own directory and keeps its own results, so that runs started
+// side by side (several developers on one machine) never swap files under each other.
+process.env.E2E_WEB_DIST_DIR ??= join(process.env.E2E_DATA_DIR, 'web')
+process.env.E2E_OUTPUT_DIR ??= join(process.env.E2E_DATA_DIR, 'results')
 const port = process.env.E2E_PORT
 const baseURL = `http://localhost:${port}`
 
 export default defineConfig({
   testDir: './tests',
-  outputDir: './artifacts/results',
+  outputDir: process.env.E2E_OUTPUT_DIR,
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
@@ -52,6 +56,7 @@ export default defineConfig({
       PORT: port,
       IDP_PORT: process.env.E2E_IDP_PORT,
       DATA_DIR: process.env.E2E_DATA_DIR,
+      WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR,
       LOG_LEVEL: 'warn',
     },
   },

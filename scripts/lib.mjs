@@ -1,7 +1,7 @@
 // Helpers shared by the start and test scripts (plain Node, no dependencies).
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
 
 export const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '')
 
@@ -29,9 +29,15 @@ function newestMtime(path) {
   return newest
 }
 
+/** Where the SPA is built: WEB_DIST_DIR (as the API reads it, relative to the root) or apps/web/dist. */
+export function webDistDir() {
+  const dir = process.env.WEB_DIST_DIR || 'apps/web/dist'
+  return isAbsolute(dir) ? dir : resolve(root, dir)
+}
+
 /** True when the SPA build is missing or older than any of its sources. */
 export function webBuildIsStale() {
-  const built = join(root, 'apps/web/dist/index.html')
+  const built = join(webDistDir(), 'index.html')
   if (!existsSync(built)) return true
   const builtAt = statSync(built).mtimeMs
   const sources = [
@@ -49,5 +55,8 @@ export function webBuildIsStale() {
 export async function buildWebIfStale() {
   if (!webBuildIsStale()) return 0
   console.log('Building the web app…')
-  return run('npm', ['run', 'build:web', '--silent'])
+  const outDir = webDistDir()
+  return run('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: join(root, 'apps/web'),
+  })
 }
