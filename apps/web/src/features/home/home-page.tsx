@@ -149,7 +149,7 @@ function GetReady({ steps }: { steps: ChecklistStep[] }) {
 }
 
 function Ready({ name }: { name: string | undefined }) {
-  const link = 'text-sm font-semibold text-brand-700 hover:text-brand-600'
+  const link = 'text-sm font-semibold text-brand-700 hover:text-brand-800'
   return (
     <Section>
       <p className="text-sm font-semibold text-brand-700">{name ? `Hi ${name}` : 'Welcome back'}</p>

@@ -109,7 +109,7 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
               onClick={() => setRating(n)}
               className={`h-9 w-9 rounded-lg text-sm font-semibold ring-1 ring-inset ${
                 rating === n
-                  ? 'bg-brand-600 text-white ring-brand-600'
+                  ? 'bg-brand-700 text-white ring-brand-700'
                   : 'text-slate-700 ring-slate-300 hover:bg-slate-50'
               }`}
             >

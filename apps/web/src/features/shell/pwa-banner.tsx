@@ -21,7 +21,7 @@ export function PwaBanner() {
       <button
         type="button"
         onClick={() => void updateServiceWorker(true)}
-        className="rounded-md bg-brand-500 px-3 py-1 font-semibold text-white hover:bg-brand-600"
+        className="rounded-md bg-brand-700 px-3 py-1 font-semibold text-white hover:bg-brand-800"
       >
         Update
       </button>
