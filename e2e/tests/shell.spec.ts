@@ -202,6 +202,16 @@ test('coach: Aero Optimization with sessions and devices, Feedback form', async 
   await expect(page.getByRole('heading', { name: /Get ready|You are ready to go/ })).toBeVisible()
   await expect(page.getByTestId('step-profile')).toHaveCount(0)
 
+  // Account: the coach's team can be picked as the current team (saved on the user).
+  await page.goto('/account')
+  const team = page.getByLabel('Work in')
+  await team.selectOption({ label: 'Veloptima Demo Team (owner)' })
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
+  await page.reload()
+  await expect(page.getByLabel('Work in')).toHaveValue(/[0-9a-f-]{36}/)
+  await page.getByLabel('Work in').selectOption({ label: 'Only my own items' })
+  await expect(page.getByLabel('Work in')).toHaveValue('')
+
   // Feedback (access:betaFeedback): without a survey URL the built-in form stores the answer.
   await page.getByRole('button', { name: 'Feedback' }).first().click()
   const popup = page.getByTestId('feedback-popup')
