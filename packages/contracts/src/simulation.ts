@@ -44,6 +44,33 @@ export const courseStatsSchema = z.object({
     .optional(),
 })
 
+/** Course sections (the stretches a pacing plan targets), contiguous from the first start. */
+export const courseSectionsSchema = z
+  .array(
+    z
+      .object({
+        start_m: z.number().min(0),
+        end_m: z.number(),
+        name: z.string().trim().max(100).optional(),
+      })
+      .strict()
+      .refine((s) => s.end_m > s.start_m, 'end_m must be greater than start_m'),
+  )
+  .min(1)
+  .max(1000)
+  .superRefine((sections, ctx) => {
+    sections.forEach((s, i) => {
+      const prev = sections[i - 1]
+      if (prev && Math.abs(s.start_m - prev.end_m) > 1e-6)
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'start_m'],
+          message: `section ${i + 1} starts at ${s.start_m} m but section ${i} ends at ${prev.end_m} m`,
+        })
+    })
+  })
+export type CourseSectionJson = z.infer<typeof courseSectionsSchema>[number]
+
 export const courseSettingsSchema = z
   .object({
     surface: surfaceSchema.optional(),
@@ -52,6 +79,7 @@ export const courseSettingsSchema = z
       .optional(),
     trim: z.object({ start: z.number().min(0), end: z.number().min(0) }).optional(),
     segmentation: z.enum(['coarse', 'medium', 'fine', 'manual']).optional(),
+    sections: courseSectionsSchema.optional(),
   })
   .strict()
 
