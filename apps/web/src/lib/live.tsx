@@ -1,5 +1,6 @@
 import {
   createContext,
+  useCallback,
   useContext,
   useEffect,
   useMemo,
@@ -86,18 +87,22 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     }
   }, [uid, getSessionToken])
 
+  // Stable, so that listeners do not re-subscribe whenever the profile changes.
+  const subscribe = useCallback<LiveState['subscribe']>((event, listener) => {
+    const set = listeners.current.get(event) ?? new Set()
+    set.add(listener)
+    listeners.current.set(event, set)
+    return () => {
+      set.delete(listener)
+    }
+  }, [])
   const value = useMemo<LiveState>(
     () => ({
       riderProfile: profile && profile.uid === uid ? profile.value : undefined,
       setRiderProfile: (value) => uid && setProfile({ uid, value }),
-      subscribe: (event, listener) => {
-        const set = listeners.current.get(event) ?? new Set()
-        set.add(listener)
-        listeners.current.set(event, set)
-        return () => set.delete(listener)
-      },
+      subscribe,
     }),
-    [profile, uid],
+    [profile, uid, subscribe],
   )
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>
 }

@@ -54,7 +54,7 @@ function show(n: Notification, url: string | undefined) {
  */
 export function Notifications() {
   const { user } = useAuth()
-  const live = useLive()
+  const { subscribe } = useLive()
   const seen = useRef(new Set<string>())
   const uid = user?.uid
 
@@ -74,7 +74,7 @@ export function Notifications() {
         console.warn('Could not mark notification showed', n.id, error)
       }
     }
-    const unsubscribe = live.subscribe('notification', (data) => void handle(data as Notification))
+    const unsubscribe = subscribe('notification', (data) => void handle(data as Notification))
     api<Page<Notification>>('/api/notifications?showed=false&limit=50')
       .then((page) => page.items.forEach((n) => void handle(n)))
       .catch((error) => console.warn('Could not load notifications', error))
@@ -82,6 +82,6 @@ export function Notifications() {
       active = false
       unsubscribe()
     }
-  }, [uid, live])
+  }, [uid, subscribe])
   return null
 }
