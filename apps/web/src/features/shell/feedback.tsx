@@ -9,8 +9,13 @@ const FeedbackDialog = lazy(() =>
 )
 
 /** The survey address with the user's e-mail and uid (specification §6). */
-export function surveyUrl(base: string, email: string, uid: string): string {
-  const url = new URL(base, window.location.origin)
+export function surveyUrl(
+  base: string,
+  email: string,
+  uid: string,
+  origin = window.location.origin,
+): string {
+  const url = new URL(base, origin)
   url.searchParams.set('email', email)
   url.searchParams.set('uid', uid)
   return url.toString()
