@@ -76,7 +76,8 @@ export const UserIcon = (p: P) => (
 )
 export const WrenchIcon = (p: P) => (
   <Icon {...p}>
-    <path d="M14.5 6.5a4 4 0 0 0 5 5L13 18a2.1 2.1 0 0 1-3-3l6.5-6.5a4 4 0 0 0-5-5l2.5 2.5-1 2-2 1-2.5-2.5" />
+    <circle cx="12" cy="13" r="8" />
+    <path d="m12 13 3.5-3.5M8 5.5 7 4M16 5.5 17 4M12 5V3" />
   </Icon>
 )
 export const WindIcon = (p: P) => (
