@@ -61,7 +61,8 @@ export function CourseEditor({ course, onSaved }: { course: Course; onSaved(c: C
           segments: t.segments,
           track: t.track,
           stats: t.stats,
-          settings: { ...course.settings, trim: { start, end } },
+          // stored sections covered the untrimmed course: the sections panel starts again
+          settings: { ...course.settings, trim: { start, end }, sections: undefined },
         },
         `Trimmed to ${shown(t.stats.distance)} ${unit}.`,
       )

@@ -47,9 +47,12 @@ export function binProfile(segments: readonly Segment[], bins: number) {
 export function ElevationChart({
   segments,
   height = 220,
+  marks = [],
 }: {
   segments: readonly Segment[]
   height?: number
+  /** distances (m) drawn as vertical lines, e.g. section boundaries */
+  marks?: readonly number[]
 }) {
   const { system } = useUnits()
   const bins = useMemo(() => binProfile(segments, Math.min(400, segments.length)), [segments])
@@ -79,6 +82,19 @@ export function ElevationChart({
             fill={gradeColor(b.grade)}
             stroke={gradeColor(b.grade)}
             strokeWidth={0.5}
+          />
+        ))}
+        {marks.map((m) => (
+          <line
+            key={m}
+            data-testid="elevation-mark"
+            x1={x(m)}
+            x2={x(m)}
+            y1={pad.t}
+            y2={base}
+            stroke="#0f172a"
+            strokeWidth={1.5}
+            strokeDasharray="4 3"
           />
         ))}
         {ticks.map((t) => (

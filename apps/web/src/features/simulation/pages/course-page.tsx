@@ -5,6 +5,7 @@ import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { CourseEditor } from '../components/course-editor.tsx'
 import { ElevationChart } from '../components/elevation-chart.tsx'
 import { RouteMap } from '../components/route-map.tsx'
+import { SectionsPanel } from '../components/sections-panel.tsx'
 import {
   Button,
   Card,
@@ -152,6 +153,14 @@ function CourseView({ course: c, onSaved }: { course: Course; onSaved(course: Co
           </form>
         </Card>
       </div>
+      <Card title="Sections" className="mt-4">
+        <SectionsPanel
+          key={`${c.segments.length}-${c.segments.at(-1)?.end ?? 0}`}
+          course={c}
+          editable={editable}
+          onSaved={onSaved}
+        />
+      </Card>
       {editable ? (
         <Card title="Trim and road surfaces" className="mt-4">
           <CourseEditor course={c} onSaved={onSaved} />

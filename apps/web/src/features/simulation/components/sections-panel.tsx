@@ -1,0 +1,195 @@
+// The course's sections (the stretches a pacing plan targets): automatic Coarse / Medium / Fine,
+// manual split and merge, saved in the course's settings. Re-applying an automatic level replaces
+// manual edits, so it asks first.
+import { useMemo, useState } from 'react'
+import {
+  autoSections,
+  mergeSections,
+  splitSection,
+  summarizeSections,
+  type CourseSection,
+  type SectionLevel,
+} from '@veloptima/engine'
+import { api } from '../../../lib/api-client.ts'
+import { fromDisplay, toDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
+import { errorMessage, type Course } from '../lib/api.ts'
+import { percent } from '../lib/format.ts'
+import { initialSections, sectionCourse, sectionsToJson } from '../lib/sections.ts'
+import { ElevationChart } from './elevation-chart.tsx'
+import { Button, Field } from './ui.tsx'
+
+const LEVELS: { value: SectionLevel; label: string }[] = [
+  { value: 'coarse', label: 'Coarse' },
+  { value: 'medium', label: 'Medium' },
+  { value: 'fine', label: 'Fine' },
+]
+
+export function SectionsPanel({
+  course,
+  editable,
+  onSaved,
+}: {
+  course: Course
+  editable: boolean
+  onSaved(c: Course): void
+}) {
+  const { system } = useUnits()
+  const unit = unitLabel('distance', system)
+  const shown = (m: number) => toDisplay('distance', m, system).toFixed(2)
+  const arrays = useMemo(() => sectionCourse(course.segments), [course.segments])
+  const [state, setState] = useState(() => initialSections(course))
+  const [at, setAt] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const rows = useMemo(() => summarizeSections(arrays, state.sections), [arrays, state.sections])
+
+  if (arrays.n === 0) return <p className="text-sm text-slate-500">No segments in this course.</p>
+
+  function apply(level: SectionLevel) {
+    if (state.level === 'manual' && !window.confirm('This replaces your manual sections.')) return
+    setMessage(null)
+    setState({ sections: autoSections(arrays, level), level, stored: false })
+  }
+
+  function edit(change: (s: CourseSection[]) => CourseSection[]) {
+    setMessage(null)
+    try {
+      setState({ sections: change(state.sections), level: 'manual', stored: false })
+    } catch (e) {
+      setMessage({ ok: false, text: errorMessage(e) })
+    }
+  }
+
+  function splitAt() {
+    const v = Number(at.replace(',', '.'))
+    if (at.trim() === '' || !Number.isFinite(v)) {
+      setMessage({ ok: false, text: `Split at: “${at}” is not a number.` })
+      return
+    }
+    const m = fromDisplay('distance', v, system)
+    try {
+      const next = splitSection(state.sections, m)
+      setMessage(null)
+      setState({ sections: next, level: 'manual', stored: false })
+    } catch (e) {
+      setMessage({ ok: false, text: errorMessage(e) })
+    }
+  }
+
+  async function save() {
+    setBusy(true)
+    setMessage(null)
+    try {
+      const settings = {
+        ...course.settings,
+        segmentation: state.level,
+        sections: sectionsToJson(state.sections),
+      }
+      const saved = await api<Course>(`/api/courses/${course.id}`, {
+        method: 'PATCH',
+        body: { settings },
+      })
+      onSaved({ ...course, ...saved })
+      setState((s) => ({ ...s, stored: true }))
+      setMessage({ ok: true, text: `Saved ${state.sections.length} sections.` })
+    } catch (e) {
+      setMessage({ ok: false, text: errorMessage(e) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="space-y-3">
+      <ElevationChart
+        segments={course.segments}
+        height={160}
+        marks={state.sections.slice(1).map((s) => s.startM)}
+      />
+      {editable ? (
+        <div className="flex flex-wrap items-end gap-2">
+          {LEVELS.map((l) => (
+            <Button
+              key={l.value}
+              variant={state.level === l.value ? 'primary' : 'secondary'}
+              onClick={() => apply(l.value)}
+            >
+              {l.label}
+            </Button>
+          ))}
+          <div className="w-36">
+            <Field label="Split at" unit={unit} value={at} onChange={setAt} />
+          </div>
+          <Button variant="secondary" onClick={splitAt}>
+            Split here
+          </Button>
+          <Button onClick={() => void save()} disabled={busy || state.stored}>
+            {busy ? 'Saving…' : 'Save sections'}
+          </Button>
+        </div>
+      ) : null}
+      <p className="text-xs text-slate-500" data-testid="sections-summary">
+        {state.sections.length} sections ·{' '}
+        {state.level === 'manual' ? 'edited by hand' : `automatic, ${state.level}`}
+        {state.stored ? ' · saved' : ' · not saved'}
+      </p>
+      <div className="overflow-x-auto">
+        <table className="w-full text-sm" aria-label="Sections">
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th className="py-1 pr-2">#</th>
+              <th className="pr-2">Start ({unit})</th>
+              <th className="pr-2">End ({unit})</th>
+              <th className="pr-2">Length ({unit})</th>
+              <th className="pr-2">Grade</th>
+              <th className="pr-2">Terrain</th>
+              {editable ? <th className="sr-only">Actions</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={`${r.startM}-${r.endM}`} className="border-t border-slate-100">
+                <td className="py-1 pr-2">{i + 1}</td>
+                <td className="pr-2 tabular-nums">{shown(r.startM)}</td>
+                <td className="pr-2 tabular-nums">{shown(r.endM)}</td>
+                <td className="pr-2 tabular-nums">{shown(r.lengthM)}</td>
+                <td className="pr-2 tabular-nums">{percent(r.grade)}</td>
+                <td className="pr-2">{r.name ?? r.terrain}</td>
+                {editable ? (
+                  <td className="space-x-2 whitespace-nowrap text-right">
+                    <button
+                      type="button"
+                      className="text-brand-700 underline"
+                      aria-label={`Split section ${i + 1} in half`}
+                      onClick={() => edit((s) => splitSection(s, (r.startM + r.endM) / 2))}
+                    >
+                      Split
+                    </button>
+                    {i < rows.length - 1 ? (
+                      <button
+                        type="button"
+                        className="text-brand-700 underline"
+                        aria-label={`Merge section ${i + 1} with the next`}
+                        onClick={() => edit((s) => mergeSections(s, i))}
+                      >
+                        Merge with next
+                      </button>
+                    ) : null}
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {message ? (
+        <p
+          role={message.ok ? 'status' : 'alert'}
+          className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-700'}`}
+        >
+          {message.text}
+        </p>
+      ) : null}
+    </div>
+  )
+}
