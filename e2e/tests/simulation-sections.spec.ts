@@ -1,0 +1,88 @@
+import { resolve } from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+
+// Course sections (issue 8, Courses): automatic Medium on a real course, a split at a distance,
+// a split in half, a merge, the warning before an automatic level replaces manual edits, save,
+// and the sections kept across a reload.
+
+const data = resolve(import.meta.dirname, '../../../shared/data/courses')
+const UUID = '[0-9a-f-]{36}'
+
+async function uploadCourse(page: Page, file: string): Promise<string> {
+  await page.goto('/simulation/courses')
+  await expect(page.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible()
+  await page.getByLabel('Course file').setInputFiles(resolve(data, file))
+  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 30_000 })
+  return page.url().split('/').pop()!
+}
+
+/** The table's rows as [start, end] texts. */
+async function bounds(page: Page) {
+  const rows = page.getByRole('table', { name: 'Sections' }).locator('tbody tr')
+  const out: string[][] = []
+  for (const row of await rows.all()) {
+    const cells = row.locator('td')
+    out.push([await cells.nth(1).innerText(), await cells.nth(2).innerText()])
+  }
+  return out
+}
+
+test('sections: medium, split, merge, warning, save and reload', async ({ page }) => {
+  test.setTimeout(120_000)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  await signIn(page, DEMO.rider)
+  await uploadCourse(page, 'tt-beton-classic.gpx')
+
+  const summary = page.getByTestId('sections-summary')
+  const rows = page.getByRole('table', { name: 'Sections' }).locator('tbody tr')
+  await page.getByRole('button', { name: 'Medium', exact: true }).click()
+  await expect(summary).toContainText('automatic, medium · not saved')
+  const medium = await rows.count()
+  expect(medium).toBeGreaterThan(1)
+  // the sections cover the course: the first starts at 0, the last ends at its length (16.0 km)
+  const first = await bounds(page)
+  expect(first[0]![0]).toBe('0.00')
+  expect(first.at(-1)![1]).toBe('16.00')
+  await expect(page.getByTestId('elevation-mark')).toHaveCount(medium - 1)
+
+  // split at 1.25 km (inside the first section), then the last section in half
+  await page.getByLabel('Split at').fill('1.25')
+  await page.getByRole('button', { name: 'Split here' }).click()
+  await expect(rows).toHaveCount(medium + 1)
+  expect((await bounds(page))[0]).toEqual(['0.00', '1.25'])
+  await page.getByRole('button', { name: `Split section ${medium + 1} in half` }).click()
+  await expect(rows).toHaveCount(medium + 2)
+  await expect(summary).toContainText('edited by hand')
+  // a split outside the course is refused with the value named
+  await page.getByLabel('Split at').fill('99')
+  await page.getByRole('button', { name: 'Split here' }).click()
+  await expect(page.getByRole('alert')).toContainText('99000 m is not strictly inside a section')
+  await expect(rows).toHaveCount(medium + 2)
+
+  // merge the first section with the next: back to the automatic first boundary
+  await page.getByRole('button', { name: 'Merge section 1 with the next' }).click()
+  await expect(rows).toHaveCount(medium + 1)
+  const edited = await bounds(page)
+  expect(edited[0]).toEqual(first[0])
+
+  // Coarse over manual edits asks first; declining keeps them
+  let asked = ''
+  page.once('dialog', (d) => {
+    asked = d.message()
+    void d.dismiss()
+  })
+  await page.getByRole('button', { name: 'Coarse', exact: true }).click()
+  await expect.poll(() => asked).toBe('This replaces your manual sections.')
+  await expect(rows).toHaveCount(medium + 1)
+
+  await page.getByRole('button', { name: 'Save sections' }).click()
+  await expect(page.getByRole('status')).toContainText(`Saved ${medium + 1} sections.`)
+  await page.reload()
+  await expect(summary).toContainText(`${medium + 1} sections · edited by hand · saved`)
+  expect(await bounds(page)).toEqual(edited)
+  await page.getByRole('heading', { name: 'Sections' }).scrollIntoViewIfNeeded()
+  await page.screenshot({ path: screenshotPath('simulation-sections'), fullPage: true })
+  expect(errors).toEqual([])
+})
