@@ -2,6 +2,7 @@ import { Link, useLocation } from 'react-router'
 import { buttonClass } from '../../../components/button.ts'
 import { ChartIcon, GearIcon, WrenchIcon } from '../../../components/icons.tsx'
 import { useAuth } from '../../../lib/auth.ts'
+import { HeroIllustration } from './hero-illustration.tsx'
 
 const highlights = [
   {
@@ -32,31 +33,38 @@ export function LandingHero() {
         className="absolute inset-x-0 -top-40 -z-10 h-[36rem] bg-gradient-to-b from-brand-50 via-white to-white"
       />
       <div className="mx-auto max-w-6xl px-6 pt-20 pb-16 sm:pt-28 lg:px-8">
-        <p className="text-sm font-semibold tracking-widest text-brand-700 uppercase">
-          Veloptima · Performance. Perfected.
-        </p>
-        <h1 className="mt-4 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-6xl">
-          Use your energy more wisely and become faster.
-        </h1>
-        <p className="mt-6 max-w-2xl text-lg leading-8 text-slate-600">
-          Optimize your pacing strategy and equipment choice to enhance your performance on the
-          bike.
-        </p>
-        <div className="mt-10 flex flex-wrap items-center gap-x-6 gap-y-4">
-          <button
-            type="button"
-            disabled={loggingIn || isLoading}
-            onClick={() => void login(location.pathname + location.search + location.hash)}
-            className={`${buttonClass.primary} px-6 py-3 text-base`}
-          >
-            Get started
-          </button>
-          <Link
-            to="/pricing"
-            className="text-sm leading-6 font-semibold text-slate-900 hover:text-brand-700"
-          >
-            Learn more <span aria-hidden="true">→</span>
-          </Link>
+        <div className="grid items-center gap-12 lg:grid-cols-2">
+          <div>
+            <p className="text-sm font-semibold tracking-widest text-brand-700 uppercase">
+              Veloptima · Performance. Perfected.
+            </p>
+            <h1 className="mt-4 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-6xl lg:text-5xl">
+              Use your energy more wisely and become faster.
+            </h1>
+            <p className="mt-6 max-w-2xl text-lg leading-8 text-slate-600">
+              Optimize your pacing strategy and equipment choice to enhance your performance on the
+              bike.
+            </p>
+            <div className="mt-10 flex flex-wrap items-center gap-x-6 gap-y-4">
+              <button
+                type="button"
+                disabled={loggingIn || isLoading}
+                onClick={() => void login(location.pathname + location.search + location.hash)}
+                className={`${buttonClass.primary} px-6 py-3 text-base`}
+              >
+                Get started
+              </button>
+              <Link
+                to="/pricing"
+                className="text-sm leading-6 font-semibold text-slate-900 hover:text-brand-700"
+              >
+                Learn more <span aria-hidden="true">→</span>
+              </Link>
+            </div>
+          </div>
+          <div className="hidden lg:block">
+            <HeroIllustration />
+          </div>
         </div>
         <ul className="mt-20 grid gap-6 sm:grid-cols-3">
           {highlights.map(({ icon: Icon, title, text }) => (
