@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
 // Course sections (issue 8, Courses): automatic Medium on a real course, a split at a distance,
-// a split in half, a merge, the warning before an automatic level replaces manual edits, save,
+// a split in half, a merge, a moved end, the warning before an automatic level replaces manual edits, save,
 // and the sections kept across a reload.
 
 const data = resolve(import.meta.dirname, '../../../shared/data/courses')
@@ -64,8 +64,15 @@ test('sections: medium, split, merge, warning, save and reload', async ({ page }
   // merge the first section with the next: back to the automatic first boundary
   await page.getByRole('button', { name: 'Merge section 1 with the next' }).click()
   await expect(rows).toHaveCount(medium + 1)
+  expect((await bounds(page))[0]).toEqual(first[0])
+
+  // move the end of section 1 to 13 km: the next section starts there
+  await page.getByLabel('Section number').fill('1')
+  await page.getByLabel('New end').fill('13')
+  await page.getByRole('button', { name: 'Move end' }).click()
   const edited = await bounds(page)
-  expect(edited[0]).toEqual(first[0])
+  expect(edited[0]).toEqual(['0.00', '13.00'])
+  expect(edited[1]![0]).toBe('13.00')
 
   // Coarse over manual edits asks first; declining keeps them
   let asked = ''

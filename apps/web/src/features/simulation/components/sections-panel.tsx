@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react'
 import {
   autoSections,
   mergeSections,
+  moveSectionEnd,
   splitSection,
   summarizeSections,
   type CourseSection,
@@ -39,6 +40,7 @@ export function SectionsPanel({
   const arrays = useMemo(() => sectionCourse(course.segments), [course.segments])
   const [state, setState] = useState(() => initialSections(course))
   const [at, setAt] = useState('')
+  const [move, setMove] = useState({ index: '1', to: '' })
   const [busy, setBusy] = useState(false)
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
   const rows = useMemo(() => summarizeSections(arrays, state.sections), [arrays, state.sections])
@@ -60,21 +62,23 @@ export function SectionsPanel({
     }
   }
 
-  function splitAt() {
-    const v = Number(at.replace(',', '.'))
-    if (at.trim() === '' || !Number.isFinite(v)) {
-      setMessage({ ok: false, text: `Split at: “${at}” is not a number.` })
-      return
-    }
-    const m = fromDisplay('distance', v, system)
-    try {
-      const next = splitSection(state.sections, m)
-      setMessage(null)
-      setState({ sections: next, level: 'manual', stored: false })
-    } catch (e) {
-      setMessage({ ok: false, text: errorMessage(e) })
-    }
+  /** A distance typed in the user's units, in metres. */
+  function metres(label: string, text: string) {
+    const v = Number(text.replace(',', '.'))
+    if (text.trim() === '' || !Number.isFinite(v))
+      throw new Error(`${label}: “${text}” is not a number.`)
+    return fromDisplay('distance', v, system)
   }
+
+  const splitAt = () => edit((s) => splitSection(s, metres('Split at', at)))
+
+  const moveEnd = () =>
+    edit((s) => {
+      const n = Number(move.index)
+      if (!Number.isInteger(n) || n < 1 || n > s.length)
+        throw new Error(`Move end: “${move.index}” is not a section number (1–${s.length}).`)
+      return moveSectionEnd(s, n - 1, metres('New end', move.to))
+    })
 
   async function save() {
     setBusy(true)
@@ -122,6 +126,24 @@ export function SectionsPanel({
           </div>
           <Button variant="secondary" onClick={splitAt}>
             Split here
+          </Button>
+          <div className="w-32">
+            <Field
+              label="Section number"
+              value={move.index}
+              onChange={(v) => setMove((m) => ({ ...m, index: v }))}
+            />
+          </div>
+          <div className="w-36">
+            <Field
+              label="New end"
+              unit={unit}
+              value={move.to}
+              onChange={(v) => setMove((m) => ({ ...m, to: v }))}
+            />
+          </div>
+          <Button variant="secondary" onClick={moveEnd}>
+            Move end
           </Button>
           <Button onClick={() => void save()} disabled={busy || state.stored}>
             {busy ? 'Saving…' : 'Save sections'}
