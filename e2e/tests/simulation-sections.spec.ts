@@ -38,7 +38,7 @@ test('sections: medium, split, merge, warning, save and reload', async ({ page }
   const summary = page.getByTestId('sections-summary')
   const rows = page.getByRole('table', { name: 'Sections' }).locator('tbody tr')
   await page.getByRole('button', { name: 'Medium', exact: true }).click()
-  await expect(summary).toContainText('automatic, medium · not saved')
+  await expect(summary).toContainText('automatic, medium · not stored')
   const medium = await rows.count()
   expect(medium).toBeGreaterThan(1)
   // the sections cover the course: the first starts at 0, the last ends at its length (16.0 km)
@@ -46,6 +46,7 @@ test('sections: medium, split, merge, warning, save and reload', async ({ page }
   expect(first[0]![0]).toBe('0.00')
   expect(first.at(-1)![1]).toBe('16.00')
   await expect(page.getByTestId('elevation-mark')).toHaveCount(medium - 1)
+  await expect(page.getByRole('img', { name: /^Section boundaries on the profile/ })).toBeVisible()
 
   // split at 1.25 km (inside the first section), then the last section in half
   await page.getByLabel('Split at').fill('1.25')
@@ -84,10 +85,10 @@ test('sections: medium, split, merge, warning, save and reload', async ({ page }
   await expect.poll(() => asked).toBe('This replaces your manual sections.')
   await expect(rows).toHaveCount(medium + 1)
 
-  await page.getByRole('button', { name: 'Save sections' }).click()
-  await expect(page.getByRole('status')).toContainText(`Saved ${medium + 1} sections.`)
+  await page.getByRole('button', { name: 'Store sections' }).click()
+  await expect(page.getByRole('status')).toContainText(`Stored ${medium + 1} sections.`)
   await page.reload()
-  await expect(summary).toContainText(`${medium + 1} sections · edited by hand · saved`)
+  await expect(summary).toContainText(`${medium + 1} sections · edited by hand · stored`)
   expect(await bounds(page)).toEqual(edited)
   await page.getByRole('heading', { name: 'Sections' }).scrollIntoViewIfNeeded()
   await page.screenshot({ path: screenshotPath('simulation-sections'), fullPage: true })

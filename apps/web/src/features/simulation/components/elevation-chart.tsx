@@ -48,11 +48,14 @@ export function ElevationChart({
   segments,
   height = 220,
   marks = [],
+  label = 'Elevation profile',
 }: {
   segments: readonly Segment[]
   height?: number
   /** distances (m) drawn as vertical lines, e.g. section boundaries */
   marks?: readonly number[]
+  /** start of the chart's accessible name */
+  label?: string
 }) {
   const { system } = useUnits()
   const bins = useMemo(() => binProfile(segments, Math.min(400, segments.length)), [segments])
@@ -73,7 +76,7 @@ export function ElevationChart({
         viewBox={`0 0 ${width} ${height}`}
         className="h-auto w-full"
         role="img"
-        aria-label={`Elevation profile: ${formatQuantity('distance', total, system)}, from ${formatQuantity('elevation', lo, system, 0)} to ${formatQuantity('elevation', hi, system, 0)}, coloured by grade`}
+        aria-label={`${label}: ${formatQuantity('distance', total, system)}, from ${formatQuantity('elevation', lo, system, 0)} to ${formatQuantity('elevation', hi, system, 0)}, coloured by grade`}
       >
         {bins.map((b, k) => (
           <polygon

@@ -95,7 +95,7 @@ export function SectionsPanel({
       })
       onSaved({ ...course, ...saved })
       setState((s) => ({ ...s, stored: true }))
-      setMessage({ ok: true, text: `Saved ${state.sections.length} sections.` })
+      setMessage({ ok: true, text: `Stored ${state.sections.length} sections.` })
     } catch (e) {
       setMessage({ ok: false, text: errorMessage(e) })
     } finally {
@@ -108,6 +108,7 @@ export function SectionsPanel({
       <ElevationChart
         segments={course.segments}
         height={160}
+        label="Section boundaries on the profile"
         marks={state.sections.slice(1).map((s) => s.startM)}
       />
       {editable ? (
@@ -146,14 +147,14 @@ export function SectionsPanel({
             Move end
           </Button>
           <Button onClick={() => void save()} disabled={busy || state.stored}>
-            {busy ? 'Saving…' : 'Save sections'}
+            {busy ? 'Storing…' : 'Store sections'}
           </Button>
         </div>
       ) : null}
       <p className="text-xs text-slate-500" data-testid="sections-summary">
         {state.sections.length} sections ·{' '}
         {state.level === 'manual' ? 'edited by hand' : `automatic, ${state.level}`}
-        {state.stored ? ' · saved' : ' · not saved'}
+        {state.stored ? ' · stored' : ' · not stored'}
       </p>
       <div className="overflow-x-auto">
         <table className="w-full text-sm" aria-label="Sections">
