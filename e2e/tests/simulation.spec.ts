@@ -190,7 +190,6 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
   page.on('pageerror', (e) => errors.push(String(e)))
   await signIn(page, DEMO.rider)
   await uploadCourse(page, 'tt-beton-classic.gpx')
-  const course = await page.getByRole('heading', { level: 1 }).textContent()
   // Trim to the first 15 km: the statistics follow.
   await page.getByLabel(/^Trim start/).fill('0')
   await page.getByLabel(/^Trim end/).fill('15')
@@ -200,6 +199,9 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
     page.getByRole('status').filter({ hasText: /Trimmed to 1[45](\.\d+)? km/ }),
   ).toBeVisible()
   await expect(page.getByText(/^1[45]\.\d\d km$/)).toBeVisible()
+  // Read the name only now that the course page has loaded (right after the upload the list
+  // page's heading can still be showing: fixture of a flaky CI run that waited on "Courses").
+  const course = await page.getByRole('heading', { level: 1 }).textContent()
 
   await page.goto('/simulation/riders/new')
   await page.getByLabel('Setup name').fill('TT bike')
