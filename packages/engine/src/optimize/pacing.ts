@@ -444,7 +444,7 @@ export function optimizePacing(input: PacingInput): PacingResult {
         : `no plan within the constraint and ${lo}–${hi} W gets the rider to the finish: at the best constant power the ${where}`
     return infeasible(reason, controls, n, sims)
   }
-  const simplified = simplifyPlan(
+  let simplified = simplifyPlan(
     j,
     course,
     model,
@@ -455,6 +455,28 @@ export function optimizePacing(input: PacingInput): PacingResult {
     lo,
     hi,
   )
+  // A rideable plan must never be slower than riding the best constant power: when averaging into
+  // few sections costs more than the variation gains, the rideable plan is that steady power.
+  if (
+    baseline &&
+    base.verdict.sim &&
+    !(simplified.simulation && simplified.timeS <= baseline.timeS)
+  ) {
+    const steady = simplifyPlan(
+      j,
+      course,
+      model,
+      controls,
+      new Float64Array(n).fill(base.powerW),
+      base.verdict.sim,
+      1,
+      lo,
+      hi,
+    )
+    if (steady.simulation && (!simplified.simulation || steady.timeS < simplified.timeS)) {
+      simplified = steady
+    }
+  }
   // the simplified plan, refitted to the constraint, occasionally beats the optimum it came from:
   // then it is the better optimum
   let sim = chosen.sim

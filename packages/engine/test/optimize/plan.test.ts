@@ -63,6 +63,27 @@ describe('simplified plan', () => {
       expect(plan.timeS).toBeGreaterThanOrEqual(r.timeS)
     })
   }
+  it('the rideable plan is never slower than the best constant power, at any number of targets (synthetic irregular climb)', () => {
+    // a climb of irregular gradient: variation pays segment by segment, but averaged into a few
+    // sections it can cost more than it gains; then the steady power is the rideable plan
+    const grades = [0.098, 0.124, 0.087, 0.081, 0.029, 0.104, 0.143, 0.087, 0.03, 0.063, 0.107]
+    const climb = courseFromSegments(
+      grades.flatMap((grade, k) =>
+        Array.from({ length: 20 + 7 * k }, () => ({ lengthM: 20, grade, headingDeg: 0 })),
+      ),
+    )
+    for (const maxTargets of [1, 2, 3, 5, 8]) {
+      const r = optimizePacing({
+        course: climb,
+        rider,
+        environment: { airDensityKgM3: 1.1 },
+        pacing: { constraint: { type: 'w_prime_balance' }, maxTargets },
+      })
+      expect(r.status).toBe('optimal')
+      expect(r.plan!.timeS).toBeLessThanOrEqual(r.baseline!.timeS + 1e-9)
+    }
+  })
+
   it('labels follow the course: the headwind leg, the climb and the tailwind leg are named', () => {
     const r = optimizePacing({
       course,
