@@ -13,3 +13,12 @@ export type {
 } from './equipment.ts'
 export { parseOptimizeScenario, optimizeResultToJson } from './scenario.ts'
 export type { OptimizeScenario } from './scenario.ts'
+export { pacingOutput, equipmentOutput, pacingOf } from './run-output.ts'
+export type {
+  RunPlanSection,
+  RideSeries,
+  PacingOutput,
+  RankedOutput,
+  EquipmentOutput,
+  RunOutput,
+} from './run-output.ts'

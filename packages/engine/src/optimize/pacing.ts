@@ -31,7 +31,7 @@ import {
 } from './exact.ts'
 import { coarsen, type CoarseCourse } from './coarse.ts'
 import { dpWprimeTwoPass } from './dp.ts'
-import { simplifyPlan, type SimplifiedPlan } from './plan.ts'
+import { noSlowerThanSteady, simplifyPlan, type SimplifiedPlan } from './plan.ts'
 import { controlPowers, polish, type PolishSetup } from './polish.ts'
 import {
   expandPowers,
@@ -455,27 +455,22 @@ export function optimizePacing(input: PacingInput): PacingResult {
     lo,
     hi,
   )
-  // A rideable plan must never be slower than riding the best constant power: when averaging into
-  // few sections costs more than the variation gains, the rideable plan is that steady power.
-  if (
-    baseline &&
-    base.verdict.sim &&
-    !(simplified.simulation && simplified.timeS <= baseline.timeS)
-  ) {
-    const steady = simplifyPlan(
-      j,
-      course,
-      model,
-      controls,
-      new Float64Array(n).fill(base.powerW),
-      base.verdict.sim,
-      1,
-      lo,
-      hi,
-    )
-    if (steady.simulation && (!simplified.simulation || steady.timeS < simplified.timeS)) {
-      simplified = steady
-    }
+  // A rideable plan is never slower than riding the best constant power.
+  const steadySim = base.verdict.sim
+  if (baseline && steadySim) {
+    const steady = () =>
+      simplifyPlan(
+        j,
+        course,
+        model,
+        controls,
+        new Float64Array(n).fill(base.powerW),
+        steadySim,
+        1,
+        lo,
+        hi,
+      )
+    simplified = noSlowerThanSteady(simplified, baseline.timeS, steady)
   }
   // the simplified plan, refitted to the constraint, occasionally beats the optimum it came from:
   // then it is the better optimum

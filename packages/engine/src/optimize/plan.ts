@@ -166,3 +166,18 @@ export function simplifyPlan(
   }
   return { sections, powerW, simulation, timeS: simulation ? simulation.timeS : Infinity }
 }
+
+/**
+ * The rideable plan, or the steady power as a one-section plan when averaging the optimum into a
+ * few sections would be slower than riding the best constant power (the variation gained less
+ * than the averaging cost). `steady` builds that one-section plan only when it is needed.
+ */
+export function noSlowerThanSteady(
+  plan: SimplifiedPlan,
+  baselineTimeS: number,
+  steady: () => SimplifiedPlan,
+): SimplifiedPlan {
+  if (plan.simulation && plan.timeS <= baselineTimeS) return plan
+  const alt = steady()
+  return alt.simulation && (!plan.simulation || alt.timeS < plan.timeS) ? alt : plan
+}

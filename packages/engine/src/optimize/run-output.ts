@@ -1,0 +1,172 @@
+// The result of an optimization run as JSON (snake_case, rounded): the shape the API stores for a
+// run and the browser computes for its instant preview, so both show the same numbers.
+import type { Course } from '../course/types.ts'
+import type { SimulationResult } from '../sim/simulate.ts'
+import type { EquipmentResult } from './equipment.ts'
+import type { PacingResult } from './pacing.ts'
+
+/** A row of the plan a rider follows: a stretch of road with one target power. */
+export type RunPlanSection = {
+  start_m: number
+  end_m: number
+  label: string
+  grade: number
+  power_w: number
+  speed_mps: number
+  duration_s: number
+  elapsed_s: number
+}
+
+/** Series along the course for the charts (one entry per course segment). */
+export type RideSeries = {
+  distance_m: number[]
+  altitude_m: number[]
+  power_w: number[]
+  speed_mps: number[]
+  time_s: number[]
+  w_prime_balance_j: number[]
+}
+
+export type PacingOutput = {
+  type: 'pacing'
+  status: 'optimal' | 'infeasible'
+  reason: string | null
+  /** Predicted time of the plan (the simplified, rideable one). */
+  time_s: number
+  /** Time of the unsimplified optimum (a bound the plan comes close to). */
+  optimal_time_s: number
+  baseline: { power_w: number; time_s: number } | null
+  /**
+   * Baseline (best constant power under the same constraint) minus the plan's time: what riding
+   * the plan gains (≥ 0 up to rounding: when a few averaged sections would lose to riding steady,
+   * the steady power is the plan).
+   */
+  time_saved_s: number | null
+  /** Baseline minus the unsimplified optimum's time (≥ 0: the optimizer is never slower). */
+  optimal_time_saved_s: number | null
+  average_power_w: number | null
+  normalized_power_w: number | null
+  min_w_prime_balance_j: number | null
+  plan: RunPlanSection[]
+  series: RideSeries | null
+}
+
+/** One combination of an equipment run, fastest first. */
+export type RankedOutput = {
+  choices: Record<string, string>
+  time_s: number
+  delta_s: number
+  optimized: boolean
+  delta_time: { distance_m: number[]; delta_s: number[] }
+}
+
+export type EquipmentOutput = {
+  type: 'equipment'
+  ranking: RankedOutput[]
+  baseline: { choices: Record<string, string>; time_s: number }
+  combinations: number
+  optimized_count: number
+  /** The optimal pacing of the fastest combination. */
+  best: PacingOutput
+}
+
+export type RunOutput = PacingOutput | EquipmentOutput
+
+/** The pacing part of any output (an equipment run's best combination). */
+export const pacingOf = (o: RunOutput): PacingOutput => (o.type === 'equipment' ? o.best : o)
+
+const round = (x: number, digits: number) => {
+  const f = 10 ** digits
+  return Math.round(x * f) / f
+}
+
+function seriesOf(sim: SimulationResult, course: Course): RideSeries {
+  const s = sim.segments
+  const out: RideSeries = {
+    distance_m: [],
+    altitude_m: [],
+    power_w: [],
+    speed_mps: [],
+    time_s: [],
+    w_prime_balance_j: [],
+  }
+  for (let i = 0; i < s.count; i++) {
+    out.distance_m.push(round(course.start[i + 1]!, 1))
+    out.altitude_m.push(round(course.altitude[i + 1]!, 1))
+    out.power_w.push(round(s.power[i]!, 1))
+    out.speed_mps.push(round(s.speed[i]!, 3))
+    out.time_s.push(round(s.time[i]!, 2))
+    out.w_prime_balance_j.push(round(s.wPrimeBalance[i]!, 0))
+  }
+  return out
+}
+
+/** The plan's sections with the grade, speed and time the simulation of the plan gives them. */
+function planOf(r: PacingResult, course: Course): RunPlanSection[] {
+  const plan = r.plan
+  const sim = plan?.simulation
+  if (!plan || !sim) return []
+  const s = sim.segments
+  let i = 0
+  return plan.sections.map((section) => {
+    let length = 0
+    let rise = 0
+    let duration = 0
+    while (i < s.count && course.start[i]! < section.endM - 1e-6) {
+      length += course.length[i]!
+      rise += course.grade[i]! * course.length[i]!
+      duration += s.duration[i]!
+      i++
+    }
+    return {
+      start_m: round(section.startM, 1),
+      end_m: round(section.endM, 1),
+      label: section.label,
+      grade: round(length > 0 ? rise / length : 0, 4),
+      power_w: round(section.powerW, 1),
+      speed_mps: round(duration > 0 ? length / duration : 0, 3),
+      duration_s: round(duration, 1),
+      elapsed_s: round(i > 0 ? s.time[i - 1]! : 0, 1),
+    }
+  })
+}
+
+export function pacingOutput(r: PacingResult, course: Course): PacingOutput {
+  const sim = r.plan?.simulation ?? r.simulation
+  const time = r.plan && Number.isFinite(r.plan.timeS) ? r.plan.timeS : r.timeS
+  return {
+    type: 'pacing',
+    status: r.status,
+    reason: r.reason,
+    time_s: time,
+    optimal_time_s: r.timeS,
+    baseline: r.baseline ? { power_w: r.baseline.powerW, time_s: r.baseline.timeS } : null,
+    time_saved_s: r.baseline && r.status === 'optimal' ? r.baseline.timeS - time : null,
+    optimal_time_saved_s: r.status === 'optimal' ? r.timeSavedS : null,
+    average_power_w: sim?.averagePowerW ?? null,
+    normalized_power_w: sim?.normalizedPowerW ?? null,
+    min_w_prime_balance_j: sim?.minWPrimeBalanceJ ?? null,
+    plan: planOf(r, course),
+    series: sim ? seriesOf(sim, course) : null,
+  }
+}
+
+export function equipmentOutput(r: EquipmentResult, course: Course): EquipmentOutput {
+  return {
+    type: 'equipment',
+    ranking: r.ranking.map((c) => ({
+      choices: c.choices,
+      time_s: c.timeS,
+      delta_s: c.deltaS,
+      optimized: c.optimized,
+      delta_time: {
+        distance_m: Array.from(c.deltaSeries.distanceM, (d) => round(d, 1)),
+        delta_s: Array.from(c.deltaSeries.deltaS, (d) => round(d, 3)),
+      },
+    })),
+    baseline: { choices: r.baseline.choices, time_s: r.baseline.timeS },
+    combinations: r.combinations,
+    optimized_count: r.optimizedCount,
+    best: pacingOutput(r.best, course),
+  }
+}
