@@ -1,28 +1,10 @@
 // Spawns the real `veloptima` command (as `npx veloptima` runs it from the repository root).
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { inputDir as dir, repo, veloptima, writeInput as write } from './run-cli.ts'
 
-const repo = resolve(import.meta.dirname, '../../..')
 const data = resolve(repo, '../shared/data')
-const dir = mkdtempSync(join(tmpdir(), 'veloptima-cli-'))
-let count = 0
-
-function veloptima(...args: string[]) {
-  const r = spawnSync('node', ['packages/cli/bin/veloptima.mjs', ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-  })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
-}
-
-function write(content: unknown, ext = 'json'): string {
-  const file = join(dir, `f${++count}.${ext}`)
-  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
-  return file
-}
 
 const rider = {
   mass_kg: 72,

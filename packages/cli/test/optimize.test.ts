@@ -1,28 +1,10 @@
 // `veloptima optimize`, spawned as the real command (issue 4 output fields), on every shared course.
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { readdirSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { repo, veloptima, writeInput as write } from './run-cli.ts'
 
-const repo = resolve(import.meta.dirname, '../../..')
 const courses = resolve(repo, '../shared/data/courses')
-const dir = mkdtempSync(join(tmpdir(), 'veloptima-optimize-'))
-let count = 0
-
-function veloptima(...args: string[]) {
-  const r = spawnSync('node', ['packages/cli/bin/veloptima.mjs', ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-  })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
-}
-
-function write(content: unknown): string {
-  const file = join(dir, `s${++count}.json`)
-  writeFileSync(file, JSON.stringify(content))
-  return file
-}
 
 const rider = {
   mass_kg: 75,

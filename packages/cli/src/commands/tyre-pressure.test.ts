@@ -1,26 +1,6 @@
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-
-const repo = resolve(import.meta.dirname, '../../../..')
-const dir = mkdtempSync(join(tmpdir(), 'veloptima-tyre-'))
-let count = 0
-
-/** Runs the real `veloptima` command from the repository root; "FILE" is the written input. */
-function veloptima(args: string[], input?: unknown) {
-  const file = join(dir, `input-${++count}.json`)
-  if (input !== undefined) {
-    writeFileSync(file, typeof input === 'string' ? input : JSON.stringify(input))
-  }
-  const argv = args.map((a) => (a === 'FILE' ? file : a))
-  const r = spawnSync('node', ['packages/cli/bin/veloptima.mjs', ...argv], {
-    cwd: repo,
-    encoding: 'utf8',
-  })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+import { inputDir as dir, veloptimaWithInput as veloptima } from '../../test/run-cli.ts'
 
 describe('veloptima tyre-pressure', () => {
   it('prints front/rear pressures as snake_case JSON (Berto fit, science.md §10 row 23)', () => {

@@ -1,0 +1,33 @@
+// Test helpers: run the real `veloptima` command from the repository root, and write its inputs.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const repo = resolve(import.meta.dirname, '../../..')
+export const sharedData = resolve(repo, '../shared/data')
+
+/** Where the written inputs go. */
+export const inputDir = mkdtempSync(join(tmpdir(), 'veloptima-cli-'))
+let count = 0
+
+export function veloptima(...args: string[]) {
+  const r = spawnSync('node', ['packages/cli/bin/veloptima.mjs', ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+  })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** Writes an input file (JSON unless `content` is a string) and returns its path. */
+export function writeInput(content: unknown, ext = 'json'): string {
+  const file = join(inputDir, `f${++count}.${ext}`)
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
+  return file
+}
+
+/** Runs a command whose "FILE" argument is replaced by the written `input`. */
+export function veloptimaWithInput(args: string[], input?: unknown) {
+  const file = input === undefined ? join(inputDir, 'missing.json') : writeInput(input)
+  return veloptima(...args.map((a) => (a === 'FILE' ? file : a)))
+}
