@@ -19,7 +19,7 @@ export type SetupLike = {
   rider_mass: number
   bike_mass: number
   extra_mass: number
-  positions: { cda: number }[]
+  positions: { name?: string; cda: number; min_speed?: number; max_speed?: number }[]
   crr: Record<Surface, number>
   drivetrain_efficiency: number
   wheel_inertia: number
@@ -32,6 +32,13 @@ export type ConstraintInput =
   | { type: 'w_prime_balance' }
   | { type: 'normalized_power'; power_w: number }
   | { type: 'average_power'; power_w: number }
+
+export type WindSegmentInput = {
+  start_m: number
+  end_m: number
+  wind_speed_mps: number
+  wind_from_deg: number
+}
 
 /** An equipment option as the engine's scenario takes it (deltas against the setup). */
 export type EquipmentOptionInput = {
@@ -49,7 +56,13 @@ export type OptimizationInputs = {
     pressure_altitude_m?: number
     wind_speed_mps?: number
     wind_from_deg?: number
+    /** Wind on stretches of the course, replacing the course-wide wind there (distances in m). */
+    wind_segments?: WindSegmentInput[]
+    /** Event start, local time at the course, "YYYY-MM-DDTHH:mm" (for clock times on the plan). */
+    event_start?: string
   }
+  /** Changes to the rider setup for this optimization only (the saved setup is untouched). */
+  rider_override?: Partial<SetupLike>
   constraint?: ConstraintInput
   max_targets?: number
   /** Equipment: options per group; `baseline` names each group's baseline option. */
