@@ -2,14 +2,15 @@
 // Pure: a `course.file` is loaded by the caller through the `loadCourse` callback.
 import type { Course } from './course/types.ts'
 import { courseFromSegments, SURFACE_CRR_FACTOR } from './course/types.ts'
-import type { Environment, Rider } from './sim/model.ts'
+import type { Environment, Rider, WindSegment } from './sim/model.ts'
 import type {
   Pacing,
   SimulationInput,
   SimulationOptions,
   SimulationResult,
 } from './sim/simulate.ts'
-import { EngineInputError } from './sim/validate.ts'
+import type { RiderPosition } from './sim/positions.ts'
+import { EngineInputError, validatePositions, validateWindSegments } from './sim/validate.ts'
 
 type Json = Record<string, unknown>
 
@@ -77,7 +78,9 @@ const RIDER_KEYS = [
   'cp_w',
   'w_prime_j',
   'max_power_w',
+  'positions',
 ] as const
+const POSITION_KEYS = ['name', 'cda_m2', 'min_speed_mps', 'max_speed_mps'] as const
 const ENV_KEYS = [
   'air_density_kg_m3',
   'temperature_c',
@@ -86,7 +89,9 @@ const ENV_KEYS = [
   'pressure_altitude_m',
   'wind_speed_mps',
   'wind_from_deg',
+  'wind_segments',
 ] as const
+const WIND_SEGMENT_KEYS = ['start_m', 'end_m', 'wind_speed_mps', 'wind_from_deg'] as const
 const OPTION_KEYS = [
   'kinetic_energy',
   'bearing_losses',
@@ -136,6 +141,44 @@ function segmentsCourse(c: Json): Course {
     }),
     start,
   )
+}
+
+/** `rider.positions`: [{name?, cda_m2, min_speed_mps?, max_speed_mps?}]. */
+function positionsOf(v: unknown): RiderPosition[] {
+  const path = 'rider.positions'
+  if (!Array.isArray(v)) throw new EngineInputError(path, `expected an array, got ${kind(v)}`)
+  return v.map((item: unknown, i) => {
+    const at = `${path}[${i}]`
+    const o = obj(item, at)
+    only(o, at, POSITION_KEYS)
+    if (o.name !== undefined && typeof o.name !== 'string') {
+      throw new EngineInputError(`${at}.name`, `expected a text, got ${kind(o.name)}`)
+    }
+    const p: RiderPosition = { cdaM2: numberAt(o, 'cda_m2', at, true) }
+    if (o.name !== undefined) p.name = o.name as string
+    const lo = numberAt(o, 'min_speed_mps', at)
+    const hi = numberAt(o, 'max_speed_mps', at)
+    if (lo !== undefined) p.minSpeedMps = lo
+    if (hi !== undefined) p.maxSpeedMps = hi
+    return p
+  })
+}
+
+/** `environment.wind_segments`: [{start_m, end_m, wind_speed_mps, wind_from_deg}]. */
+function windSegmentsOf(v: unknown): WindSegment[] {
+  const path = 'environment.wind_segments'
+  if (!Array.isArray(v)) throw new EngineInputError(path, `expected an array, got ${kind(v)}`)
+  return v.map((item: unknown, i) => {
+    const at = `${path}[${i}]`
+    const o = obj(item, at)
+    only(o, at, WIND_SEGMENT_KEYS)
+    return {
+      startM: numberAt(o, 'start_m', at, true),
+      endM: numberAt(o, 'end_m', at, true),
+      speedMps: numberAt(o, 'wind_speed_mps', at, true),
+      fromDeg: numberAt(o, 'wind_from_deg', at, true),
+    }
+  })
 }
 
 export interface ParsedScenario {
@@ -193,6 +236,10 @@ export function parseScenario(
     wPrimeJ: numberAt(r, 'w_prime_j', 'rider'),
     maxPowerW: numberAt(r, 'max_power_w', 'rider'),
   }
+  if (r.positions !== undefined) {
+    rider.positions = positionsOf(r.positions)
+    validatePositions(rider.positions)
+  }
   const e = root.environment === undefined ? {} : obj(root.environment, 'environment')
   only(e, 'environment', ENV_KEYS)
   const environment: Environment = {
@@ -203,6 +250,10 @@ export function parseScenario(
     pressureAltitudeM: numberAt(e, 'pressure_altitude_m', 'environment'),
     windSpeedMps: numberAt(e, 'wind_speed_mps', 'environment'),
     windFromDeg: numberAt(e, 'wind_from_deg', 'environment'),
+  }
+  if (e.wind_segments !== undefined) {
+    environment.windSegments = windSegmentsOf(e.wind_segments)
+    validateWindSegments(environment.windSegments)
   }
   if (environment.airDensityKgM3 === undefined && environment.temperatureC === undefined) {
     throw new EngineInputError(
@@ -284,6 +335,9 @@ export function resultToJson(result: SimulationResult, course: Course): Json {
     })
   }
   const opt = (v: number | null, d: number): number | null => (v === null ? null : round(v, d))
+  const positions = result.segmentPosition
+    ? { segment_position: Array.from(result.segmentPosition.subarray(0, s.count)) }
+    : {}
   return {
     status: result.status,
     message: result.message,
@@ -308,5 +362,6 @@ export function resultToJson(result: SimulationResult, course: Course): Json {
       braking: round(result.energy.brakingJ, 1),
     },
     segments,
+    ...positions,
   }
 }

@@ -4,9 +4,12 @@
 // scenario parser, whose errors name the field ("rider.mass_kg: expected a number > 0, got -5").
 import {
   courseFromSegments,
+  effectiveSetup,
   parseOptimizeScenario,
+  storedOptimizerInput,
   type CourseSegmentInput,
   type OptimizeScenario,
+  type StoredSetup,
 } from '@veloptima/engine'
 import type { courses, JsonObject, optimizations, riderSetups } from '@veloptima/db'
 
@@ -22,13 +25,21 @@ export type RunSnapshot = {
   rider_setup: Omit<SetupRow, 'createdAt' | 'updatedAt' | 'ownerUid' | 'ownerTeam'>
 }
 
+/**
+ * The snapshot of a run. Its `rider_setup` is the setup that produces the result: the saved row
+ * with the optimization's `rider_override` applied (the override stays in the inputs too), so the
+ * result's input view shows what was ridden. A bad override throws EngineInputError naming
+ * `rider_override.<field>`.
+ */
 export function snapshotOf(
   uid: string,
   optimization: OptimizationRow,
   course: CourseRow,
   setup: SetupRow,
 ): RunSnapshot {
-  const { createdAt: _c, updatedAt: _u, ownerUid: _o, ownerTeam: _t, ...riderSetup } = setup
+  const { createdAt: _c, updatedAt: _u, ownerUid: _o, ownerTeam: _t, ...saved } = setup
+  const override = (optimization.inputs as { rider_override?: unknown } | null)?.rider_override
+  const riderSetup = override === undefined ? saved : withOverride(saved, override)
   return {
     requested_by: uid,
     optimization: {
@@ -48,6 +59,24 @@ export function snapshotOf(
   }
 }
 
+/** The setup row (camelCase columns) with an override in the stored names applied. */
+function withOverride(row: RunSnapshot['rider_setup'], override: unknown) {
+  const e = effectiveSetup(storedSetupOf(row), override)
+  return {
+    ...row,
+    riderMass: e.rider_mass,
+    bikeMass: e.bike_mass,
+    extraMass: e.extra_mass,
+    positions: e.positions as typeof row.positions,
+    crr: e.crr,
+    drivetrainEfficiency: e.drivetrain_efficiency,
+    wheelInertia: e.wheel_inertia,
+    cp: e.cp,
+    wPrime: e.w_prime,
+    maxPower: e.max_power,
+  }
+}
+
 /** What a worker thread receives: the scenario JSON and the course's segments. */
 export type OptimizerInput = {
   scenario: JsonObject
@@ -55,92 +84,37 @@ export type OptimizerInput = {
   startAltitudeM: number
 }
 
-/** An equipment option as the optimization form stores it (ΔCdA m², Δmass kg, Crr factor). */
-type OptionInput = { name: string; cda_delta?: number; mass_delta?: number; crr_factor?: number }
-
-/**
- * The optimizer input of a snapshot, with the same reading of `optimizations.inputs` as the web
- * app's instant preview (apps/web …/simulation/lib/engine-input.ts), so that the saved run and the
- * preview agree. `inputs` holds (snake_case, SI units): `environment` {temperature_c (20 °C when
- * absent), pressure_pa, altitude_m, wind_speed_mps, wind_from_deg}, `constraint` {type:
- * w_prime_balance | normalized_power | average_power, power_w} (W′ balance when absent),
- * `max_targets` (12 when absent, 1–20), and for equipment `equipment` {groups: [{name, options:
- * [{name, cda_delta, mass_delta, crr_factor}]}]}, whose first option of each group is the baseline.
- * The highest power the plan may ask for is the setup's max power, else 2 × CP, else 1000 W.
- */
-export function optimizerInputOf(snapshot: RunSnapshot): OptimizerInput {
-  const inputs = (snapshot.optimization.inputs ?? {}) as Record<string, unknown>
-  const setup = snapshot.rider_setup
-  const crr = setup.crr
-  const defaultSurface = snapshot.course.settings?.surface ?? 'normal'
-  const segments: CourseSegmentInput[] = snapshot.course.segments.map((s) => ({
-    lengthM: s.end - s.start,
-    grade: s.grade,
-    headingDeg: s.heading,
-    ...(s.radius ? { radiusM: s.radius } : {}),
-    // The setup's tyres give a Crr per surface; the engine takes a factor on the rider's Crr.
-    crrFactor: crr.normal > 0 ? (crr[s.surface ?? defaultSurface] ?? crr.normal) / crr.normal : 1,
-  }))
-  // The first position is the one ridden; per-speed position switching is the engine's to add.
-  const rider: Record<string, number> = {
-    mass_kg: setup.riderMass + setup.extraMass,
-    bike_mass_kg: setup.bikeMass,
-    cda_m2: setup.positions[0]?.cda ?? Number.NaN,
-    crr: crr.normal,
-    drivetrain_efficiency: setup.drivetrainEfficiency,
-    wheel_inertia_kg_m2: setup.wheelInertia,
-    max_power_w: setup.maxPower ?? (setup.cp !== null ? Math.round(2 * setup.cp) : 1000),
-  }
-  if (setup.cp !== null) rider.cp_w = setup.cp
-  if (setup.wPrime !== null) rider.w_prime_j = setup.wPrime
-  const env = (inputs.environment ?? {}) as Record<string, unknown>
-  const environment: Record<string, unknown> = { temperature_c: env.temperature_c ?? 20 }
-  const names = {
-    pressure_pa: 'pressure_pa',
-    altitude_m: 'pressure_altitude_m',
-    relative_humidity: 'relative_humidity',
-    wind_speed_mps: 'wind_speed_mps',
-    wind_from_deg: 'wind_from_deg',
-  } as const
-  for (const [from, to] of Object.entries(names)) {
-    if (env[from] !== undefined) environment[to] = env[from]
-  }
-  const targets = typeof inputs.max_targets === 'number' ? inputs.max_targets : 12
-  const scenario: JsonObject = {
-    course: { file: 'course' },
-    rider,
-    environment,
-    constraint: inputs.constraint ?? { type: 'w_prime_balance' },
-    max_targets: Math.min(20, Math.max(1, Math.round(targets))),
-  }
-  if (inputs.min_power_w !== undefined) scenario.min_power_w = inputs.min_power_w
-  if (snapshot.optimization.type === 'equipment') {
-    scenario.equipment = equipmentOf(inputs.equipment, crr.normal)
-  }
+/** The setup row (camelCase columns) in the stored format's names (snake_case). */
+export function storedSetupOf(setup: RunSnapshot['rider_setup']): StoredSetup {
   return {
-    scenario,
-    segments,
-    startAltitudeM: snapshot.course.segments[0]?.altitude ?? 0,
+    rider_mass: setup.riderMass,
+    bike_mass: setup.bikeMass,
+    extra_mass: setup.extraMass,
+    positions: setup.positions,
+    crr: setup.crr,
+    drivetrain_efficiency: setup.drivetrainEfficiency,
+    wheel_inertia: setup.wheelInertia,
+    cp: setup.cp,
+    w_prime: setup.wPrime,
+    max_power: setup.maxPower,
   }
 }
 
-/** The form's option groups → the engine's {groups, baseline} (first option = baseline). */
-function equipmentOf(value: unknown, crr: number): unknown {
-  const groups = (value as { groups?: unknown } | undefined)?.groups
-  if (!Array.isArray(groups)) return value
-  const out: Record<string, unknown[]> = {}
-  const baseline: Record<string, string> = {}
-  for (const group of groups as { name: string; options: OptionInput[] }[]) {
-    const options = Array.isArray(group?.options) ? group.options : []
-    out[group.name] = options.map((o) => ({
-      name: o.name,
-      cda_delta_m2: o.cda_delta ?? 0,
-      mass_delta_kg: o.mass_delta ?? 0,
-      ...(o.crr_factor !== undefined && o.crr_factor !== 1 ? { crr: crr * o.crr_factor } : {}),
-    }))
-    if (options[0]) baseline[group.name] = options[0].name
-  }
-  return { groups: out, baseline }
+/**
+ * The optimizer input of a snapshot: the engine's one reading of the stored rows
+ * (storedOptimizerInput, packages/engine/src/optimize/stored-input.ts), the same the web app's
+ * instant preview calls, so the saved run and the preview agree. The snapshot's setup is already
+ * the effective one (snapshotOf applies `rider_override`; applying it again changes nothing).
+ */
+export function optimizerInputOf(snapshot: RunSnapshot): OptimizerInput {
+  const { scenario, segments, startAltitudeM } = storedOptimizerInput(
+    snapshot.course.segments,
+    snapshot.course.settings?.surface,
+    storedSetupOf(snapshot.rider_setup),
+    snapshot.optimization.inputs as Record<string, unknown>,
+    snapshot.optimization.type,
+  )
+  return { scenario: scenario as JsonObject, segments, startAltitudeM }
 }
 
 /** Parses (and so validates) an optimizer input; throws the engine's EngineInputError. */

@@ -67,10 +67,17 @@ function planOf(snapshot: RunSnapshot): RunPlan {
 
 /** Checks the inputs with the engine's own parser, so bad inputs are refused before any write. */
 function checkPlan(plan: RunPlan) {
-  try {
+  refuseBadInputs(() => {
     const parsed = parseOptimizerInput(plan.input)
     // The ranges (masses, CdA, efficiency…) are checked by the simulation's validation.
     validateSimulationInput({ ...parsed.input, pacing: { type: 'constant', powerW: 0 } })
+  })
+}
+
+/** Runs a step that reads the inputs; the engine's named input errors become a 400. */
+function refuseBadInputs<T>(step: () => T): T {
+  try {
+    return step()
   } catch (error) {
     const e = error as Error & { field?: string }
     if (error instanceof EngineInputError || e.field) {
@@ -192,7 +199,8 @@ export class OptimizationRuns {
       .where(and(eq(riderSetups.id, optimization.riderSetupId), ownedBy(uid, riderSetups)))
     if (!setup) throw notFound('The optimization’s rider setup')
 
-    const snapshot = snapshotOf(uid, optimization, course, setup)
+    // the snapshot applies the optimization's rider_override (a bad one is refused here)
+    const snapshot = refuseBadInputs(() => snapshotOf(uid, optimization, course, setup))
     checkPlan(planOf(snapshot))
     const owner: Owner = optimization.ownerTeam
       ? { team: optimization.ownerTeam }

@@ -12,13 +12,9 @@ import { prepareModel, type Environment, type Rider } from '../sim/model.ts'
 import type { SimulationOptions } from '../sim/simulate.ts'
 import { fitToConstraint, type Judge, type PacingConstraint } from './exact.ts'
 import { forwardBuffers } from './problem.ts'
-import {
-  optimizePacing,
-  powerBounds,
-  withDragFactor,
-  type PacingResult,
-  type PacingSettings,
-} from './pacing.ts'
+import { powerBounds, withDragFactor, type PacingSettings } from './pacing.ts'
+import { optimizePacing, type PacingResult } from './positions.ts'
+import { positionDragFactor, positionsMatter } from '../sim/positions.ts'
 import { EngineInputError } from '../sim/validate.ts'
 
 export interface EquipmentOption {
@@ -174,8 +170,17 @@ function combinations(e: EquipmentSpec, groups: string[]): Combo[] {
   return out
 }
 
-/** The rider, constraint and prepared model of one combination. */
-function setupOf(input: EquipmentInput, combo: Combo, yawDeg: Float64Array | null) {
+/**
+ * The rider, constraint and prepared model of one combination. `dragFactor` is the yaw tables'
+ * factor (what the position-aware optimizer combines with the positions); the model has both,
+ * the positions of `assignment` included.
+ */
+function setupOf(
+  input: EquipmentInput,
+  combo: Combo,
+  yawDeg: Float64Array | null,
+  assignment?: Uint8Array,
+) {
   const r = input.rider
   let cda = r.cdaM2
   let crr = r.crr
@@ -187,9 +192,14 @@ function setupOf(input: EquipmentInput, combo: Combo, yawDeg: Float64Array | nul
     mass += o.massDeltaKg ?? 0
     factor *= o.powerFactor ?? 1
   }
+  // an option's ΔCdA applies in every position
+  const shift = cda - r.cdaM2
   const rider: Rider = {
     ...r,
     cdaM2: cda,
+    ...(r.positions
+      ? { positions: r.positions.map((p) => ({ ...p, cdaM2: p.cdaM2 + shift })) }
+      : {}),
     crr,
     bikeMassKg: mass,
     cpW: r.cpW === undefined ? undefined : r.cpW * factor,
@@ -221,6 +231,10 @@ function setupOf(input: EquipmentInput, combo: Combo, yawDeg: Float64Array | nul
       for (const o of tables) d += yawDelta(o.cdaDeltaByYaw!, yawDeg[i]!)
       dragFactor[i] = (base + d) / base
     }
+  }
+  if (assignment && positionsMatter(rider)) {
+    model = withDragFactor(model, positionDragFactor(rider, assignment, dragFactor))
+  } else if (dragFactor) {
     model = withDragFactor(model, dragFactor)
   }
   return { rider, settings, model, dragFactor }
@@ -258,13 +272,15 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     )
   }
   const yaw = baseRun.simulation.segments.yawDeg
+  // every combination starts from the baseline's positions (and re-assigns when optimized)
+  const baseAssign = baseRun.positions?.segment
   const baseCum = cumulative(baseRun.simulation, input.course)
   // 2. every combination: the baseline's optimal plan made feasible for it (a real, feasible
   //    time: an upper bound on that combination's optimum)
   const opts = input.options ?? {}
   const upper: { combo: Combo; timeS: number; sim: PacingResult['simulation'] }[] = []
   for (const combo of combos) {
-    const s = setupOf(input, combo, yaw)
+    const s = setupOf(input, combo, yaw, baseAssign)
     const { lo, hi } = powerBounds(s.rider, s.settings)
     const j: Judge = {
       model: s.model,
@@ -294,13 +310,14 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     const slack = 2 * gainMax + 1e-3 * u.timeS
     if (input.equipment.prune !== false && tried >= 3 && u.timeS - slack > bestT) continue
     if (exact.has(u.combo)) continue
-    const s = setupOf(input, u.combo, yaw)
+    const s = setupOf(input, u.combo, yaw, baseAssign)
     const rt = optimizePacing({
       ...input,
       rider: s.rider,
       pacing: s.settings,
       dragFactor: s.dragFactor,
       warmStart: baseRun.powerW,
+      initialPositions: baseAssign,
     })
     tried++
     if (rt.status !== 'optimal') continue

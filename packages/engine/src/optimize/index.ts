@@ -1,6 +1,9 @@
 // Public API of the optimizers (pacing and equipment), see docs/decisions/0002 and 0003.
-export { optimizePacing, powerBounds, withDragFactor } from './pacing.ts'
-export type { PacingInput, PacingResult, PacingSettings, PacingConstraint } from './pacing.ts'
+export { powerBounds, withDragFactor } from './pacing.ts'
+// the public optimizer is position-aware (positions.ts wraps the core in pacing.ts)
+export { optimizePacing } from './positions.ts'
+export type { PacingResult, PositionedPacingInput } from './positions.ts'
+export type { PacingInput, PacingSettings, PacingConstraint } from './pacing.ts'
 export { sectionLabel } from './plan.ts'
 export type { PlanSection, SimplifiedPlan } from './plan.ts'
 export { optimizeEquipment } from './equipment.ts'
@@ -22,3 +25,12 @@ export type {
   EquipmentOutput,
   RunOutput,
 } from './run-output.ts'
+export { storedOptimizerInput, effectiveSetup, validateSetupOverride } from './stored-input.ts'
+export type {
+  StoredSegmentRow,
+  StoredSetup,
+  StoredSetupOverride,
+  StoredPosition,
+  StoredSurface,
+  StoredOptimizerInput,
+} from './stored-input.ts'

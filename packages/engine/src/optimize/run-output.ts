@@ -3,7 +3,8 @@
 import type { Course } from '../course/types.ts'
 import type { SimulationResult } from '../sim/simulate.ts'
 import type { EquipmentResult } from './equipment.ts'
-import type { PacingResult } from './pacing.ts'
+import { majorityPosition } from '../sim/positions.ts'
+import type { PacingResult } from './positions.ts'
 
 /** A row of the plan a rider follows: a stretch of road with one target power. */
 export type RunPlanSection = {
@@ -15,6 +16,8 @@ export type RunPlanSection = {
   speed_mps: number
   duration_s: number
   elapsed_s: number
+  /** With several riding positions: the one ridden over most of the section. */
+  position?: string
 }
 
 /** Series along the course for the charts (one entry per course segment). */
@@ -49,6 +52,9 @@ export type PacingOutput = {
   min_w_prime_balance_j: number | null
   plan: RunPlanSection[]
   series: RideSeries | null
+  /** With several riding positions: their names, and the index of the one on each segment. */
+  positions?: string[]
+  segment_position?: number[]
 }
 
 /** One combination of an equipment run, fastest first. */
@@ -107,6 +113,7 @@ function planOf(r: PacingResult, course: Course): RunPlanSection[] {
   const sim = plan?.simulation
   if (!plan || !sim) return []
   const s = sim.segments
+  const positions = r.positions
   let i = 0
   return plan.sections.map((section) => {
     let length = 0
@@ -127,8 +134,18 @@ function planOf(r: PacingResult, course: Course): RunPlanSection[] {
       speed_mps: round(duration > 0 ? length / duration : 0, 3),
       duration_s: round(duration, 1),
       elapsed_s: round(i > 0 ? s.time[i - 1]! : 0, 1),
+      ...(positions ? { position: positionName(positions, course, section) } : {}),
     }
   })
+}
+
+function positionName(
+  positions: NonNullable<PacingResult['positions']>,
+  course: Course,
+  section: { startM: number; endM: number },
+): string {
+  const k = majorityPosition(course.start, positions.segment, section.startM, section.endM)
+  return positions.names[k ?? 0] ?? ''
 }
 
 export function pacingOutput(r: PacingResult, course: Course): PacingOutput {
@@ -148,6 +165,9 @@ export function pacingOutput(r: PacingResult, course: Course): PacingOutput {
     min_w_prime_balance_j: sim?.minWPrimeBalanceJ ?? null,
     plan: planOf(r, course),
     series: sim ? seriesOf(sim, course) : null,
+    ...(r.positions
+      ? { positions: r.positions.names, segment_position: Array.from(r.positions.segment) }
+      : {}),
   }
 }
 

@@ -5,7 +5,9 @@ import { parseScenario, resultToJson } from '../scenario.ts'
 import { EngineInputError } from '../sim/validate.ts'
 import type { EquipmentOption, EquipmentResult, EquipmentSpec } from './equipment.ts'
 import type { PacingConstraint } from './exact.ts'
-import type { PacingInput, PacingResult } from './pacing.ts'
+import type { PacingInput } from './pacing.ts'
+import type { PacingResult } from './positions.ts'
+import { majorityPosition } from '../sim/positions.ts'
 
 type Json = Record<string, unknown>
 
@@ -173,8 +175,20 @@ export function optimizeResultToJson(
         end_m: round(s.endM, 1),
         power_w: round(s.powerW, 1),
         label: s.label,
+        ...(r.positions
+          ? {
+              position:
+                r.positions.names[
+                  majorityPosition(course.start, r.positions.segment, s.startM, s.endM) ?? 0
+                ],
+            }
+          : {}),
       }))
     : []
+  if (r.positions) {
+    out.positions = r.positions.names
+    out.segment_position = Array.from(r.positions.segment)
+  }
   out.plan_time_s = r.plan && Number.isFinite(r.plan.timeS) ? round(r.plan.timeS, 3) : null
   out.baseline = r.baseline
     ? { power_w: round(r.baseline.powerW, 2), time_s: round(r.baseline.timeS, 3) }

@@ -5,6 +5,7 @@ import type { Course } from '../course/types.ts'
 import { airDensityAtAltitude, isaDensity, isaPressurePa } from '../physics/air.ts'
 import { AASHTO_BRAKING_MPS2, DEFAULT_LATERAL_MU, MARTIN } from '../physics/constants.ts'
 import { brakingDeceleration, corneringSpeedLimit } from '../physics/cornering.ts'
+import type { RiderPosition } from './positions.ts'
 
 export interface Rider {
   /** Rider mass with kit (kg). */
@@ -22,6 +23,11 @@ export interface Rider {
   cpW?: number
   wPrimeJ?: number
   maxPowerW?: number
+  /**
+   * Riding positions with the speed ranges where each is ridden; each segment's drag area is the
+   * position's CdA instead of `cdaM2` (sim/positions.ts). Absent: `cdaM2` everywhere.
+   */
+  positions?: RiderPosition[]
 }
 
 export interface Environment {
@@ -36,6 +42,20 @@ export interface Environment {
   windSpeedMps?: number
   /** Direction the wind blows FROM, degrees clockwise from north. */
   windFromDeg?: number
+  /**
+   * Wind on stretches of the course (distance from the start, m), replacing the course-wide wind
+   * there; sorted and not overlapping. Applied by distance, so any segmentation of the same course
+   * (the optimizer's coarse copy too) sees the same wind.
+   */
+  windSegments?: WindSegment[]
+}
+
+export interface WindSegment {
+  startM: number
+  endM: number
+  speedMps: number
+  /** Direction the wind blows FROM, degrees clockwise from north. */
+  fromDeg: number
 }
 
 /** Switches for each Martin term and the limits of the forward simulation. */
@@ -146,6 +166,48 @@ function densityTable(
   }
 }
 
+/**
+ * Wind per stretch: each segment gets the length-weighted mean of the along/across components
+ * over the parts of it that each stretch (or the course-wide wind) covers. A segment inside one
+ * stretch gets that stretch's wind exactly; one straddling a boundary gets the mix, which is what
+ * a coarser copy of the course must see for its drag to match the fine course's.
+ */
+function applyWindSegments(
+  course: Course,
+  stretches: readonly WindSegment[],
+  baseSpeed: number,
+  baseFrom: number,
+  wPar: Float64Array,
+  wPerp: Float64Array,
+): void {
+  let j = 0
+  for (let i = 0; i < course.n; i++) {
+    const a = course.start[i]!
+    const b = course.start[i + 1]!
+    const len = b - a
+    if (!(len > 0)) continue
+    while (j < stretches.length && stretches[j]!.endM <= a) j++
+    if (j >= stretches.length || stretches[j]!.startM >= b) continue
+    const h = course.heading[i]!
+    let covered = 0
+    let par = 0
+    let perp = 0
+    for (let k = j; k < stretches.length && stretches[k]!.startM < b; k++) {
+      const w = stretches[k]!
+      const part = Math.min(b, w.endM) - Math.max(a, w.startM)
+      if (part <= 0) continue
+      const d = (w.fromDeg * Math.PI) / 180 - h
+      par += part * w.speedMps * Math.cos(d)
+      perp += part * w.speedMps * Math.sin(d)
+      covered += part
+    }
+    const rest = Math.max(0, len - covered)
+    const d = baseFrom - h
+    wPar[i] = (par + rest * baseSpeed * Math.cos(d)) / len
+    wPerp[i] = (perp + rest * baseSpeed * Math.sin(d)) / len
+  }
+}
+
 export function prepareModel(
   course: Course,
   rider: Rider,
@@ -178,6 +240,9 @@ export function prepareModel(
     wPar[i] = windSpeed * Math.cos(d)
     wPerp[i] = windSpeed * Math.sin(d)
     crr[i] = rollingOn ? rider.crr * course.crrFactor[i]! : 0
+  }
+  if (env.windSegments && env.windSegments.length > 0) {
+    applyWindSegments(course, env.windSegments, windSpeed, windFrom, wPar, wPerp)
   }
   // Speed envelope: per-segment caps, then a backward pass so the rider can brake in time.
   const corner = opts.cornering !== false

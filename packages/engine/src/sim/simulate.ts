@@ -3,6 +3,14 @@ import type { Course } from '../course/types.ts'
 import { G0 } from '../physics/constants.ts'
 import type { Environment, ModelOptions, Rider, SimModel } from './model.ts'
 import { prepareModel } from './model.ts'
+import {
+  assignPositions,
+  POSITION_ROUNDS,
+  positionDragFactor,
+  positionsMatter,
+  sameAssignment,
+  scaleDrag,
+} from './positions.ts'
 import { normalizedPowerOfIntervals } from './metrics.ts'
 import { createStepResult, powerForSpeeds, step, STEP_CAPPED, STEP_STALLED } from './step.ts'
 import type { StepResult } from './step.ts'
@@ -81,6 +89,8 @@ export interface SimulationResult {
   wPrimeExhaustedAtS: number | null
   energy: EnergyBreakdown
   segments: SegmentSeries
+  /** With rider positions: the index of the position ridden on each segment. */
+  segmentPosition?: Uint8Array
 }
 
 function allocSeries(n: number): SegmentSeries {
@@ -103,7 +113,24 @@ export function simulate(input: SimulationInput): SimulationResult {
   validateSimulationInput(input)
   const opts = input.options ?? {}
   const model = prepareModel(input.course, input.rider, input.environment ?? {}, opts)
-  return simulatePrepared(model, input.course, input.rider, input.pacing, opts)
+  const first = simulatePrepared(model, input.course, input.rider, input.pacing, opts)
+  if (!positionsMatter(input.rider)) return first
+  // Positions by speed: a fixed point of ride → assign by mean speed → ride (sim/positions.ts).
+  const positions = input.rider.positions!
+  const n = model.n
+  const speedsOf = (r: SimulationResult, prev?: Uint8Array) =>
+    assignPositions(positions, r.segments.speed, r.segments.count, n, prev)
+  let assignment = speedsOf(first)
+  let ride = first
+  for (let round = 0; round < POSITION_ROUNDS; round++) {
+    const m = scaleDrag(model, positionDragFactor(input.rider, assignment))
+    ride = simulatePrepared(m, input.course, input.rider, input.pacing, opts)
+    const next = speedsOf(ride, assignment)
+    if (sameAssignment(next, assignment) || round === POSITION_ROUNDS - 1) break
+    assignment = next
+  }
+  ride.segmentPosition = assignment
+  return ride
 }
 
 /**

@@ -1,5 +1,7 @@
 // Input validation, once at the entry: every message names the field, what was expected and
 // what was given ("expected X, got Y").
+import type { WindSegment } from './model.ts'
+import type { RiderPosition } from './positions.ts'
 import type { SimulationInput } from './simulate.ts'
 
 export class EngineInputError extends Error {
@@ -46,6 +48,70 @@ function optionalNumber(
   if (v !== undefined) requireNumber(field, v, min, max, minOpen)
 }
 
+/** Positions: 1–8, each a CdA and a speed range (min ≤ max). */
+export function validatePositions(list: unknown): void {
+  const path = 'rider.positions'
+  if (!Array.isArray(list) || list.length === 0 || list.length > 8) {
+    throw new EngineInputError(path, `expected 1 to 8 positions, got ${show(list)}`)
+  }
+  list.forEach((p: Partial<RiderPosition> | null, i) => {
+    const at = `${path}[${i}]`
+    if (!p || typeof p !== 'object') {
+      throw new EngineInputError(
+        at,
+        `expected {cda_m2, min_speed_mps, max_speed_mps}, got ${show(p)}`,
+      )
+    }
+    requireNumber(`${at}.cda_m2`, p.cdaM2, 0, 5)
+    const lo =
+      p.minSpeedMps === undefined ? 0 : requireNumber(`${at}.min_speed_mps`, p.minSpeedMps, 0, 100)
+    if (p.maxSpeedMps !== undefined) {
+      const hi = requireNumber(`${at}.max_speed_mps`, p.maxSpeedMps, 0, 100)
+      if (hi < lo) {
+        throw new EngineInputError(
+          `${at}.max_speed_mps`,
+          `expected at least min_speed_mps (${lo}), got ${hi}`,
+        )
+      }
+    }
+    if (p.name !== undefined && typeof p.name !== 'string') {
+      throw new EngineInputError(`${at}.name`, `expected a text, got ${show(p.name)}`)
+    }
+  })
+}
+
+/** Wind stretches: each end after its start, sorted, not overlapping, speed ≥ 0, 0–360°. */
+export function validateWindSegments(list: unknown): void {
+  const path = 'environment.wind_segments'
+  if (!Array.isArray(list)) {
+    throw new EngineInputError(path, `expected a list of stretches, got ${show(list)}`)
+  }
+  let prevEnd = -Infinity
+  list.forEach((w: Partial<WindSegment> | null, i) => {
+    const at = `${path}[${i}]`
+    if (!w || typeof w !== 'object') {
+      throw new EngineInputError(
+        at,
+        `expected {start_m, end_m, wind_speed_mps, wind_from_deg}, got ${show(w)}`,
+      )
+    }
+    const start = requireNumber(`${at}.start_m`, w.startM, 0, 1e7)
+    const end = requireNumber(`${at}.end_m`, w.endM, 0, 1e7)
+    if (!(end > start)) {
+      throw new EngineInputError(`${at}.end_m`, `expected more than start_m (${start}), got ${end}`)
+    }
+    if (start < prevEnd) {
+      throw new EngineInputError(
+        `${at}.start_m`,
+        `expected stretches sorted and not overlapping (≥ the previous end_m ${prevEnd}), got ${start}`,
+      )
+    }
+    prevEnd = end
+    requireNumber(`${at}.wind_speed_mps`, w.speedMps, 0, 60)
+    requireNumber(`${at}.wind_from_deg`, w.fromDeg, 0, 360)
+  })
+}
+
 export function validateSimulationInput(input: SimulationInput): void {
   const { course, rider, environment: env, options: opts, pacing } = input
   if (!course || !(course.n > 0)) {
@@ -73,6 +139,7 @@ export function validateSimulationInput(input: SimulationInput): void {
   optionalNumber('rider.cp_w', rider.cpW, 0, 3000, true)
   optionalNumber('rider.w_prime_j', rider.wPrimeJ, 0, 1e6, true)
   optionalNumber('rider.max_power_w', rider.maxPowerW, 0, 5000)
+  if (rider.positions !== undefined) validatePositions(rider.positions)
   if ((rider.cpW === undefined) !== (rider.wPrimeJ === undefined)) {
     throw new EngineInputError(
       'rider.w_prime_j',
@@ -87,6 +154,7 @@ export function validateSimulationInput(input: SimulationInput): void {
     optionalNumber('environment.pressure_altitude_m', env.pressureAltitudeM, -500, 9000)
     optionalNumber('environment.wind_speed_mps', env.windSpeedMps, 0, 60)
     optionalNumber('environment.wind_from_deg', env.windFromDeg, -360, 360)
+    if (env.windSegments !== undefined) validateWindSegments(env.windSegments)
     if (
       env.pressurePa !== undefined &&
       env.temperatureC === undefined &&

@@ -1,32 +1,19 @@
 // From the API's rows (a course's segments, a rider setup, an optimization's `inputs`) to the
-// optimizer scenario, exactly as the server's run builds it (apps/api/src/jobs/engine-inputs.ts):
-// the preview in the browser and the saved run parse the same scenario with the engine's parser.
-import type { CourseSegmentInput } from '@veloptima/engine'
+// optimizer scenario: the engine's builder, the same one the server's run calls
+// (apps/api/src/jobs/engine-inputs.ts), so the preview and the saved run parse the same scenario.
+import {
+  storedOptimizerInput,
+  type CourseSegmentInput,
+  type StoredSegmentRow,
+  type StoredSetup,
+  type StoredSurface,
+} from '@veloptima/engine'
 
-type Surface = 'smooth' | 'normal' | 'rough'
+type Surface = StoredSurface
 
-export type SegmentRow = {
-  start: number
-  end: number
-  grade: number
-  heading: number
-  radius: number | null
-  altitude: number
-  surface?: Surface | undefined
-}
+export type SegmentRow = StoredSegmentRow
 
-export type SetupLike = {
-  rider_mass: number
-  bike_mass: number
-  extra_mass: number
-  positions: { name?: string; cda: number; min_speed?: number; max_speed?: number }[]
-  crr: Record<Surface, number>
-  drivetrain_efficiency: number
-  wheel_inertia: number
-  cp: number | null
-  w_prime: number | null
-  max_power: number | null
-}
+export type SetupLike = StoredSetup
 
 export type ConstraintInput =
   | { type: 'w_prime_balance' }
@@ -76,9 +63,15 @@ export type OptimizerInput = {
   scenario: Record<string, unknown>
   segments: CourseSegmentInput[]
   startAltitudeM: number
+  /** The setup the scenario was made from (the saved one with `rider_override` applied). */
+  setup: SetupLike
 }
 
-/** The optimizer input of a course, a setup and an optimization's inputs. */
+/**
+ * The optimizer input of a course, a setup and an optimization's inputs: the engine's one reading
+ * of the stored format (packages/engine/src/optimize/stored-input.ts), the server's too. A bad
+ * `rider_override` throws the engine's EngineInputError naming the field.
+ */
 export function optimizerInputOf(
   segments: readonly SegmentRow[],
   courseSurface: Surface | undefined,
@@ -86,34 +79,5 @@ export function optimizerInputOf(
   inputs: OptimizationInputs,
   type: 'pacing' | 'equipment',
 ): OptimizerInput {
-  const crr = setup.crr
-  const surface = courseSurface ?? 'normal'
-  const engineSegments: CourseSegmentInput[] = segments.map((s) => ({
-    lengthM: s.end - s.start,
-    grade: s.grade,
-    headingDeg: s.heading,
-    ...(s.radius ? { radiusM: s.radius } : {}),
-    crrFactor: crr.normal > 0 ? (crr[s.surface ?? surface] ?? crr.normal) / crr.normal : 1,
-  }))
-  const rider: Record<string, number> = {
-    mass_kg: setup.rider_mass + setup.extra_mass,
-    bike_mass_kg: setup.bike_mass,
-    cda_m2: setup.positions[0]?.cda ?? Number.NaN,
-    crr: crr.normal,
-    drivetrain_efficiency: setup.drivetrain_efficiency,
-    wheel_inertia_kg_m2: setup.wheel_inertia,
-  }
-  if (setup.cp !== null) rider.cp_w = setup.cp
-  if (setup.w_prime !== null) rider.w_prime_j = setup.w_prime
-  if (setup.max_power !== null) rider.max_power_w = setup.max_power
-  const environment: Record<string, unknown> = { ...(inputs.environment ?? {}) }
-  if (environment.temperature_c === undefined) environment.temperature_c = 20
-  const scenario: Record<string, unknown> = { course: { file: 'course' }, rider, environment }
-  const constraint =
-    inputs.constraint ??
-    (setup.cp !== null && setup.w_prime !== null ? { type: 'w_prime_balance' } : undefined)
-  if (constraint !== undefined) scenario.constraint = constraint
-  if (inputs.max_targets !== undefined) scenario.max_targets = inputs.max_targets
-  if (type === 'equipment') scenario.equipment = inputs.equipment
-  return { scenario, segments: engineSegments, startAltitudeM: segments[0]?.altitude ?? 0 }
+  return storedOptimizerInput(segments, courseSurface, setup, inputs, type)
 }

@@ -67,9 +67,15 @@ describe('pacing preview', () => {
     expect(s.series!.distance_m.at(-1)).toBeCloseTo(length, 0)
   })
 
-  it('refuses a setup without max power with the engine’s message naming the field', () => {
+  it('without max power caps the plan at 2 × CP, as the server’s run does (one builder)', () => {
     const input = optimizerInputOf(rows, undefined, { ...setup, max_power: null }, {}, 'pacing')
-    expect(() => computePreview(input, 'pacing')).toThrow(/max_power/)
+    expect((input.scenario.rider as { max_power_w: number }).max_power_w).toBe(2 * setup.cp!)
+  })
+
+  it('refuses a bad setup override with the engine’s message naming the field and value', () => {
+    expect(() =>
+      optimizerInputOf(rows, undefined, setup, { rider_override: { rider_mass: -5 } }, 'pacing'),
+    ).toThrow(/rider_override\.rider_mass.*-5/)
   })
 })
 

@@ -1,0 +1,67 @@
+// The pacing optimizer with riding positions by speed (sim/positions.ts): the position ridden on
+// each segment depends on the speed, which depends on the plan, which depends on the drag. A
+// fixed point: optimize → assign each segment the position of its mean speed → optimize again
+// with that assignment as a per-segment drag factor (warm-started from the last plan) → reassign,
+// until the assignment is stable or after 3 rounds. The returned plan, ride, times and baseline
+// all come from the last optimization, i.e. were simulated with the assignment returned.
+import {
+  assignPositions,
+  POSITION_ROUNDS,
+  positionDragFactor,
+  positionNames,
+  positionsMatter,
+  sameAssignment,
+} from '../sim/positions.ts'
+import { optimizePacing as optimizeCore } from './pacing.ts'
+import type { PacingInput, PacingResult as CoreResult } from './pacing.ts'
+
+/** The optimizer's result with the position ridden on each segment (when positions matter). */
+export type PacingResult = CoreResult & {
+  positions?: { names: string[]; segment: Uint8Array }
+}
+
+export type PositionedPacingInput = PacingInput & {
+  /** A starting assignment (e.g. the baseline combination's): skips the reference run. */
+  initialPositions?: Uint8Array
+}
+
+/**
+ * `optimizePacing` with the rider's positions. `dragFactor` (another per-segment factor on the
+ * same drag area, e.g. a wheel's ΔCdA by yaw) is combined additively with the positions' ΔCdA.
+ * Without positions (or when all have the rider's CdA) it is exactly the core optimizer.
+ */
+export function optimizePacing(input: PositionedPacingInput): PacingResult {
+  const { initialPositions, ...core } = input
+  if (!positionsMatter(input.rider)) return optimizeCore(core)
+  const positions = input.rider.positions!
+  const n = input.course.n
+  let r: CoreResult
+  let assignment: Uint8Array
+  if (initialPositions && initialPositions.length === n) {
+    assignment = initialPositions
+  } else {
+    // the reference ride: the rider's own CdA everywhere
+    r = optimizeCore(core)
+    if (r.status !== 'optimal' || !r.simulation) return r
+    assignment = assignPositions(
+      positions,
+      r.simulation.segments.speed,
+      r.simulation.segments.count,
+      n,
+    )
+    core.warmStart = r.powerW
+  }
+  for (let round = 0; ; round++) {
+    const dragFactor = positionDragFactor(input.rider, assignment, input.dragFactor)
+    r = optimizeCore({ ...core, dragFactor })
+    if (r.status !== 'optimal' || !r.simulation || round === POSITION_ROUNDS - 1) break
+    const s = r.simulation.segments
+    const next = assignPositions(positions, s.speed, s.count, n, assignment)
+    if (sameAssignment(next, assignment)) break
+    assignment = next
+    core.warmStart = r.powerW
+  }
+  if (r.simulation) r.simulation.segmentPosition = assignment
+  if (r.plan?.simulation) r.plan.simulation.segmentPosition = assignment
+  return { ...r, positions: { names: positionNames(input.rider), segment: assignment } }
+}
