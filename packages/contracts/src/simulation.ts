@@ -5,6 +5,7 @@ import {
   listQuerySchema,
   ownedItemFields,
   ownerInputSchema,
+  ranged,
   timestampSchema,
 } from './common.ts'
 
@@ -132,11 +133,97 @@ export const optimizationSchema = z.object({
 })
 export type Optimization = z.infer<typeof optimizationSchema>
 
+/** A stretch of the course with its own wind (distances from the course start, m). */
+export const windSegmentSchema = z
+  .object({
+    start_m: ranged(0, 1e7, 'm'),
+    end_m: ranged(0, 1e7, 'm'),
+    wind_speed_mps: ranged(0, 60, 'm/s'),
+    wind_from_deg: ranged(0, 360, '°'),
+  })
+  .strict()
+  .refine((w) => w.end_m > w.start_m, {
+    message: 'must be more than start_m',
+    path: ['end_m'],
+  })
+
+/** A position in a setup override (the name may be left out). */
+const overridePositionSchema = z
+  .object({
+    name: z.string().trim().min(1).max(50).optional(),
+    cda: ranged(0.1, 0.8, 'm²'),
+    min_speed: ranged(0, 30, 'm/s').optional(),
+    max_speed: ranged(0, 30, 'm/s').optional(),
+  })
+  .refine((p) => (p.min_speed ?? 0) <= (p.max_speed ?? Infinity), {
+    message: 'must not be less than min_speed',
+    path: ['max_speed'],
+  })
+
+/**
+ * `inputs.rider_override`: setup values for this optimization only, in the setup's names and
+ * ranges (the saved setup is untouched).
+ */
+export const setupOverrideSchema = z
+  .object({
+    rider_mass: ranged(25, 250, 'kg'),
+    bike_mass: ranged(3, 40, 'kg'),
+    extra_mass: ranged(0, 30, 'kg'),
+    positions: z.array(overridePositionSchema).min(1).max(4),
+    crr: z
+      .object({
+        smooth: ranged(0.001, 0.03, ''),
+        normal: ranged(0.001, 0.03, ''),
+        rough: ranged(0.001, 0.05, ''),
+      })
+      .partial()
+      .strict(),
+    drivetrain_efficiency: ranged(0.8, 1, ''),
+    wheel_inertia: ranged(0, 1, 'kg·m²'),
+    cp: ranged(50, 700, 'W').nullable(),
+    w_prime: ranged(1000, 60000, 'J').nullable(),
+    max_power: ranged(100, 3000, 'W').nullable(),
+  })
+  .partial()
+  .strict()
+
+/**
+ * An optimization's `inputs`, checked where this format adds fields (wind per stretch, event
+ * start, setup override); the rest is the engine's to check when a run starts
+ * (packages/engine/src/optimize/stored-input.ts reads it all).
+ */
+export const optimizationInputsSchema = z.looseObject({
+  environment: z
+    .looseObject({
+      wind_segments: z
+        .array(windSegmentSchema)
+        .max(200)
+        .superRefine((list, ctx) => {
+          for (let i = 1; i < list.length; i++) {
+            if (list[i]!.start_m < list[i - 1]!.end_m) {
+              ctx.addIssue({
+                code: 'custom',
+                message: `must not start before the previous stretch's end_m (${list[i - 1]!.end_m}): stretches are sorted and do not overlap`,
+                path: [i, 'start_m'],
+              })
+            }
+          }
+        })
+        .optional(),
+      event_start: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'must be a local date and time YYYY-MM-DDTHH:mm')
+        .optional(),
+    })
+    .optional(),
+  rider_override: setupOverrideSchema.optional(),
+})
+
 const optimizationBody = {
   name: z.string().trim().min(1).max(200),
   course_id: idSchema.nullable(),
   rider_setup_id: idSchema.nullable(),
-  inputs: jsonObjectSchema,
+  inputs: optimizationInputsSchema,
 }
 export const optimizationCreateSchema = z
   .object({
