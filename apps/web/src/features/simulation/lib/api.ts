@@ -152,3 +152,38 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message
   return String(error)
 }
+
+/** PATCH a rider setup with some of its values (the API checks that the caller may change it). */
+export function patchRiderSetup(id: string, body: Partial<RiderSetup>): Promise<RiderSetup> {
+  return api<RiderSetup>(`/api/rider-setups/${id}`, { method: 'PATCH', body })
+}
+
+/**
+ * POST a copy of `setup` under a new name with `changes` applied; a team's setup is copied to
+ * the same team, a personal one to the caller.
+ */
+export function copyRiderSetup(
+  setup: RiderSetup,
+  name: string,
+  changes: Partial<RiderSetup>,
+): Promise<RiderSetup> {
+  const s = { ...setup, ...changes }
+  const body = {
+    ...(setup.owner_type === 'team' ? { owner: setup.owner } : {}),
+    name,
+    bike_type: s.bike_type,
+    rider_mass: s.rider_mass,
+    bike_mass: s.bike_mass,
+    extra_mass: s.extra_mass,
+    positions: s.positions,
+    crr: s.crr,
+    drivetrain_efficiency: s.drivetrain_efficiency,
+    wheel_inertia: s.wheel_inertia,
+    cp: s.cp,
+    w_prime: s.w_prime,
+    max_power: s.max_power,
+    max_lateral_acceleration: s.max_lateral_acceleration,
+    extras: s.extras,
+  }
+  return api<RiderSetup>('/api/rider-setups', { method: 'POST', body })
+}

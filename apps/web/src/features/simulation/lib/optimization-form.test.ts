@@ -4,6 +4,8 @@ import { optimizerInputOf, type SetupLike } from './engine-input.ts'
 import {
   optimizationFormOf,
   readOptimizationForm,
+  readWindRows,
+  windRowsFromSections,
   type OptimizationForm,
 } from './optimization-form.ts'
 
@@ -106,5 +108,106 @@ describe('optimization form', () => {
     expect(errors.maxTargets).toBe('Number of targets must be between 1 and 20 targets (got 40).')
     expect(errors.power).toBe('Normalized power: enter a number.')
     expect(errors.g0).toBe('Wheels: add at least two options (a baseline and an alternative).')
+  })
+})
+
+describe('wind per stretch', () => {
+  const row = (start: string, end: string, speed = '10', from = '270') => ({
+    start,
+    end,
+    speed,
+    from,
+  })
+
+  it('reads miles and mph into metres and m/s (1 mi = 1609.344 m, 10 mph = 4.4704 m/s)', () => {
+    const errors: Record<string, string> = {}
+    const rows = readWindRows([row('0', '1.5'), row('1.5', '3')], 'imperial', 5000, errors)
+    expect(errors).toEqual({})
+    expect(rows[0]).toEqual({
+      start_m: 0,
+      end_m: 1.5 * 1609.344,
+      wind_speed_mps: expect.closeTo(4.4704, 9) as number,
+      wind_from_deg: 270,
+    })
+    expect(rows[1]!.start_m).toBeCloseTo(2414.016, 9)
+  })
+
+  it('names the row and field: end before start, beyond the course, overlap, bad number', () => {
+    const errors: Record<string, string> = {}
+    readWindRows(
+      [row('4', '6'), row('3', '2'), row('5', '9'), row('0', '4.5'), row('x', '1')],
+      'metric',
+      8000,
+      errors,
+    )
+    expect(errors['wind1.end']).toBe('Wind stretch 2 end must be after its start (3 km), got 2 km.')
+    expect(errors['wind2.end']).toBe(
+      'Wind stretch 3 end must be inside the course (at most 8.00 km), got 9 km.',
+    )
+    // sorted by start: stretch 4 (0–4.5) then stretch 1 (4–6), which overlaps it
+    expect(errors['wind0.start']).toBe(
+      'Wind stretch 1 (4.00–6.00 km) overlaps wind stretch 4 (0.00–4.50 km): start it at 4.50 km or later.',
+    )
+    expect(errors['wind4.start']).toBe('Wind stretch 5 start: enter a number (got “x”).')
+  })
+
+  it('nothing is saved while a row is invalid; valid rows are stored in the inputs', () => {
+    const bad = { ...form('metric'), windRows: [row('2', '1')] }
+    expect(readOptimizationForm(bad, 'equipment', 'metric', { courseLengthM: 5000 }).body).toBe(
+      null,
+    )
+    const good = { ...form('metric'), windRows: [row('1', '2', '36', '45')] }
+    const { body } = readOptimizationForm(good, 'equipment', 'metric', { courseLengthM: 5000 })
+    expect(body!.inputs.environment!.wind_segments).toEqual([
+      { start_m: 1000, end_m: 2000, wind_speed_mps: 10, wind_from_deg: 45 },
+    ])
+    // and back into the form as typed
+    const again = optimizationFormOf(
+      { ...body!, course_id: null, rider_setup_id: null },
+      'equipment',
+      'metric',
+    )
+    expect(again.windRows).toEqual(good.windRows)
+  })
+
+  it('fills one row per course section with the course-wide wind', () => {
+    const rows = windRowsFromSections(
+      [
+        { start_m: 0, end_m: 1609.344 },
+        { start_m: 1609.344, end_m: 5000 },
+      ],
+      '12',
+      '90',
+      'imperial',
+    )
+    expect(rows).toEqual([row('0', '1', '12', '90'), row('1', '3.107', '12', '90')])
+  })
+})
+
+describe('event start and setup override in the inputs', () => {
+  it('stores the event start as typed, and refuses a date that does not exist', () => {
+    const ok = readOptimizationForm(
+      { ...form('metric'), eventStart: '2026-06-14T09:30' },
+      'equipment',
+      'metric',
+    )
+    expect(ok.body!.inputs.environment!.event_start).toBe('2026-06-14T09:30')
+    const bad = readOptimizationForm(
+      { ...form('metric'), eventStart: '2026-02-30T09:30' },
+      'equipment',
+      'metric',
+    )
+    expect(bad.body).toBeNull()
+    expect(bad.errors.eventStart).toContain('got “2026-02-30T09:30”')
+  })
+
+  it('stores only the changed setup values, and the preview input computes with them', () => {
+    const f = { ...form('metric'), override: { rider_mass: '65', bike_mass: '8' } }
+    const { body } = readOptimizationForm(f, 'equipment', 'metric', { setup })
+    expect(body!.inputs.rider_override).toEqual({ rider_mass: 65 })
+    expect(
+      optimizationFormOf({ ...body!, course_id: null, rider_setup_id: null }, 'equipment', 'metric')
+        .override,
+    ).toEqual({ rider_mass: '65' })
   })
 })

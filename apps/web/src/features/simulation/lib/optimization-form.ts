@@ -1,9 +1,24 @@
 // The optimization form (text in the user's units) ⇄ the optimization's `inputs` (SI).
 import { fromDisplay, toDisplay, unitLabel, type UnitSystem } from '../../../lib/units.ts'
-import type { ConstraintInput, EquipmentOptionInput, OptimizationInputs } from './engine-input.ts'
+import type {
+  ConstraintInput,
+  EquipmentOptionInput,
+  OptimizationInputs,
+  SetupLike,
+  WindSegmentInput,
+} from './engine-input.ts'
+import { parseEventStart } from './format.ts'
+import {
+  overrideTextsOf,
+  readOverride,
+  type OverrideTexts,
+  type SetupOverride,
+} from './setup-override.ts'
 
 export type OptionForm = { name: string; cdaDelta: string; massDelta: string; crr: string }
 export type GroupForm = { name: string; options: OptionForm[] }
+/** A stretch of the course with its own wind: distances and speed in the user's units. */
+export type WindRowForm = { start: string; end: string; speed: string; from: string }
 
 export type OptimizationForm = {
   name: string
@@ -15,6 +30,13 @@ export type OptimizationForm = {
   pressureHpa: string
   windSpeed: string
   windFrom: string
+  /** "YYYY-MM-DDTHH:mm", local time at the course; empty: no clock times. */
+  eventStart: string
+  windRows: WindRowForm[]
+  /** The rider setup tweaked for this optimization only (texts of the changed fields). */
+  override: OverrideTexts
+  /** The override as stored (keeps its exact numbers while their texts are untouched). */
+  storedOverride: SetupOverride | undefined
   constraint: ConstraintInput['type']
   power: string
   maxTargets: string
@@ -87,11 +109,114 @@ export function optimizationFormOf(
     pressureHpa: env.pressure_pa !== undefined ? trim(env.pressure_pa / 100) : '',
     windSpeed: trim(toDisplay('speed', env.wind_speed_mps ?? 0, system)),
     windFrom: String(env.wind_from_deg ?? 0),
+    eventStart: env.event_start ?? '',
+    windRows: (env.wind_segments ?? []).map((w) => windRowOf(w, system)),
+    override: overrideTextsOf(o.inputs.rider_override, system),
+    storedOverride: o.inputs.rider_override,
     constraint: c.type,
     power: c.type === 'w_prime_balance' ? '' : String(c.power_w),
     maxTargets: String(o.inputs.max_targets ?? 12),
     groups: groups ?? (type === 'equipment' ? [defaultWheelGroup()] : []),
   }
+}
+
+export function windRowOf(w: WindSegmentInput, system: UnitSystem): WindRowForm {
+  return {
+    start: trim(toDisplay('distance', w.start_m, system), 3),
+    end: trim(toDisplay('distance', w.end_m, system), 3),
+    speed: trim(toDisplay('speed', w.wind_speed_mps, system)),
+    from: String(w.wind_from_deg),
+  }
+}
+
+/** One wind row per course section, each with the course-wide wind as its starting value. */
+export function windRowsFromSections(
+  sections: readonly { start_m: number; end_m: number }[],
+  speed: string,
+  from: string,
+  system: UnitSystem,
+): WindRowForm[] {
+  return sections.map((s) => ({
+    start: trim(toDisplay('distance', s.start_m, system), 3),
+    end: trim(toDisplay('distance', s.end_m, system), 3),
+    speed,
+    from,
+  }))
+}
+
+/** What reading the form needs to know beyond it. */
+export type FormContext = {
+  /** The selected rider setup (the override keeps only what differs from it). */
+  setup?: SetupLike | undefined
+  /** The course's length in metres (wind stretches must lie inside it). */
+  courseLengthM?: number | undefined
+}
+
+/**
+ * The wind rows in SI. Each message names the row and the field; rows must have end > start,
+ * lie inside the course and not overlap (in any order: they are checked sorted by start).
+ */
+export function readWindRows(
+  rows: readonly WindRowForm[],
+  system: UnitSystem,
+  courseLengthM: number | undefined,
+  errors: Record<string, string>,
+): WindSegmentInput[] {
+  const dUnit = unitLabel('distance', system)
+  const sUnit = unitLabel('speed', system)
+  const km = (m: number) => toDisplay('distance', m, system).toFixed(2)
+  const maxShown = courseLengthM !== undefined ? toDisplay('distance', courseLengthM, system) : null
+  const out = rows.map((r, i) => {
+    const name = `Wind stretch ${i + 1}`
+    const num = (key: string, label: string, text: string) => {
+      const v = Number(text.trim().replace(',', '.'))
+      if (text.trim() === '' || !Number.isFinite(v)) {
+        errors[`wind${i}.${key}`] =
+          `${name} ${label}: enter a number${text.trim() ? ` (got “${text}”)` : ''}.`
+        return null
+      }
+      return v
+    }
+    const start = num('start', 'start', r.start)
+    const end = num('end', 'end', r.end)
+    const speed = num('speed', 'wind speed', r.speed)
+    const from = num('from', 'wind from', r.from)
+    if (start !== null && start < 0)
+      errors[`wind${i}.start`] = `${name} start must be 0 ${dUnit} or more (got ${start}).`
+    if (start !== null && end !== null && end <= start)
+      errors[`wind${i}.end`] =
+        `${name} end must be after its start (${start} ${dUnit}), got ${end} ${dUnit}.`
+    else if (end !== null && maxShown !== null && end > maxShown + 0.0005)
+      errors[`wind${i}.end`] =
+        `${name} end must be inside the course (at most ${maxShown.toFixed(2)} ${dUnit}), got ${end} ${dUnit}.`
+    const speedMax = Math.round(toDisplay('speed', 40, system))
+    if (speed !== null && (speed < 0 || speed > speedMax))
+      errors[`wind${i}.speed`] =
+        `${name} wind speed must be between 0 and ${speedMax} ${sUnit} (got ${speed}).`
+    if (from !== null && (from < 0 || from > 360))
+      errors[`wind${i}.from`] = `${name} wind from must be between 0 and 360 ° (got ${from}).`
+    return {
+      start_m: fromDisplay('distance', start ?? 0, system),
+      end_m: fromDisplay('distance', end ?? 0, system),
+      wind_speed_mps: fromDisplay('speed', speed ?? 0, system),
+      wind_from_deg: from ?? 0,
+      ok: start !== null && end !== null && end > start,
+      i,
+    }
+  })
+  const sorted = out.filter((w) => w.ok).sort((a, b) => a.start_m - b.start_m)
+  sorted.forEach((w, k) => {
+    const prev = sorted[k - 1]
+    if (prev && w.start_m < prev.end_m - 1e-6 && !errors[`wind${w.i}.start`])
+      errors[`wind${w.i}.start`] =
+        `Wind stretch ${w.i + 1} (${km(w.start_m)}–${km(w.end_m)} ${dUnit}) overlaps wind stretch ${prev.i + 1} (${km(prev.start_m)}–${km(prev.end_m)} ${dUnit}): start it at ${km(prev.end_m)} ${dUnit} or later.`
+  })
+  return out.map(({ start_m, end_m, wind_speed_mps, wind_from_deg }) => ({
+    start_m,
+    end_m,
+    wind_speed_mps,
+    wind_from_deg,
+  }))
 }
 
 export type OptimizationBody = {
@@ -105,6 +230,7 @@ export function readOptimizationForm(
   f: OptimizationForm,
   type: 'pacing' | 'equipment',
   system: UnitSystem,
+  context: FormContext = {},
 ): { body: OptimizationBody | null; errors: Record<string, string> } {
   const errors: Record<string, string> = {}
   const num = (key: string, label: string, text: string, lo: number, hi: number, unit: string) => {
@@ -154,6 +280,15 @@ export function readOptimizationForm(
   )
   environment.wind_speed_mps = fromDisplay('speed', windShown, system)
   environment.wind_from_deg = num('windFrom', 'Wind direction', f.windFrom, 0, 360, '°')
+  if (f.windRows.length > 0)
+    environment.wind_segments = readWindRows(f.windRows, system, context.courseLengthM, errors)
+  if (f.eventStart.trim() !== '') {
+    if (parseEventStart(f.eventStart)) environment.event_start = f.eventStart.trim()
+    else
+      errors.eventStart = `Event date and time: expected a date and time like 2026-06-14T09:30, got “${f.eventStart}”.`
+  }
+  const adjusted = readOverride(f.override, context.setup, f.storedOverride, system)
+  Object.assign(errors, adjusted.errors)
   let constraint: ConstraintInput = { type: 'w_prime_balance' }
   if (f.constraint !== 'w_prime_balance') {
     const label = f.constraint === 'normalized_power' ? 'Normalized power' : 'Average power'
@@ -165,6 +300,7 @@ export function readOptimizationForm(
     constraint,
     max_targets: Math.round(maxTargets),
   }
+  if (adjusted.override) inputs.rider_override = adjusted.override
   if (type === 'equipment') {
     const groups: Record<string, EquipmentOptionInput[]> = {}
     const baseline: Record<string, string> = {}
