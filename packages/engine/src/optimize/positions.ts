@@ -1,7 +1,8 @@
 // The pacing optimizer with riding positions by speed (sim/positions.ts): the position ridden on
 // each segment depends on the speed, which depends on the plan, which depends on the drag. A
-// fixed point: optimize → assign each segment the position of its mean speed → optimize again
-// with that assignment as a per-segment drag factor (warm-started from the last plan) → reassign,
+// fixed point: a first assignment from a ride (a steady ride at the constraint's power, or the
+// optimum without positions) → optimize with that assignment as a per-segment drag factor
+// (warm-started from the last plan) → reassign by the segments' mean speeds → optimize again,
 // until the assignment is stable or after 3 rounds. The returned plan, ride, times and baseline
 // all come from the last optimization, i.e. were simulated with the assignment returned.
 import {
@@ -12,6 +13,7 @@ import {
   positionsMatter,
   sameAssignment,
 } from '../sim/positions.ts'
+import { simulate } from '../sim/simulate.ts'
 import { optimizePacing as optimizeCore } from './pacing.ts'
 import type { PacingInput, PacingResult as CoreResult } from './pacing.ts'
 
@@ -26,6 +28,31 @@ export type PositionedPacingInput = PacingInput & {
 }
 
 /**
+ * A first assignment without optimizing: the positions of a steady ride at the constraint's power
+ * (CP under W′ balance), itself a fixed point of the simulation (sim/positions.ts). An optimal
+ * plan rides close to these speeds, so the loop below usually settles in one or two rounds.
+ */
+function steadyGuess(input: PacingInput): Uint8Array | null {
+  const c = input.pacing.constraint
+  const power =
+    c.type === 'w_prime_balance' ? input.rider.cpW : c.type === 'work' ? undefined : c.powerW
+  if (!(power !== undefined && power > 0)) return null
+  try {
+    const sim = simulate({
+      course: input.course,
+      rider: input.rider,
+      environment: input.environment,
+      options: input.options,
+      pacing: { type: 'constant', powerW: Math.min(power, input.rider.maxPowerW ?? power) },
+    })
+    return sim.segmentPosition ?? null
+  } catch {
+    // e.g. a ride that never finishes at that power: optimize once without positions instead
+    return null
+  }
+}
+
+/**
  * `optimizePacing` with the rider's positions. `dragFactor` (another per-segment factor on the
  * same drag area, e.g. a wheel's ΔCdA by yaw) is combined additively with the positions' ΔCdA.
  * Without positions (or when all have the rider's CdA) it is exactly the core optimizer.
@@ -37,18 +64,15 @@ export function optimizePacing(input: PositionedPacingInput): PacingResult {
   const n = input.course.n
   let r: CoreResult
   let assignment: Uint8Array
-  if (initialPositions && initialPositions.length === n) {
-    assignment = initialPositions
+  const guess = initialPositions?.length === n ? initialPositions : steadyGuess(input)
+  if (guess) {
+    assignment = guess
   } else {
     // the reference ride: the rider's own CdA everywhere
     r = optimizeCore(core)
     if (r.status !== 'optimal' || !r.simulation) return r
-    assignment = assignPositions(
-      positions,
-      r.simulation.segments.speed,
-      r.simulation.segments.count,
-      n,
-    )
+    const s = r.simulation.segments
+    assignment = assignPositions(positions, s.speed, s.count, n)
     core.warmStart = r.powerW
   }
   for (let round = 0; ; round++) {
