@@ -54,6 +54,11 @@ function tabulate(
   const beta = new Float64Array(K * nP)
   const out = createStepResult()
   const { cpW: cp, wPrimeJ: w0 } = s
+  // quasi-steady: the entry speed only seeds the Newton solve of the steady speed, so each piece
+  // starts from its speed at the previous candidate power (the powers are close): fewer iterations
+  let most = 0
+  for (let k = 0; k < K; k++) most = Math.max(most, controls.first[k + 1]! - controls.first[k]!)
+  const seed = new Float64Array(most)
   for (let k = 0; k < K; k++) {
     const i0 = controls.first[k]!
     const i1 = controls.first[k + 1]!
@@ -67,13 +72,16 @@ function tabulate(
       let v = entry ? entry[k]! : 0
       const m = entry ? ke : qs
       for (let i = i0; i < i1; i++) {
+        if (!entry && j > 0 && seed[i - i0]! > 0) v = seed[i - i0]!
         step(m, i, v, P, out)
         if (!Number.isFinite(out.t)) {
           t = Infinity
+          if (!entry) seed.fill(0, i - i0, i1 - i0)
           break
         }
         const pa = out.power
         v = out.v1
+        if (!entry) seed[i - i0] = v
         t += out.t
         if (pa >= cp) b -= (pa - cp) * out.t
         else {
@@ -133,32 +141,43 @@ export function dpWprime(
     bestArg = arg
     return m
   }
-  // backward sweep, power-major so the inner loop over W′ levels is a straight linear pass
+  // backward sweep, power-major so the inner loop over W′ levels is a straight linear pass.
+  // The value function is non-increasing in W (more W′ never costs time: true of the terminal
+  // row and kept by every step, as W ↦ a·W + b is increasing), so its infinite (infeasible)
+  // levels are a prefix of each row: each (control, power) pair skips the levels that land in
+  // that prefix up front and the loop itself needs no feasibility test.
   const time = tab.time
   const alpha = tab.alpha
   const beta = tab.beta
+  const last = L - 1
+  const eps = 1e-9 / dw // W⁺ within 1e-9 J below zero counts as zero (rounding)
   for (let k = K - 1; k >= 0; k--) {
     const row = k * L
     const next = (k + 1) * L
     value.fill(Infinity, row, row + L)
+    let firstFinite = 0
+    while (firstFinite < L && value[next + firstFinite] === Infinity) firstFinite++
+    if (firstFinite === L) return null
+    const vTop = value[next + last]!
     for (let j = 0; j < nP; j++) {
       const t = time[k * nP + j]!
       if (t === Infinity) continue
       const a = alpha[k * nP + j]! // W⁺ = a·W + b, a ∈ (0, 1]
-      const b = beta[k * nP + j]!
-      for (let l = 0; l < L; l++) {
-        const wn = a * (l * dw) + b
+      const bl = beta[k * nP + j]! / dw // in levels: x⁺ = a·l + bl
+      // first level whose successor lands at or above the first finite level (allowing eps)
+      const need = firstFinite === 0 ? -eps : firstFinite
+      let l = Math.max(0, Math.ceil((need - bl) / a))
+      while (l > 0 && a * (l - 1) + bl >= need) l--
+      while (l < L && a * l + bl < need) l++
+      for (; l < L; l++) {
+        const x = a * l + bl
         let v: number
-        if (wn < 0) {
-          if (wn <= -1e-9) continue
-          v = value[next]!
-        } else {
-          const x = wn >= w0 ? L - 1 : wn / dw
-          const q = x >= L - 1 ? L - 2 : Math.floor(x)
-          const f = x - q
+        if (x >= last) v = vTop
+        else if (x <= 0) v = value[next]!
+        else {
+          const q = x | 0
           const lo = value[next + q]!
-          const hi = value[next + q + 1]!
-          v = f === 0 ? lo : lo === Infinity || hi === Infinity ? Infinity : lo + f * (hi - lo)
+          v = lo + (x - q) * (value[next + q + 1]! - lo)
         }
         const c = t + v
         if (c < value[row + l]!) value[row + l] = c

@@ -215,7 +215,7 @@ export function fitToConstraint(
     }
     if (good < 0) return null
   }
-  if (bad > good) good = boundaryOf(e, good, eGood, bad, eBad, 1e-7 * Math.max(1, good))
+  if (bad > good) good = boundaryOf(e, good, eGood, bad, eBad, 1e-5 * Math.max(1, good))
   // confirm with the full simulation; a last rounding difference is absorbed by tiny steps down
   for (let k = 0; k < 8; k++) {
     const v = judge(j, { type: 'plan', powerW: scaledPlan(j, base, good, lo, hi, buf) })
