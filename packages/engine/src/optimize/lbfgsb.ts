@@ -61,6 +61,15 @@ export function minimizeBounded(
   const Y: Float64Array[] = []
   const rhoS: number[] = []
   const yyS: number[] = []
+  const pool: Float64Array[] = []
+  /** forget the curvature pairs (their vectors go back to the pool) */
+  const reset = () => {
+    pool.push(...S, ...Y)
+    S.length = 0
+    Y.length = 0
+    rhoS.length = 0
+    yyS.length = 0
+  }
   const d = new Float64Array(n)
   const xn = new Float64Array(n)
   const gn = new Float64Array(n)
@@ -137,10 +146,7 @@ export function minimizeBounded(
     for (let j = 0; j < n; j++) slope += d[j]! * g[j]!
     if (!(slope < 0)) {
       // not a descent direction: reset the memory and use the projected gradient
-      S.length = 0
-      Y.length = 0
-      rhoS.length = 0
-      yyS.length = 0
+      reset()
       for (let j = 0; j < n; j++) d[j] = mask[j] ? -g[j]! : 0
     }
     // first trial: the unit quasi-Newton step, or 4× the last accepted step when recent steps
@@ -175,14 +181,12 @@ export function minimizeBounded(
     if (!accepted) {
       converged = S.length === 0
       if (S.length === 0) break
-      S.length = 0
-      Y.length = 0
-      rhoS.length = 0
-      yyS.length = 0
+      reset()
       continue
     }
-    const s = new Float64Array(n)
-    const y = new Float64Array(n)
+    // the pair's vectors come from the pool of evicted ones (no garbage per iteration)
+    const s = pool.pop() ?? new Float64Array(n)
+    const y = pool.pop() ?? new Float64Array(n)
     let sy = 0
     let yy = 0
     for (let j = 0; j < n; j++) {
@@ -193,8 +197,7 @@ export function minimizeBounded(
     }
     if (sy > 1e-12) {
       if (S.length === m) {
-        S.shift()
-        Y.shift()
+        pool.push(S.shift()!, Y.shift()!)
         rhoS.shift()
         yyS.shift()
       }
@@ -202,7 +205,7 @@ export function minimizeBounded(
       Y.push(y)
       rhoS.push(1 / sy)
       yyS.push(yy)
-    }
+    } else pool.push(s, y)
     const rel = (f - fNew) / Math.max(1e-12, Math.abs(f))
     x.set(xn)
     g.set(gn)

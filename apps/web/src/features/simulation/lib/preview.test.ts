@@ -5,7 +5,7 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { importCourse } from '@veloptima/formats'
 import { optimizerInputOf, type SegmentRow, type SetupLike } from './engine-input.ts'
-import { computePreview } from './preview.ts'
+import { computePreview, DRAFT_SEGMENT_M, mergeSegments } from './preview.ts'
 import { choicesLabel, type EquipmentOutput, type PacingOutput } from './run-output.ts'
 
 const file = resolve(import.meta.dirname, '../../../../../../../shared/data/courses/alpe-dhuez.gpx')
@@ -105,5 +105,61 @@ describe('equipment ranking', () => {
     expect(by['Wheels: Alloy']!.delta_s).toBe(0)
     expect(choicesLabel(s.ranking[0]!.choices)).toBe('Wheels: Light climbing')
     expect(s.best.plan.length).toBeGreaterThan(0)
+  })
+})
+
+describe('draft preview of long courses (segments merged to ~20 m)', () => {
+  // Alpe d'Huez at the 10 m default resolution, as a long course arrives from the API
+  const fine = importCourse(readFileSync(file), 'alpe-dhuez.gpx', {}).course
+  const segs = Array.from({ length: fine.n }, (_, i) => ({
+    lengthM: fine.length[i]!,
+    grade: fine.grade[i]!,
+    headingDeg: (fine.heading[i]! * 180) / Math.PI,
+    ...(Number.isFinite(fine.radius[i]!) ? { radiusM: fine.radius[i]! } : {}),
+  }))
+  const merged = mergeSegments(segs, DRAFT_SEGMENT_M)
+
+  it('keeps the distance and the climb (invariants) and never loosens a bend', () => {
+    const sum = (a: { lengthM: number; grade: number }[], f: (s: (typeof a)[0]) => number) =>
+      a.reduce((t, s) => t + f(s), 0)
+    expect(sum(merged, (s) => s.lengthM)).toBeCloseTo(
+      sum(segs, (s) => s.lengthM),
+      6,
+    )
+    expect(sum(merged, (s) => s.grade * s.lengthM)).toBeCloseTo(
+      sum(segs, (s) => s.grade * s.lengthM),
+      6,
+    )
+    expect(merged.length).toBeLessThanOrEqual(Math.ceil(segs.length / 2))
+    const tightest = Math.min(...segs.map((s) => s.radiusM ?? Infinity))
+    expect(Math.min(...merged.map((s) => s.radiusM ?? Infinity))).toBe(tightest)
+  })
+
+  it('a straight road keeps its heading when merged (the chord of collinear pieces)', () => {
+    const m = mergeSegments(
+      [
+        { lengthM: 10, grade: 0.02, headingDeg: 350 },
+        { lengthM: 10, grade: 0.04, headingDeg: 350 },
+      ],
+      20,
+    )
+    expect(m).toHaveLength(1)
+    expect(m[0]!.headingDeg).toBeCloseTo(350, 9)
+    expect(m[0]!.grade).toBeCloseTo(0.03, 12)
+  })
+
+  it('predicts the full-resolution optimum within 0.5 % (measured: +0.02 %, 0.8 s, on this climb)', () => {
+    const rows10: SegmentRow[] = segs.map((s, i) => ({
+      start: fine.start[i]!,
+      end: fine.start[i + 1]!,
+      grade: s.grade,
+      heading: s.headingDeg,
+      radius: s.radiusM ?? null,
+      altitude: fine.altitude[i]!,
+    }))
+    const input = optimizerInputOf(rows10, undefined, setup, {}, 'pacing')
+    const full = computePreview(input, 'pacing') as PacingOutput
+    const draft = computePreview(input, 'pacing', { draft: true }) as PacingOutput
+    expect(Math.abs(draft.time_s - full.time_s)).toBeLessThan(0.005 * full.time_s)
   })
 })

@@ -7,9 +7,11 @@ export type PreviewState = {
   error: string | null
   computing: boolean
   ms: number | null
+  /** the output is the quick draft of a long course; the full resolution is being computed */
+  draft: boolean
 }
 
-type Reply = { id: number; output?: RunOutput; error?: string; ms?: number }
+type Reply = { id: number; output?: RunOutput; error?: string; ms?: number; draft?: boolean }
 
 /**
  * Runs the optimizer in a Web Worker whenever `input` changes (debounced); a newer request
@@ -24,6 +26,7 @@ export function usePreview(
     error: null,
     computing: false,
     ms: null,
+    draft: false,
   })
   const worker = useRef<{ w: Worker; busy: boolean } | null>(null)
   const seq = useRef(0)
@@ -47,13 +50,15 @@ export function usePreview(
       slot.busy = true
       setState((s) => ({ ...s, computing: true }))
       slot.w.onmessage = (e: MessageEvent<Reply>) => {
-        slot.busy = false
+        const draft = e.data.draft === true
+        if (!draft) slot.busy = false
         if (e.data.id !== seq.current) return
         setState({
           output: e.data.output ?? null,
           error: e.data.error ?? null,
-          computing: false,
+          computing: draft,
           ms: e.data.ms ?? null,
+          draft,
         })
       }
       slot.w.postMessage({ id, input, type })
