@@ -1,10 +1,27 @@
 import { formatQuantity, toDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
-import { formatDuration, percent } from '../lib/format.ts'
+import { clockTime, formatDuration, percent } from '../lib/format.ts'
+import { sectionNamesFor, type NamedSection } from '../lib/plan-sections.ts'
 import type { PlanSection } from '../lib/run-output.ts'
 
-/** The plan as the rider takes it to the race: one row per target. */
-export function PlanTable({ rows }: { rows: PlanSection[] }) {
+/**
+ * The plan as the rider takes it to the race: one row per target; with an event start, the clock
+ * time at each row's start (a row's `elapsed_s` is the time at its end); with named course
+ * sections, the names of those the row covers.
+ */
+export function PlanTable({
+  rows,
+  eventStart,
+  sections,
+}: {
+  rows: PlanSection[]
+  eventStart?: string | undefined
+  sections?: readonly NamedSection[] | null | undefined
+}) {
   const { system } = useUnits()
+  const clock = (r: PlanSection) => clockTime(eventStart, r.elapsed_s - r.duration_s)
+  const withClock = rows.length > 0 && clock(rows[0]!) !== null
+  const names = rows.map((r) => sectionNamesFor(r, sections).join(' · '))
+  const withNames = names.some((n) => n !== '')
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
@@ -12,7 +29,9 @@ export function PlanTable({ rows }: { rows: PlanSection[] }) {
         <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-600">
           <tr>
             <th className="px-2 py-2">#</th>
+            {withClock ? <th className="px-2 py-2">Clock at start</th> : null}
             <th className="px-2 py-2">From – to ({unitLabel('distance', system)})</th>
+            {withNames ? <th className="px-2 py-2">Course section</th> : null}
             <th className="px-2 py-2">Terrain</th>
             <th className="px-2 py-2">Grade</th>
             <th className="px-2 py-2">Target power</th>
@@ -25,14 +44,29 @@ export function PlanTable({ rows }: { rows: PlanSection[] }) {
           {rows.map((r, i) => (
             <tr key={i}>
               <td className="px-2 py-1.5 text-slate-500">{i + 1}</td>
-              <td className="px-2 py-1.5 tabular-nums">
+              {withClock ? (
+                <td
+                  className="px-2 py-1.5 font-medium whitespace-nowrap tabular-nums"
+                  data-testid="plan-clock"
+                >
+                  {clock(r)}
+                </td>
+              ) : null}
+              <td className="px-2 py-1.5 whitespace-nowrap tabular-nums">
                 {toDisplay('distance', r.start_m, system).toFixed(2)} –{' '}
                 {toDisplay('distance', r.end_m, system).toFixed(2)}
               </td>
+              {withNames ? (
+                <td className="px-2 py-1.5" data-testid="plan-section-name">
+                  {names[i]}
+                </td>
+              ) : null}
               <td className="px-2 py-1.5">{r.label}</td>
-              <td className="px-2 py-1.5 tabular-nums">{percent(r.grade)}</td>
-              <td className="px-2 py-1.5 font-semibold tabular-nums">{Math.round(r.power_w)} W</td>
-              <td className="px-2 py-1.5 tabular-nums">
+              <td className="px-2 py-1.5 whitespace-nowrap tabular-nums">{percent(r.grade)}</td>
+              <td className="px-2 py-1.5 font-semibold whitespace-nowrap tabular-nums">
+                {Math.round(r.power_w)} W
+              </td>
+              <td className="px-2 py-1.5 whitespace-nowrap tabular-nums">
                 {formatQuantity('speed', r.speed_mps, system)}
               </td>
               <td className="px-2 py-1.5 tabular-nums">{formatDuration(r.duration_s)}</td>

@@ -1,5 +1,6 @@
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
-import { formatDuration, formatSaving } from '../lib/format.ts'
+import { clockTime, formatDuration, formatEventStart, formatSaving } from '../lib/format.ts'
+import type { NamedSection } from '../lib/plan-sections.ts'
 import {
   choicesLabel,
   pacingOf,
@@ -11,6 +12,24 @@ import type { PreviewState } from '../lib/use-preview.ts'
 import { DeltaChart, PlanCharts } from './plan-charts.tsx'
 import { PlanTable } from './plan-table.tsx'
 import { Card, ErrorBox, Stat } from './ui.tsx'
+
+/** What a plan is shown with: the event's start (clock times) and the course's named sections. */
+export type PlanContext = {
+  eventStart?: string | undefined
+  sections?: readonly NamedSection[] | null | undefined
+}
+
+/** "Start Sun 14 Jun 2026, 09:30 · predicted finish 10:12:05" when the event start is known. */
+export function StartFinish({ output, eventStart }: { output: PacingOutput; eventStart?: string }) {
+  const finish = clockTime(eventStart, output.time_s)
+  if (!eventStart || !finish) return null
+  return (
+    <p className="text-sm text-slate-700" data-testid="start-finish">
+      Start <strong>{formatEventStart(eventStart)}</strong> · predicted finish{' '}
+      <strong data-testid="finish-clock">{finish}</strong>
+    </p>
+  )
+}
 
 export function SummaryStats({ output }: { output: PacingOutput }) {
   const { system } = useUnits()
@@ -111,7 +130,12 @@ export function EquipmentRanking({ output }: { output: EquipmentOutput }) {
 }
 
 /** Everything a run's output shows: summary, ranking, plan, charts. */
-export function OutputView({ output, syncKey }: { output: RunOutput; syncKey: string }) {
+export function OutputView({
+  output,
+  syncKey,
+  eventStart,
+  sections,
+}: { output: RunOutput; syncKey: string } & PlanContext) {
   const pacing = pacingOf(output)
   if (pacing.status === 'infeasible') {
     return <ErrorBox>These inputs cannot be ridden: {pacing.reason}</ErrorBox>
@@ -126,7 +150,7 @@ export function OutputView({ output, syncKey }: { output: RunOutput; syncKey: st
         </Card>
       ) : null}
       <Card title={output.type === 'equipment' ? 'Plan of the fastest combination' : 'Plan'}>
-        <PlanTable rows={pacing.plan} />
+        <PlanTable rows={pacing.plan} eventStart={eventStart} sections={sections} />
       </Card>
       {pacing.series ? (
         <Card title="Along the course" className="print:hidden">
@@ -137,7 +161,12 @@ export function OutputView({ output, syncKey }: { output: RunOutput; syncKey: st
   )
 }
 
-export function PreviewPanel({ state, missing }: { state: PreviewState; missing: string | null }) {
+export function PreviewPanel({
+  state,
+  missing,
+  eventStart,
+  sections,
+}: { state: PreviewState; missing: string | null } & PlanContext) {
   if (missing) return <p className="text-sm text-slate-500">{missing}</p>
   if (state.error) return <ErrorBox>The preview cannot be computed: {state.error}</ErrorBox>
   if (!state.output) {
@@ -154,7 +183,13 @@ export function PreviewPanel({ state, missing }: { state: PreviewState; missing:
           ? 'Updating…'
           : `Computed in your browser in ${Math.round(state.ms ?? 0)} ms, with the engine the saved run uses.`}
       </p>
-      <OutputView output={state.output} syncKey="preview" />
+      {eventStart ? <StartFinish output={pacingOf(state.output)} eventStart={eventStart} /> : null}
+      <OutputView
+        output={state.output}
+        syncKey="preview"
+        eventStart={eventStart}
+        sections={sections}
+      />
     </div>
   )
 }

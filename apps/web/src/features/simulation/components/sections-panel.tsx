@@ -17,7 +17,7 @@ import { errorMessage, type Course } from '../lib/api.ts'
 import { percent } from '../lib/format.ts'
 import { initialSections, sectionCourse, sectionsToJson } from '../lib/sections.ts'
 import { ElevationChart } from './elevation-chart.tsx'
-import { Button, Field } from './ui.tsx'
+import { Button, Field, inputClass } from './ui.tsx'
 
 const LEVELS: { value: SectionLevel; label: string }[] = [
   { value: 'coarse', label: 'Coarse' },
@@ -49,6 +49,12 @@ export function SectionsPanel({
 
   function apply(level: SectionLevel) {
     if (state.level === 'manual' && !window.confirm('This replaces your manual sections.')) return
+    if (
+      state.level !== 'manual' &&
+      state.sections.some((s) => s.name) &&
+      !window.confirm('This replaces your sections and their names.')
+    )
+      return
     setMessage(null)
     setState({ sections: autoSections(arrays, level), level, stored: false })
   }
@@ -68,6 +74,20 @@ export function SectionsPanel({
     if (text.trim() === '' || !Number.isFinite(v))
       throw new Error(`${label}: “${text}” is not a number.`)
     return fromDisplay('distance', v, system)
+  }
+
+  /** A section's name (the level stays: naming does not change where sections are). */
+  function rename(i: number, name: string) {
+    setMessage(null)
+    setState((st) => ({
+      ...st,
+      stored: false,
+      sections: st.sections.map((s, j) => {
+        if (j !== i) return s
+        const { name: _old, ...rest } = s
+        return name.trim() ? { ...rest, name: name.slice(0, 100) } : rest
+      }),
+    }))
   }
 
   const splitAt = () => edit((s) => splitSection(s, metres('Split at', at)))
@@ -166,6 +186,7 @@ export function SectionsPanel({
               <th className="pr-2">Length ({unit})</th>
               <th className="pr-2">Grade</th>
               <th className="pr-2">Terrain</th>
+              <th className="pr-2">Title</th>
               {editable ? <th className="sr-only">Actions</th> : null}
             </tr>
           </thead>
@@ -177,7 +198,22 @@ export function SectionsPanel({
                 <td className="pr-2 tabular-nums">{shown(r.endM)}</td>
                 <td className="pr-2 tabular-nums">{shown(r.lengthM)}</td>
                 <td className="pr-2 tabular-nums">{percent(r.grade)}</td>
-                <td className="pr-2">{r.name ?? r.terrain}</td>
+                <td className="pr-2">{r.terrain}</td>
+                <td className="py-0.5 pr-2">
+                  {editable ? (
+                    <input
+                      type="text"
+                      aria-label={`Section ${i + 1} title`}
+                      maxLength={100}
+                      placeholder="Title (optional)"
+                      value={state.sections[i]?.name ?? ''}
+                      onChange={(e) => rename(i, e.target.value)}
+                      className={`${inputClass} min-w-32`}
+                    />
+                  ) : (
+                    (r.name ?? '')
+                  )}
+                </td>
                 {editable ? (
                   <td className="space-x-2 whitespace-nowrap text-right">
                     <button

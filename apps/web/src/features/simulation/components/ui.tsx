@@ -125,6 +125,7 @@ export function Field({
   hint,
   inputMode = 'decimal',
   name,
+  type = 'text',
 }: {
   label: string
   value: string
@@ -134,6 +135,8 @@ export function Field({
   hint?: string | undefined
   inputMode?: 'decimal' | 'text'
   name?: string
+  /** `datetime-local`: the browser's date and time picker ("YYYY-MM-DDTHH:mm"). */
+  type?: 'text' | 'datetime-local'
 }) {
   const id = useId()
   return (
@@ -145,8 +148,8 @@ export function Field({
       <input
         id={id}
         name={name}
-        type="text"
-        inputMode={inputMode}
+        type={type}
+        inputMode={type === 'text' ? inputMode : undefined}
         autoComplete="off"
         value={value}
         onChange={(e) => onChange(e.target.value)}

@@ -107,7 +107,7 @@ export function optimizationFormOf(
         ? trim(toDisplay('elevation', env.pressure_altitude_m, system), 0)
         : '',
     pressureHpa: env.pressure_pa !== undefined ? trim(env.pressure_pa / 100) : '',
-    windSpeed: trim(toDisplay('speed', env.wind_speed_mps ?? 0, system)),
+    windSpeed: trim(toDisplay('speed', env.wind_speed_mps ?? 0, system), 2),
     windFrom: String(env.wind_from_deg ?? 0),
     eventStart: env.event_start ?? '',
     windRows: (env.wind_segments ?? []).map((w) => windRowOf(w, system)),
@@ -124,7 +124,7 @@ export function windRowOf(w: WindSegmentInput, system: UnitSystem): WindRowForm 
   return {
     start: trim(toDisplay('distance', w.start_m, system), 3),
     end: trim(toDisplay('distance', w.end_m, system), 3),
-    speed: trim(toDisplay('speed', w.wind_speed_mps, system)),
+    speed: trim(toDisplay('speed', w.wind_speed_mps, system), 2),
     from: String(w.wind_from_deg),
   }
 }

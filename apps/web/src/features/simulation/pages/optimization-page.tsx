@@ -3,8 +3,10 @@ import { useMemo, useState } from 'react'
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
 import { api } from '../../../lib/api-client.ts'
 import { unitLabel, useUnits } from '../../../lib/units.ts'
+import { EnvironmentCard } from '../components/environment-card.tsx'
 import { PreviewPanel } from '../components/preview-panel.tsx'
 import { RunPanel } from '../components/run-panel.tsx'
+import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
 import {
   Button,
   Card,
@@ -30,9 +32,10 @@ import {
   defaultWheelGroup,
   optimizationFormOf,
   readOptimizationForm,
-  temperatureUnit,
   type OptimizationForm,
 } from '../lib/optimization-form.ts'
+import { courseSectionsOf } from '../lib/plan-sections.ts'
+import { applyOverride } from '../lib/setup-override.ts'
 import { usePreview } from '../lib/use-preview.ts'
 import { NotYours } from './course-page.tsx'
 
@@ -93,7 +96,10 @@ function OptimizationEditor({
       system,
     ),
   )
-  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [tried, setTried] = useState(false)
+  // The form holds text in display units: convert it when the unit system changes (a valid form
+  // only; an invalid one keeps its text and messages), as the rider setup page does.
+  const [shownIn, setShownIn] = useState(system)
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
   const [saving, setSaving] = useState(false)
 
@@ -111,18 +117,35 @@ function OptimizationEditor({
   }
 
   const course = useApiData<Course>(form.courseId ? `/api/courses/${form.courseId}` : null)
-  const setup = setups.data?.find((s) => s.id === form.setupId)
-  const read = useMemo(() => readOptimizationForm(form, type, system), [form, type, system])
+  if (shownIn !== system) {
+    setShownIn(system)
+    const { body } = readOptimizationForm(form, type, shownIn)
+    if (body)
+      setForm({ ...optimizationFormOf(body, type, system), storedOverride: form.storedOverride })
+  }
+  const savedSetup = setups.data?.find((s) => s.id === form.setupId)
+  const courseData = course.data?.id === form.courseId ? course.data : undefined
+  const courseLengthM = courseData?.segments.at(-1)?.end
+  const courseSections = useMemo(
+    () => (courseData ? courseSectionsOf(courseData) : null),
+    [courseData],
+  )
+  const read = useMemo(
+    () => readOptimizationForm(form, type, system, { setup: savedSetup, courseLengthM }),
+    [form, type, system, savedSetup, courseLengthM],
+  )
+  // What this optimization computes with: the saved setup with the values tweaked here.
+  const setup = savedSetup && applyOverride(savedSetup, read.body?.inputs.rider_override)
   const engineInputs = useMemo(() => {
-    if (!read.body || !course.data || !setup || course.data.id !== form.courseId) return null
+    if (!read.body || !courseData || !setup) return null
     return optimizerInputOf(
-      course.data.segments,
-      course.data.settings.surface,
+      courseData.segments,
+      courseData.settings.surface,
       setup,
       read.body.inputs,
       type,
     )
-  }, [read.body, course.data, setup, form.courseId, type])
+  }, [read.body, courseData, setup, type])
   const preview = usePreview(engineInputs, type)
   const missing = !form.courseId
     ? 'Choose a course to see the preview.'
@@ -140,11 +163,30 @@ function OptimizationEditor({
 
   const set = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) =>
     setForm((f) => ({ ...f, [k]: v }))
+  // Messages show live once the user has tried to save, and always for the wind stretches and the
+  // adjusted setup (rows being typed are checked as they change).
+  const shownErrors = tried
+    ? read.errors
+    : Object.fromEntries(
+        Object.entries(read.errors).filter(([k]) => /^(wind\d|ov\.|eventStart)/.test(k)),
+      )
 
-  async function save(): Promise<string | null> {
+  /** The setup now holds the tweaked values: choose it and drop the override (saved at once). */
+  function promoted(s: RiderSetup, created: boolean) {
+    const list = setups.data ?? []
+    setups.set(created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x)))
+    const next = { ...form, setupId: s.id, override: {}, storedOverride: undefined }
+    setForm(next)
+    if (optimization) void save(next, s)
+  }
+
+  async function save(f = form, withSetup = savedSetup): Promise<string | null> {
     setStatus(null)
-    const { body, errors } = readOptimizationForm(form, type, system)
-    setErrors(errors)
+    setTried(true)
+    const { body, errors } = readOptimizationForm(f, type, system, {
+      setup: withSetup,
+      courseLengthM,
+    })
     if (!body) {
       setStatus({ ok: false, text: Object.values(errors)[0] ?? 'Check the fields.' })
       return null
@@ -153,6 +195,8 @@ function OptimizationEditor({
     try {
       if (optimization) {
         await api(`/api/optimizations/${optimization.id}`, { method: 'PATCH', body })
+        // the stored override now is the one just saved (its exact numbers)
+        setForm((x) => (x === f ? { ...x, storedOverride: body.inputs.rider_override } : x))
         setStatus({ ok: true, text: 'Saved.' })
         return optimization.id
       }
@@ -185,7 +229,7 @@ function OptimizationEditor({
       ),
     }))
 
-  const speed = unitLabel('speed', system)
+  const errors = shownErrors
   return (
     <Page>
       <PageHeader
@@ -258,58 +302,25 @@ function OptimizationEditor({
               />
             </div>
           </Card>
-          <Card title="Environment">
-            <div className="grid grid-cols-2 gap-3">
-              <Field
-                label="Temperature"
-                unit={temperatureUnit(system)}
-                value={form.temperature}
-                onChange={(v) => set('temperature', v)}
-                error={errors.temperature}
+          <EnvironmentCard
+            form={form}
+            setForm={setForm}
+            errors={shownErrors}
+            system={system}
+            sections={courseSections}
+          />
+          {savedSetup ? (
+            <Card title="Adjust setup for this optimization">
+              <SetupAdjustPanel
+                setup={savedSetup}
+                texts={form.override}
+                stored={form.storedOverride}
+                system={system}
+                onChange={(override) => set('override', override)}
+                onPromoted={promoted}
               />
-              <Select
-                label="Air given by"
-                value={form.airMode}
-                onChange={(v) => set('airMode', v)}
-                options={[
-                  { value: 'altitude', label: 'Altitude (standard pressure)' },
-                  { value: 'pressure', label: 'Station pressure' },
-                ]}
-              />
-              {form.airMode === 'pressure' ? (
-                <Field
-                  label="Air pressure"
-                  unit="hPa"
-                  value={form.pressureHpa}
-                  onChange={(v) => set('pressureHpa', v)}
-                  error={errors.pressureHpa}
-                />
-              ) : (
-                <Field
-                  label="Altitude"
-                  unit={unitLabel('elevation', system)}
-                  value={form.altitude}
-                  onChange={(v) => set('altitude', v)}
-                  error={errors.altitude}
-                  hint="Empty: the course's own altitude."
-                />
-              )}
-              <Field
-                label="Wind speed"
-                unit={speed}
-                value={form.windSpeed}
-                onChange={(v) => set('windSpeed', v)}
-                error={errors.windSpeed}
-              />
-              <Field
-                label="Wind from"
-                unit="° from north"
-                value={form.windFrom}
-                onChange={(v) => set('windFrom', v)}
-                error={errors.windFrom}
-              />
-            </div>
-          </Card>
+            </Card>
+          ) : null}
           <Card title="Limit">
             <div className="grid grid-cols-2 gap-3">
               <div className="col-span-2">
@@ -457,7 +468,12 @@ function OptimizationEditor({
         </form>
         <Card title="Instant preview" className="xl:col-span-3">
           {course.error ? <ErrorBox>{course.error.message}</ErrorBox> : null}
-          <PreviewPanel state={preview} missing={missing} />
+          <PreviewPanel
+            state={preview}
+            missing={missing}
+            eventStart={read.body?.inputs.environment?.event_start}
+            sections={courseSections}
+          />
         </Card>
       </div>
     </Page>

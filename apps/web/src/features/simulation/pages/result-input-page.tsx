@@ -4,7 +4,8 @@ import { Link, useParams } from 'react-router'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { Card, Loading, Page, PageHeader, Stat } from '../components/ui.tsx'
 import { useApiData, type OptimizationResult } from '../lib/api.ts'
-import { formatDate } from '../lib/format.ts'
+import { compassPoint, formatDate, formatEventStart } from '../lib/format.ts'
+import { OVERRIDE_FIELDS, fieldUnit, showValue, valueOf } from '../lib/setup-override.ts'
 import { setupOfSnapshot, type Snapshot } from '../lib/snapshot.ts'
 import { NotYours } from './course-page.tsx'
 
@@ -34,6 +35,7 @@ export function ResultInputPage() {
   const inputs = s.optimization.inputs ?? {}
   const env = inputs.environment ?? {}
   const c = inputs.constraint ?? { type: 'w_prime_balance' as const }
+  const override = inputs.rider_override
   return (
     <Page>
       <PageHeader
@@ -90,6 +92,19 @@ export function ResultInputPage() {
               }
             />
           </dl>
+          {override ? (
+            <div className="mt-3 text-sm" data-testid="snapshot-override">
+              <p className="font-medium text-amber-900">Adjusted for this optimization:</p>
+              <ul>
+                {OVERRIDE_FIELDS.filter((f) => valueOf(override, f.key) !== undefined).map((f) => (
+                  <li key={f.key}>
+                    {f.label}: {showValue(f.key, valueOf(override, f.key), system) || 'none'}{' '}
+                    {fieldUnit(f, system)}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </Card>
         <Card title="Conditions and limit">
           <dl className="grid grid-cols-2 gap-2">
@@ -120,7 +135,22 @@ export function ResultInputPage() {
               }
             />
             <Stat label="Targets" value={inputs.max_targets ?? 12} />
+            {env.event_start ? (
+              <Stat label="Event start" value={formatEventStart(env.event_start)} />
+            ) : null}
           </dl>
+          {env.wind_segments?.length ? (
+            <ul className="mt-3 text-sm" data-testid="snapshot-wind-segments">
+              {env.wind_segments.map((w, i) => (
+                <li key={i}>
+                  Wind {formatQuantity('distance', w.start_m, system, 2)} –{' '}
+                  {formatQuantity('distance', w.end_m, system, 2)}:{' '}
+                  {formatQuantity('speed', w.wind_speed_mps, system)} from {w.wind_from_deg}° (
+                  {compassPoint(w.wind_from_deg)})
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {inputs.equipment ? (
             <ul className="mt-3 text-sm">
               {Object.entries(inputs.equipment.groups).map(([name, options]) => (

@@ -5,7 +5,8 @@ import { ExportButtons } from '../components/export-buttons.tsx'
 import { OutputView } from '../components/preview-panel.tsx'
 import { Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { useApiData, type OptimizationResult } from '../lib/api.ts'
-import { formatDate } from '../lib/format.ts'
+import { clockTime, formatDate, formatEventStart } from '../lib/format.ts'
+import { sectionsOfSettings } from '../lib/plan-sections.ts'
 import { pacingOf, type RunOutput } from '../lib/run-output.ts'
 import type { Snapshot } from '../lib/snapshot.ts'
 import { NotYours } from './course-page.tsx'
@@ -40,11 +41,28 @@ export function ResultPage() {
   const type = snapshot.optimization.type
   const base = `/simulation/optimizations/${type}/${simId}`
   const output = isOutput(r.result) ? r.result : null
+  const eventStart = snapshot.optimization.inputs?.environment?.event_start
+  const sections = sectionsOfSettings(snapshot.course.settings)
+  const finish = output ? clockTime(eventStart, pacingOf(output).time_s) : null
   return (
     <Page>
       <PageHeader
         title={`${snapshot.optimization.name} – version ${r.version}${r.label ? ` (${r.label})` : ''}`}
-        description={`${snapshot.course.name} · ${String(snapshot.rider_setup.name ?? '')} · ${r.finished_at ? `computed ${formatDate(r.finished_at)}` : r.status}`}
+        description={
+          <>
+            {`${snapshot.course.name} · ${String(snapshot.rider_setup.name ?? '')}`}
+            {snapshot.optimization.inputs?.rider_override ? ' (adjusted)' : ''}
+            <span className="print:hidden">
+              {` · ${r.finished_at ? `computed ${formatDate(r.finished_at)}` : r.status}`}
+            </span>
+            {eventStart && finish ? (
+              <span className="block text-base text-slate-900" data-testid="result-start-finish">
+                Start <strong>{formatEventStart(eventStart)}</strong> · predicted finish{' '}
+                <strong>{finish}</strong>
+              </span>
+            ) : null}
+          </>
+        }
       >
         <Link
           className="rounded-md px-3 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 print:hidden"
@@ -71,7 +89,14 @@ export function ResultPage() {
             </button>
           </p>
         ) : null}
-        {output ? <OutputView output={output} syncKey={`result-${r.id}`} /> : null}
+        {output ? (
+          <OutputView
+            output={output}
+            syncKey={`result-${r.id}`}
+            sections={sections}
+            {...(eventStart ? { eventStart } : {})}
+          />
+        ) : null}
         {output && pacingOf(output).status === 'optimal' ? (
           <Card title="Export" className="print:hidden">
             <ExportButtons output={pacingOf(output)} snapshot={snapshot} result={r} />
