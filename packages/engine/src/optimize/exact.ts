@@ -225,3 +225,47 @@ export function fitToConstraint(
   }
   return null
 }
+
+export interface Baseline {
+  powerW: number
+  verdict: Verdict
+  simulations: number
+}
+
+/** Largest constant power in [lo, hi] that does not break the constraint (root search). */
+export function bestConstant(j: Judge, lo: number, hi: number): Baseline {
+  let simulations = 0
+  const n = j.model.n
+  const p = new Float64Array(n)
+  const exact = quickIsExact(j)
+  // A stall is not a constraint excess: more power can only help it, so it counts as "not over".
+  const excess = (P: number): number => {
+    simulations++
+    if (exact) return quickJudge(j, p.fill(P)).excess
+    return judge(j, { type: 'constant', powerW: P }).excess
+  }
+  let a = lo
+  const eHi = excess(hi)
+  if (eHi <= 0) a = hi
+  else {
+    // W′: at or below CP no W′ is spent (the excess is flat there, which slows the root search
+    // down), so the bracket starts at CP when the ride gets through at CP
+    const cp = j.constraint.type === 'w_prime_balance' ? (j.rider.cpW ?? lo) : lo
+    const eCp = cp > lo && cp < hi ? excess(cp) : Infinity
+    const start = eCp <= 0 ? cp : lo
+    const eLo = eCp <= 0 ? eCp : excess(lo)
+    if (eLo > 0) a = -1
+    else a = boundaryOf(excess, start, eLo, hi, eHi, 1e-3)
+  }
+  if (a < 0) {
+    simulations++
+    return { powerW: lo, verdict: judge(j, { type: 'constant', powerW: lo }), simulations }
+  }
+  // confirm with the full simulation (rounding between the two loops is absorbed by tiny steps)
+  for (let k = 0; ; k++) {
+    simulations++
+    const v = judge(j, { type: 'constant', powerW: a })
+    if (v.excess <= 0 || k >= 8 || a <= lo) return { powerW: a, verdict: v, simulations }
+    a = Math.max(lo, a - 1e-6 * 4 ** k)
+  }
+}

@@ -19,10 +19,9 @@ import {
   type Controls,
 } from './controls.ts'
 import {
+  bestConstant,
   fitToConstraint,
   judge,
-  quickIsExact,
-  quickJudge,
   scaledPlan,
   type FitResult,
   type Judge,
@@ -41,7 +40,6 @@ import {
   type AugmentedState,
   type ConstraintSpec,
 } from './problem.ts'
-import { boundaryOf } from './root.ts'
 import { validatePacingInput } from './validate.ts'
 
 export type { PacingConstraint } from './exact.ts'
@@ -136,45 +134,6 @@ function specOf(c: PacingConstraint, rider: Rider): ConstraintSpec {
       return { type: 'average_power', powerW: c.powerW }
     case 'work':
       return { type: 'work', workJ: c.workJ }
-  }
-}
-
-interface Baseline {
-  powerW: number
-  verdict: Verdict
-  simulations: number
-}
-
-/** Largest constant power in [lo, hi] that does not break the constraint (bisection). */
-function bestConstant(j: Judge, lo: number, hi: number): Baseline {
-  let simulations = 0
-  const n = j.model.n
-  const p = new Float64Array(n)
-  const exact = quickIsExact(j)
-  // A stall is not a constraint excess: more power can only help it, so it counts as "not over".
-  const excess = (P: number): number => {
-    simulations++
-    if (exact) return quickJudge(j, p.fill(P)).excess
-    return judge(j, { type: 'constant', powerW: P }).excess
-  }
-  let a = lo
-  const eHi = excess(hi)
-  if (eHi <= 0) a = hi
-  else {
-    const eLo = excess(lo)
-    if (eLo > 0) a = -1
-    else a = boundaryOf(excess, lo, eLo, hi, eHi, 1e-4)
-  }
-  if (a < 0) {
-    simulations++
-    return { powerW: lo, verdict: judge(j, { type: 'constant', powerW: lo }), simulations }
-  }
-  // confirm with the full simulation (rounding between the two loops is absorbed by tiny steps)
-  for (let k = 0; ; k++) {
-    simulations++
-    const v = judge(j, { type: 'constant', powerW: a })
-    if (v.excess <= 0 || k >= 8 || a <= lo) return { powerW: a, verdict: v, simulations }
-    a = Math.max(lo, a - 1e-6 * 4 ** k)
   }
 }
 

@@ -51,6 +51,9 @@ export interface ForwardBuffers {
   dwdt: Float64Array
   /** 1 where the split W′ map (a, b) was used, 0 where the exact map of the applied power was */
   split: Uint8Array
+  /** mean speed of each segment in the last pass: where the next pass's Newton solves start
+   * (successive plans of the searches are close, so this saves about one iteration in four) */
+  u: Float64Array
 }
 
 export function forwardBuffers(n: number): ForwardBuffers {
@@ -71,6 +74,7 @@ export function forwardBuffers(n: number): ForwardBuffers {
     dwdb: f(),
     dwdt: f(),
     split: new Uint8Array(n + 1),
+    u: f(),
   }
 }
 
@@ -111,10 +115,11 @@ export function forward(
   b.v[0] = v
   b.w[0] = w
   for (let i = 0; i < n; i++) {
-    step(model, i, v, p[i]!, out)
+    step(model, i, v, p[i]!, out, b.u[i]!)
     if (!Number.isFinite(out.t)) {
       return { timeS: Infinity, workJ: A, quartic: Q, minWbal: minW, stalledAt: i }
     }
+    b.u[i] = out.vMean
     const t = out.t
     const pa = out.power
     T += t

@@ -160,6 +160,7 @@ function solvePart(
   P: number,
   ds: number,
   out: StepResult,
+  guess = 0,
 ): void {
   const etaP = m.eta * P
   const ke = m.mKE > 0
@@ -167,7 +168,7 @@ function solvePart(
   // of the largest root h is convex, so the iterates approach the physical (largest) root.
   let lo = ke ? 0.5 * v0 : 0
   let hi = Infinity
-  let u = v0 > 0 ? v0 : Math.cbrt((ds * etaP) / (2 * (m.mKE + 1))) + 0.5
+  let u = guess > lo ? guess : v0 > 0 ? v0 : Math.cbrt((ds * etaP) / (2 * (m.mKE + 1))) + 0.5
   let f = 0
   for (let k = 0; k < 100; k++) {
     f = evalH(m, i, u, v0, ds, etaP)
@@ -252,11 +253,20 @@ function solveSplit(m: SimModel, i: number, v0: number, P: number, out: StepResu
  * Advances over segment i from entry speed v0 (m/s) with crank power P (W, ≥ 0).
  * Writes exit speed, duration, mean speed, applied power, braking energy, status and partial
  * derivatives into `out`. Never throws and never returns NaN for finite inputs.
- * Signature is stable: (model, segment index, entry speed, crank power, output).
+ * Signature is stable: (model, segment index, entry speed, crank power, output). `guess`, when
+ * positive, is where the Newton solve of the mean speed starts (e.g. this segment's mean speed in
+ * the optimizer's previous, nearby plan): fewer iterations, the same root.
  */
-export function step(m: SimModel, i: number, v0: number, P: number, out: StepResult): void {
+export function step(
+  m: SimModel,
+  i: number,
+  v0: number,
+  P: number,
+  out: StepResult,
+  guess = 0,
+): void {
   const ke = m.mKE > 0
-  solvePart(m, i, v0, P, m.ds[i]!, out)
+  solvePart(m, i, v0, P, m.ds[i]!, out, guess)
   if (ke && (out.status === STEP_STALLED || out.v1 < MIN_RATIO * v0)) solveSplit(m, i, v0, P, out)
   if (out.status === STEP_STALLED) return stall(out, P)
   const v1 = out.v1
