@@ -54,8 +54,8 @@ function tabulate(
   const beta = new Float64Array(K * nP)
   const out = createStepResult()
   const { cpW: cp, wPrimeJ: w0 } = s
-  // quasi-steady: the entry speed only seeds the Newton solve of the steady speed, so each piece
-  // starts from its speed at the previous candidate power (the powers are close): fewer iterations
+  // each piece's Newton solve starts from its mean speed at the previous candidate power (the
+  // powers are close): fewer iterations, the same roots
   let most = 0
   for (let k = 0; k < K; k++) most = Math.max(most, controls.first[k + 1]! - controls.first[k]!)
   const seed = new Float64Array(most)
@@ -72,16 +72,15 @@ function tabulate(
       let v = entry ? entry[k]! : 0
       const m = entry ? ke : qs
       for (let i = i0; i < i1; i++) {
-        if (!entry && j > 0 && seed[i - i0]! > 0) v = seed[i - i0]!
-        step(m, i, v, P, out)
+        step(m, i, v, P, out, j > 0 ? seed[i - i0]! : 0)
         if (!Number.isFinite(out.t)) {
           t = Infinity
-          if (!entry) seed.fill(0, i - i0, i1 - i0)
+          seed.fill(0, i - i0, i1 - i0)
           break
         }
         const pa = out.power
         v = out.v1
-        if (!entry) seed[i - i0] = v
+        seed[i - i0] = out.vMean
         t += out.t
         if (pa >= cp) b -= (pa - cp) * out.t
         else {
