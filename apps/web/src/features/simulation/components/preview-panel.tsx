@@ -179,9 +179,11 @@ export function PreviewPanel({
   return (
     <div className="space-y-4" data-testid="preview">
       <p className="text-xs text-slate-500" role="status">
-        {state.computing
-          ? 'Updating…'
-          : `Computed in your browser in ${Math.round(state.ms ?? 0)} ms, with the engine the saved run uses.`}
+        {state.draft
+          ? `Draft in ${Math.round(state.ms ?? 0)} ms on the course merged to 20 m segments; refining at full resolution…`
+          : state.computing
+            ? 'Updating…'
+            : `Computed in your browser in ${Math.round(state.ms ?? 0)} ms, with the engine the saved run uses.`}
       </p>
       {eventStart ? <StartFinish output={pacingOf(state.output)} eventStart={eventStart} /> : null}
       <OutputView
