@@ -6,7 +6,7 @@ import type { PlanSection } from '../lib/run-output.ts'
 /**
  * The plan as the rider takes it to the race: one row per target; with an event start, the clock
  * time at each row's start (a row's `elapsed_s` is the time at its end); with named course
- * sections, the names of those the row covers.
+ * sections, the names of those the row covers; with several riding positions, the one ridden.
  */
 export function PlanTable({
   rows,
@@ -22,6 +22,8 @@ export function PlanTable({
   const withClock = rows.length > 0 && clock(rows[0]!) !== null
   const names = rows.map((r) => sectionNamesFor(r, sections).join(' · '))
   const withNames = names.some((n) => n !== '')
+  // with several riding positions (by speed range), the one ridden over most of each row
+  const withPosition = rows.some((r) => r.position !== undefined)
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
@@ -33,6 +35,7 @@ export function PlanTable({
             <th className="px-2 py-2">From – to ({unitLabel('distance', system)})</th>
             {withNames ? <th className="px-2 py-2">Course section</th> : null}
             <th className="px-2 py-2">Terrain</th>
+            {withPosition ? <th className="px-2 py-2">Position</th> : null}
             <th className="px-2 py-2">Grade</th>
             <th className="px-2 py-2">Target power</th>
             <th className="px-2 py-2">Expected speed</th>
@@ -62,6 +65,11 @@ export function PlanTable({
                 </td>
               ) : null}
               <td className="px-2 py-1.5">{r.label}</td>
+              {withPosition ? (
+                <td className="px-2 py-1.5" data-testid="plan-position">
+                  {r.position ?? ''}
+                </td>
+              ) : null}
               <td className="px-2 py-1.5 whitespace-nowrap tabular-nums">{percent(r.grade)}</td>
               <td className="px-2 py-1.5 font-semibold whitespace-nowrap tabular-nums">
                 {Math.round(r.power_w)} W
