@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import {
   courseFromSegments,
+  mergeSegments,
   optimizeEquipment,
   optimizePacing,
   simulate,
@@ -92,6 +93,34 @@ for (const constraint of constraints) {
       (r.baseline
         ? `${r.baseline.timeS.toFixed(1)} s (−${((100 * r.timeSavedS!) / r.baseline.timeS).toFixed(2)} %)`
         : `none (${r.reason})`),
+  )
+}
+
+// 1b. the browser's instant-preview draft of the same course (apps/web lib/preview.ts): segments
+// merged to 20 m and control segments of at least 250 m; the full resolution follows it
+{
+  const draftCourse = courseFromSegments(mergeSegments(segs, 20), climb.altitude[0]!)
+  const constraint: PacingConstraint = { type: 'w_prime_balance' }
+  const controls = { minLengthM: 250, gradeTolerance: 0.015 }
+  const full = optimizePacing({ course: long, rider, environment, pacing: { constraint } })
+  let d = optimizePacing({
+    course: draftCourse,
+    rider,
+    environment,
+    pacing: { constraint, controls },
+  })
+  const ms = median(3, () => {
+    d = optimizePacing({
+      course: draftCourse,
+      rider,
+      environment,
+      pacing: { constraint, controls },
+    })
+  })
+  console.log(
+    `   preview draft (20 m, controls ≥ 250 m) ${ms.toFixed(0)} ms (median of 3; CPU ${lastCpu.toFixed(0)} ms)   ` +
+      `${draftCourse.n} segments, ${d.controls.count} controls   ${d.timeS.toFixed(1)} s vs full ${full.timeS.toFixed(1)} s ` +
+      `(${((100 * (d.timeS - full.timeS)) / full.timeS).toFixed(2)} %)`,
   )
 }
 

@@ -5,7 +5,8 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { importCourse } from '@veloptima/formats'
 import { optimizerInputOf, type SegmentRow, type SetupLike } from './engine-input.ts'
-import { computePreview, DRAFT_SEGMENT_M, mergeSegments } from './preview.ts'
+import { mergeSegments } from '@veloptima/engine'
+import { computePreview, DRAFT_SEGMENT_M } from './preview.ts'
 import { choicesLabel, type EquipmentOutput, type PacingOutput } from './run-output.ts'
 
 const file = resolve(import.meta.dirname, '../../../../../../../shared/data/courses/alpe-dhuez.gpx')

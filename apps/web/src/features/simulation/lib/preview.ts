@@ -6,10 +6,10 @@
 // full resolution, which is what the saved run computes.
 import {
   courseFromSegments,
+  mergeSegments,
   optimizeEquipment,
   optimizePacing,
   parseOptimizeScenario,
-  type CourseSegmentInput,
 } from '@veloptima/engine'
 import type { OptimizerInput } from './engine-input.ts'
 import { equipmentOutput, pacingOutput, type RunOutput } from './run-output.ts'
@@ -21,46 +21,6 @@ export const DRAFT_SEGMENT_M = 20
 /** Control segments of the draft: at least 250 m unless the grade changes by 4.5 %, else a new
  * control when the grade departs by 1.5 % (the saved run: 100 m and 1 %). */
 const DRAFT_CONTROLS = { minLengthM: 250, gradeTolerance: 0.015 }
-
-/**
- * Consecutive segments merged until each piece is at least `minLengthM` long: length-weighted
- * grade (the same climb) and rolling-resistance factor, the direction of the chord, the tightest
- * bend's radius (a merged corner never gets faster).
- */
-export function mergeSegments(
-  segments: readonly CourseSegmentInput[],
-  minLengthM: number,
-): CourseSegmentInput[] {
-  const out: CourseSegmentInput[] = []
-  let i = 0
-  while (i < segments.length) {
-    let len = 0
-    let rise = 0
-    let crr = 0
-    let sx = 0
-    let sy = 0
-    let radius = Infinity
-    for (; i < segments.length && len < minLengthM; i++) {
-      const s = segments[i]!
-      const h = ((s.headingDeg ?? 0) * Math.PI) / 180
-      len += s.lengthM
-      rise += s.grade * s.lengthM
-      crr += (s.crrFactor ?? 1) * s.lengthM
-      sx += s.lengthM * Math.sin(h)
-      sy += s.lengthM * Math.cos(h)
-      if (s.radiusM !== undefined && s.radiusM < radius) radius = s.radiusM
-    }
-    const heading = ((Math.atan2(sx, sy) * 180) / Math.PI + 360) % 360
-    out.push({
-      lengthM: len,
-      grade: rise / len,
-      headingDeg: heading,
-      ...(Number.isFinite(radius) ? { radiusM: radius } : {}),
-      crrFactor: crr / len,
-    })
-  }
-  return out
-}
 
 export function computePreview(
   input: OptimizerInput,
