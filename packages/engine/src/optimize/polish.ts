@@ -80,7 +80,7 @@ export function polish(
       gradTol: 1e-9,
       fTol: tol,
       maxIterations: innerCap,
-      memory: 12,
+      memory: 8,
     })
     u = r.x
     inner += r.iterations
