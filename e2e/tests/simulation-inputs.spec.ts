@@ -129,6 +129,7 @@ test('inputs: section name, event start, wind stretch, tweaked setup saved as ne
   await expect.poll(() => previewTime(page), { timeout: 30_000 }).toBeGreaterThan(before)
   const tweaked = await previewTime(page)
   await page.screenshot({ path: screenshotPath('inputs-optimization'), fullPage: true })
+  await page.getByTestId('setup-adjust').screenshot({ path: screenshotPath('inputs-setup-adjust') })
 
   // Saved as a new setup: chosen for the optimization, no change left, the same time.
   await page.getByLabel('New setup name').fill('Inputs bike – upright')
@@ -177,6 +178,14 @@ test('inputs: section name, event start, wind stretch, tweaked setup saved as ne
   await page.emulateMedia({ media: 'print' })
   await page.screenshot({ path: screenshotPath('inputs-race-sheet'), fullPage: true })
   await page.emulateMedia({ media: 'screen' })
+
+  // The inputs of the result: the event start and the wind stretches as they were run.
+  await page.getByRole('link', { name: 'Inputs of this result' }).click()
+  await expect(page.getByText('Sun 14 Jun 2026, 09:30')).toBeVisible()
+  const winds = page.getByTestId('snapshot-wind-segments').locator('li')
+  await expect(winds).toHaveCount(sectionCount)
+  await expect(winds.first()).toContainText('30.0 km/h from 225° (SW)')
+  await page.screenshot({ path: screenshotPath('inputs-result-input'), fullPage: true })
 
   expect(errors).toEqual([])
 })
