@@ -16,14 +16,13 @@ import {
   optimizePacing,
   simulate,
   type Course,
-  type CourseSegmentInput,
   type PacingConstraint,
   type Rider,
 } from '@veloptima/engine'
 import { referenceOptimize } from '../../engine/src/optimize/reference.ts'
 import { importCourse } from '../src/index.ts'
+import { coursesDir, ventouxUpAndDown } from './ventoux-course.ts'
 
-const dataDir = resolve(import.meta.dirname, '../../../../shared/data/courses')
 const rider: Rider = {
   massKg: 75,
   bikeMassKg: 8,
@@ -52,25 +51,16 @@ function median(runs: number, fn: () => void): number {
 }
 
 const load = (name: string, segmentLengthM?: number): Course =>
-  importCourse(readFileSync(resolve(dataDir, name)), name, segmentLengthM ? { segmentLengthM } : {})
-    .course
+  importCourse(
+    readFileSync(resolve(coursesDir, name)),
+    name,
+    segmentLengthM ? { segmentLengthM } : {},
+  ).course
 
 // 1. 180 km at 10 m
-const climb = load('mont-ventoux-bedoin.gpx', 10)
-const segs: CourseSegmentInput[] = []
-for (let leg = 0; segs.length < 18000; leg++) {
-  for (let k = 0; k < climb.n && segs.length < 18000; k++) {
-    const i = leg % 2 === 0 ? k : climb.n - 1 - k
-    const sign = leg % 2 === 0 ? 1 : -1
-    segs.push({
-      lengthM: climb.length[i]!,
-      grade: sign * climb.grade[i]!,
-      headingDeg: ((climb.heading[i]! * 180) / Math.PI + (sign > 0 ? 0 : 180)) % 360,
-      radiusM: climb.radius[i]!,
-    })
-  }
-}
-const long = courseFromSegments(segs, climb.altitude[0]!)
+const ventoux = ventouxUpAndDown(18000)
+const segs = ventoux.segments
+const long = courseFromSegments(segs, ventoux.startAltitudeM)
 const environment = { airDensityKgM3: 1.2, windSpeedMps: 3, windFromDeg: 300 }
 console.log(
   `1. ${(long.start[long.n]! / 1000).toFixed(1)} km, ${long.n} segments (Mont Ventoux up and down, 10 m)`,
@@ -106,7 +96,7 @@ for (const constraint of constraints) {
 // 1b. the browser's instant-preview draft of the same course (apps/web lib/preview.ts): segments
 // merged to 20 m and control segments of at least 250 m; the full resolution follows it
 {
-  const draftCourse = courseFromSegments(mergeSegments(segs, 20), climb.altitude[0]!)
+  const draftCourse = courseFromSegments(mergeSegments(segs, 20), ventoux.startAltitudeM)
   const constraint: PacingConstraint = { type: 'w_prime_balance' }
   const controls = { minLengthM: 250, gradeTolerance: 0.015 }
   const full = optimizePacing({ course: long, rider, environment, pacing: { constraint } })
@@ -133,7 +123,7 @@ for (const constraint of constraints) {
 
 // 2. real courses
 console.log('2. real courses, W′ balance ≥ 0 (CP 300 W, W′ 20 kJ; 75 + 8 kg, CdA 0.25, Crr 0.004)')
-for (const name of readdirSync(dataDir).sort()) {
+for (const name of readdirSync(coursesDir).sort()) {
   const course = load(name)
   let r = optimizePacing({
     course,
@@ -174,7 +164,7 @@ for (const name of readdirSync(dataDir).sort()) {
 }
 
 // 3. equipment 5 × 5 × 3 on the first 40 km
-const first40 = courseFromSegments(segs.slice(0, 4000), climb.altitude[0]!)
+const first40 = courseFromSegments(segs.slice(0, 4000), ventoux.startAltitudeM)
 const groups = {
   front: [0, 1, 2, 3, 4].map((k) => ({
     name: `front ${k}`,

@@ -2,8 +2,6 @@
 // real Mont Ventoux (Bédoin) GPX up and down until 180 km. Prints segment-steps per second and
 // milliseconds per simulation (median of many runs after warm-up). Nothing here asserts time.
 // It lives in packages/formats because it reads a real file (Node); it measures the engine.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import {
   courseFromSegments,
   createStepResult,
@@ -12,28 +10,12 @@ import {
   simulatePrepared,
   step,
 } from '@veloptima/engine'
-import type { CourseSegmentInput, Rider } from '@veloptima/engine'
-import { importCourse } from '../src/index.ts'
+import type { Rider } from '@veloptima/engine'
+import { ventouxUpAndDown } from './ventoux-course.ts'
 
-const file = resolve(import.meta.dirname, '../../../../shared/data/courses/mont-ventoux-bedoin.gpx')
-const climb = importCourse(readFileSync(file), 'mont-ventoux-bedoin.gpx', {
-  segmentLengthM: 10,
-}).course
 const N = 18000
-const segs: CourseSegmentInput[] = []
-for (let leg = 0; segs.length < N; leg++) {
-  for (let k = 0; k < climb.n && segs.length < N; k++) {
-    const i = leg % 2 === 0 ? k : climb.n - 1 - k // up, then back down
-    const sign = leg % 2 === 0 ? 1 : -1
-    segs.push({
-      lengthM: climb.length[i]!,
-      grade: sign * climb.grade[i]!,
-      headingDeg: ((climb.heading[i]! * 180) / Math.PI + (sign > 0 ? 0 : 180)) % 360,
-      radiusM: climb.radius[i]!,
-    })
-  }
-}
-const course = courseFromSegments(segs, climb.altitude[0]!)
+const long = ventouxUpAndDown(N)
+const course = courseFromSegments(long.segments, long.startAltitudeM)
 const rider: Rider = {
   massKg: 72,
   bikeMassKg: 8,
