@@ -83,8 +83,15 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
   await page.getByLabel(/^Bike mass/).fill('7.8')
   await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
   await expect(page.getByLabel(/^Position 1 CdA/)).toHaveValue(/^0\.3\d\d$/)
-  await page.getByLabel(/^CP/).fill('280')
-  await page.getByLabel(/^W′/).fill('20')
+  // CP and W′ from two all-out efforts (Monod & Scherrer 1965): a rider with CP 280 W and W′ 20 kJ
+  // holds 280 + 20000/180 = 391.1 W for 3 min and 280 + 20000/720 = 307.8 W for 12 min.
+  await page.getByText('Don’t know your CP and W′? Estimate them').click()
+  await page.getByLabel(/^Effort 1 power/).fill('391.1')
+  await page.getByLabel(/^Effort 2 power/).fill('307.8')
+  await expect(page.getByTestId('cp-fit')).toHaveText('CP 280 W, W′ 20.0 kJ')
+  await page.getByRole('button', { name: 'Use CP and W′' }).click()
+  await expect(page.getByLabel(/^CP/)).toHaveValue('280')
+  await expect(page.getByLabel(/^W′/)).toHaveValue('20.0')
   await page.getByLabel(/^Max power/).fill('650')
   await page.getByRole('button', { name: 'Create rider setup' }).click()
   await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))

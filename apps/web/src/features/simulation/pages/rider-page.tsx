@@ -7,6 +7,7 @@ import { fromDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
 import { Button, Card, Field, Loading, Page, PageHeader, Select } from '../components/ui.tsx'
 import { errorMessage, useApiData, type RiderSetup } from '../lib/api.ts'
 import { estimatePositions } from '../lib/cda.ts'
+import { CpEstimatePanel, FTP_W_PRIME_J, type CpEstimate } from '../components/cp-estimate.tsx'
 import {
   BIKE_TYPES,
   TYRES,
@@ -112,6 +113,19 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
     })
   }
 
+  function applyCp({ cpW, wPrimeJ }: CpEstimate) {
+    setForm((f) => ({
+      ...f,
+      cp: cpW.toFixed(0),
+      wPrimeKj:
+        wPrimeJ !== null
+          ? (wPrimeJ / 1000).toFixed(1)
+          : f.wPrimeKj.trim() !== ''
+            ? f.wPrimeKj
+            : String(FTP_W_PRIME_J / 1000),
+    }))
+  }
+
   async function save() {
     setStatus(null)
     const { body, errors } = readForm(form, system)
@@ -212,8 +226,9 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
               value={form.wPrimeKj}
               onChange={(v) => set('wPrimeKj', v)}
               error={errors.wPrimeKj}
-              hint="From an FTP test: CP ≈ FTP, W′ ≈ 20 kJ."
+              hint="The work you can do above CP (a typical trained cyclist: 15–25 kJ)."
             />
+            <CpEstimatePanel onApply={applyCp} />
             <Field
               label="Max power"
               unit="W"
