@@ -28,7 +28,20 @@ test('a new service worker brings the banner with its Update action', async ({ c
   await expect(page.getByText('New version of the application available.')).toHaveCount(0)
 
   release = 2
-  await page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))?.update())
+  // update() rejects with InvalidStateError while the registration is between workers (seen once
+  // on CI right after activation): ask again until the browser takes the request.
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        try {
+          await (await navigator.serviceWorker.getRegistration('/'))?.update()
+          return true
+        } catch {
+          return false
+        }
+      }),
+    )
+    .toBe(true)
   const banner = page
     .getByRole('alert')
     .filter({ hasText: 'New version of the application available.' })
