@@ -11,6 +11,7 @@ const projects = [
   'packages/cli/tsconfig.json',
   'apps/api/tsconfig.json',
   'apps/web/tsconfig.json',
+  'apps/web/bench/tsconfig.json',
   'e2e/tsconfig.json',
 ].filter((p) => existsSync(`${root}/${p}`))
 

@@ -11,7 +11,6 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import {
   courseFromSegments,
-  mergeSegments,
   optimizeEquipment,
   optimizePacing,
   simulate,
@@ -93,33 +92,7 @@ for (const constraint of constraints) {
   )
 }
 
-// 1b. the browser's instant-preview draft of the same course (apps/web lib/preview.ts): segments
-// merged to 20 m and control segments of at least 250 m; the full resolution follows it
-{
-  const draftCourse = courseFromSegments(mergeSegments(segs, 20), ventoux.startAltitudeM)
-  const constraint: PacingConstraint = { type: 'w_prime_balance' }
-  const controls = { minLengthM: 250, gradeTolerance: 0.015 }
-  const full = optimizePacing({ course: long, rider, environment, pacing: { constraint } })
-  let d = optimizePacing({
-    course: draftCourse,
-    rider,
-    environment,
-    pacing: { constraint, controls },
-  })
-  const ms = median(3, () => {
-    d = optimizePacing({
-      course: draftCourse,
-      rider,
-      environment,
-      pacing: { constraint, controls },
-    })
-  })
-  console.log(
-    `   preview draft (20 m, controls ≥ 250 m) ${ms.toFixed(0)} ms (median of 3; CPU ${lastCpu.toFixed(0)} ms; ${(ms / simMs).toFixed(0)} simulate() calls)   ` +
-      `${draftCourse.n} segments, ${d.controls.count} controls   ${d.timeS.toFixed(1)} s vs full ${full.timeS.toFixed(1)} s ` +
-      `(${((100 * (d.timeS - full.timeS)) / full.timeS).toFixed(2)} %)`,
-  )
-}
+// (The browser's instant preview and its draft are measured in Chromium: apps/web/bench.)
 
 // 2. real courses
 console.log('2. real courses, W′ balance ≥ 0 (CP 300 W, W′ 20 kJ; 75 + 8 kg, CdA 0.25, Crr 0.004)')

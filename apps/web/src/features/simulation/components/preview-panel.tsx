@@ -180,7 +180,7 @@ export function PreviewPanel({
     <div className="space-y-4" data-testid="preview">
       <p className="text-xs text-slate-500" role="status">
         {state.draft
-          ? `Draft in ${Math.round(state.ms ?? 0)} ms (course merged to 20 m, one power per ≥ 250 m); refining at full resolution…`
+          ? `Draft in ${Math.round(state.ms ?? 0)} ms (coarser course, one power per ≥ 250 m); refining at full resolution…`
           : state.computing
             ? 'Updating…'
             : `Computed in your browser in ${Math.round(state.ms ?? 0)} ms, with the engine the saved run uses.`}

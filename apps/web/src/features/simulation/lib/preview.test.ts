@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { importCourse } from '@veloptima/formats'
 import { optimizerInputOf, type SegmentRow, type SetupLike } from './engine-input.ts'
 import { mergeSegments } from '@veloptima/engine'
-import { computePreview, DRAFT_SEGMENT_M } from './preview.ts'
+import { computePreview, DRAFT_SEGMENT_M, draftSegmentLength } from './preview.ts'
 import { choicesLabel, type EquipmentOutput, type PacingOutput } from './run-output.ts'
 
 const file = resolve(import.meta.dirname, '../../../../../../../shared/data/courses/alpe-dhuez.gpx')
@@ -109,7 +109,7 @@ describe('equipment ranking', () => {
   })
 })
 
-describe('draft preview of long courses (segments merged to ~20 m, controls ≥ 250 m)', () => {
+describe('draft preview of long courses (segments merged to ≥ 20 m, ≤ 2 500 pieces, controls ≥ 250 m)', () => {
   // Alpe d'Huez at the 10 m default resolution, as a long course arrives from the API
   const fine = importCourse(readFileSync(file), 'alpe-dhuez.gpx', {}).course
   const segs = Array.from({ length: fine.n }, (_, i) => ({
@@ -134,6 +134,27 @@ describe('draft preview of long courses (segments merged to ~20 m, controls ≥ 
     expect(merged.length).toBeLessThanOrEqual(Math.ceil(segs.length / 2))
     const tightest = Math.min(...segs.map((s) => s.radiusM ?? Infinity))
     expect(Math.min(...merged.map((s) => s.radiusM ?? Infinity))).toBe(tightest)
+  })
+
+  it('keeps a tight bend as a piece of its own, so its speed limit holds over the bend only', () => {
+    const road = (radiusM?: number) => ({
+      lengthM: 20,
+      grade: 0.05,
+      ...(radiusM ? { radiusM } : {}),
+    })
+    const m = mergeSegments([road(), road(), road(12), road(), road(), road()], 80, {
+      keepBendsBelowM: 30,
+    })
+    expect(m.map((s) => [s.lengthM, s.radiusM])).toEqual([
+      [40, undefined],
+      [20, 12],
+      [60, undefined],
+    ])
+    // without the option the bend's radius holds over a whole 80 m piece
+    expect(mergeSegments([road(), road(), road(12), road(), road(), road()], 80)[0]).toMatchObject({
+      lengthM: 80,
+      radiusM: 12,
+    })
   })
 
   it('a straight road keeps its heading when merged (the chord of collinear pieces)', () => {
@@ -162,5 +183,43 @@ describe('draft preview of long courses (segments merged to ~20 m, controls ≥ 
     const full = computePreview(input, 'pacing') as PacingOutput
     const draft = computePreview(input, 'pacing', { draft: true }) as PacingOutput
     expect(Math.abs(draft.time_s - full.time_s)).toBeLessThan(0.005 * full.time_s)
+  })
+  it('on a 120 km course stored at 24 m (the API’s ≤ 5 000 segments) merges to ~48 m and predicts the full optimum within 0.5 %', () => {
+    // Alpe d'Huez ridden up and down until 120 km, stored as the API stores it (24 m segments).
+    const loop: typeof segs = []
+    for (let leg = 0; loop.length < 12000; leg++) {
+      for (let k = 0; k < segs.length && loop.length < 12000; k++) {
+        const s = segs[leg % 2 === 0 ? k : segs.length - 1 - k]!
+        const up = leg % 2 === 0
+        loop.push({
+          ...s,
+          grade: up ? s.grade : -s.grade,
+          headingDeg: ((s.headingDeg ?? 0) + (up ? 0 : 180)) % 360,
+        })
+      }
+    }
+    const stored = mergeSegments(loop, 24)
+    expect(draftSegmentLength(stored)).toBeGreaterThan(45)
+    let at = 0
+    const rows: SegmentRow[] = stored.map((s) => {
+      const row = {
+        start: at,
+        end: at + s.lengthM,
+        grade: s.grade,
+        heading: s.headingDeg ?? 0,
+        radius: s.radiusM ?? null,
+        altitude: 0,
+      }
+      at += s.lengthM
+      return row
+    })
+    const input = optimizerInputOf(rows, undefined, setup, {}, 'pacing')
+    const full = computePreview(input, 'pacing') as PacingOutput
+    const draft = computePreview(input, 'pacing', { draft: true }) as PacingOutput
+    expect(full.status).toBe('optimal')
+    expect(Math.abs(draft.optimal_time_s - full.optimal_time_s)).toBeLessThan(
+      0.005 * full.optimal_time_s,
+    )
+    expect(draft.series!.distance_m.length).toBeLessThanOrEqual(2600)
   })
 })
