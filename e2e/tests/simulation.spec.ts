@@ -89,6 +89,10 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
   await page.getByLabel(/^Effort 1 power/).fill('391.1')
   await page.getByLabel(/^Effort 2 power/).fill('307.8')
   await expect(page.getByTestId('cp-fit')).toHaveText('CP 280 W, W′ 20.0 kJ')
+  await page
+    .getByText('Don’t know your CP and W′? Estimate them')
+    .locator('..')
+    .screenshot({ path: screenshotPath('simulation-cp-estimate') })
   await page.getByRole('button', { name: 'Use CP and W′' }).click()
   await expect(page.getByLabel(/^CP/)).toHaveValue('280')
   await expect(page.getByLabel(/^W′/)).toHaveValue('20.0')
