@@ -243,9 +243,28 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
   // The default group: shallow alloy wheels (baseline) against deep carbon wheels.
   await expect(page.getByLabel('Option 1 (baseline)')).toHaveValue('Shallow alloy')
   await expect(page.getByLabel('Option 2', { exact: true })).toHaveValue('Deep carbon')
-  await expect(page.getByTestId('preview').getByTestId('equipment-ranking')).toBeVisible({
-    timeout: 30_000,
-  })
+  const previewRanking = page.getByTestId('preview').getByTestId('equipment-ranking')
+  await expect(previewRanking).toBeVisible({ timeout: 30_000 })
+  // A third option from the wheel presets (drag by yaw, mass against a 30 mm wheel: 0.86 − 0.65
+  // kg, decision 0004): the preview ranks three; then it is removed again.
+  await page.getByRole('button', { name: 'Add option', exact: true }).click()
+  await page.getByLabel('Option 3', { exact: true }).fill('Deep front')
+  await page.getByLabel('Option 3 drag').selectOption({ label: 'Front 80 mm (by yaw)' })
+  await expect(page.getByLabel(/^Option 3 Δ mass/)).toHaveValue('0.21')
+  await expect(page.getByLabel(/^Option 3 Δ CdA/)).toHaveCount(0)
+  await expect(previewRanking.locator('tbody tr')).toHaveCount(3, { timeout: 30_000 })
+  await expect(previewRanking).toContainText('Wheels: Deep front')
+  await page
+    .locator('section')
+    .filter({ has: page.getByRole('heading', { name: 'Equipment options' }) })
+    .screenshot({ path: screenshotPath('simulation-equipment-options') })
+  await page.getByRole('button', { name: 'Remove option 3' }).click()
+  await expect(previewRanking.locator('tbody tr')).toHaveCount(2, { timeout: 30_000 })
+  // Any option can be the baseline (it moves first); and back.
+  await page.getByRole('button', { name: 'Make option 2 the baseline' }).click()
+  await expect(page.getByLabel('Option 1 (baseline)')).toHaveValue('Deep carbon')
+  await page.getByRole('button', { name: 'Make option 2 the baseline' }).click()
+  await expect(page.getByLabel('Option 1 (baseline)')).toHaveValue('Shallow alloy')
   await page.getByRole('button', { name: 'Create' }).click()
   await page.waitForURL(new RegExp(`/simulation/optimizations/equipment/${UUID}$`))
   await page.getByRole('button', { name: 'Run' }).click()

@@ -31,8 +31,12 @@ export type WindSegmentInput = {
 export type EquipmentOptionInput = {
   name: string
   cda_delta_m2?: number
+  /** ΔCdA (m²) by yaw angle (°): [[yaw, Δ], …], in place of a constant ΔCdA. */
+  cda_delta_by_yaw?: [number, number][]
   mass_delta_kg?: number
   crr?: number
+  /** The power the rider can hold with this option, as a fraction of the setup's (e.g. 0.97). */
+  power_factor?: number
 }
 
 /** What an optimization stores in `inputs` (the scenario's snake_case keys, SI units). */

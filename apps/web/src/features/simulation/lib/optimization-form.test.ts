@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { courseFromSegments, parseOptimizeScenario } from '@veloptima/engine'
+import { courseFromSegments, parseOptimizeScenario, WHEELS } from '@veloptima/engine'
 import { optimizerInputOf, type SetupLike } from './engine-input.ts'
 import {
+  newOption,
   optimizationFormOf,
   readOptimizationForm,
   readWindRows,
   windRowsFromSections,
+  withWheelPreset,
   type OptimizationForm,
 } from './optimization-form.ts'
 
@@ -209,5 +211,91 @@ describe('event start and setup override in the inputs', () => {
       optimizationFormOf({ ...body!, course_id: null, rider_setup_id: null }, 'equipment', 'metric')
         .override,
     ).toEqual({ rider_mass: '65' })
+  })
+})
+
+describe('equipment: wheel presets by yaw, power per option, baseline', () => {
+  // Decision 0004's wheel model: ΔCdA by yaw against a 30 mm wheel, typical masses (engine WHEELS).
+  const f = form('metric')
+  f.groups = [
+    {
+      name: 'Front wheel',
+      options: [
+        withWheelPreset({ ...newOption(), name: 'Front 30' }, 'front:30', 'metric'),
+        withWheelPreset({ ...newOption(), name: 'Front 80' }, 'front:80', 'metric'),
+      ],
+    },
+    {
+      name: 'Position',
+      options: [
+        { ...newOption(), name: 'Base bars' },
+        { ...newOption(), name: 'Aero bars', cdaDelta: '-0.04', powerPct: '97' },
+      ],
+    },
+  ]
+  const { body, errors } = readOptimizationForm(f, 'equipment', 'metric')
+
+  it('stores a preset as its ΔCdA-by-yaw table and its mass against 30 mm; a position’s power as a factor', () => {
+    expect(errors).toEqual({})
+    const eq = body!.inputs.equipment!
+    const deep = eq.groups['Front wheel']![1]!
+    expect(deep.cda_delta_by_yaw).toEqual(WHEELS['80'].frontDeltaCda!.map((d, i) => [i * 2.5, d]))
+    expect(deep.cda_delta_m2).toBeUndefined()
+    expect(deep.mass_delta_kg).toBeCloseTo(WHEELS['80'].frontMassKg! - WHEELS['30'].frontMassKg!, 9)
+    expect(eq.groups['Front wheel']![0]!.mass_delta_kg).toBe(0)
+    expect(eq.groups.Position![1]).toMatchObject({ cda_delta_m2: -0.04, power_factor: 0.97 })
+    expect(eq.groups.Position![0]!.power_factor).toBeUndefined()
+    expect(eq.baseline).toEqual({ 'Front wheel': 'Front 30', Position: 'Base bars' })
+  })
+
+  it('round-trips: the stored table is recognized as its preset, the power as a percentage', () => {
+    const again = optimizationFormOf(
+      { ...body!, course_id: null, rider_setup_id: null },
+      'equipment',
+      'metric',
+    )
+    expect(again.groups[0]!.options.map((o) => o.wheel)).toEqual(['front:30', 'front:80'])
+    expect(again.groups[1]!.options[1]!.powerPct).toBe('97')
+    expect(readOptimizationForm(again, 'equipment', 'metric').body!.inputs).toEqual(body!.inputs)
+  })
+
+  it('the engine parses the tables and power factors; a table of one’s own is kept as is', () => {
+    const input = optimizerInputOf(segments, undefined, setup, body!.inputs, 'equipment')
+    const parsed = parseOptimizeScenario(input.scenario, () =>
+      courseFromSegments(input.segments, input.startAltitudeM),
+    )
+    expect(parsed.equipment!.groups['Front wheel']![1]!.cdaDeltaByYaw).toHaveLength(9)
+    expect(parsed.equipment!.groups.Position![1]!.powerFactor).toBe(0.97)
+    const own: [number, number][] = [
+      [0, -0.001],
+      [10, -0.006],
+    ]
+    const stored = {
+      ...body!.inputs,
+      equipment: {
+        ...body!.inputs.equipment!,
+        groups: {
+          ...body!.inputs.equipment!.groups,
+          'Front wheel': [
+            { name: 'Front 30', cda_delta_m2: 0 },
+            { name: 'Mine', cda_delta_by_yaw: own },
+          ],
+        },
+      },
+    }
+    const back = optimizationFormOf(
+      { name: 'x', course_id: null, rider_setup_id: null, inputs: stored },
+      'equipment',
+      'metric',
+    )
+    expect(back.groups[0]!.options[1]).toMatchObject({ wheel: '', yawTable: own })
+    const written = readOptimizationForm(back, 'equipment', 'metric').body!.inputs.equipment!
+    expect(written.groups['Front wheel']![1]!.cda_delta_by_yaw).toEqual(own)
+  })
+
+  it('switching an option back to a constant ΔCdA drops the table', () => {
+    const o = withWheelPreset(f.groups[0]!.options[1]!, '', 'metric')
+    expect(o.wheel).toBe('')
+    expect(o.yawTable).toBeUndefined()
   })
 })

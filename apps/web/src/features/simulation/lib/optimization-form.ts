@@ -9,13 +9,39 @@ import type {
 } from './engine-input.ts'
 import { parseEventStart } from './format.ts'
 import {
+  presetMassDeltaKg,
+  presetOfTable,
+  presetYawTable,
+  type WheelPreset,
+} from './wheel-presets.ts'
+import {
   overrideTextsOf,
   readOverride,
   type OverrideTexts,
   type SetupOverride,
 } from './setup-override.ts'
 
-export type OptionForm = { name: string; cdaDelta: string; massDelta: string; crr: string }
+export type OptionForm = {
+  name: string
+  cdaDelta: string
+  massDelta: string
+  crr: string
+  /** Power the rider can hold with this option, % of the setup's (empty: 100 %). */
+  powerPct: string
+  /** A wheel preset: its ΔCdA by yaw replaces the constant ΔCdA. */
+  wheel: WheelPreset | ''
+  /** A ΔCdA-by-yaw table of the user's own (not a preset), kept as stored. */
+  yawTable?: [number, number][]
+}
+
+export const newOption = (): OptionForm => ({
+  name: '',
+  cdaDelta: '0',
+  massDelta: '0',
+  crr: '',
+  powerPct: '',
+  wheel: '',
+})
 export type GroupForm = { name: string; options: OptionForm[] }
 /** A stretch of the course with its own wind: distances and speed in the user's units. */
 export type WindRowForm = { start: string; end: string; speed: string; from: string }
@@ -58,8 +84,8 @@ export function defaultWheelGroup(): GroupForm {
   return {
     name: 'Wheels',
     options: [
-      { name: 'Shallow alloy', cdaDelta: '0', massDelta: '0', crr: '' },
-      { name: 'Deep carbon', cdaDelta: '-0.012', massDelta: '0.3', crr: '' },
+      { ...newOption(), name: 'Shallow alloy' },
+      { ...newOption(), name: 'Deep carbon', cdaDelta: '-0.012', massDelta: '0.3' },
     ],
   }
 }
@@ -87,12 +113,18 @@ export function optimizationFormOf(
         )
         return {
           name,
-          options: sorted.map((x) => ({
-            name: x.name,
-            cdaDelta: String(x.cda_delta_m2 ?? 0),
-            massDelta: trim(toDisplay('mass', x.mass_delta_kg ?? 0, system), 2),
-            crr: x.crr === undefined ? '' : String(x.crr),
-          })),
+          options: sorted.map((x): OptionForm => {
+            const wheel = x.cda_delta_by_yaw ? presetOfTable(x.cda_delta_by_yaw) : null
+            return {
+              name: x.name,
+              cdaDelta: String(x.cda_delta_m2 ?? 0),
+              massDelta: trim(toDisplay('mass', x.mass_delta_kg ?? 0, system), 2),
+              crr: x.crr === undefined ? '' : String(x.crr),
+              powerPct: x.power_factor === undefined ? '' : trim(x.power_factor * 100, 1),
+              wheel: wheel ?? '',
+              ...(x.cda_delta_by_yaw && !wheel ? { yawTable: x.cda_delta_by_yaw } : {}),
+            }
+          }),
         }
       })
     : undefined
@@ -330,11 +362,25 @@ export function readOptimizationForm(
         )
         const option: EquipmentOptionInput = {
           name,
-          cda_delta_m2: num(`g${gi}.o${oi}.cda`, `${label} Δ CdA`, o.cdaDelta, -0.2, 0.2, 'm²'),
           mass_delta_kg: fromDisplay('mass', massShown, system),
         }
+        if (o.wheel) option.cda_delta_by_yaw = presetYawTable(o.wheel)
+        else if (o.yawTable) option.cda_delta_by_yaw = o.yawTable
+        else
+          option.cda_delta_m2 = num(
+            `g${gi}.o${oi}.cda`,
+            `${label} Δ CdA`,
+            o.cdaDelta,
+            -0.2,
+            0.2,
+            'm²',
+          )
         if (o.crr.trim() !== '')
           option.crr = num(`g${gi}.o${oi}.crr`, `${label} Crr`, o.crr, 0.001, 0.05, '')
+        if (o.powerPct.trim() !== '') {
+          const pct = num(`g${gi}.o${oi}.power`, `${label} power`, o.powerPct, 50, 120, '%')
+          if (pct !== 100) option.power_factor = pct / 100
+        }
         return option
       })
       if (gname) {
@@ -356,4 +402,16 @@ export function readOptimizationForm(
     },
     errors,
   }
+}
+
+/** An option switched to a wheel preset (its mass against a 30 mm wheel comes with it), or back
+ * to a constant ΔCdA with `''`. */
+export function withWheelPreset(
+  o: OptionForm,
+  wheel: WheelPreset | '',
+  system: UnitSystem,
+): OptionForm {
+  const { yawTable: _own, ...rest } = o
+  if (!wheel) return { ...rest, wheel: '' }
+  return { ...rest, wheel, massDelta: trim(toDisplay('mass', presetMassDeltaKg(wheel), system), 3) }
 }

@@ -2,8 +2,9 @@
 import { useMemo, useState } from 'react'
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
 import { api } from '../../../lib/api-client.ts'
-import { unitLabel, useUnits } from '../../../lib/units.ts'
+import { useUnits } from '../../../lib/units.ts'
 import { EnvironmentCard } from '../components/environment-card.tsx'
+import { EquipmentCard } from '../components/equipment-card.tsx'
 import { PreviewPanel } from '../components/preview-panel.tsx'
 import { RunPanel } from '../components/run-panel.tsx'
 import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
@@ -29,7 +30,6 @@ import {
 import { optimizerInputOf, type OptimizationInputs } from '../lib/engine-input.ts'
 import {
   CONSTRAINTS,
-  defaultWheelGroup,
   optimizationFormOf,
   readOptimizationForm,
   type OptimizationForm,
@@ -214,21 +214,6 @@ function OptimizationEditor({
     }
   }
 
-  const setOption = (
-    gi: number,
-    oi: number,
-    key: 'name' | 'cdaDelta' | 'massDelta' | 'crr',
-    v: string,
-  ) =>
-    setForm((f) => ({
-      ...f,
-      groups: f.groups.map((g, i) =>
-        i !== gi
-          ? g
-          : { ...g, options: g.options.map((o, j) => (j === oi ? { ...o, [key]: v } : o)) },
-      ),
-    }))
-
   const errors = shownErrors
   return (
     <Page>
@@ -350,93 +335,12 @@ function OptimizationEditor({
             </div>
           </Card>
           {type === 'equipment' ? (
-            <Card title="Equipment options">
-              {errors.groups ? <ErrorBox>{errors.groups}</ErrorBox> : null}
-              {form.groups.map((g, gi) => (
-                <fieldset key={gi} className="mb-3 space-y-2 rounded-md p-3 ring-1 ring-slate-200">
-                  <legend className="px-1 text-sm font-medium">Group {gi + 1}</legend>
-                  <Field
-                    label={`Group ${gi + 1} name`}
-                    inputMode="text"
-                    value={g.name}
-                    onChange={(v) =>
-                      setForm((f) => ({
-                        ...f,
-                        groups: f.groups.map((x, i) => (i === gi ? { ...x, name: v } : x)),
-                      }))
-                    }
-                    error={errors[`g${gi}.name`]}
-                  />
-                  {errors[`g${gi}`] ? (
-                    <p className="text-xs text-red-600">{errors[`g${gi}`]}</p>
-                  ) : null}
-                  {g.options.map((o, oi) => (
-                    <div key={oi} className="grid grid-cols-4 gap-2">
-                      <Field
-                        label={oi === 0 ? `Option ${oi + 1} (baseline)` : `Option ${oi + 1}`}
-                        inputMode="text"
-                        value={o.name}
-                        onChange={(v) => setOption(gi, oi, 'name', v)}
-                        error={errors[`g${gi}.o${oi}.name`]}
-                      />
-                      <Field
-                        label={`Option ${oi + 1} Δ CdA`}
-                        unit="m²"
-                        value={o.cdaDelta}
-                        onChange={(v) => setOption(gi, oi, 'cdaDelta', v)}
-                        error={errors[`g${gi}.o${oi}.cda`]}
-                      />
-                      <Field
-                        label={`Option ${oi + 1} Δ mass`}
-                        unit={unitLabel('mass', system)}
-                        value={o.massDelta}
-                        onChange={(v) => setOption(gi, oi, 'massDelta', v)}
-                        error={errors[`g${gi}.o${oi}.mass`]}
-                      />
-                      <Field
-                        label={`Option ${oi + 1} Crr`}
-                        value={o.crr}
-                        hint={oi === 0 ? 'Empty: the setup’s tyres.' : undefined}
-                        onChange={(v) => setOption(gi, oi, 'crr', v)}
-                        error={errors[`g${gi}.o${oi}.crr`]}
-                      />
-                    </div>
-                  ))}
-                  <Button
-                    variant="secondary"
-                    onClick={() =>
-                      setForm((f) => ({
-                        ...f,
-                        groups: f.groups.map((x, i) =>
-                          i === gi
-                            ? {
-                                ...x,
-                                options: [
-                                  ...x.options,
-                                  { name: '', cdaDelta: '0', massDelta: '0', crr: '' },
-                                ],
-                              }
-                            : x,
-                        ),
-                      }))
-                    }
-                  >
-                    Add option
-                  </Button>
-                </fieldset>
-              ))}
-              <Button
-                variant="secondary"
-                onClick={() =>
-                  setForm((f) => ({
-                    ...f,
-                    groups: [...f.groups, { ...defaultWheelGroup(), name: '' }],
-                  }))
-                }
-              >
-                Add option group
-              </Button>
-            </Card>
+            <EquipmentCard
+              groups={form.groups}
+              errors={errors}
+              system={system}
+              onChange={(update) => setForm((f) => ({ ...f, groups: update(f.groups) }))}
+            />
           ) : null}
           <div className="flex items-center gap-3">
             <Button type="submit" disabled={saving}>
