@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { chromiumArgs, chromiumPath } from './chromium.ts'
 
 // The product is started as `npm start` does (scripts/start.mjs), on its own ports and a fresh
 // data directory, and driven in Debian's Chromium (never a downloaded browser).
@@ -31,17 +32,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
+      executablePath: chromiumPath,
+      args: chromiumArgs,
     },
   },
   webServer: {

@@ -12,6 +12,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
+import { chromiumArgs, chromiumPath } from '../../../e2e/chromium.ts'
 import { build } from 'vite'
 import { courseFromSegments, mergeSegments, type Course } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
@@ -25,7 +26,6 @@ import { optimizerInputOf } from '../src/features/simulation/lib/engine-input.ts
 import { computePreview, DRAFT_ABOVE_SEGMENTS } from '../src/features/simulation/lib/preview.ts'
 import type { BenchReply, BenchRequest } from './preview-page.ts'
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 if (!existsSync(chromiumPath)) {
   console.log(
     `Chromium not found at ${chromiumPath}: install Debian's chromium (npm test does as root).`,
@@ -129,19 +129,7 @@ const server = createServer((req, res) => {
 await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
 const port = (server.address() as AddressInfo).port
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-dev-shm-usage',
-  ],
-})
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
 const page = await browser.newPage()
 await page.goto(`http://127.0.0.1:${port}/`)
 await page.waitForFunction(() => 'benchPreview' in window)

@@ -1,0 +1,14 @@
+// Debian's Chromium as the e2e journeys and the browser benchmarks launch it: never a downloaded
+// browser; no background connections (this machine's network is closed).
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+]
