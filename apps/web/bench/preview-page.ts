@@ -21,6 +21,8 @@ export type BenchRequest = {
 export type BenchReply = {
   /** input building and change key on the main thread (ms) */
   buildMs: number
+  /** length of the change key (characters): what the page stringifies on every edit */
+  keyChars: number
   /** from the edit's start (after the debounce) to the first answer on the main thread (ms) */
   firstMs: number
   /** the same to the full-resolution answer (ms) */
@@ -72,6 +74,7 @@ function run(request: BenchRequest): Promise<BenchReply> {
       if (reply.draft && !reply.error) return
       resolve({
         buildMs: t1 - t0,
+        keyChars: key.length,
         firstMs: first.at - t0,
         fullMs: at - t0,
         firstComputeMs: first.reply.ms ?? 0,
@@ -79,7 +82,7 @@ function run(request: BenchRequest): Promise<BenchReply> {
         draft: first.reply.draft === true,
         timeS: optimum(first.reply),
         fullTimeS: optimum(reply),
-        error: reply.error ?? (key.length > 0 ? null : 'empty key'),
+        error: reply.error ?? null,
       })
     }
     worker.postMessage({ id: 1, input, type: request.type })
