@@ -1,0 +1,288 @@
+// The aero analysis' boundary types: what a reader hands the engine (ActivitySamples), what a
+// caller asks for (AeroAnalysisInput) and what it gets back (AeroAnalysis). SI units throughout.
+//
+// Functions (aero/index.ts):
+//   analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput): AeroAnalysis
+//   detectRuns(samples: ActivitySamples): RunSpec[]
+//   prepareVe(samples, {rho?, environment?, calibrationFactor?, useAirspeed?}): VeSeries
+//   virtualElevation(series: VeSeries, start: number, end: number, params: VeParams, out?): Float64Array
+//   fitVirtualElevation(series: VeSeries, pieces: VePiece[], options: VeFitOptions): VeFitResult
+
+/**
+ * Time series of one recorded activity (a field test or a ride), one entry per sample.
+ * Missing values are NaN; a whole channel the file lacks is null.
+ */
+export interface ActivitySamples {
+  /** Seconds since the first sample, strictly increasing (not necessarily uniform). */
+  t: Float64Array
+  /** Epoch seconds of t = 0, or NaN when the file has no absolute time. */
+  startEpochS: number
+  /** Ground speed, m/s. */
+  speed: Float64Array
+  /** Crank (or hub) power, W. */
+  power: Float64Array
+  /** Altitude, m (barometric or GPS), or null. */
+  altitude: Float64Array | null
+  /** Cumulative distance, m, or null. */
+  distance: Float64Array | null
+  /** Lap index of each sample, 0-based (all 0 when the file has no laps). */
+  lap: Int32Array
+  /** Degrees WGS84, or null when the file has no GPS. */
+  lat: Float64Array | null
+  lon: Float64Array | null
+  /** Air speed measured by a sensor (pitot or similar), m/s, uncalibrated, or null. */
+  airspeed: Float64Array | null
+  /** Yaw angle measured by a sensor, rad, or null. */
+  yaw: Float64Array | null
+  /** Air temperature, °C, or null. */
+  temperature: Float64Array | null
+  /** Barometric pressure, Pa, or null. */
+  pressure: Float64Array | null
+  /** Air density written by a sensor, kg/m³, or null. */
+  airDensity: Float64Array | null
+  /** Measured wind speed (iBike), m/s, or null. */
+  windSpeed: Float64Array | null
+}
+
+/** How a run was found: a recorded lap, a repeated loop (by position), an out-and-back leg pair, a time range the user gave, or the whole file. */
+export type RunSource = 'lap' | 'loop' | 'out_and_back' | 'time_range' | 'whole'
+
+/** 've' = virtual elevation (Chung), 'direct' = force balance with measured air speed. */
+export type AeroMethod = 've' | 'direct'
+
+/**
+ * One run to analyse. Give `lap` (0-based lap index) or `startT`/`endT` (seconds, same clock as
+ * `ActivitySamples.t`). `detectRuns` always fills `startT`/`endT` and `source`; for out-and-back
+ * runs `pieces` holds the legs with the turnarounds trimmed (each piece [startT, endT]).
+ */
+export interface RunSpec {
+  lap?: number
+  startT?: number
+  endT?: number
+  /** Parts of the run actually used (turnarounds trimmed); default the whole [startT, endT]. */
+  pieces?: Array<[number, number]>
+  /** Display label, e.g. "lap 3" or "run 2". */
+  label?: string
+  /** Configuration tested (position, helmet, wheels…); runs with the same text are repeats. */
+  configuration?: string
+  source?: RunSource
+}
+
+/** Air conditions measured once for the whole file. */
+export interface AeroEnvironment {
+  temperatureC: number
+  /** Station pressure (not sea-level QNH), Pa. */
+  pressurePa: number
+  /** Relative humidity 0..1. */
+  humidity?: number
+}
+
+export interface AeroAnalysisInput {
+  /** System mass: rider + bike + kit, kg. */
+  massKg: number
+  /** Fixed rolling-resistance coefficient; fitted when absent. */
+  crr?: number
+  /** Drivetrain efficiency 0..1 (default 0.976; 1 for a hub power meter). */
+  drivetrainEfficiency?: number
+  /** Constant air density, kg/m³. Else `environment`, else the sample channels, else ISA from altitude. */
+  airDensity?: number
+  environment?: AeroEnvironment
+  /** 'auto' (default): direct where air speed exists, VE otherwise. */
+  method?: 'auto' | AeroMethod
+  /** Runs to analyse; detected (`detectRuns`) when absent. */
+  runs?: RunSpec[]
+  /** Configuration label of the baseline runs (default: the first run's configuration). */
+  baseline?: string
+  /**
+   * Direct method: the sensor's aero calibration factor applied to the measured dynamic pressure,
+   * q = cal·½ρ·airspeed² (Aerosensor `cal = 1/(1−Cp)`, default 1.400).
+   */
+  calibrationFactor?: number
+  /** Speed for "watts saved", m/s (default 40 km/h). */
+  referenceSpeedMps?: number
+  /** Power for "seconds per 40 km", W (default 300). */
+  referencePowerW?: number
+  /** Fit a constant wind vector where headings vary enough (default true). */
+  fitWind?: boolean
+  /** Bootstrap resamples for the 95 % intervals (default 200; 0 = no intervals). */
+  resamples?: number
+  /** Seed of the deterministic bootstrap (default 1). */
+  seed?: number
+}
+
+export type AeroRunFlag =
+  | 'braking'
+  | 'non_closing_loop'
+  | 'high_yaw'
+  | 'few_samples'
+  | 'no_elevation'
+  | 'poor_fit'
+  | 'speed_gaps'
+
+export interface AeroRun {
+  /** Position in `AeroAnalysis.runs` (time order). */
+  index: number
+  label: string
+  configuration: string
+  source: RunSource
+  startT: number
+  endT: number
+  method: AeroMethod
+  /** Drag area, m² (spoke drag Fw included: what a tunnel's bike+rider balance measures). */
+  cda: number
+  cdaCi95: [number, number]
+  crr: number
+  /** Equal to [crr, crr] when Crr was given. */
+  crrCi95: [number, number]
+  /** RMSE of virtual vs measured elevation after the fit, m (NaN for direct runs without elevation). */
+  veRmseM: number
+  /** Elevation offset of the run's VE trace, m (VE + offset matches measured elevation). */
+  elevationOffsetM: number
+  /** Fitted constant wind (speed, m/s, and the direction it blows FROM, degrees), when fitted. */
+  windMps?: number
+  windFromDeg?: number
+  /** Direct method: the calibration factor used. */
+  calibrationFactor?: number
+  /** Mean ground speed, m/s, and mean power, W, over the samples used. */
+  meanSpeedMps: number
+  meanPowerW: number
+  /** Air density used (mean), kg/m³. */
+  airDensity: number
+  samplesUsed: number
+  flags: AeroRunFlag[]
+}
+
+/** CdA of one window (direct method), stored as a `cdam` data block. */
+export interface AeroWindow {
+  runIndex: number
+  startT: number
+  endT: number
+  cda: number
+  meanSpeedMps: number
+  meanAirSpeedMps: number
+  meanPowerW: number
+  /** Mean yaw, rad, when the sensor measured it. */
+  meanYawRad?: number
+}
+
+export interface AeroConfigurationComparison {
+  configuration: string
+  runs: number[]
+  /** Drift-corrected mean CdA of the configuration, m². */
+  cda: number
+  deltaCda: number
+  deltaCdaCi95: [number, number]
+  /** ΔCdA / baseline CdA. */
+  deltaPercent: number
+  /** Power saved at the reference speed (positive = this configuration is faster), W. */
+  wattsSaved: number
+  /** Time saved over 40 km at the reference power on flat ground (positive = faster), s. */
+  secondsPer40km: number
+  verdict: 'faster' | 'slower' | 'no_difference'
+}
+
+export interface AeroComparison {
+  baseline: string
+  baselineCda: number
+  /** CdA drift of the baseline in time, m² per hour (0 when fewer than two baseline runs). */
+  driftPerHour: number
+  /** The drift line: CdA_baseline(t) = intercept + driftPerHour·(t − t0)/3600 (t0 = first baseline mid-time). */
+  driftLine: { t0: number; intercept: number; slopePerS: number }
+  /** Drift-corrected CdA per run (same order as runs). */
+  correctedCda: number[]
+  referenceSpeedMps: number
+  referencePowerW: number
+  configurations: AeroConfigurationComparison[]
+}
+
+export interface AeroAnalysis {
+  runs: AeroRun[]
+  windows: AeroWindow[]
+  comparison: AeroComparison | null
+  /** Direct method: the calibration factor that makes the baseline runs agree with VE (or null). */
+  fittedCalibrationFactor: number | null
+  /** Crr shared by all VE runs (fitted or given). */
+  crr: number
+  warnings: string[]
+}
+
+/** Per-sample quantities the VE trace and fit need, computed once per file (`prepareVe`). */
+export interface VeSeries {
+  n: number
+  t: Float64Array
+  /** Time step of each sample (t[i] − t[i−1]; 0 for the first), s. */
+  dt: Float64Array
+  speed: Float64Array
+  power: Float64Array
+  /** Air density per sample, kg/m³. */
+  rho: Float64Array
+  /** Measured elevation (or null: flat track assumed). */
+  elevation: Float64Array | null
+  /** Heading, rad clockwise from north (NaN without GPS). */
+  heading: Float64Array
+  /** Air speed for the aero term when measured (already calibrated), else null. */
+  airspeed: Float64Array | null
+  /** 1 = usable sample (finite power/speed, moving). */
+  valid: Uint8Array
+}
+
+/** Parameters of one VE trace (the sliders). */
+export interface VeParams {
+  cda: number
+  crr: number
+  massKg: number
+  drivetrainEfficiency: number
+  /** Constant wind vector the air moves TOWARDS, east and north components, m/s (default 0). */
+  windE?: number
+  windN?: number
+  /** Elevation of the first sample of the trace, m (default 0). */
+  offsetM?: number
+}
+
+/** A contiguous stretch of samples [start, end) fitted with its own elevation offset. */
+export interface VePiece {
+  start: number
+  end: number
+  /** Which CdA this piece belongs to (index into the fitted CdA list). */
+  group: number
+}
+
+export interface VeFitOptions {
+  massKg: number
+  drivetrainEfficiency: number
+  /** Number of CdA groups (pieces carry a group index); default 1. */
+  groups?: number
+  /** Fixed Crr; fitted when absent. */
+  crr?: number
+  /** Fit a constant wind vector (needs headings; ignored when headings barely vary). */
+  fitWind?: boolean
+  /** Per-sample mask: 1 = use the sample in the fit (stops, braking, outliers = 0). */
+  mask?: Uint8Array
+  /** Huber threshold on residuals in robust units (default 1.345; Infinity = plain least squares). */
+  huberK?: number
+  /** Bootstrap resamples (default 200; 0 = none) and moving-block length in seconds (default 60). */
+  resamples?: number
+  blockS?: number
+  seed?: number
+}
+
+export interface VeFitResult {
+  /** CdA per group, m², and its 95 % interval. */
+  cda: number[]
+  cdaCi95: Array<[number, number]>
+  crr: number
+  crrCi95: [number, number]
+  crrFixed: boolean
+  windE: number
+  windN: number
+  windFitted: boolean
+  /** Elevation offset per piece (VE starts at 0 at each piece's first sample), m. */
+  offsets: number[]
+  /** Measured − fitted elevation per sample (NaN where not used). */
+  residuals: Float64Array
+  rmseM: number
+  /** RMSE per piece, m. */
+  pieceRmseM: number[]
+  samplesUsed: number
+  iterations: number
+}
