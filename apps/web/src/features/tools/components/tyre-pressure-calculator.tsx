@@ -284,8 +284,10 @@ export function TyrePressureCalculator() {
               With {formatQuantity('mass', r.systemMassKg, system)} on the bike and{' '}
               {Math.round((1 - r.frontShare) * 100)} % of it on the rear, the rear tyre carries{' '}
               {formatQuantity('mass', r.rear.loadKg, system)}. Our model starts from Berto&apos;s 15
-              % tyre drop for a {r.effectiveWidthMm} mm tyre and scales it by{' '}
-              {r.factors.total.toFixed(2)} for {surfaceText[surface]}
+              % tyre drop at the mean wheel load for a {r.effectiveWidthMm} mm tyre, lifts it ×
+              {r.factors.calibration} to the level of SILCA, Zipp and ENVE, puts the rear{' '}
+              {Math.round((r.rearToFrontRatio - 1) * 100)} % above the front and scales it by{' '}
+              {(r.factors.total / r.factors.calibration).toFixed(2)} for {surfaceText[surface]}
               {wet ? ' in the wet' : ''} and a{' '}
               {tyreType === 'tube'
                 ? 'tube'
