@@ -58,6 +58,34 @@ export const routes: RouteObject[] = [
                 ),
               })),
           },
+          // Teams (issue 17): a team's members page and the page of an invitation link.
+          {
+            path: 'account/teams/:teamId',
+            handle: { crumb: 'Team' },
+            lazy: () =>
+              import('../features/account/team-page.tsx').then((m) => ({
+                Component: () => (
+                  <RequireAccess>
+                    <PlainPage>
+                      <m.TeamPage />
+                    </PlainPage>
+                  </RequireAccess>
+                ),
+              })),
+          },
+          {
+            path: 'account/invitations/:token',
+            lazy: () =>
+              import('../features/account/invitation-page.tsx').then((m) => ({
+                Component: () => (
+                  <RequireAccess>
+                    <PlainPage>
+                      <m.InvitationPage />
+                    </PlainPage>
+                  </RequireAccess>
+                ),
+              })),
+          },
           {
             path: 'tools',
             handle: { crumb: 'Tools' },

@@ -7,8 +7,9 @@ import { PageSpinner } from '../../components/spinner.tsx'
 import { api } from '../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
 import { useLive } from '../../lib/live.tsx'
-import { useMyTeams, usePatchUser, useUserDoc } from '../../lib/user.ts'
+import { useUserDoc } from '../../lib/user.ts'
 import { ProfileForm } from './profile-form-view.tsx'
+import { TeamsCard } from './teams-card.tsx'
 
 const planNames: Record<Subscription['plan'], string> = {
   individual: 'Individual',
@@ -31,7 +32,7 @@ function Card({ title, children, id }: { title: string; children: React.ReactNod
   )
 }
 
-/** Your account: identity, rider profile, current team, plan and trial. */
+/** Your account: identity, rider profile, teams (current team, new team), plan and trial. */
 export function AccountPage() {
   const auth = useAuth()
   const live = useLive()
@@ -67,58 +68,9 @@ export function AccountPage() {
         )}
       </Card>
 
-      <TeamCard />
+      <TeamsCard />
       <PlanCard />
     </div>
-  )
-}
-
-function TeamCard() {
-  const teams = useMyTeams()
-  const userDoc = useUserDoc()
-  const patch = usePatchUser()
-  return (
-    <Card title="Current team" id="team">
-      {teams.isPending || userDoc.isPending ? (
-        <PageSpinner />
-      ) : teams.isError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {teams.error.message}
-        </p>
-      ) : teams.data.length === 0 ? (
-        <p className="text-sm text-slate-600">
-          You are not in a team. With the Team plan a coach can add you; team courses and rider
-          setups then appear next to yours.
-        </p>
-      ) : (
-        <div className="max-w-sm">
-          <label htmlFor="current-team" className="text-sm font-medium text-slate-700">
-            Work in
-          </label>
-          <select
-            id="current-team"
-            value={userDoc.data?.current_team ?? ''}
-            disabled={patch.isPending}
-            onChange={(e) => patch.mutate({ current_team: e.target.value || null })}
-            className="mt-1 block w-full rounded-lg border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600"
-          >
-            <option value="">Only my own items</option>
-            {teams.data.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name} ({t.role})
-              </option>
-            ))}
-          </select>
-          <p className="mt-2 text-sm text-slate-500" role="status">
-            {patch.isError
-              ? patch.error.message
-              : patch.isSuccess
-                ? 'Saved.'
-                : 'New items are created for the team you work in.'}
-          </p>
-        </div>
-      )}
-    </Card>
   )
 }
 

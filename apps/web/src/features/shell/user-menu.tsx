@@ -1,9 +1,51 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react'
 import { Link } from 'react-router'
+import { CheckIcon } from '../../components/icons.tsx'
 import type { LoggedInUser } from '../../lib/auth.ts'
+import { useMyTeams, usePatchUser, useUserDoc } from '../../lib/user.ts'
 import { Avatar } from './avatar.tsx'
 
-/** The user menu: name, e-mail, photo; Your account; Sign out. */
+const itemClass =
+  'flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-50 data-focus:text-slate-900'
+
+/** "Work in": the current team (or only one's own items), when the user is in a team. */
+function TeamSwitch() {
+  const teams = useMyTeams()
+  const userDoc = useUserDoc()
+  const patch = usePatchUser()
+  if (!teams.data?.length || !userDoc.data) return null
+  const current = userDoc.data.current_team
+  const choices = [
+    { id: null, name: 'Only my own items' },
+    ...teams.data.map((t) => ({ id: t.id, name: t.name })),
+  ]
+  return (
+    <>
+      <div className="my-1 h-px bg-slate-100" />
+      <p className="px-3 pt-2 pb-1 text-xs font-medium tracking-wide text-slate-500 uppercase">
+        Work in
+      </p>
+      {choices.map((c) => (
+        <MenuItem key={c.id ?? 'own'}>
+          <button
+            type="button"
+            role="menuitemradio"
+            aria-checked={c.id === current}
+            onClick={() => c.id !== current && patch.mutate({ current_team: c.id })}
+            className={itemClass}
+          >
+            <CheckIcon
+              className={`h-4 w-4 shrink-0 ${c.id === current ? 'text-brand-600' : 'invisible'}`}
+            />
+            <span className="truncate">{c.name}</span>
+          </button>
+        </MenuItem>
+      ))}
+    </>
+  )
+}
+
+/** The user menu: name, e-mail, photo; the team worked in; Your account; Sign out. */
 export function UserMenu({ user, onSignOut }: { user: LoggedInUser; onSignOut: () => void }) {
   return (
     <Menu as="div" className="relative">
@@ -24,6 +66,7 @@ export function UserMenu({ user, onSignOut }: { user: LoggedInUser; onSignOut: (
             <p className="truncate text-xs text-slate-500">{user.email}</p>
           </div>
         </div>
+        <TeamSwitch />
         <div className="my-1 h-px bg-slate-100" />
         <MenuItem>
           <Link

@@ -1,0 +1,124 @@
+import { useState, type FormEvent } from 'react'
+import { Link } from 'react-router'
+import { buttonClass } from '../../components/button.ts'
+import { PageSpinner } from '../../components/spinner.tsx'
+import { useMyTeams, usePatchUser, useUserDoc } from '../../lib/user.ts'
+import { roleLabels } from './team-rules.ts'
+import { useCreateTeam } from './teams-api.ts'
+
+const inputClass =
+  'block w-full rounded-lg border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600'
+
+/** The account page's teams: the team to work in, the caller's teams, and a new team. */
+export function TeamsCard() {
+  const teams = useMyTeams()
+  const userDoc = useUserDoc()
+  const patch = usePatchUser()
+  const create = useCreateTeam()
+  const [name, setName] = useState('')
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    create.mutate(name, {
+      onSuccess: (team) => {
+        setName('')
+        // A new team becomes the one worked in: it is why it was made.
+        patch.mutate({ current_team: team.id })
+      },
+    })
+  }
+  return (
+    <section
+      id="team"
+      aria-labelledby="team-title"
+      className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8"
+    >
+      <h2 id="team-title" className="text-lg font-semibold text-slate-900">
+        Teams
+      </h2>
+      <div className="mt-5 space-y-8">
+        {teams.isPending || userDoc.isPending ? (
+          <PageSpinner />
+        ) : teams.isError ? (
+          <p role="alert" className="text-sm text-red-700">
+            {teams.error.message}
+          </p>
+        ) : teams.data.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            You are not in a team. Create one and invite your riders, or open the invitation link a
+            coach sent you.
+          </p>
+        ) : (
+          <>
+            <div className="max-w-sm">
+              <label htmlFor="current-team" className="text-sm font-medium text-slate-700">
+                Work in
+              </label>
+              <select
+                id="current-team"
+                value={userDoc.data?.current_team ?? ''}
+                disabled={patch.isPending}
+                onChange={(e) => patch.mutate({ current_team: e.target.value || null })}
+                className={`mt-1 ${inputClass}`}
+              >
+                <option value="">Only my own items</option>
+                {teams.data.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name} ({t.role})
+                  </option>
+                ))}
+              </select>
+              <p className="mt-2 text-sm text-slate-500" role="status">
+                {patch.isError
+                  ? patch.error.message
+                  : patch.isSuccess
+                    ? 'Saved.'
+                    : 'New items are created for the team you work in.'}
+              </p>
+            </div>
+            <ul className="divide-y divide-slate-100" aria-label="Your teams">
+              {teams.data.map((t) => (
+                <li key={t.id} className="flex items-center gap-4 py-3">
+                  <div className="min-w-0 grow">
+                    <p className="truncate text-sm font-medium text-slate-900">{t.name}</p>
+                    <p className="text-sm text-slate-500">{roleLabels[t.role]}</p>
+                  </div>
+                  <Link
+                    to={`/account/teams/${t.id}`}
+                    className={`${buttonClass.secondary} px-3 py-1.5`}
+                    aria-label={`Members of ${t.name}`}
+                  >
+                    Members
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        <form onSubmit={submit} className="flex max-w-lg flex-wrap items-end gap-3">
+          <div className="grow">
+            <label htmlFor="new-team" className="text-sm font-medium text-slate-700">
+              New team
+            </label>
+            <input
+              id="new-team"
+              required
+              maxLength={100}
+              value={name}
+              placeholder="e.g. Alpine Racing"
+              onChange={(e) => setName(e.target.value)}
+              className={`mt-1 ${inputClass}`}
+            />
+          </div>
+          <button type="submit" className={buttonClass.primary} disabled={create.isPending}>
+            Create team
+          </button>
+        </form>
+        {create.isError && (
+          <p role="alert" className="text-sm text-red-700">
+            {create.error.message}
+          </p>
+        )}
+      </div>
+    </section>
+  )
+}
