@@ -10,6 +10,7 @@ import type {
   SimulationResult,
 } from './sim/simulate.ts'
 import type { RiderPosition } from './sim/positions.ts'
+import type { RecordedSegments, ReplaySummary } from './sim/recorded.ts'
 import { EngineInputError, validatePositions, validateWindSegments } from './sim/validate.ts'
 
 type Json = Record<string, unknown>
@@ -181,6 +182,13 @@ function windSegmentsOf(v: unknown): WindSegment[] {
   })
 }
 
+/** What `loadCourse` may return for a recorded ride: the course and, when the file records
+ * power, the recording cut into its segments (needed by `pacing: {type: "recorded"}`). */
+export interface LoadedCourse {
+  course: Course
+  recorded?: RecordedSegments | null
+}
+
 export interface ParsedScenario {
   input: SimulationInput
   /** True when the course came from explicit segments (one output segment per input segment). */
@@ -193,7 +201,7 @@ export interface ParsedScenario {
  */
 export function parseScenario(
   json: unknown,
-  loadCourse?: (file: string) => Course,
+  loadCourse?: (file: string) => Course | LoadedCourse,
 ): ParsedScenario {
   const root = obj(json, 'scenario')
   only(root, 'scenario', [
@@ -207,6 +215,7 @@ export function parseScenario(
   ])
   const c = obj(root.course, 'course')
   let course: Course
+  let recorded: RecordedSegments | null = null
   let explicitSegments = false
   if (c.file !== undefined) {
     only(c, 'course', ['file'])
@@ -215,7 +224,13 @@ export function parseScenario(
     }
     if (!loadCourse)
       throw new EngineInputError('course.file', 'expected segments here: files cannot be read')
-    course = loadCourse(c.file)
+    const loaded = loadCourse(c.file)
+    if ('course' in loaded) {
+      course = loaded.course
+      recorded = loaded.recorded ?? null
+    } else {
+      course = loaded
+    }
   } else {
     only(c, 'course', ['segments', 'start_altitude_m'])
     course = segmentsCourse(c)
@@ -303,10 +318,23 @@ export function parseScenario(
       only(p, 'pacing', ['type', 'speed_mps'])
       pacing = { type: 'speed', speedMps: numberAt(p, 'speed_mps', 'pacing', true) }
       break
+    case 'recorded':
+      // The course file's own power, segment by segment (sim/recorded.ts).
+      only(p, 'pacing', ['type'])
+      if (!recorded) {
+        throw new EngineInputError(
+          'pacing.type',
+          `expected a course file that records power for "recorded", got ${
+            c.file === undefined ? 'explicit segments' : `${JSON.stringify(c.file)} without power`
+          }`,
+        )
+      }
+      pacing = { type: 'recorded', ...recorded }
+      break
     default:
       throw new EngineInputError(
         'pacing.type',
-        `expected "constant", "plan" or "speed", got ${kind(p.type)}`,
+        `expected "constant", "plan", "speed" or "recorded", got ${kind(p.type)}`,
       )
   }
   return { input: { course, rider, environment, options, pacing }, explicitSegments }
@@ -338,6 +366,7 @@ export function resultToJson(result: SimulationResult, course: Course): Json {
   const positions = result.segmentPosition
     ? { segment_position: Array.from(result.segmentPosition.subarray(0, s.count)) }
     : {}
+  const replay = result.replay ? { replay: replayToJson(result.replay) } : {}
   return {
     status: result.status,
     message: result.message,
@@ -363,5 +392,28 @@ export function resultToJson(result: SimulationResult, course: Course): Json {
     },
     segments,
     ...positions,
+    ...replay,
+  }
+}
+
+/** Predicted vs recorded moving time (pacing 'recorded') → snake_case JSON. */
+function replayToJson(r: ReplaySummary): Json {
+  const pct = (v: number | null): number | null => (v === null ? null : round(v, 2))
+  return {
+    predicted_moving_time_s: round(r.predictedMovingTimeS, 1),
+    recorded_moving_time_s: round(r.recordedMovingTimeS, 1),
+    stationary_time_s: round(r.stationaryTimeS, 1),
+    error_pct: round(r.errorPct, 2),
+    pinned_segments: r.pinnedSegments,
+    pinned_distance_m: round(r.pinnedDistanceM, 1),
+    pinned_time_s: round(r.pinnedTimeS, 1),
+    average_power_w: round(r.averagePowerW, 1),
+    per_km: r.perKm.map((k) => ({
+      start_m: round(k.startM, 1),
+      end_m: round(k.endM, 1),
+      predicted_s: round(k.predictedS, 1),
+      recorded_s: round(k.recordedS, 1),
+      error_pct: pct(k.errorPct),
+    })),
   }
 }

@@ -14,6 +14,7 @@ interface FitRecord {
   altitude?: number
   enhancedAltitude?: number
   distance?: number
+  power?: number
 }
 interface FitSession {
   sport?: string
@@ -74,6 +75,7 @@ export function readFit(bytes: Uint8Array, fileName: string | null): RawTrack {
       alt ?? NaN,
       r.timestamp ? r.timestamp.getTime() / 1000 : NaN,
       r.distance ?? NaN,
+      r.power ?? NaN,
     )
   }
   return b.build('fit', null)

@@ -1,6 +1,6 @@
 // File → RawTrack by content (not by extension), and file → Course through the engine.
-import { buildCourse, CourseError } from '@veloptima/engine'
-import type { BuildCourseOptions, BuiltCourse } from '@veloptima/engine'
+import { buildCourse, CourseError, recordedSegments } from '@veloptima/engine'
+import type { BuildCourseOptions, BuiltCourse, RecordedSegments } from '@veloptima/engine'
 import { ImportError } from './errors.ts'
 import { isFitFile, readFit } from './fit.ts'
 import { readJsonTrack } from './json.ts'
@@ -48,4 +48,19 @@ export function importCourse(
     if (e instanceof CourseError) throw new ImportError(e.code, e.message, fileName)
     throw e
   }
+}
+
+/**
+ * The recording's power and moving/stationary time per segment of the imported course (for a
+ * replay: `pacing: {type: "recorded"}`, `replayRecorded`); null when the file records no power or
+ * no time.
+ */
+export function recordedRide(imported: ImportedCourse): RecordedSegments | null {
+  const { track, course, pointDistanceM } = imported
+  if (!track.power || !track.time.some(Number.isFinite)) return null
+  return recordedSegments(course, {
+    distanceM: pointDistanceM,
+    timeS: track.time,
+    powerW: track.power,
+  })
 }

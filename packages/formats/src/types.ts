@@ -12,6 +12,9 @@ export interface RawTrack extends RawPoints {
   /** Seconds since the Unix epoch. */
   time: Float64Array
   distance: Float64Array
+  /** Crank power (W) per point when the file records it (FIT `power`, TCX/GPX `Watts`/`power`
+   * extensions); absent when no point has power. */
+  power?: Float64Array
 }
 
 /** Growable columns while reading. */
@@ -21,13 +24,17 @@ export class TrackBuilder {
   ele: number[] = []
   time: number[] = []
   distance: number[] = []
+  power: number[] = []
+  private withPower = false
 
-  push(lat: number, lon: number, ele: number, time: number, distance: number): void {
+  push(lat: number, lon: number, ele: number, time: number, distance: number, power = NaN): void {
     this.lat.push(lat)
     this.lon.push(lon)
     this.ele.push(ele)
     this.time.push(time)
     this.distance.push(distance)
+    this.power.push(power)
+    if (Number.isFinite(power)) this.withPower = true
   }
 
   get length(): number {
@@ -43,6 +50,7 @@ export class TrackBuilder {
       ele: new Float64Array(this.ele),
       time: new Float64Array(this.time),
       distance: new Float64Array(this.distance),
+      ...(this.withPower ? { power: new Float64Array(this.power) } : {}),
     }
   }
 }

@@ -31,6 +31,15 @@ function childText(el: Element, name: string): string | null {
   return c ? c.textContent : null
 }
 
+/** Power (W) from an extension element named `name` anywhere under the point (TCX `ns3:Watts`,
+ * GPX `power` or `gpxtpx:power`); NaN without one. */
+function extensionPower(p: Element, name: string): number {
+  const ext = child(p, 'Extensions') ?? child(p, 'extensions')
+  if (!ext) return NaN
+  const w = byName(ext, name)[0]
+  return w ? num(w.textContent) : NaN
+}
+
 function byName(root: Document | Element, name: string): Element[] {
   return Array.from(root.getElementsByTagNameNS('*', name))
 }
@@ -54,6 +63,7 @@ export function readGpx(doc: Document, fileName: string | null): RawTrack {
       num(childText(p, 'ele')),
       isoSeconds(childText(p, 'time')),
       NaN,
+      extensionPower(p, 'power'),
     )
   }
   const meta = child(root, 'metadata')
@@ -76,6 +86,7 @@ export function readTcx(doc: Document, fileName: string | null): RawTrack {
       num(childText(p, 'AltitudeMeters')),
       isoSeconds(childText(p, 'Time')),
       num(childText(p, 'DistanceMeters')),
+      extensionPower(p, 'Watts'),
     )
   }
   // A course has <Course><Name>; an activity only an <Id> (its start time). <Creator><Name> is

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseScenario, resultToJson, simulate } from '@veloptima/engine'
-import { importCourse } from '@veloptima/formats'
+import { importCourse, recordedRide } from '@veloptima/formats'
 import { parseArgs, printJson, UsageError } from '../args.ts'
 import { readBytes } from './course.ts'
 
@@ -21,7 +21,8 @@ export async function simulateCommand(args: string[]): Promise<number> {
   }
   const { input } = parseScenario(json, (courseFile) => {
     const path = resolve(file === '-' ? '.' : dirname(file), courseFile)
-    return importCourse(readBytes(path), courseFile).course
+    const imported = importCourse(readBytes(path), courseFile)
+    return { course: imported.course, recorded: recordedRide(imported) }
   })
   printJson(resultToJson(simulate(input), input.course))
   return 0

@@ -61,6 +61,10 @@ export interface BuiltCourse {
   course: Course
   stats: CourseStats
   cleaning: CourseCleaning
+  /** For each point read, its distance along the course (m, the frame of `course.start`); a
+   * repeated (stationary) point has the distance of the point it repeats, NaN for a point that
+   * was not used (no position or distance). Maps a recording's samples onto segments. */
+  pointDistanceM: Float64Array
 }
 
 const finite = Number.isFinite
@@ -125,6 +129,7 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
   let total = 0
   let drift = 0
   let lastEle = NaN
+  const pointDistanceM = new Float64Array(n0).fill(NaN)
   for (let i = 0; i < n0; i++) {
     const la = raw.lat[i]!
     const lo = raw.lon[i]!
@@ -135,6 +140,7 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
       const k = dist.length - 1
       const inc = byPos ? groundDistance(lat[k]!, lon[k]!, la, lo) : rd - dist[k]!
       if (!(inc > 0.05)) {
+        pointDistanceM[i] = dist[k]!
         // Same place again: keep the first point (taking its elevation if it had none). An
         // elevation change while standing still is sensor drift (barometer during a pause), not
         // climbing: it is carried as an offset removed from the points that follow.
@@ -156,11 +162,13 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
     ele.push(finite(e) ? e - drift : NaN)
     if (finite(e)) lastEle = e
     dist.push(total)
+    pointDistanceM[i] = total
   }
   const m = dist.length
   const x = new Float64Array(dist)
   const x0 = x[0]!
   for (let i = 0; i < m; i++) x[i] = x[i]! - x0
+  for (let i = 0; i < n0; i++) pointDistanceM[i] = pointDistanceM[i]! - x0
   const length = m ? x[m - 1]! : 0
   if (m < 2 || length < 1) {
     throw new CourseError(
@@ -266,6 +274,7 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
       spikesRemoved: spikes,
       distanceSource: byPos ? 'positions' : 'recorded',
     },
+    pointDistanceM,
   }
 }
 

@@ -14,6 +14,8 @@ import {
 import { normalizedPowerOfIntervals } from './metrics.ts'
 import { createStepResult, powerForSpeeds, step, STEP_CAPPED, STEP_STALLED } from './step.ts'
 import type { StepResult } from './step.ts'
+import { replaySummary, SEGMENT_PINNED } from './recorded.ts'
+import type { ReplaySummary } from './recorded.ts'
 import { validateSimulationInput } from './validate.ts'
 import { wPrimeBalance } from './wbal.ts'
 import type { WPrimeModel } from './wbal.ts'
@@ -22,6 +24,18 @@ export type Pacing =
   | { type: 'constant'; powerW: number }
   | { type: 'plan'; powerW: ArrayLike<number> }
   | { type: 'speed'; speedMps: number }
+  /**
+   * A recording replayed (sim/replay.ts): its mean moving power and moving time per segment.
+   * Where that power cannot keep the rider moving, the segment is ridden at the recorded speed
+   * (`segments.capped` = SEGMENT_PINNED); where the recording stopped (stationary time > 0),
+   * the rider leaves the segment at 0 m/s as the recording did.
+   */
+  | {
+      type: 'recorded'
+      powerW: ArrayLike<number>
+      movingTimeS: ArrayLike<number>
+      stationaryTimeS?: ArrayLike<number>
+    }
 
 export interface SimulationOptions extends ModelOptions {
   /** Speed at the start line (m/s); default 0 for power pacing, the target for speed pacing. */
@@ -56,7 +70,8 @@ export interface SegmentSeries {
   time: Float64Array
   /** W′ balance at the segment's end (J); NaN-free: zeros when CP/W′ are not given. */
   wPrimeBalance: Float64Array
-  /** 0 free, 1 capped by cornering/braking or max power. */
+  /** 0 free, 1 capped by cornering/braking or max power, 2 (SEGMENT_PINNED) ridden at the
+   * recorded speed (pacing 'recorded'). */
   capped: Uint8Array
 }
 
@@ -91,6 +106,8 @@ export interface SimulationResult {
   segments: SegmentSeries
   /** With rider positions: the index of the position ridden on each segment. */
   segmentPosition?: Uint8Array
+  /** Pacing 'recorded': predicted vs recorded moving time, in total and per km. */
+  replay?: ReplaySummary
 }
 
 function allocSeries(n: number): SegmentSeries {
@@ -174,6 +191,15 @@ export function simulatePrepared(
       } else {
         holdExit(m, i, v, target, out)
         if (target < speedTarget) capped = 1
+      }
+    } else if (pacing.type === 'recorded') {
+      const p = Math.min(pacing.powerW[i]!, maxP)
+      const stopped = pacing.stationaryTimeS !== undefined && pacing.stationaryTimeS[i]! > 0
+      step(m, i, v, p, out)
+      if (out.status === STEP_CAPPED) capped = 1
+      if (out.status === STEP_STALLED || stopped) {
+        pinToRecording(m, i, v, p, pacing.movingTimeS[i]!, stopped, out)
+        capped = SEGMENT_PINNED
       }
     } else {
       let p = pacing.type === 'constant' ? pacing.powerW : pacing.powerW[i]!
@@ -264,8 +290,37 @@ export function simulatePrepared(
       brakingJ,
     },
     segments: seg,
+    ...(pacing.type === 'recorded' ? { replay: replaySummary(course, pacing, seg) } : {}),
   }
 }
+
+/**
+ * A replayed segment ridden as recorded: in the recorded moving time (at the recorded mean speed;
+ * with none recorded, at the entry speed or the minimum speed), leaving at that speed, or at
+ * 0 m/s where the recording stopped. The energy balance does not hold on such a segment: the
+ * recording's brakes, stops and dropouts are outside the model.
+ */
+function pinToRecording(
+  m: SimModel,
+  i: number,
+  v0: number,
+  power: number,
+  recordedS: number,
+  stopped: boolean,
+  out: StepResult,
+): void {
+  const ds = m.ds[i]!
+  const u = recordedS > 0 ? ds / recordedS : Math.max(v0, m.minSpeed, MIN_PIN_SPEED)
+  out.vMean = u
+  out.t = ds / u
+  out.v1 = stopped ? 0 : Math.min(u, m.vEnv[i + 1]!)
+  out.power = power
+  out.brakeJ = 0
+  out.status = STEP_CAPPED
+}
+
+/** Speed (m/s) of a pinned segment with no recorded moving time and no minimum speed. */
+const MIN_PIN_SPEED = 1
 
 /** Exit at exactly `v1` (speed pacing): power from the energy balance, brakes if it is negative. */
 function holdExit(m: SimModel, i: number, v0: number, v1: number, out: StepResult): void {

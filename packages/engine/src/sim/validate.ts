@@ -191,10 +191,28 @@ export function validateSimulationInput(input: SimulationInput): void {
     case 'speed':
       requireNumber('pacing.speed_mps', pacing.speedMps, 0, 40, true)
       break
+    case 'recorded': {
+      const series: [string, ArrayLike<number> | undefined, number][] = [
+        ['pacing.power_w', pacing.powerW, 5000],
+        ['pacing.moving_time_s', pacing.movingTimeS, 1e6],
+        ['pacing.stationary_time_s', pacing.stationaryTimeS, 1e6],
+      ]
+      for (const [field, a, max] of series) {
+        if (a === undefined && field === 'pacing.stationary_time_s') continue
+        if (!a || a.length !== course.n) {
+          throw new EngineInputError(
+            field,
+            `expected one value per course segment (${course.n}), got ${a ? a.length : 'nothing'}`,
+          )
+        }
+        for (let i = 0; i < a.length; i++) requireNumber(`${field}[${i}]`, a[i], 0, max)
+      }
+      break
+    }
     default:
       throw new EngineInputError(
         'pacing.type',
-        `expected "constant", "plan" or "speed", got ${show((pacing as { type?: unknown } | undefined)?.type)}`,
+        `expected "constant", "plan", "speed" or "recorded", got ${show((pacing as { type?: unknown } | undefined)?.type)}`,
       )
   }
 }

@@ -1,0 +1,83 @@
+// The three rides with power in ../shared/data/rides replayed with their own recorded power at
+// 10 m resolution (issue 15 §4): a plain per-segment plan stalls (Edge 810 at 0 m, Ironman at
+// 82 448 m), the replay completes, the recording's time is conserved (moving + stationary = the
+// samples' span) and agrees with the device's own timer, and the per-km comparison covers the ride.
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { replayRecorded, simulate } from '@veloptima/engine'
+import type { Rider } from '@veloptima/engine'
+import { describe, expect, it } from 'vitest'
+import { importCourse, recordedRide } from '../src/index.ts'
+
+const data = resolve(import.meta.dirname, '../../../../shared/data')
+// Textbook parameters (issue 15: CdA 0.32, Crr 0.005, 84 kg).
+const rider: Rider = {
+  massKg: 76,
+  bikeMassKg: 8,
+  cdaM2: 0.32,
+  crr: 0.005,
+  drivetrainEfficiency: 0.976,
+}
+const environment = { temperatureC: 20 }
+
+describe('replaying the real rides with their recorded power', () => {
+  // [file, the session's total_timer_time (s) as recorded by the device, tolerance on it]
+  const table: [string, number, number][] = [
+    ['rides/edge810-vector-power.fit', 4700.05, 0.02],
+    ['rides/elemnt-devfields.fit', 13471, 0.1], // its timer counts crawling under auto-pause too
+    ['rides/ironman-multisport-2019.fit', 24139.747, 0.01],
+  ]
+  for (const [path, timer, tol] of table) {
+    it(`${path}: completes, time conserved, moving time within ${tol * 100} % of the device timer (${timer} s)`, () => {
+      const imported = importCourse(readFileSync(resolve(data, path)), path)
+      const recorded = recordedRide(imported)
+      expect(recorded).not.toBeNull()
+      const { course, track, pointDistanceM } = imported
+      const rep = replayRecorded({ course, recorded: recorded!, rider, environment })
+      expect(rep.simulation.status).toBe('ok')
+      expect(rep.simulation.segments.count).toBe(course.n)
+      // Time conservation over the samples placed on the course (a plain scan of the file).
+      let first = NaN
+      let last = NaN
+      for (let i = 0; i < track.time.length; i++) {
+        if (!Number.isFinite(pointDistanceM[i]!) || !Number.isFinite(track.time[i]!)) continue
+        if (Number.isNaN(first)) first = track.time[i]!
+        last = track.time[i]!
+      }
+      expect(rep.recordedMovingTimeS + rep.stationaryTimeS).toBeCloseTo(last - first, 6)
+      expect(Math.abs(rep.recordedMovingTimeS / timer - 1)).toBeLessThan(tol)
+      // The prediction is a physical one, not the recording copied: pinned segments are few.
+      expect(rep.pinnedDistanceM / course.start[course.n]!).toBeLessThan(0.01)
+      expect(Math.abs(rep.errorPct)).toBeLessThan(15)
+      // Per km: the whole ride, sums equal to the totals.
+      expect(rep.perKm.length).toBe(Math.ceil(course.start[course.n]! / 1000))
+      const predicted = rep.perKm.reduce((a, k) => a + k.predictedS, 0)
+      const rec = rep.perKm.reduce((a, k) => a + k.recordedS, 0)
+      expect(predicted).toBeCloseTo(rep.predictedMovingTimeS, 3)
+      expect(rec).toBeCloseTo(rep.recordedMovingTimeS, 3)
+    })
+  }
+
+  it('the same power as a plain per-segment plan stalls where the rider slowed (the bug this fixes)', () => {
+    for (const [path, at] of [
+      ['rides/edge810-vector-power.fit', 0],
+      ['rides/ironman-multisport-2019.fit', 82448],
+    ] as const) {
+      const imported = importCourse(readFileSync(resolve(data, path)), path)
+      const recorded = recordedRide(imported)!
+      const plain = simulate({
+        course: imported.course,
+        rider,
+        environment,
+        pacing: { type: 'plan', powerW: recorded.powerW },
+      })
+      expect(plain.status).toBe('stalled')
+      expect(Math.abs(plain.stalledAtM! - at)).toBeLessThan(500)
+    }
+  })
+
+  it('a planned route (no power) has no recording to replay', () => {
+    const path = 'courses/alpe-dhuez.gpx'
+    expect(recordedRide(importCourse(readFileSync(resolve(data, path)), path))).toBeNull()
+  })
+})
