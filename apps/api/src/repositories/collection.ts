@@ -1,4 +1,4 @@
-import { and, eq, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from '@veloptima/db'
 import { ownedByAny, visibleTo, type OwnerCols } from './ownership.ts'
@@ -22,27 +22,65 @@ export type ListOptions = {
  * their teams' items (plus `publicRead` rows, such as sample courses); writes only the former.
  */
 export class OwnedCollection<Row extends { id: string }> {
+  /** What a list selects: every column but `listOmit`, chosen in SQL. */
+  readonly listColumns: Record<string, PgColumn>
+
   constructor(
     private readonly table: OwnedTable,
-    private readonly publicRead?: SQL,
-  ) {}
+    private readonly options: {
+      /** Rows everyone may read (sample courses). */
+      publicRead?: SQL
+      /** Columns lists never return (a course's track and segments): never read for a list. */
+      listOmit?: string[]
+    } = {},
+  ) {
+    const omit = new Set(options.listOmit ?? [])
+    this.listColumns = Object.fromEntries(
+      Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(
+        ([key]) => !omit.has(key),
+      ),
+    )
+  }
+
+  private get publicRead() {
+    return this.options.publicRead
+  }
 
   private readable(db: Db, uid: string): SQL {
     const own = visibleTo(db, this.table, uid)
     return this.publicRead ? or(own, this.publicRead)! : own
   }
 
-  async list(db: Db, uid: string, o: ListOptions): Promise<(Row & { ts: string })[]> {
+  /** The list query (a page of the caller's items, newest first) without running it. */
+  listQuery(db: Db, uid: string, o: ListOptions) {
     const t = this.table
     const k = keyset(t, o.cursor)
     const scope = o.owners ? ownedByAny(db, t, uid, o.owners) : this.readable(db, uid)
-    const found = await db
-      .select({ row: t, ts: k.ts } as never)
+    return db
+      .select({ ...this.listColumns, ts: k.ts } as never)
       .from(t)
       .where(and(scope, o.filter, k.after))
       .orderBy(...k.order)
       .limit(o.limit + 1)
-    return (found as unknown as { row: Row; ts: string }[]).map((f) => ({ ...f.row, ts: f.ts }))
+  }
+
+  /** A page of items: the list columns only (`listOmit` never leaves the database). */
+  async list(db: Db, uid: string, o: ListOptions): Promise<(Row & { ts: string })[]> {
+    return (await this.listQuery(db, uid, o)) as unknown as (Row & { ts: string })[]
+  }
+
+  /** Owner and sample flag of an item the caller can see (reference checks read nothing more). */
+  async findRef(
+    db: Db,
+    uid: string,
+    id: string,
+  ): Promise<{ ownerTeam: string | null; sample: boolean } | undefined> {
+    const t = this.table as OwnedTable & { sample?: PgColumn }
+    const [row] = await db
+      .select({ ownerTeam: t.ownerTeam, sample: t.sample ?? sql<boolean>`false` })
+      .from(t)
+      .where(and(eq(t.id, id), this.readable(db, uid)))
+    return row as { ownerTeam: string | null; sample: boolean } | undefined
   }
 
   async find(db: Db, uid: string, id: string): Promise<Row | undefined> {

@@ -3,12 +3,19 @@ import { notifications, type Db } from '@veloptima/db'
 
 export type NotificationRow = typeof notifications.$inferSelect
 
+type NotificationListOptions = {
+  limit: number
+  beforeSeq?: number | undefined
+  showed?: boolean | undefined
+}
+
 /** The caller's notifications, newest first, keyed by `seq`. */
-export async function listNotifications(
-  db: Db,
-  uid: string,
-  o: { limit: number; beforeSeq?: number | undefined; showed?: boolean | undefined },
-) {
+export async function listNotifications(db: Db, uid: string, o: NotificationListOptions) {
+  return listNotificationsQuery(db, uid, o)
+}
+
+/** The list's query, not run (its plan is checked in list-queries.int.test.ts). */
+export function listNotificationsQuery(db: Db, uid: string, o: NotificationListOptions) {
   return db
     .select()
     .from(notifications)

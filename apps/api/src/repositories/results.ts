@@ -1,18 +1,35 @@
-import { and, desc, eq, lt } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, lt } from 'drizzle-orm'
 import { optimizationResults, optimizations, type Db } from '@veloptima/db'
 import { visibleTo } from './ownership.ts'
 
 export type ResultRow = typeof optimizationResults.$inferSelect
+export type ResultSummaryRow = Omit<ResultRow, 'inputs' | 'result'>
 
-/** Results of an optimization the caller can see, newest version first. */
+/** What a list of results selects: everything but the snapshot of inputs and the result. */
+const { inputs: _inputs, result: _result, ...summaryColumns } = getTableColumns(optimizationResults)
+
+/**
+ * Results of an optimization the caller can see, newest version first, without their inputs
+ * and result (the list shows versions; one result is read whole by `findResult`).
+ */
 export async function listResults(
   db: Db,
   uid: string,
   optimizationId: string,
   o: { limit: number; beforeVersion?: number | undefined },
+): Promise<ResultSummaryRow[]> {
+  return listResultsQuery(db, uid, optimizationId, o)
+}
+
+/** The list's query, not run (its plan is checked in list-queries.int.test.ts). */
+export function listResultsQuery(
+  db: Db,
+  uid: string,
+  optimizationId: string,
+  o: { limit: number; beforeVersion?: number | undefined },
 ) {
-  const rows = await db
-    .select({ r: optimizationResults })
+  return db
+    .select(summaryColumns)
     .from(optimizationResults)
     .innerJoin(optimizations, eq(optimizations.id, optimizationResults.optimizationId))
     .where(
@@ -26,7 +43,6 @@ export async function listResults(
     )
     .orderBy(desc(optimizationResults.version))
     .limit(o.limit + 1)
-  return rows.map((x) => x.r)
 }
 
 export async function findResult(db: Db, uid: string, id: string) {

@@ -37,16 +37,18 @@ const ownedJson = (row: Owned, omit: string[] = []) => ({
 })
 
 export const riderSetupRepo = new OwnedCollection<typeof riderSetups.$inferSelect>(riderSetups)
-export const courseRepo = new OwnedCollection<typeof courses.$inferSelect>(
-  courses,
-  sql`${courses.sample}`,
-)
+export const courseRepo = new OwnedCollection<typeof courses.$inferSelect>(courses, {
+  publicRead: sql`${courses.sample}`,
+  listOmit: ['track', 'segments'],
+})
 export const optimizationRepo = new OwnedCollection<typeof optimizations.$inferSelect>(
   optimizations,
 )
 export const deviceRepo = new OwnedCollection<typeof devices.$inferSelect>(devices)
 export const aeroSessionRepo = new OwnedCollection<typeof aeroSessions.$inferSelect>(aeroSessions)
-export const fileRepo = new OwnedCollection<typeof files.$inferSelect>(files)
+export const fileRepo = new OwnedCollection<typeof files.$inferSelect>(files, {
+  listOmit: ['storageKey'],
+})
 
 /**
  * A referenced item must be visible to the caller (else 404 naming the field) and, when the
@@ -61,8 +63,7 @@ async function mustSee(
   id: unknown,
 ) {
   if (typeof id !== 'string') return
-  const row = (await repo.find(db, uid, id)) as
-    { ownerTeam: string | null; sample?: boolean } | undefined
+  const row = await repo.findRef(db, uid, id)
   if (!row) {
     throw new AppError('not-found', 404, `${field}: no item ${id} that you can see.`, { field })
   }
@@ -96,7 +97,8 @@ export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
   createSchema: courseCreateSchema,
   patchSchema: coursePatchSchema,
   json: (row) => courseJson(row),
-  listJson: (row) => courseJson(row, ['track', 'segments']),
+  /** The list's rows have no track and segments (courseRepo's listOmit). */
+  listJson: (row) => courseJson(row),
   columns: toColumns,
   checkRefs: (db, uid, body, owner) =>
     mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id),

@@ -13,15 +13,13 @@ import { parse } from './validation.ts'
 
 const iso = (d: Date | null) => d?.toISOString() ?? null
 
-export const resultJson = (r: repo.ResultRow): OptimizationResult => ({
+const summaryJson = (r: repo.ResultSummaryRow): Omit<OptimizationResult, 'inputs' | 'result'> => ({
   id: r.id,
   optimization_id: r.optimizationId,
   version: r.version,
   label: r.label,
   status: r.status,
   progress: r.progress,
-  inputs: r.inputs,
-  result: r.result ?? null,
   error: r.error ?? null,
   job_id: r.jobId,
   export_file_id: r.exportFileId,
@@ -31,10 +29,11 @@ export const resultJson = (r: repo.ResultRow): OptimizationResult => ({
   updated_at: r.updatedAt.toISOString(),
 })
 
-const summaryJson = (r: repo.ResultRow) => {
-  const { inputs: _i, result: _r, ...rest } = resultJson(r)
-  return rest
-}
+export const resultJson = (r: repo.ResultRow): OptimizationResult => ({
+  ...summaryJson(r),
+  inputs: r.inputs,
+  result: r.result ?? null,
+})
 
 /** Result versions of optimizations (written by the run jobs; read, labelled, deleted here). */
 export class ResultService {
@@ -42,7 +41,10 @@ export class ResultService {
 
   async list(uid: string, optimizationId: string, query: unknown) {
     const q = parse(pageQuerySchema, query, 'query')
-    if (!isUuid(optimizationId) || !(await optimizationRepo.find(this.db, uid, optimizationId))) {
+    if (
+      !isUuid(optimizationId) ||
+      !(await optimizationRepo.findRef(this.db, uid, optimizationId))
+    ) {
       throw notFound('The optimization')
     }
     const before = decodeKey(q.cursor, isNumKey)?.[0]

@@ -28,6 +28,8 @@ export const notifications = pgTable(
   },
   (t) => [
     index('notifications_uid_showed_idx').on(t.uid, t.showed, t.seq),
+    /** The list without a `showed` filter: the caller's, newest seq first. */
+    index('notifications_uid_seq_idx').on(t.uid, t.seq),
     index('notifications_seq_idx').on(t.seq),
   ],
 )

@@ -18,9 +18,20 @@ export const timestamps = () => ({
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
-/** Exactly one owner, and an index per owner column (every list query filters on them). */
-export const ownerConstraints = (name: string, t: { ownerUid: PgColumn; ownerTeam: PgColumn }) => [
+type OwnedCols = { ownerUid: PgColumn; ownerTeam: PgColumn; createdAt: PgColumn; id: PgColumn }
+
+/**
+ * One index per owner column, followed by the lists' keyset order (created_at, id): every list
+ * query filters on an owner and reads newest first, so a page is a bitmap or backward index
+ * scan, never a scan of the table. They also serve the owners' cascading deletes.
+ */
+export const ownerListIndexes = (name: string, t: OwnedCols) => [
+  index(`${name}_owner_uid_keyset_idx`).on(t.ownerUid, t.createdAt, t.id),
+  index(`${name}_owner_team_keyset_idx`).on(t.ownerTeam, t.createdAt, t.id),
+]
+
+/** Exactly one owner, and the owner list indexes. */
+export const ownerConstraints = (name: string, t: OwnedCols) => [
   check(`${name}_one_owner`, sql`num_nonnulls(${t.ownerUid}, ${t.ownerTeam}) = 1`),
-  index(`${name}_owner_uid_idx`).on(t.ownerUid),
-  index(`${name}_owner_team_idx`).on(t.ownerTeam),
+  ...ownerListIndexes(name, t),
 ]

@@ -21,7 +21,7 @@ import type {
   CourseTrack,
   JsonObject,
 } from './json-types.ts'
-import { ownerColumns, ownerConstraints, timestamps } from './owner.ts'
+import { ownerColumns, ownerConstraints, ownerListIndexes, timestamps } from './owner.ts'
 import { riderSetups } from './riders.ts'
 
 /** Stored files (uploads, exports). The bytes live in the storage backend under `storage_key`. */
@@ -68,8 +68,11 @@ export const courses = pgTable(
       'courses_owner',
       sql`(${t.sample} and num_nonnulls(${t.ownerUid}, ${t.ownerTeam}) = 0) or num_nonnulls(${t.ownerUid}, ${t.ownerTeam}) = 1`,
     ),
-    index('courses_owner_uid_idx').on(t.ownerUid),
-    index('courses_owner_team_idx').on(t.ownerTeam),
+    ...ownerListIndexes('courses', t),
+    /** Samples are everyone's: their page is read in keyset order too. */
+    index('courses_sample_keyset_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.sample}`),
   ],
 )
 
