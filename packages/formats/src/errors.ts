@@ -9,6 +9,11 @@ export type ImportErrorCode =
   | 'invalid_json'
   | 'invalid_fit'
   | 'no_track_points'
+  // Activity files (aero analysis): a ride the analysis cannot use.
+  | 'not_an_activity'
+  | 'missing_power'
+  | 'missing_speed'
+  | 'invalid_csv'
   | CourseErrorCode
 
 export class ImportError extends Error {

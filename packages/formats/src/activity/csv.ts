@@ -1,0 +1,487 @@
+// CSV activities: a generic table (`time, speed, power, altitude|elevation, distance, airspeed,
+// lap, lat, lon`, any order and case, units in the header like "speed (km/h)") and the Velocomp
+// iBike export (first line `iBike,<version>,english|metric`, imperial or metric units, measured
+// wind speed, lap markers). Times: seconds, mm:ss(.s), hh:mm:ss(.s) or ISO 8601 date-times.
+import { ImportError } from '../errors.ts'
+import { SampleColumns } from './types.ts'
+import type { Channel, RawActivity } from './types.ts'
+import {
+  angleFactor,
+  densityFactor,
+  distanceFactor,
+  FOOT,
+  inferDensityFactor,
+  inferPressureFactor,
+  median,
+  MILE,
+  MPH,
+  pressureFactor,
+  speedFactor,
+  temperatureTransform,
+} from './units.ts'
+
+/** Lines without the empty ones (\r\n, \r\r\n, \r or \n), each with its 1-based line number. */
+export function csvLines(text: string): { no: number; text: string }[] {
+  const out: { no: number; text: string }[] = []
+  const raw = text.split(/\r*\n|\r/)
+  raw.forEach((line, i) => {
+    if (line.trim() !== '') out.push({ no: i + 1, text: line })
+  })
+  return out
+}
+
+/** One CSV row: separator-split with double-quoted fields ("a,b" and "" escapes). */
+export function splitCsv(line: string, sep: string): string[] {
+  if (!line.includes('"')) return line.split(sep).map((s) => s.trim())
+  const out: string[] = []
+  let cur = ''
+  let quoted = false
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"'
+        i++
+      } else if (c === '"') quoted = false
+      else cur += c
+    } else if (c === '"') quoted = true
+    else if (c === sep) {
+      out.push(cur.trim())
+      cur = ''
+    } else cur += c
+  }
+  out.push(cur.trim())
+  return out
+}
+
+/**
+ * A time cell → seconds: "75.5", "01:15.5" (mm:ss.s), "1:02:03" (hh:mm:ss) or an ISO 8601 date
+ * (epoch seconds, `absolute`). NaN when it is none of these.
+ */
+export function parseTime(cell: string): { s: number; absolute: boolean } {
+  const c = cell.trim()
+  if (/^[+-]?\d+(\.\d*)?([eE][+-]?\d+)?$|^[+-]?\.\d+$/.test(c))
+    return { s: Number(c), absolute: false }
+  const hms = /^(\d+):(\d{1,2}(?:\.\d*)?)$|^(\d+):(\d{1,2}):(\d{1,2}(?:\.\d*)?)$/.exec(c)
+  if (hms) {
+    const s =
+      hms[1] !== undefined
+        ? Number(hms[1]) * 60 + Number(hms[2])
+        : Number(hms[3]) * 3600 + Number(hms[4]) * 60 + Number(hms[5])
+    return { s, absolute: false }
+  }
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(c)) {
+    const ms = Date.parse(c.replace(' ', 'T'))
+    if (Number.isFinite(ms)) return { s: ms / 1000, absolute: true }
+  }
+  return { s: NaN, absolute: false }
+}
+
+type Role = Channel | 'time' | 'lap'
+
+/** Header name (units removed) → what the column holds. */
+const ROLES: [RegExp, Role][] = [
+  [/^(time|secs?|seconds|elapsed( ?time)?|timestamp|t|date ?time|minutes|mins?)$/, 'time'],
+  [/^(air ?speed|air_speed|aero ?speed|apparent ?wind|headwind)$/, 'airspeed'],
+  [/^(wind ?speed|wind_speed)$/, 'windSpeed'],
+  [/^(speed|kph|kmh|mph|velocity|ground ?speed|speed_?mps|speed_?kmh|speed_?kph)$/, 'speed'],
+  [/^(power|watts?|pwr|power_?w)$/, 'power'],
+  [/^(altitude|elevation|alt|ele|elev|altitude_?m|elevation_?m)$/, 'altitude'],
+  [/^(distance|dist|km|miles|distance_?m|distance_?km)$/, 'distance'],
+  [/^(lap|laps|lap ?marker|lap ?number|interval)$/, 'lap'],
+  [/^(lat|latitude)$/, 'lat'],
+  [/^(lon|long|lng|longitude)$/, 'lon'],
+  [/^(yaw|yaw ?angle)$/, 'yaw'],
+  [/^(temperature|temp|air ?temperature|air ?temp)$/, 'temperature'],
+  [/^(pressure|air ?pressure|barometric ?pressure|baro)$/, 'pressure'],
+  [/^(rho|air ?density|density)$/, 'airDensity'],
+]
+
+interface Column {
+  index: number
+  header: string
+  role: Role
+  units: string | null
+}
+
+/** "Speed (km/h)" → name "speed", units "km/h"; "speed_kmh" keeps its name (matched above). */
+export function parseHeader(h: string): { name: string; units: string | null } {
+  const m = /^(.*?)\s*[([]\s*([^)\]]*)\s*[)\]]\s*$/.exec(h)
+  const name = (m ? m[1]! : h).trim().toLowerCase().replace(/\s+/g, ' ')
+  return { name, units: m ? m[2]!.trim() || null : null }
+}
+
+function columnsOf(headers: string[]): Column[] {
+  const cols: Column[] = []
+  headers.forEach((h, index) => {
+    const { name, units } = parseHeader(h)
+    const role = ROLES.find(([re]) => re.test(name))?.[1]
+    if (!role || cols.some((c) => c.role === role)) return
+    // Names that carry their unit: "kph", "speed_mps", "km", "miles", "minutes".
+    const implied = /kph|kmh/.test(name)
+      ? 'km/h'
+      : /mps$/.test(name)
+        ? 'm/s'
+        : name === 'mph'
+          ? 'mph'
+          : name === 'km' || /_km$/.test(name)
+            ? 'km'
+            : name === 'miles'
+              ? 'miles'
+              : /^min/.test(name)
+                ? 'min'
+                : /_m$/.test(name)
+                  ? 'm'
+                  : /_w$/.test(name)
+                    ? 'W'
+                    : null
+    cols.push({ index, header: h.trim(), role, units: units ?? implied })
+  })
+  return cols
+}
+
+function fail(fileName: string | null, message: string): never {
+  throw new ImportError('invalid_csv', message, fileName)
+}
+
+/** Generic CSV → samples. */
+export function readGenericCsv(text: string, fileName: string | null): RawActivity {
+  const lines = csvLines(text)
+  if (lines.length === 0) throw new ImportError('empty_file', 'the file has no lines', fileName)
+  const head = lines[0]!.text
+  const sep = [',', ';', '\t'].reduce((a, b) =>
+    head.split(b).length > head.split(a).length ? b : a,
+  )
+  const headers = splitCsv(head, sep)
+  const cols = columnsOf(headers)
+  if (cols.length === 0 || (cols.length === 1 && cols[0]!.role === 'time')) {
+    throw new ImportError(
+      'not_an_activity',
+      `no activity columns in the first line (expected some of time, speed, power, altitude, distance, airspeed, lap, lat, lon; got ${JSON.stringify(head.slice(0, 80))})`,
+      fileName,
+    )
+  }
+  const warnings: string[] = []
+  const byRole = new Map(cols.map((c) => [c.role, c]))
+  const values = new Map<Role, number[]>()
+  for (const c of cols) values.set(c.role, [])
+  const lapCells: string[] = []
+  let absolute: boolean | null = null
+  for (const { no, text: line } of lines.slice(1)) {
+    const cells = splitCsv(line, sep)
+    for (const c of cols) {
+      const cell = cells[c.index] ?? ''
+      if (c.role === 'lap') {
+        lapCells.push(cell)
+        continue
+      }
+      let v = NaN
+      if (c.role === 'time') {
+        const p = parseTime(cell)
+        if (cell !== '' && Number.isNaN(p.s))
+          fail(
+            fileName,
+            `line ${no}, column "${c.header}": expected a time (seconds, mm:ss or hh:mm:ss), got "${cell}"`,
+          )
+        if (cell !== '') {
+          if (absolute === null) absolute = p.absolute
+          else if (absolute !== p.absolute)
+            fail(
+              fileName,
+              `line ${no}, column "${c.header}": mixes date-times and elapsed times ("${cell}")`,
+            )
+        }
+        v = p.s
+      } else if (cell !== '') {
+        v = Number(cell)
+        if (!Number.isFinite(v))
+          fail(fileName, `line ${no}, column "${c.header}": expected a number, got "${cell}"`)
+      }
+      values.get(c.role)!.push(v)
+    }
+  }
+  const rows = lines.length - 1
+  const timeCol = byRole.get('time')
+  let time: number[]
+  if (timeCol) {
+    time = values.get('time')!
+    const scale =
+      timeCol.units && /^min/.test(timeCol.units.toLowerCase())
+        ? 60
+        : timeCol.units && /^ms$/.test(timeCol.units.toLowerCase())
+          ? 0.001
+          : 1
+    if (scale !== 1) time = time.map((s) => s * scale)
+  } else {
+    time = Array.from({ length: rows }, (_, i) => i)
+    warnings.push('no time column: one sample per second assumed')
+  }
+
+  const speedF = unitOrInfer(
+    'speed',
+    byRole.get('speed'),
+    values.get('speed'),
+    warnings,
+    inferSpeedFactor,
+  )
+  const out = new SampleColumns()
+  const conv = {
+    speed: speedF,
+    power: 1,
+    altitude: distanceFactor(byRole.get('altitude')?.units) ?? 1,
+    distance: unitOrInfer(
+      'distance',
+      byRole.get('distance'),
+      values.get('distance'),
+      warnings,
+      (med) => inferDistanceFactor(med, time, values.get('speed'), speedF),
+    ),
+    airspeed: speedFactor(byRole.get('airspeed')?.units) ?? speedF,
+    windSpeed: speedFactor(byRole.get('windSpeed')?.units) ?? speedF,
+    lat: 1,
+    lon: 1,
+    yaw: angleFactor(byRole.get('yaw')?.units) ?? Math.PI / 180,
+    pressure: unitOrInfer(
+      'pressure',
+      byRole.get('pressure'),
+      values.get('pressure'),
+      warnings,
+      inferPressureFactor,
+      pressureFactor,
+    ),
+    airDensity: unitOrInfer(
+      'airDensity',
+      byRole.get('airDensity'),
+      values.get('airDensity'),
+      warnings,
+      inferDensityFactor,
+      densityFactor,
+    ),
+  } satisfies Partial<Record<Channel, number>>
+  for (const role of ['airspeed', 'windSpeed'] as const) {
+    const c = byRole.get(role)
+    if (c && !speedFactor(c.units))
+      warnings.push(`${c.header}: no units in the header, read in the unit of speed`)
+  }
+  const alt = byRole.get('altitude')
+  if (alt?.units && distanceFactor(alt.units) === null)
+    warnings.push(`${alt.header}: unknown units "${alt.units}", read as metres`)
+  const tempTr = temperatureTransform(byRole.get('temperature')?.units) ?? [1, 0]
+  for (let i = 0; i < rows; i++) {
+    const row: Partial<Record<Channel, number>> = {}
+    for (const [role, f] of Object.entries(conv) as [Channel, number][]) {
+      const v = values.get(role)?.[i]
+      if (v !== undefined) row[role] = v * f
+    }
+    const temp = values.get('temperature')?.[i]
+    if (temp !== undefined) row.temperature = temp * tempTr[0] + tempTr[1]
+    out.push(time[i]!, row)
+  }
+  return {
+    format: 'csv',
+    name: null,
+    columns: out,
+    absolute: absolute === true,
+    laps: lapStarts(lapCells, time),
+    devices: [],
+    warnings,
+  }
+}
+
+/** Factor to SI from the header's units, else inferred from the values (with a warning). */
+function unitOrInfer(
+  what: 'speed' | 'distance' | 'pressure' | 'airDensity',
+  col: Column | undefined,
+  vals: number[] | undefined,
+  warnings: string[],
+  infer: (med: number) => number | null,
+  fromUnits: (u: string | null | undefined) => number | null = what === 'speed'
+    ? speedFactor
+    : distanceFactor,
+): number {
+  if (!col || !vals) return 1
+  const f = fromUnits(col.units)
+  if (f !== null) return f
+  const med = median(vals, (v) => v > 0)
+  const g = infer(med)
+  const si = { speed: 'm/s', distance: 'm', pressure: 'Pa', airDensity: 'kg/m³' }[what]
+  const unit =
+    g === null
+      ? si
+      : what === 'speed'
+        ? g === 1
+          ? 'm/s'
+          : 'km/h'
+        : what === 'distance'
+          ? g === 1
+            ? 'm'
+            : 'km'
+          : what === 'pressure'
+            ? (({ 1: 'Pa', 100: 'hPa', 1000: 'kPa' } as Record<number, string>)[g] ?? si)
+            : g === 1
+              ? 'kg/m³'
+              : 'g/m³'
+  warnings.push(
+    `${col.header}: ${col.units ? `unknown units "${col.units}"` : 'no units in the header'}, read as ${unit} (from the values: median ${Math.round(med * 100) / 100})`,
+  )
+  return g ?? 1
+}
+
+/** Moving speed: a median above 18 cannot be m/s on a bike (65 km/h), so it is km/h. */
+const inferSpeedFactor = (med: number) => (med > 18 ? 1 / 3.6 : 1)
+
+/** Distance in km or m: whichever agrees with the integrated speed (else the magnitude). */
+function inferDistanceFactor(
+  med: number,
+  time: number[],
+  speed: number[] | undefined,
+  speedF: number,
+): number | null {
+  if (speed) {
+    let travelled = 0
+    for (let i = 1; i < time.length; i++) {
+      const dt = time[i]! - time[i - 1]!
+      const v = speed[i]! * speedF
+      if (dt > 0 && dt < 30 && Number.isFinite(v)) travelled += v * dt
+    }
+    if (travelled > 100) {
+      const ratio = (med * 2) / travelled
+      return Math.abs(Math.log(ratio * 1000)) < Math.abs(Math.log(ratio)) ? 1000 : 1
+    }
+  }
+  return med < 300 ? 1000 : 1
+}
+
+/**
+ * Lap column → lap start times. A column filled on every row holds lap numbers (a new lap where
+ * the value changes); a sparse one holds markers (a new lap at each non-empty, non-zero cell).
+ */
+function lapStarts(cells: string[], time: number[]): RawActivity['laps'] {
+  if (cells.length === 0) return []
+  const filled = cells.filter((c) => c !== '').length
+  const starts: number[] = []
+  if (filled > cells.length / 2) {
+    let prev: string | null = null
+    cells.forEach((c, i) => {
+      if (c !== '' && c !== prev) {
+        starts.push(time[i]!)
+        prev = c
+      }
+    })
+  } else {
+    starts.push(time[0]!)
+    cells.forEach((c, i) => {
+      if (c !== '' && Number(c) !== 0 && i > 0) starts.push(time[i]!)
+    })
+  }
+  return starts.filter(Number.isFinite).map((start) => ({ start }))
+}
+
+/** Velocomp iBike CSV → samples (layout as GoldenCheetah's CsvRideFile reads it). */
+export function readIbikeCsv(text: string, fileName: string | null): RawActivity {
+  const lines = csvLines(text)
+  const first = splitCsv(lines[0]!.text, ',')
+  const version = Number(first[1])
+  const metric = (first[2] ?? '').toLowerCase() === 'metric'
+  const warnings: string[] = []
+  const headerAt = lines.findIndex((l) => /^\s*speed\s*\(/i.test(l.text))
+  if (headerAt < 0) {
+    throw new ImportError(
+      'invalid_csv',
+      'iBike file without its column header ("Speed (mph),Wind Speed (mph),Power (W),…")',
+      fileName,
+    )
+  }
+  // Line 2: the local start time (y, m, d, h, min, s); the line before the header: settings,
+  // the recording interval in field 4.
+  const date = splitCsv(lines[1]?.text ?? '', ',').map(Number)
+  const config = headerAt >= 3 ? splitCsv(lines[headerAt - 1]!.text, ',') : []
+  const interval = Number(config[4])
+  const dt = Number.isFinite(interval) && interval > 0 ? interval : 1
+  const start =
+    date.length === 6 && date.every(Number.isFinite)
+      ? Date.UTC(date[0]!, date[1]! - 1, date[2]!, date[3]!, date[4]!, date[5]!) / 1000
+      : NaN
+  if (Number.isFinite(start))
+    warnings.push('iBike start time is local time without a zone: read as UTC')
+  const headers = splitCsv(lines[headerAt]!.text, ',').map((h) => parseHeader(h).name)
+  const col = (re: RegExp) => headers.findIndex((h) => re.test(h))
+  const at = {
+    speed: col(/^speed$/),
+    wind: col(/^wind speed$/),
+    power: col(/^power$/),
+    distance: col(/^distance$/),
+    altitude: col(/^elevation$/),
+    temperature: col(/^temperature$/),
+    lap: col(/^lap marker$/),
+    dfpm: col(/^dfpm power$/),
+    lat: col(/^latitude$/),
+    lon: col(/^longitude$/),
+    timestamp: col(/^timestamp$/),
+  }
+  const speedF = metric ? 1 / 3.6 : MPH
+  const distF = metric ? 1000 : MILE
+  const altF = metric ? 1 : FOOT
+  const cols = new SampleColumns()
+  const laps: RawActivity['laps'] = []
+  let dfpmSeen = false
+  let stampOrigin = NaN
+  const num = (cells: string[], i: number, no: number, name: string): number => {
+    if (i < 0) return NaN
+    const c = cells[i] ?? ''
+    if (c === '') return NaN
+    const v = Number(c)
+    if (!Number.isFinite(v))
+      fail(fileName, `line ${no}, column "${name}": expected a number, got "${c}"`)
+    return v
+  }
+  lines.slice(headerAt + 1).forEach(({ no, text: line }, k) => {
+    const cells = splitCsv(line, ',')
+    let t = k * dt
+    const stamp = at.timestamp >= 0 ? (cells[at.timestamp] ?? '') : ''
+    if (stamp !== '') {
+      const ms = Date.parse(stamp)
+      if (Number.isFinite(ms)) {
+        if (Number.isNaN(stampOrigin)) stampOrigin = ms / 1000 - t
+        t = ms / 1000 - stampOrigin
+      }
+    }
+    // Version 11+: a direct-force power meter (DFPM) replaces the iBike's computed power from
+    // the first sample it reads non-zero.
+    const dfpm = num(cells, at.dfpm, no, 'DFPM Power')
+    if (version >= 11 && dfpm > 0) dfpmSeen = true
+    const power = dfpmSeen ? dfpm : num(cells, at.power, no, 'Power')
+    const lat = num(cells, at.lat, no, 'Latitude')
+    const lon = num(cells, at.lon, no, 'Longitude')
+    const temp = num(cells, at.temperature, no, 'Temperature')
+    cols.push(t, {
+      speed: num(cells, at.speed, no, 'Speed') * speedF,
+      windSpeed: num(cells, at.wind, no, 'Wind Speed') * speedF,
+      power,
+      distance: num(cells, at.distance, no, 'Distance') * distF,
+      altitude: num(cells, at.altitude, no, 'Elevation') * altF,
+      temperature: metric ? temp : ((temp - 32) * 5) / 9,
+      // 0, 0 = no GPS fix.
+      lat: lat === 0 && lon === 0 ? NaN : lat,
+      lon: lat === 0 && lon === 0 ? NaN : lon,
+    })
+    if (num(cells, at.lap, no, 'Lap Marker') > 0 || k === 0) laps.push({ start: t })
+  })
+  if (!dfpmSeen) {
+    warnings.push(
+      'iBike power is computed by the iBike from its own wind, slope and CdA/Crr settings (no direct-force power meter in the file): drag figures from it echo those settings',
+    )
+  }
+  const offset = Number.isFinite(start) ? start : 0
+  for (let i = 0; i < cols.time.length; i++) cols.time[i] = cols.time[i]! + offset
+  for (const l of laps) l.start += offset
+  return {
+    format: 'ibike_csv',
+    name: null,
+    columns: cols,
+    absolute: Number.isFinite(start),
+    laps,
+    devices: [],
+    warnings,
+  }
+}
