@@ -51,6 +51,34 @@ export const teamMembers = pgTable(
   (t) => [primaryKey({ columns: [t.teamId, t.uid] }), index('team_members_uid_idx').on(t.uid)],
 )
 
+/**
+ * An invitation to a team by e-mail. The link carries a random token; only its SHA-256 is kept
+ * (`token_hash`). Valid until `expires_at`, once (`accepted_at`), unless revoked (`revoked_at`).
+ */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    /** Lower case; only this address may accept. */
+    email: text('email').notNull(),
+    role: teamRole('role').notNull().default('member'),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: text('invited_by').references(() => users.uid, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: text('accepted_by').references(() => users.uid, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('team_invitations_token_idx').on(t.tokenHash),
+    index('team_invitations_team_idx').on(t.teamId, t.email),
+  ],
+)
+
 /** A claim granted by an administrator, on top of those that come from a plan or trial. */
 export const claimGrants = pgTable(
   'claim_grants',
