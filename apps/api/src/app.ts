@@ -8,6 +8,8 @@ import { AppError } from './errors.ts'
 import { registerAuthentication } from './plugins/authenticate.ts'
 import { filesAndJobsPlugin } from './files/plugin.ts'
 import { healthRoutes } from './routes/health/routes.ts'
+import { registerMetrics } from './plugins/metrics.ts'
+import { metricsRoutes } from './routes/metrics/routes.ts'
 import { authRoutes } from './routes/auth/routes.ts'
 import { publicConfigRoutes } from './routes/public-config/routes.ts'
 import { platformRoutes } from './routes/platform.ts'
@@ -51,7 +53,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   registerAuthentication(app)
+  registerMetrics(app)
   await app.register(healthRoutes, { prefix: '/api' })
+  await app.register(metricsRoutes, { prefix: '/api' })
   await app.register(authRoutes, { prefix: '/api' })
   await app.register(publicConfigRoutes, { prefix: '/api' })
   await app.register(platformRoutes, { prefix: '/api' })

@@ -88,6 +88,11 @@ export const configSchema = z.object({
   LIVE_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** Reconnect delay the browser is told to use after a dropped stream, ms. */
   LIVE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /**
+   * GET /api/metrics (Prometheus text) answers callers sending `Authorization: Bearer <token>`;
+   * without a token, only direct loopback callers (no proxy header) are answered.
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
 })
 
 export type Config = z.infer<typeof configSchema> & {
