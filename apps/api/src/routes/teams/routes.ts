@@ -1,10 +1,28 @@
 import type { FastifyInstance } from 'fastify'
+import { createMailer } from '../../idp/mail.ts'
+import { callerOf } from '../../plugins/authenticate.ts'
+import { InvitationService } from '../../services/teams.ts'
 import { param, signedIn, uidOf } from '../platform-context.ts'
 
-/** Teams (members only) and their members (owners and admins manage). */
+/**
+ * Teams (members only), their members (owners and admins manage), ownership transfer and
+ * invitations by e-mail (a link, valid 7 days, for the invited address only).
+ */
 export async function teamsRoutes(app: FastifyInstance) {
   const auth = signedIn(app)
   const teams = app.platform.teams
+  const { config } = app.deps
+  const log = (line: string) => app.log.warn(line)
+  const invitations = new InvitationService({
+    db: app.deps.database.db,
+    teams,
+    // The sender of the password-reset e-mails (SMTP_URL, SMTP_FROM).
+    mailer: createMailer({ url: config.SMTP_URL, from: config.SMTP_FROM }, log),
+    mails: Boolean(config.SMTP_URL),
+    publicUrl: config.publicUrl,
+    log,
+  })
+
   app.get('/teams', auth, async (request) => teams.mine(uidOf(request)))
   app.post('/teams', auth, async (request, reply) =>
     reply.status(201).send(await teams.create(uidOf(request), request.body ?? {})),
@@ -17,6 +35,12 @@ export async function teamsRoutes(app: FastifyInstance) {
     await teams.remove(uidOf(request), param(request, 'id'))
     return reply.status(204).send()
   })
+  app.get('/teams/:id/contents', auth, async (request) =>
+    teams.contents(uidOf(request), param(request, 'id')),
+  )
+  app.post('/teams/:id/transfer', auth, async (request) =>
+    teams.transfer(uidOf(request), param(request, 'id'), request.body ?? {}),
+  )
   app.get('/teams/:id/members', auth, async (request) =>
     teams.members(uidOf(request), param(request, 'id')),
   )
@@ -32,4 +56,24 @@ export async function teamsRoutes(app: FastifyInstance) {
     await teams.removeMember(uidOf(request), param(request, 'id'), param(request, 'uid'))
     return reply.status(204).send()
   })
+
+  app.get('/teams/:id/invitations', auth, async (request) =>
+    invitations.list(uidOf(request), param(request, 'id')),
+  )
+  app.post('/teams/:id/invitations', auth, async (request, reply) =>
+    reply
+      .status(201)
+      .send(await invitations.create(callerOf(request), param(request, 'id'), request.body ?? {})),
+  )
+  app.delete('/teams/:id/invitations/:invitationId', auth, async (request, reply) => {
+    await invitations.revoke(uidOf(request), param(request, 'id'), param(request, 'invitationId'))
+    return reply.status(204).send()
+  })
+  // The token travels in the body, not the URL, so that it stays out of request logs.
+  app.post('/invitations/inspect', auth, async (request) =>
+    invitations.inspect(callerOf(request), request.body ?? {}),
+  )
+  app.post('/invitations/accept', auth, async (request) =>
+    invitations.accept(callerOf(request), request.body ?? {}),
+  )
 }

@@ -1,0 +1,188 @@
+import { and, asc, count, eq, gt, isNull } from 'drizzle-orm'
+import {
+  aeroSessions,
+  courses,
+  devices,
+  files,
+  optimizations,
+  riderSetups,
+  teamInvitations,
+  teamMembers,
+  teams,
+  users,
+  type Db,
+} from '@veloptima/db'
+import type { Role } from './users.ts'
+
+export type InvitationRow = typeof teamInvitations.$inferSelect
+
+export async function createInvitation(
+  db: Db,
+  v: {
+    teamId: string
+    email: string
+    role: Role
+    tokenHash: string
+    invitedBy: string
+    expiresAt: Date
+  },
+  now: Date,
+): Promise<InvitationRow> {
+  return db.transaction(async (tx) => {
+    // A new invitation to the same address replaces the one still open (one open link each).
+    await tx
+      .update(teamInvitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(teamInvitations.teamId, v.teamId),
+          eq(teamInvitations.email, v.email),
+          isNull(teamInvitations.acceptedAt),
+          isNull(teamInvitations.revokedAt),
+        ),
+      )
+    const [row] = await tx.insert(teamInvitations).values(v).returning()
+    return row!
+  })
+}
+
+/** Invitations neither accepted nor revoked (expired ones included), oldest first. */
+export async function openInvitations(db: Db, teamId: string): Promise<InvitationRow[]> {
+  return db
+    .select()
+    .from(teamInvitations)
+    .where(
+      and(
+        eq(teamInvitations.teamId, teamId),
+        isNull(teamInvitations.acceptedAt),
+        isNull(teamInvitations.revokedAt),
+      ),
+    )
+    .orderBy(asc(teamInvitations.createdAt), asc(teamInvitations.id))
+}
+
+export async function findInvitation(db: Db, teamId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(teamInvitations)
+    .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.id, id)))
+  return row
+}
+
+/** The invitation of a link, with its team's name and the inviter's name. */
+export async function invitationByTokenHash(db: Db, tokenHash: string) {
+  const [row] = await db
+    .select({ invitation: teamInvitations, teamName: teams.name, inviterName: users.displayName })
+    .from(teamInvitations)
+    .innerJoin(teams, eq(teams.id, teamInvitations.teamId))
+    .leftJoin(users, eq(users.uid, teamInvitations.invitedBy))
+    .where(eq(teamInvitations.tokenHash, tokenHash))
+  return row
+}
+
+export async function revokeInvitation(db: Db, id: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(teamInvitations)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(teamInvitations.id, id),
+        isNull(teamInvitations.acceptedAt),
+        isNull(teamInvitations.revokedAt),
+      ),
+    )
+    .returning({ id: teamInvitations.id })
+  return rows.length > 0
+}
+
+/**
+ * Uses the invitation and adds the member, in one transaction. The update only matches an
+ * open, unexpired invitation, so of two concurrent accepts one wins; false when none matched.
+ */
+export async function acceptInvitation(
+  db: Db,
+  id: string,
+  uid: string,
+  now: Date,
+): Promise<InvitationRow | undefined> {
+  return db.transaction(async (tx) => {
+    const [used] = await tx
+      .update(teamInvitations)
+      .set({ acceptedAt: now, acceptedBy: uid })
+      .where(
+        and(
+          eq(teamInvitations.id, id),
+          isNull(teamInvitations.acceptedAt),
+          isNull(teamInvitations.revokedAt),
+          gt(teamInvitations.expiresAt, now),
+        ),
+      )
+      .returning()
+    if (!used) return undefined
+    await tx
+      .insert(teamMembers)
+      .values({ teamId: used.teamId, uid, role: used.role })
+      .onConflictDoNothing()
+    // The new member works in the team at once unless already working in another one.
+    await tx
+      .update(users)
+      .set({ currentTeam: used.teamId })
+      .where(and(eq(users.uid, uid), isNull(users.currentTeam)))
+    return used
+  })
+}
+
+/** Makes `to` an owner and the caller `from` an admin, in one transaction. */
+export async function transferOwnership(db: Db, teamId: string, from: string, to: string) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(teamMembers)
+      .set({ role: 'owner' })
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.uid, to)))
+    await tx
+      .update(teamMembers)
+      .set({ role: 'admin' })
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.uid, from)))
+  })
+}
+
+/** How many items the team owns in each collection (what deleting the team deletes). */
+export async function teamContents(db: Db, teamId: string, now: Date) {
+  const owned = async (
+    t:
+      | typeof courses
+      | typeof riderSetups
+      | typeof optimizations
+      | typeof devices
+      | typeof aeroSessions
+      | typeof files,
+  ) => {
+    const [row] = await db.select({ n: count() }).from(t).where(eq(t.ownerTeam, teamId))
+    return Number(row?.n ?? 0)
+  }
+  const [memberCount] = await db
+    .select({ n: count() })
+    .from(teamMembers)
+    .where(eq(teamMembers.teamId, teamId))
+  const [open] = await db
+    .select({ n: count() })
+    .from(teamInvitations)
+    .where(
+      and(
+        eq(teamInvitations.teamId, teamId),
+        isNull(teamInvitations.acceptedAt),
+        isNull(teamInvitations.revokedAt),
+        gt(teamInvitations.expiresAt, now),
+      ),
+    )
+  return {
+    courses: await owned(courses),
+    rider_setups: await owned(riderSetups),
+    optimizations: await owned(optimizations),
+    devices: await owned(devices),
+    aero_sessions: await owned(aeroSessions),
+    files: await owned(files),
+    members: Number(memberCount?.n ?? 0),
+    pending_invitations: Number(open?.n ?? 0),
+  }
+}
