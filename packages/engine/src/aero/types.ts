@@ -128,7 +128,7 @@ export interface AeroRun {
   startT: number
   endT: number
   method: AeroMethod
-  /** Drag area, m² (spoke drag Fw included: what a tunnel's bike+rider balance measures). */
+  /** Drag area, m², as the simulator's rider CdA (the Martin spoke drag Fw 0.0044 m² is modelled separately). */
   cda: number
   cdaCi95: [number, number]
   crr: number
@@ -172,7 +172,7 @@ export interface AeroConfigurationComparison {
   cda: number
   deltaCda: number
   deltaCdaCi95: [number, number]
-  /** ΔCdA / baseline CdA. */
+  /** 100 · ΔCdA / baseline CdA, %. */
   deltaPercent: number
   /** Power saved at the reference speed (positive = this configuration is faster), W. */
   wattsSaved: number
@@ -226,8 +226,22 @@ export interface VeSeries {
   valid: Uint8Array
 }
 
+/**
+ * The known Martin terms the VE model carries besides CdA and Crr (defaults: Martin 1998 values,
+ * so the fitted CdA is the rider's CdA as the simulator uses it, spoke drag excluded). Set
+ * `spokeDragAreaM2: 0, bearings: false, wheelInertiaKgM2: 0` for Chung's plain formula.
+ */
+export interface VeModelOptions {
+  /** Spoke/wheel-rotation drag area added to CdA in the aero term, m² (default 0.0044). */
+  spokeDragAreaM2?: number
+  /** Wheel-bearing friction P_WB = v·(91 + 8.7·v)·10⁻³ W (default true). */
+  bearings?: boolean
+  /** Moment of inertia of both wheels for the kinetic-energy term, kg·m² (default 0.14; radius 0.311 m). */
+  wheelInertiaKgM2?: number
+}
+
 /** Parameters of one VE trace (the sliders). */
-export interface VeParams {
+export interface VeParams extends VeModelOptions {
   cda: number
   crr: number
   massKg: number
@@ -247,7 +261,7 @@ export interface VePiece {
   group: number
 }
 
-export interface VeFitOptions {
+export interface VeFitOptions extends VeModelOptions {
   massKg: number
   drivetrainEfficiency: number
   /** Number of CdA groups (pieces carry a group index); default 1. */
@@ -285,4 +299,9 @@ export interface VeFitResult {
   pieceRmseM: number[]
   samplesUsed: number
   iterations: number
+  /** Bootstrap replicates (one Float64Array per CdA group, and Crr), for derived intervals. */
+  bootstrapCda: Float64Array[]
+  bootstrapCrr: Float64Array
+  /** What the fit could not do (e.g. Crr not identifiable: held at 0.004). */
+  warnings: string[]
 }

@@ -1,0 +1,349 @@
+// The aero analysis of one field-test file: runs (given or detected), CdA and Crr per run with
+// 95 % intervals by virtual elevation or the direct method, and the baseline comparison.
+import { MARTIN } from '../physics/constants.ts'
+import { EngineInputError } from '../sim/validate.ts'
+import type {
+  ActivitySamples,
+  AeroAnalysis,
+  AeroAnalysisInput,
+  AeroMethod,
+  AeroRun,
+  AeroRunFlag,
+  AeroWindow,
+  RunSource,
+  RunSpec,
+  VePiece,
+  VeSeries,
+} from './types.ts'
+import { compareRuns, type CompareRun } from './compare.ts'
+import { directCda, type DirectRunResult } from './direct.ts'
+import { detectRuns } from './runs.ts'
+import { densitySeries, localPositions, prepareVe } from './series.ts'
+import { FALLBACK_CRR, fitVirtualElevation } from './ve.ts'
+import { validateAeroInput, validateSamples } from './validate.ts'
+
+/** Default aero calibration factor of an Aerosensor-style probe (cal = 1/(1 − Cp)). */
+export const DEFAULT_CALIBRATION_FACTOR = 1.4
+export const DEFAULT_REFERENCE_SPEED_MPS = 40 / 3.6
+export const DEFAULT_REFERENCE_POWER_W = 300
+/** Zero-power deceleration above this (m/s²) counts as braking: energy the model does not know. */
+const BRAKING_DECEL_MPS2 = 0.6
+
+interface ResolvedRun {
+  spec: RunSpec
+  label: string
+  configuration: string
+  source: RunSource
+  startT: number
+  endT: number
+  /** Index ranges [a, b) of the samples used. */
+  pieces: Array<[number, number]>
+}
+
+/** First index with t ≥ x. */
+function lowerBound(t: Float64Array, x: number): number {
+  let lo = 0
+  let hi = t.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (t[mid]! < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** Index range [a, b) of the samples with startT ≤ t ≤ endT. */
+function timeRange(t: Float64Array, startT: number, endT: number): [number, number] {
+  return [lowerBound(t, startT), lowerBound(t, endT + 1e-9)]
+}
+
+function resolveRun(s: ActivitySamples, r: RunSpec, k: number): ResolvedRun {
+  let pieces: Array<[number, number]>
+  let source: RunSource = r.source ?? (r.lap !== undefined ? 'lap' : 'time_range')
+  if (r.pieces && r.pieces.length > 0) {
+    pieces = r.pieces.map(([a, b]) => timeRange(s.t, a, b))
+  } else if (r.lap !== undefined && r.startT === undefined) {
+    let a = -1
+    let b = -1
+    for (let i = 0; i < s.t.length; i++) {
+      if (s.lap[i] === r.lap) {
+        if (a < 0) a = i
+        b = i + 1
+      }
+    }
+    pieces = a < 0 ? [] : [[a, b]]
+    source = 'lap'
+  } else {
+    pieces = [timeRange(s.t, r.startT!, r.endT!)]
+  }
+  pieces = pieces.filter(([a, b]) => b > a)
+  const first = pieces[0]
+  const last = pieces[pieces.length - 1]
+  return {
+    spec: r,
+    label: r.label ?? (r.lap !== undefined ? `lap ${r.lap + 1}` : `run ${k + 1}`),
+    configuration: r.configuration ?? '',
+    source,
+    startT: first ? s.t[first[0]]! : (r.startT ?? NaN),
+    endT: last ? s.t[last[1] - 1]! : (r.endT ?? NaN),
+    pieces,
+  }
+}
+
+function brakingMask(s: VeSeries): Uint8Array {
+  const mask = new Uint8Array(s.n).fill(1)
+  for (let i = 1; i < s.n; i++) {
+    if (s.valid[i] !== 1 || s.valid[i - 1] !== 1) continue
+    const decel = (s.speed[i - 1]! - s.speed[i]!) / s.dt[i]!
+    if (s.power[i]! < 20 && decel > BRAKING_DECEL_MPS2) mask[i] = 0
+  }
+  return mask
+}
+
+function hasChannel(a: Float64Array | null, min: number): boolean {
+  if (!a) return false
+  let c = 0
+  for (let i = 0; i < a.length; i++) if (a[i]! > min) c++
+  return c >= a.length / 2
+}
+
+/**
+ * Analyses a field test: CdA and Crr per run with 95 % intervals, the method per run ('ve' or
+ * 'direct'), CdA per window (direct method), and the drift-corrected comparison to the baseline.
+ * Throws `EngineInputError` naming the field for bad input.
+ */
+export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput): AeroAnalysis {
+  validateSamples(samples)
+  validateAeroInput(input)
+  const warnings: string[] = []
+  const massKg = input.massKg
+  const eta = input.drivetrainEfficiency ?? MARTIN.drivetrainEfficiency
+  const resamples = input.resamples ?? 200
+  const seed = input.seed ?? 1
+  const cal = input.calibrationFactor ?? DEFAULT_CALIBRATION_FACTOR
+  const fw = MARTIN.spokeDragAreaM2
+
+  const specs = input.runs ?? detectRuns(samples)
+  const runs = specs
+    .map((r, k) => resolveRun(samples, r, k))
+    .sort((a, b) => a.startT - b.startT || a.endT - b.endT)
+  if (runs.length === 0)
+    throw new EngineInputError('runs', 'expected at least one run, got none (no moving samples)')
+
+  const hasAir = hasChannel(samples.airspeed, 0.5)
+  const method: AeroMethod =
+    input.method === 've'
+      ? 've'
+      : input.method === 'direct' || (input.method ?? 'auto') === 'auto'
+        ? hasAir
+          ? 'direct'
+          : 've'
+        : 've'
+  if (input.method === 'direct' && !hasAir) {
+    throw new EngineInputError(
+      'method',
+      'expected an air-speed channel in the file for the direct method, got none',
+    )
+  }
+  const densityOptions = { airDensity: input.airDensity, environment: input.environment }
+  if (densitySeries(samples, densityOptions).source === 'default') {
+    warnings.push(
+      'no air density, environment, temperature/pressure or altitude: ISA sea level 1.225 kg/m³ used',
+    )
+  }
+  const series = prepareVe(samples, densityOptions)
+  if (!series.elevation)
+    warnings.push('no elevation in the file: a flat track is assumed (velodrome)')
+  const mask = brakingMask(series)
+
+  // Virtual elevation: one CdA per run, Crr and wind shared by the session.
+  const pieces: VePiece[] = []
+  const firstPiece: number[] = []
+  runs.forEach((r, g) => {
+    firstPiece.push(pieces.length)
+    for (const [a, b] of r.pieces) pieces.push({ start: a, end: b, group: g })
+  })
+  const fit = fitVirtualElevation(series, pieces, {
+    massKg,
+    drivetrainEfficiency: eta,
+    groups: runs.length,
+    crr: input.crr,
+    fitWind: input.fitWind ?? true,
+    mask,
+    resamples,
+    seed,
+  })
+  for (const w of fit.warnings) warnings.push(`virtual elevation: ${w}`)
+  const crr = input.crr ?? (Number.isFinite(fit.crr) ? fit.crr : FALLBACK_CRR)
+
+  // Direct method where air speed exists.
+  let direct: DirectRunResult[] | null = null
+  if (method === 'direct') {
+    const airSeries = prepareVe(samples, {
+      ...densityOptions,
+      useAirspeed: true,
+      calibrationFactor: cal,
+    })
+    direct = runs.map((r, k) =>
+      directCda(airSeries, r.pieces, {
+        massKg,
+        drivetrainEfficiency: eta,
+        crr,
+        resamples,
+        seed: seed + 7919 * (k + 1),
+      }),
+    )
+    if (input.crr === undefined && !fit.crrFixed && series.elevation) {
+      warnings.push(`direct method: Crr ${crr.toFixed(4)} from the virtual-elevation fit`)
+    } else if (input.crr === undefined) {
+      warnings.push(
+        `direct method: Crr ${crr.toFixed(4)} (not fitted; give crr for better accuracy)`,
+      )
+    }
+  }
+
+  const baseline = input.baseline ?? runs[0]!.configuration
+  let fittedCalibrationFactor: number | null = null
+  if (direct) {
+    let num = 0
+    let den = 0
+    runs.forEach((r, k) => {
+      const ve = fit.cda[k]!
+      if (r.configuration === baseline && Number.isFinite(ve) && direct![k]!.den > 0) {
+        num += direct![k]!.num
+        den += (ve + fw) * direct![k]!.den
+      }
+    })
+    if (den > 0 && num > 0) fittedCalibrationFactor = (cal * num) / den
+  }
+
+  const pos = localPositions(samples)
+  const windE = fit.windE
+  const windN = fit.windN
+  const out: AeroRun[] = runs.map((r, k) => {
+    let n = 0
+    let nValid = 0
+    let sv = 0
+    let sp = 0
+    let sr = 0
+    let ss = 0
+    let nRes = 0
+    let braking = 0
+    let yawSum = 0
+    let yawN = 0
+    for (const [a, b] of r.pieces) {
+      for (let i = a; i < b; i++) {
+        n++
+        if (series.valid[i] !== 1) continue
+        nValid++
+        sv += series.speed[i]!
+        sp += series.power[i]!
+        sr += series.rho[i]!
+        if (mask[i] === 0) braking++
+        const res = fit.residuals[i]!
+        if (Number.isFinite(res)) {
+          ss += res * res
+          nRes++
+        }
+        if (samples.yaw && Number.isFinite(samples.yaw[i])) {
+          yawSum += Math.abs(samples.yaw[i]!)
+          yawN++
+        } else if (fit.windFitted && Number.isFinite(series.heading[i])) {
+          const h = series.heading[i]!
+          const ax = series.speed[i]! - (windE * Math.sin(h) + windN * Math.cos(h))
+          const lat = windE * Math.cos(h) - windN * Math.sin(h)
+          yawSum += Math.abs(Math.atan2(lat, ax))
+          yawN++
+        }
+      }
+    }
+    const rmse = nRes > 0 ? Math.sqrt(ss / nRes) : NaN
+    const d = direct ? direct[k]! : null
+    const runMethod: AeroMethod = d ? 'direct' : 've'
+    const cda = d ? d.cda : fit.cda[k]!
+    const cdaCi95: [number, number] = d ? d.cdaCi95 : fit.cdaCi95[k]!
+    const samplesUsed = d ? d.samplesUsed : nRes
+    const flags: AeroRunFlag[] = []
+    if (braking >= 3) flags.push('braking')
+    if (
+      pos &&
+      r.pieces.length > 0 &&
+      (r.source === 'loop' || r.source === 'lap' || r.source === 'out_and_back')
+    ) {
+      const a = r.pieces[0]![0]
+      const b = r.pieces[r.pieces.length - 1]![1] - 1
+      const gap = Math.hypot(pos.x[b]! - pos.x[a]!, pos.y[b]! - pos.y[a]!)
+      if (gap > 50) flags.push('non_closing_loop')
+    }
+    if (yawN > 0 && yawSum / yawN > (10 * Math.PI) / 180) flags.push('high_yaw')
+    if (samplesUsed < 60) flags.push('few_samples')
+    if (!series.elevation && runMethod === 've') flags.push('no_elevation')
+    if (runMethod === 've' && Number.isFinite(rmse) && rmse > 2.5) flags.push('poor_fit')
+    if (n > 0 && nValid < 0.9 * n) flags.push('speed_gaps')
+    const run: AeroRun = {
+      index: k,
+      label: r.label,
+      configuration: r.configuration,
+      source: r.source,
+      startT: r.startT,
+      endT: r.endT,
+      method: runMethod,
+      cda,
+      cdaCi95,
+      crr,
+      crrCi95: input.crr !== undefined || fit.crrFixed ? [crr, crr] : fit.crrCi95,
+      veRmseM: rmse,
+      elevationOffsetM: fit.offsets[firstPiece[k]!] ?? NaN,
+      meanSpeedMps: nValid > 0 ? sv / nValid : NaN,
+      meanPowerW: nValid > 0 ? sp / nValid : NaN,
+      airDensity: nValid > 0 ? sr / nValid : NaN,
+      samplesUsed,
+      flags,
+    }
+    if (fit.windFitted) {
+      run.windMps = Math.hypot(windE, windN)
+      run.windFromDeg = ((Math.atan2(-windE, -windN) * 180) / Math.PI + 360) % 360
+    }
+    if (d) run.calibrationFactor = cal
+    return run
+  })
+
+  const windows: AeroWindow[] = []
+  if (direct) {
+    direct.forEach((d, k) => {
+      for (const w of d.windows) {
+        windows.push({
+          runIndex: k,
+          startT: samples.t[w.startIndex]!,
+          endT: samples.t[w.endIndex - 1]!,
+          cda: w.num / w.den - fw,
+          meanSpeedMps: w.meanSpeedMps,
+          meanAirSpeedMps: w.meanAirSpeedMps,
+          meanPowerW: w.meanPowerW,
+        })
+      }
+    })
+  }
+
+  const compareInput: CompareRun[] = out.map((r, k) => ({
+    configuration: r.configuration,
+    t: 0.5 * (r.startT + r.endT),
+    cda: r.cda,
+    boot: direct ? direct[k]!.bootstrap : (fit.bootstrapCda[k] ?? new Float64Array(0)),
+  }))
+  const rhoMean =
+    out.reduce((a, r) => a + (Number.isFinite(r.airDensity) ? r.airDensity : 0), 0) /
+    Math.max(1, out.filter((r) => Number.isFinite(r.airDensity)).length)
+  const comparison = compareRuns(compareInput, {
+    baseline,
+    rho: rhoMean > 0 ? rhoMean : 1.225,
+    massKg,
+    crr,
+    drivetrainEfficiency: eta,
+    referenceSpeedMps: input.referenceSpeedMps ?? DEFAULT_REFERENCE_SPEED_MPS,
+    referencePowerW: input.referencePowerW ?? DEFAULT_REFERENCE_POWER_W,
+  })
+  if (!comparison)
+    warnings.push(`no run of the baseline configuration "${baseline}" has a CdA: no comparison`)
+  return { runs: out, windows, comparison, fittedCalibrationFactor, crr, warnings }
+}

@@ -1,0 +1,200 @@
+// A synthetic field test with known truth, for tests and benchmarks: a rider on a closed hilly
+// loop (or an out-and-back road), integrated in time with the Martin et al. (1998) terms of
+// physics/martin.ts (rolling, bearings, gravity, kinetic energy with wheel inertia) and the
+// engine's full-vector aero force ½ρ(CdA + Fw)·|Va|·(v + w∥) (physics/wind.ts), then sampled at
+// 1 Hz like a head unit (mean power over the second, instantaneous speed) with seeded noise.
+import { MARTIN } from '../physics/constants.ts'
+import { bearingPower, gravityPower, rollingPower } from '../physics/martin.ts'
+import { airSpeed, windComponents } from '../physics/wind.ts'
+import { metresPerRadian } from '../course/geo.ts'
+import type { ActivitySamples } from './types.ts'
+import { createRandom } from './random.ts'
+
+export interface SyntheticRideOptions {
+  cda: number
+  crr: number
+  massKg: number
+  rho?: number
+  drivetrainEfficiency?: number
+  /** Wind speed (m/s) and the direction it blows FROM (deg). */
+  windMps?: number
+  windFromDeg?: number
+  /** 'loop': closed hilly loop; 'out_and_back': straight hilly road ridden there and back. */
+  shape?: 'loop' | 'out_and_back'
+  /** Loop perimeter, or the one-way length of the out-and-back road, m. */
+  lengthM?: number
+  /** Amplitude of the road's elevation profile, m (0 = flat, a velodrome). */
+  hillM?: number
+  laps?: number
+  /** Power of each lap (cycled), W; a ±8 % pedalling wave rides on it. */
+  lapPowerW?: number[]
+  /** Noise: power (relative sd), speed (sd m/s), elevation (AR(1) sd m with correlation time s, plus white sd m), GPS position (sd m). */
+  powerNoise?: number
+  speedNoise?: number
+  elevationNoiseM?: number
+  elevationNoiseTauS?: number
+  elevationWhiteM?: number
+  gpsNoiseM?: number
+  /** Record a lap marker at each loop (or leg) start. */
+  recordLaps?: boolean
+  /** Drop altitude and GPS from the file (velodrome). */
+  noGps?: boolean
+  noAltitude?: boolean
+  /** Pitot: record air speed as the true along-axis air speed / √cal (raw sensor), with this noise sd. */
+  pitotCalibration?: number
+  airspeedNoise?: number
+  seed?: number
+}
+
+export interface SyntheticRide {
+  samples: ActivitySamples
+  /** True elevation at each sample, m. */
+  trueElevation: Float64Array
+  /** Sample index where each lap (loop or leg) starts. */
+  lapStarts: number[]
+}
+
+function gauss(rand: () => number): number {
+  let u = 0
+  while (u === 0) u = rand()
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand())
+}
+
+/** Road geometry at along-road distance s: position (m), heading (rad) and elevation (m). */
+function road(
+  o: Required<Pick<SyntheticRideOptions, 'shape' | 'lengthM' | 'hillM'>>,
+  sIn: number,
+): { x: number; y: number; heading: number; z: number; grade: number; leg: number } {
+  const L = o.lengthM
+  if (o.shape === 'loop') {
+    const s = ((sIn % L) + L) % L
+    // Stadium-free smooth loop: a circle of perimeter L (heading turns through 360° per lap).
+    const R = L / (2 * Math.PI)
+    const a = s / R
+    const z = o.hillM * (Math.sin(a) + 0.4 * Math.sin(3 * a + 1))
+    const dz = (o.hillM * (Math.cos(a) + 1.2 * Math.cos(3 * a + 1))) / R
+    return {
+      x: R * Math.sin(a),
+      y: R - R * Math.cos(a),
+      heading: (Math.PI / 2 - a + 4 * Math.PI) % (2 * Math.PI),
+      z,
+      grade: dz,
+      leg: Math.floor(sIn / L),
+    }
+  }
+  const leg = Math.floor(sIn / L)
+  const f = sIn - leg * L
+  const out = leg % 2 === 0
+  const u = out ? f : L - f
+  const k = (2 * Math.PI) / L
+  const z = o.hillM * (Math.sin(k * u) * 0.8 + 0.3 * Math.sin(3 * k * u))
+  const dz = o.hillM * (0.8 * k * Math.cos(k * u) + 0.9 * k * Math.cos(3 * k * u)) * (out ? 1 : -1)
+  // Road runs north-east (heading 45°); the return leg heads south-west.
+  const h = Math.PI / 4
+  return {
+    x: u * Math.sin(h),
+    y: u * Math.cos(h),
+    heading: out ? h : h + Math.PI,
+    z,
+    grade: dz,
+    leg,
+  }
+}
+
+/** Simulates the ride and returns samples at 1 Hz with the truth. */
+export function syntheticRide(opt: SyntheticRideOptions): SyntheticRide {
+  const rand = createRandom(opt.seed ?? 1)
+  const geo = { shape: opt.shape ?? 'loop', lengthM: opt.lengthM ?? 3000, hillM: opt.hillM ?? 8 }
+  const laps = opt.laps ?? 6
+  const lapPower = opt.lapPowerW ?? [180, 300]
+  const rho = opt.rho ?? 1.2
+  const eta = opt.drivetrainEfficiency ?? MARTIN.drivetrainEfficiency
+  const m = opt.massKg
+  const mEff = m + MARTIN.wheelInertiaKgM2 / (MARTIN.wheelRadiusM * MARTIN.wheelRadiusM)
+  const windMps = opt.windMps ?? 0
+  const windFrom = ((opt.windFromDeg ?? 0) * Math.PI) / 180
+  const total = laps * geo.lengthM
+  const sub = 20
+  const h = 1 / sub
+  const t: number[] = []
+  const speed: number[] = []
+  const power: number[] = []
+  const alt: number[] = []
+  const trueAlt: number[] = []
+  const xs: number[] = []
+  const ys: number[] = []
+  const dist: number[] = []
+  const lap: number[] = []
+  const air: number[] = []
+  const lapStarts: number[] = [0]
+  let v = 7
+  let s = 0
+  let time = 0
+  let ar = 0
+  const tau = opt.elevationNoiseTauS ?? 30
+  const phi = Math.exp(-1 / tau)
+  const sdAr = opt.elevationNoiseM ?? 0
+  const cal = opt.pitotCalibration ?? 1
+  const pushSample = (pMean: number, axial: number): void => {
+    const r = road(geo, s)
+    ar = phi * ar + Math.sqrt(1 - phi * phi) * sdAr * gauss(rand)
+    t.push(time)
+    speed.push(v + (opt.speedNoise ?? 0) * gauss(rand))
+    power.push(Math.max(0, pMean * (1 + (opt.powerNoise ?? 0) * gauss(rand))))
+    alt.push(r.z + ar + (opt.elevationWhiteM ?? 0) * gauss(rand))
+    trueAlt.push(r.z)
+    xs.push(r.x + (opt.gpsNoiseM ?? 0) * gauss(rand))
+    ys.push(r.y + (opt.gpsNoiseM ?? 0) * gauss(rand))
+    dist.push(s)
+    const lp = Math.floor(s / geo.lengthM)
+    if (lp > (lap[lap.length - 1] ?? 0)) lapStarts.push(lap.length)
+    lap.push(lp)
+    air.push(axial / Math.sqrt(cal) + (opt.airspeedNoise ?? 0) * gauss(rand))
+  }
+  pushSample(lapPower[0]!, v)
+  while (s < total) {
+    let work = 0
+    let axial = v
+    for (let k = 0; k < sub; k++) {
+      const r = road(geo, s)
+      const lp = Math.min(laps - 1, Math.floor(s / geo.lengthM))
+      const base = lapPower[lp % lapPower.length]!
+      const P = base * (1 + 0.08 * Math.sin((2 * Math.PI * (time + k * h)) / 23))
+      const wc = windComponents(windMps, windFrom, r.heading)
+      const va = airSpeed(v, wc.headwind, wc.cross)
+      const fAero = 0.5 * rho * (opt.cda + MARTIN.spokeDragAreaM2) * va * (v + wc.headwind)
+      const fRest =
+        (rollingPower(v, r.grade, opt.crr, m) + bearingPower(v) + gravityPower(v, r.grade, m)) / v
+      const acc = ((eta * P) / v - fAero - fRest) / mEff
+      v = Math.max(2, v + acc * h)
+      s += v * h
+      work += P * h
+      axial = v + wc.headwind
+    }
+    time += 1
+    pushSample(work, axial)
+  }
+  const n = t.length
+  const r0 = metresPerRadian(45)
+  const k = 180 / Math.PI
+  const lat = Float64Array.from(ys, (y) => 45 + (y / r0.north) * k)
+  const lon = Float64Array.from(xs, (x) => 6 + (x / r0.east) * k)
+  const samples: ActivitySamples = {
+    t: Float64Array.from(t),
+    startEpochS: NaN,
+    speed: Float64Array.from(speed),
+    power: Float64Array.from(power),
+    altitude: opt.noAltitude ? null : Float64Array.from(alt),
+    distance: Float64Array.from(dist),
+    lap: opt.recordLaps ? Int32Array.from(lap) : new Int32Array(n),
+    lat: opt.noGps ? null : lat,
+    lon: opt.noGps ? null : lon,
+    airspeed: opt.pitotCalibration !== undefined ? Float64Array.from(air) : null,
+    yaw: null,
+    temperature: null,
+    pressure: null,
+    airDensity: null,
+    windSpeed: null,
+  }
+  return { samples, trueElevation: Float64Array.from(trueAlt), lapStarts }
+}

@@ -1,0 +1,726 @@
+// Virtual elevation (Chung 2012, science.md §6.1): the power balance rearranged to a slope and
+// integrated to an elevation profile, and the least-squares fit of CdA, Crr (and a constant wind)
+// that makes it match the measured elevation (or a flat track), robust to GPS elevation noise
+// (Huber IRLS), with a deterministic moving-block residual bootstrap for the 95 % intervals.
+//
+// Per sample i (energy form, Δt = t_i − t_{i−1}, v = ground speed, F = |Va|·(v + w∥) or the
+// measured air speed squared, κ = (m + I/r²)/m):
+//   ΔVE_i = η·P_i·Δt/(m·g) − κ·(v_i² − v_{i−1}²)/(2g) − P_WB(v_i)·Δt/(m·g)
+//           − Crr·v_i·Δt − (CdA + Fw)·ρ_i·F_i·v_i·Δt/(2·m·g)
+// With Fw = 0, no bearings and I = 0 this is Chung's / GoldenCheetah Aerolab's slope
+// s = ηP/(v m g) − Crr − CdA·ρ·v²/(2 m g) − a/g, a = (v_i² − v_{i−1}²)/(2Δt·v_i), times v_i·Δt.
+import { G0, MARTIN } from '../physics/constants.ts'
+import type {
+  VeFitOptions,
+  VeFitResult,
+  VeModelOptions,
+  VeParams,
+  VePiece,
+  VeSeries,
+} from './types.ts'
+import { createRandom, median, quantile } from './random.ts'
+
+/** Crr used when the data cannot separate it from CdA (asphalt, science.md §9.2). */
+export const FALLBACK_CRR = 0.004
+
+interface ModelConstants {
+  fw: number
+  kappa: number
+  bearings: boolean
+}
+
+function modelConstants(o: VeModelOptions, massKg: number): ModelConstants {
+  const inertia = o.wheelInertiaKgM2 ?? MARTIN.wheelInertiaKgM2
+  return {
+    fw: o.spokeDragAreaM2 ?? MARTIN.spokeDragAreaM2,
+    kappa: 1 + inertia / (MARTIN.wheelRadiusM * MARTIN.wheelRadiusM) / massKg,
+    bearings: o.bearings ?? true,
+  }
+}
+
+/** Aero "F" of one sample: speed² of the air along the bike axis times |Va| (or airspeed²). */
+function aeroF(s: VeSeries, i: number, wE: number, wN: number): number {
+  if (s.airspeed) {
+    const a = s.airspeed[i]!
+    return a * a
+  }
+  const v = s.speed[i]!
+  const h = s.heading[i]!
+  if ((wE === 0 && wN === 0) || !Number.isFinite(h)) return v * v
+  const sh = Math.sin(h)
+  const ch = Math.cos(h)
+  const ax = v - (wE * sh + wN * ch)
+  const lat = wE * ch - wN * sh
+  return Math.sqrt(ax * ax + lat * lat) * ax
+}
+
+/**
+ * The VE trace of samples [start, end) for one set of parameters (the sliders): element k is
+ * the virtual elevation at sample start + k, starting at `params.offsetM`. Unusable samples
+ * (stopped, gaps, NaN) hold the trace flat. Writes into `out` when given (no allocation).
+ */
+export function virtualElevation(
+  s: VeSeries,
+  start: number,
+  end: number,
+  params: VeParams,
+  out?: Float64Array,
+): Float64Array {
+  const len = Math.max(0, end - start)
+  const ve = out && out.length >= len ? out : new Float64Array(len)
+  const m = params.massKg
+  const c = modelConstants(params, m)
+  const mg = m * G0
+  const eta = params.drivetrainEfficiency
+  const cdaTot = params.cda + c.fw
+  const crr = params.crr
+  const wE = params.windE ?? 0
+  const wN = params.windN ?? 0
+  const { speed, power, dt, rho, valid } = s
+  let h = params.offsetM ?? 0
+  if (len > 0) ve[0] = h
+  for (let i = start + 1; i < end; i++) {
+    if (valid[i] === 1 && valid[i - 1] === 1) {
+      const v = speed[i]!
+      const v0 = speed[i - 1]!
+      const d = dt[i]!
+      const bear = c.bearings ? v * (MARTIN.bearingA + MARTIN.bearingB * v) : 0
+      h +=
+        ((eta * power[i]! - bear) * d) / mg -
+        (c.kappa * (v * v - v0 * v0)) / (2 * G0) -
+        crr * v * d -
+        (cdaTot * rho[i]! * aeroF(s, i, wE, wN) * v * d) / (2 * mg)
+    }
+    ve[i - start] = h
+  }
+  return ve
+}
+
+/** Solves the symmetric system A x = r (k×k, row-major) by Gaussian elimination; null if singular. */
+function solve(A: Float64Array, r: Float64Array, k: number): Float64Array | null {
+  const M = Float64Array.from(A)
+  const x = Float64Array.from(r)
+  let scale = 0
+  for (let i = 0; i < k; i++) scale = Math.max(scale, Math.abs(M[i * k + i]!))
+  for (let col = 0; col < k; col++) {
+    let piv = col
+    for (let row = col + 1; row < k; row++) {
+      if (Math.abs(M[row * k + col]!) > Math.abs(M[piv * k + col]!)) piv = row
+    }
+    if (!(Math.abs(M[piv * k + col]!) > 1e-11 * scale)) return null
+    if (piv !== col) {
+      for (let j = 0; j < k; j++) {
+        const t = M[col * k + j]!
+        M[col * k + j] = M[piv * k + j]!
+        M[piv * k + j] = t
+      }
+      const t = x[col]!
+      x[col] = x[piv]!
+      x[piv] = t
+    }
+    for (let row = col + 1; row < k; row++) {
+      const f = M[row * k + col]! / M[col * k + col]!
+      if (f === 0) continue
+      for (let j = col; j < k; j++) M[row * k + j]! -= f * M[col * k + j]!
+      x[row]! -= f * x[col]!
+    }
+  }
+  for (let row = k - 1; row >= 0; row--) {
+    let acc = x[row]!
+    for (let j = row + 1; j < k; j++) acc -= M[row * k + j]! * x[j]!
+    x[row] = acc / M[row * k + row]!
+  }
+  return x
+}
+
+/**
+ * Contiguous usable samples [a, b) of one piece, fitted with their own elevation offset. Fit
+ * arrays are indexed by position in the concatenation of segments: [ja, ja + b − a).
+ */
+interface Segment {
+  a: number
+  b: number
+  ja: number
+  jb: number
+  group: number
+  piece: number
+}
+
+function buildSegments(s: VeSeries, pieces: VePiece[], mask: Uint8Array | undefined): Segment[] {
+  const segs: Segment[] = []
+  let j = 0
+  pieces.forEach((p, pi) => {
+    let a = -1
+    const hi = Math.min(p.end, s.n)
+    for (let i = Math.max(0, p.start); i <= hi; i++) {
+      const ok = i < hi && s.valid[i] === 1 && (!mask || mask[i] === 1)
+      if (ok && a < 0) a = i
+      if (!ok && a >= 0) {
+        if (i - a >= 5) {
+          segs.push({ a, b: i, ja: j, jb: j + i - a, group: p.group, piece: pi })
+          j += i - a
+        }
+        a = -1
+      }
+    }
+  })
+  return segs
+}
+
+/**
+ * Working state of one fit, per position: the cumulative series of each segment (E: propulsion
+ * minus kinetic and bearing terms, C: distance, B and its wind derivatives: the aero integral per
+ * unit drag area), and what the aero integral needs per sample.
+ */
+class VeProblem {
+  readonly m: number
+  readonly E: Float64Array
+  readonly C: Float64Array
+  readonly B: Float64Array
+  readonly BE: Float64Array
+  readonly BN: Float64Array
+  readonly v: Float64Array
+  /** sin and cos of the heading (0 and 0 where unknown: no wind effect there). */
+  readonly sh: Float64Array
+  readonly ch: Float64Array
+  /** ρ·v·Δt/(2mg) per sample. */
+  readonly q: Float64Array
+  /** Measured air speed squared, or null. */
+  readonly a2: Float64Array | null
+  constructor(
+    readonly segs: Segment[],
+    readonly groups: number,
+    readonly fw: number,
+    readonly crrFree: boolean,
+    readonly windFree: boolean,
+    base?: VeProblem,
+    s?: VeSeries,
+    mg = 1,
+    c?: ModelConstants,
+    eta = 1,
+  ) {
+    if (base) {
+      this.m = base.m
+      this.E = base.E
+      this.C = base.C
+      this.v = base.v
+      this.sh = base.sh
+      this.ch = base.ch
+      this.q = base.q
+      this.a2 = base.a2
+    } else {
+      const last = segs[segs.length - 1]
+      const m = last ? last.jb : 0
+      this.m = m
+      this.E = new Float64Array(m)
+      this.C = new Float64Array(m)
+      this.v = new Float64Array(m)
+      this.sh = new Float64Array(m)
+      this.ch = new Float64Array(m)
+      this.q = new Float64Array(m)
+      this.a2 = s!.airspeed ? new Float64Array(m) : null
+      const { speed, power, dt, heading, rho, airspeed } = s!
+      for (const g of segs) {
+        let e = 0
+        let cc = 0
+        for (let i = g.a, j = g.ja; i < g.b; i++, j++) {
+          const v = speed[i]!
+          const h = heading[i]!
+          const known = Number.isFinite(h)
+          this.v[j] = v
+          this.sh[j] = known ? Math.sin(h) : 0
+          this.ch[j] = known ? Math.cos(h) : 0
+          if (this.a2) this.a2[j] = airspeed![i]! * airspeed![i]!
+          if (i > g.a) {
+            const v0 = speed[i - 1]!
+            const d = dt[i]!
+            const bear = c!.bearings ? v * (MARTIN.bearingA + MARTIN.bearingB * v) : 0
+            e += ((eta * power[i]! - bear) * d) / mg - (c!.kappa * (v * v - v0 * v0)) / (2 * G0)
+            cc += v * d
+            this.q[j] = (rho[i]! * v * d) / (2 * mg)
+          }
+          this.E[j] = e
+          this.C[j] = cc
+        }
+      }
+    }
+    this.B = new Float64Array(this.m)
+    this.BE = new Float64Array(this.m)
+    this.BN = new Float64Array(this.m)
+  }
+
+  get k(): number {
+    return this.groups + (this.crrFree ? 1 : 0) + (this.windFree ? 2 : 0)
+  }
+
+  /** Fills B (and its wind derivatives when wind is free) for wind (wE, wN). */
+  aeroIntegrals(wE: number, wN: number): void {
+    const { B, BE, BN, sh, ch, q, v: vs, a2 } = this
+    const windy = this.windFree || wE !== 0 || wN !== 0
+    for (const g of this.segs) {
+      let b = 0
+      let be = 0
+      let bn = 0
+      for (let j = g.ja; j < g.jb; j++) {
+        const w = q[j]!
+        if (a2) {
+          b += w * a2[j]!
+        } else if (!windy) {
+          const v = vs[j]!
+          b += w * v * v
+        } else {
+          // Where the heading is unknown sh = ch = 0: the wind has no effect.
+          const v = vs[j]!
+          const si = sh[j]!
+          const ci = ch[j]!
+          const ax = v - (wE * si + wN * ci)
+          const lat = wE * ci - wN * si
+          const va = Math.sqrt(ax * ax + lat * lat)
+          b += w * va * ax
+          // d(va·ax)/dW = ax·dva/dW + va·dax/dW, dax/dW = −u, dva/dW = (−ax·u + lat·n)/va
+          const inv = va > 1e-9 ? 1 / va : 0
+          be += w * (ax * (-ax * si + lat * ci) * inv - va * si)
+          bn += w * (ax * (-ax * ci - lat * si) * inv - va * ci)
+        }
+        B[j] = b
+        BE[j] = be
+        BN[j] = bn
+      }
+    }
+  }
+}
+
+interface FitState {
+  cda: Float64Array
+  crr: number
+  wE: number
+  wN: number
+  offsets: Float64Array
+}
+
+/**
+ * Residuals r = alt − (offset + E − Crr·C − (CdA + Fw)·B) into `res` (per position), segment
+ * offsets into st.offsets (weighted means); returns the weighted sum of squares.
+ */
+function residuals(
+  P: VeProblem,
+  alt: Float64Array,
+  st: FitState,
+  w: Float64Array,
+  res: Float64Array,
+): number {
+  let sse = 0
+  P.segs.forEach((g, si) => {
+    const cdaTot = st.cda[g.group]! + P.fw
+    let sw = 0
+    let sq = 0
+    for (let j = g.ja; j < g.jb; j++) {
+      const q = alt[j]! - P.E[j]! + st.crr * P.C[j]! + cdaTot * P.B[j]!
+      res[j] = q
+      const wj = w[j]!
+      if (wj > 0) {
+        sw += wj
+        sq += wj * q
+      }
+    }
+    const o = sw > 0 ? sq / sw : 0
+    st.offsets[si] = o
+    for (let j = g.ja; j < g.jb; j++) {
+      const r = res[j]! - o
+      res[j] = r
+      if (w[j]! > 0) sse += w[j]! * r * r
+    }
+  })
+  return sse
+}
+
+/**
+ * Huber weights from the current residuals (0 where the elevation is missing), with the robust
+ * scale 1.4826·MAD (or a fixed one); returns the scale.
+ */
+function huberWeights(
+  P: VeProblem,
+  alt: Float64Array,
+  res: Float64Array,
+  kH: number,
+  w: Float64Array,
+  fixedScale?: number,
+): number {
+  let scale = fixedScale ?? NaN
+  if (fixedScale === undefined) {
+    const abs: number[] = []
+    for (let j = 0; j < P.m; j++) if (Number.isFinite(alt[j])) abs.push(Math.abs(res[j]!))
+    scale = 1.4826 * median(abs)
+  }
+  const cut = Number.isFinite(kH) && scale > 1e-9 ? kH * scale : Infinity
+  for (let j = 0; j < P.m; j++) {
+    if (!Number.isFinite(alt[j])) w[j] = 0
+    else {
+      const a = Math.abs(res[j]!)
+      w[j] = a <= cut ? 1 : cut / a
+    }
+  }
+  return scale
+}
+
+/**
+ * Gauss–Newton with IRLS on (CdA per group, Crr?, wind?), offsets eliminated per segment.
+ * Returns the iterations used, or −1 when the normal equations are singular.
+ */
+function gaussNewton(
+  P: VeProblem,
+  alt: Float64Array,
+  st: FitState,
+  w: Float64Array,
+  res: Float64Array,
+  kH: number,
+  maxIter: number,
+  fixedScale?: number,
+): number {
+  const k = P.k
+  const G = P.groups
+  const iCrr = G
+  const iW = G + (P.crrFree ? 1 : 0)
+  const A = new Float64Array(k * k)
+  const rhs = new Float64Array(k)
+  const cols = new Int32Array(4)
+  const vals = new Float64Array(4)
+  const means = new Float64Array(4)
+  P.aeroIntegrals(st.wE, st.wN)
+  let sse = residuals(P, alt, st, w, res)
+  let it = 0
+  for (; it < maxIter; it++) {
+    huberWeights(P, alt, res, kH, w, fixedScale)
+    sse = residuals(P, alt, st, w, res)
+    A.fill(0)
+    rhs.fill(0)
+    for (const g of P.segs) {
+      const cdaTot = st.cda[g.group]! + P.fw
+      let nc = 0
+      cols[nc++] = g.group
+      if (P.crrFree) cols[nc++] = iCrr
+      if (P.windFree) {
+        cols[nc++] = iW
+        cols[nc++] = iW + 1
+      }
+      // Jacobian of the residual (∂r/∂θ): CdA → B, Crr → C, wind → (CdA + Fw)·∂B, centred per segment.
+      means.fill(0)
+      let sw = 0
+      for (let j = g.ja; j < g.jb; j++) {
+        const wj = w[j]!
+        if (wj <= 0) continue
+        sw += wj
+        means[0]! += wj * P.B[j]!
+        let c = 1
+        if (P.crrFree) means[c++]! += wj * P.C[j]!
+        if (P.windFree) {
+          means[c++]! += wj * cdaTot * P.BE[j]!
+          means[c]! += wj * cdaTot * P.BN[j]!
+        }
+      }
+      if (sw <= 0) continue
+      for (let c = 0; c < nc; c++) means[c] = means[c]! / sw
+      for (let j = g.ja; j < g.jb; j++) {
+        const wj = w[j]!
+        if (wj <= 0) continue
+        vals[0] = P.B[j]! - means[0]!
+        let c = 1
+        if (P.crrFree) {
+          vals[c] = P.C[j]! - means[c]!
+          c++
+        }
+        if (P.windFree) {
+          vals[c] = cdaTot * P.BE[j]! - means[c]!
+          vals[c + 1] = cdaTot * P.BN[j]! - means[c + 1]!
+        }
+        const r = res[j]!
+        for (let x = 0; x < nc; x++) {
+          const cx = cols[x]!
+          const vx = wj * vals[x]!
+          rhs[cx]! += vx * r
+          for (let y = 0; y < nc; y++) A[cx * k + cols[y]!]! += vx * vals[y]!
+        }
+      }
+    }
+    // A group without samples keeps its value (a unit row instead of an empty one).
+    for (let g = 0; g < G; g++) {
+      if (A[g * k + g] === 0) A[g * k + g] = 1
+    }
+    // r(θ + δ) ≈ r + J δ → δ = −(JᵀWJ)⁻¹ JᵀW r
+    const d = solve(A, rhs, k)
+    if (!d) return -1
+    let step = 1
+    let accepted = false
+    const prevCda = Float64Array.from(st.cda)
+    const prevCrr = st.crr
+    const prevE = st.wE
+    const prevN = st.wN
+    for (let h = 0; h < 8; h++) {
+      for (let g = 0; g < G; g++) st.cda[g] = prevCda[g]! - step * d[g]!
+      if (P.crrFree) st.crr = prevCrr - step * d[iCrr]!
+      if (P.windFree) {
+        st.wE = prevE - step * d[iW]!
+        st.wN = prevN - step * d[iW + 1]!
+        P.aeroIntegrals(st.wE, st.wN)
+      }
+      const next = residuals(P, alt, st, w, res)
+      if (next <= sse * (1 + 1e-12) || !P.windFree) {
+        accepted = true
+        break
+      }
+      step *= 0.5
+    }
+    if (!accepted) {
+      st.cda.set(prevCda)
+      st.crr = prevCrr
+      st.wE = prevE
+      st.wN = prevN
+      P.aeroIntegrals(st.wE, st.wN)
+      residuals(P, alt, st, w, res)
+      it++
+      break
+    }
+    let dmax = 0
+    for (let g = 0; g < G; g++) dmax = Math.max(dmax, Math.abs(step * d[g]!) / 1e-5)
+    if (P.crrFree) dmax = Math.max(dmax, Math.abs(step * d[iCrr]!) / 1e-6)
+    if (P.windFree)
+      dmax = Math.max(dmax, Math.abs(step * d[iW]!) / 1e-3, Math.abs(step * d[iW + 1]!) / 1e-3)
+    if (dmax < 1 && it > 0) {
+      it++
+      break
+    }
+  }
+  huberWeights(P, alt, res, kH, w, fixedScale)
+  residuals(P, alt, st, w, res)
+  return it
+}
+
+/** Headings spread enough (and known) to separate a constant wind from CdA. */
+function windIdentifiable(s: VeSeries, segs: Segment[]): boolean {
+  if (s.airspeed) return false
+  let sx = 0
+  let sy = 0
+  let sd = 0
+  let known = 0
+  let all = 0
+  for (const g of segs) {
+    for (let i = g.a + 1; i < g.b; i++) {
+      all++
+      const h = s.heading[i]!
+      if (!Number.isFinite(h)) continue
+      known++
+      const d = s.speed[i]! * s.dt[i]!
+      sx += d * Math.sin(h)
+      sy += d * Math.cos(h)
+      sd += d
+    }
+  }
+  return all > 0 && known >= 0.9 * all && sd > 0 && Math.hypot(sx, sy) / sd < 0.7
+}
+
+/**
+ * Least-squares fit of CdA (per group), Crr (unless fixed) and, where headings vary enough, a
+ * constant wind, to the measured elevation (flat when the series has none: a velodrome), each
+ * piece with its own elevation offset. A piece is cut where samples are unusable or masked out
+ * (a stop or braking loses energy the model does not know), so masked samples also break the
+ * trace, and each part gets its own offset. Robust: Huber IRLS (k = 1.345 robust SDs).
+ * Intervals: moving-block bootstrap of the residuals around the fitted profile (seeded).
+ */
+export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOptions): VeFitResult {
+  const groups = o.groups ?? 1
+  const segs = buildSegments(s, pieces, o.mask)
+  const warnings: string[] = []
+  const mg = o.massKg * G0
+  const c = modelConstants(o, o.massKg)
+  const kH = o.huberK ?? 1.345
+  let crrFree = o.crr === undefined
+  const windFree = (o.fitWind ?? true) && windIdentifiable(s, segs)
+  const groupUsed = new Uint8Array(groups)
+  for (const g of segs) groupUsed[g.group] = 1
+  for (let g = 0; g < groups; g++) if (!groupUsed[g]) warnings.push(`group ${g}: no usable samples`)
+
+  const emptyResult = (): VeFitResult => ({
+    cda: new Array<number>(groups).fill(NaN),
+    cdaCi95: Array.from({ length: groups }, () => [NaN, NaN] as [number, number]),
+    crr: o.crr ?? NaN,
+    crrCi95: [o.crr ?? NaN, o.crr ?? NaN],
+    crrFixed: !crrFree,
+    windE: 0,
+    windN: 0,
+    windFitted: false,
+    offsets: pieces.map(() => NaN),
+    residuals: new Float64Array(s.n).fill(NaN),
+    rmseM: NaN,
+    pieceRmseM: pieces.map(() => NaN),
+    samplesUsed: 0,
+    iterations: 0,
+    bootstrapCda: [],
+    bootstrapCrr: new Float64Array(0),
+    warnings,
+  })
+  if (segs.length === 0) {
+    warnings.push('no usable samples (moving, with power and speed) to fit')
+    return emptyResult()
+  }
+
+  const base = new VeProblem(
+    segs,
+    groups,
+    c.fw,
+    crrFree,
+    false,
+    undefined,
+    s,
+    mg,
+    c,
+    o.drivetrainEfficiency,
+  )
+  const m = base.m
+  const alt = new Float64Array(m)
+  for (const g of segs) {
+    for (let i = g.a, j = g.ja; i < g.b; i++, j++) alt[j] = s.elevation ? s.elevation[i]! : 0
+  }
+  const w = new Float64Array(m)
+  const res = new Float64Array(m)
+  const initWeights = (): void => {
+    for (let j = 0; j < m; j++) w[j] = Number.isFinite(alt[j]) ? 1 : 0
+  }
+  const start = (): FitState => ({
+    cda: new Float64Array(groups).fill(0.3),
+    crr: o.crr ?? FALLBACK_CRR,
+    wE: 0,
+    wN: 0,
+    offsets: new Float64Array(segs.length),
+  })
+  let P = new VeProblem(segs, groups, c.fw, crrFree, windFree, base)
+  let st = start()
+  // Without wind first (a good start), then the full robust fit.
+  const fitAll = (): number => {
+    initWeights()
+    if (windFree) {
+      const P0 = new VeProblem(segs, groups, c.fw, crrFree, false, base)
+      if (gaussNewton(P0, alt, st, w, res, kH, 6) < 0) return -1
+      initWeights()
+    }
+    return gaussNewton(P, alt, st, w, res, kH, 40)
+  }
+  let it = fitAll()
+  const implausible = crrFree && it >= 0 && !(st.crr > -0.001 && st.crr < 0.03)
+  if (crrFree && (it < 0 || implausible)) {
+    warnings.push(
+      implausible
+        ? `fitted Crr ${st.crr.toFixed(4)} is implausible (too little speed variation): held at ${FALLBACK_CRR}`
+        : `Crr could not be separated from CdA (too little speed variation): held at ${FALLBACK_CRR}`,
+    )
+    crrFree = false
+    P = new VeProblem(segs, groups, c.fw, false, windFree, base)
+    st = start()
+    it = fitAll()
+  }
+  if (it < 0) {
+    warnings.push('CdA could not be fitted (the data do not determine it)')
+    return emptyResult()
+  }
+
+  // Summary of the fit, back in sample indices.
+  let n = 0
+  let ss = 0
+  const pieceSs = new Float64Array(pieces.length)
+  const pieceN = new Float64Array(pieces.length)
+  const residOut = new Float64Array(s.n).fill(NaN)
+  for (const g of segs) {
+    for (let i = g.a, j = g.ja; i < g.b; i++, j++) {
+      if (!Number.isFinite(alt[j])) continue
+      const r = res[j]!
+      residOut[i] = r
+      ss += r * r
+      n++
+      pieceSs[g.piece]! += r * r
+      pieceN[g.piece]!++
+    }
+  }
+  const offsets = pieces.map(() => NaN)
+  segs.forEach((g, si) => {
+    if (Number.isNaN(offsets[g.piece]!)) offsets[g.piece] = st.offsets[si]!
+  })
+
+  // Moving-block bootstrap of the residuals around the fitted profile (Huber scale held).
+  const B = o.resamples ?? 200
+  const bootCda = Array.from({ length: groups }, () => new Float64Array(B).fill(NaN))
+  const bootCrr = new Float64Array(B).fill(NaN)
+  const cdaCi95: Array<[number, number]> = []
+  let crrCi95: [number, number] = [st.crr, st.crr]
+  if (B > 0 && n > 10) {
+    const scale = huberWeights(P, alt, res, kH, new Float64Array(m))
+    const pool = new Float64Array(n)
+    let np = 0
+    for (let j = 0; j < m; j++) if (Number.isFinite(alt[j])) pool[np++] = res[j]!
+    // Inflate for the parameters and offsets the fit used up.
+    const infl = Math.sqrt(n / Math.max(1, n - P.k - segs.length))
+    const medDt = median(s.dt.subarray(1))
+    const L = Math.max(1, Math.min(np, Math.round((o.blockS ?? 60) / (medDt > 0 ? medDt : 1))))
+    const rand = createRandom(o.seed ?? 1)
+    const fitted = new Float64Array(m)
+    for (let j = 0; j < m; j++) fitted[j] = alt[j]! - res[j]!
+    const alt2 = new Float64Array(m)
+    const w2 = new Float64Array(m)
+    const res2 = new Float64Array(m)
+    const st2: FitState = {
+      ...st,
+      cda: Float64Array.from(st.cda),
+      offsets: Float64Array.from(st.offsets),
+    }
+    for (let b = 0; b < B; b++) {
+      for (const g of segs) {
+        let k = 0
+        let left = 0
+        for (let j = g.ja; j < g.jb; j++) {
+          if (!Number.isFinite(alt[j])) {
+            alt2[j] = NaN
+            continue
+          }
+          if (left === 0) {
+            k = Math.floor(rand() * (np - L + 1))
+            left = L
+          }
+          alt2[j] = fitted[j]! + infl * pool[k++]!
+          left--
+        }
+      }
+      st2.cda.set(st.cda)
+      st2.crr = st.crr
+      st2.wE = st.wE
+      st2.wN = st.wN
+      w2.set(w)
+      if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 3 : 2, scale) < 0) continue
+      for (let g = 0; g < groups; g++) bootCda[g]![b] = st2.cda[g]!
+      bootCrr[b] = st2.crr
+    }
+    for (let g = 0; g < groups; g++)
+      cdaCi95.push([quantile(bootCda[g]!, 0.025), quantile(bootCda[g]!, 0.975)])
+    if (crrFree) crrCi95 = [quantile(bootCrr, 0.025), quantile(bootCrr, 0.975)]
+  } else {
+    for (let g = 0; g < groups; g++) cdaCi95.push([NaN, NaN])
+    if (crrFree) crrCi95 = [NaN, NaN]
+  }
+
+  return {
+    cda: Array.from(st.cda, (x, g) => (groupUsed[g] ? x : NaN)),
+    cdaCi95,
+    crr: st.crr,
+    crrCi95,
+    crrFixed: !crrFree,
+    windE: P.windFree ? st.wE : 0,
+    windN: P.windFree ? st.wN : 0,
+    windFitted: P.windFree,
+    offsets,
+    residuals: residOut,
+    rmseM: n > 0 ? Math.sqrt(ss / n) : NaN,
+    pieceRmseM: Array.from(pieceSs, (x, p) => (pieceN[p]! > 0 ? Math.sqrt(x / pieceN[p]!) : NaN)),
+    samplesUsed: n,
+    iterations: it,
+    bootstrapCda: bootCda,
+    bootstrapCrr: bootCrr,
+    warnings,
+  }
+}
