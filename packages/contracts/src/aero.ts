@@ -145,3 +145,98 @@ export const aeroDataBlockListQuerySchema = pageQuerySchema.extend({
   kind: aeroBlockKindSchema.optional(),
   run_id: idSchema.optional(),
 })
+
+/**
+ * What an analysis uses besides the data (stored in the session's `environment`, overridable per
+ * analysis): SI units. Crr absent = fitted; air density absent = from temperature, pressure and
+ * humidity, else the file's sensor channels, else the standard atmosphere at the recorded altitude.
+ */
+export const aeroAnalysisSettingsSchema = z
+  .object({
+    mass_kg: z.number().min(30).max(250),
+    crr: z.number().min(0.0005).max(0.03).nullable(),
+    drivetrain_efficiency: z.number().min(0.8).max(1),
+    air_density_kg_m3: z.number().min(0.6).max(1.5).nullable(),
+    temperature_c: z.number().min(-30).max(50).nullable(),
+    pressure_pa: z.number().min(50_000).max(110_000).nullable(),
+    humidity: z.number().min(0).max(1).nullable(),
+    calibration_factor: z.number().min(0.5).max(3).nullable(),
+    method: z.enum(['auto', 've', 'direct']),
+    reference_speed_mps: z.number().min(2).max(30),
+    reference_power_w: z.number().min(20).max(2000),
+    /** The session device whose data the analysis reads when a file carries several. */
+    device_id: idSchema.nullable(),
+  })
+  .partial()
+  .strict()
+export type AeroAnalysisSettings = z.infer<typeof aeroAnalysisSettingsSchema>
+
+/** POST /api/aero-sessions/:id/analyses: a new analysis version with these overrides. */
+export const aeroAnalysisCreateSchema = aeroAnalysisSettingsSchema
+  .extend({ label: z.string().trim().max(200).optional() })
+  .strict()
+
+/** The results an analysis stores on each run (`aero_runs.results`), SI units. */
+export type AeroRunResults = {
+  version: number
+  /** The run was found by the analysis (lap, loop, out-and-back, whole file) rather than made by the user. */
+  detected: boolean
+  source: string
+  method: 've' | 'direct'
+  cda: number
+  cda_ci95: [number, number]
+  crr: number
+  crr_ci95: [number, number]
+  ve_rmse_m: number | null
+  /** Drift-corrected CdA (equal to cda without a drift line). */
+  corrected_cda: number | null
+  delta_cda: number | null
+  delta_cda_ci95: [number, number] | null
+  watts_saved: number | null
+  seconds_per_40km: number | null
+  verdict: 'faster' | 'slower' | 'no_difference' | null
+  mean_speed_mps: number
+  mean_power_w: number
+  air_density: number
+  calibration_factor: number | null
+  flags: string[]
+  file_id: string | null
+}
+
+/** One analysis version (a `run` block in v6, a `raw` block in v5, with `data.type = "analysis"`). */
+export type AeroAnalysisVersion = {
+  version: number
+  block_id: string
+  job_id: string
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
+  progress: number
+  message: string | null
+  error: { code: string; message: string } | null
+  label: string | null
+  settings: AeroAnalysisSettings
+  created_at: string
+  summary: {
+    crr: number
+    fitted_calibration_factor: number | null
+    comparison: unknown
+    warnings: string[]
+    runs: number
+  } | null
+}
+
+/** A file read into a session (`data.type = "source"` block). */
+export type AeroSourceFile = {
+  block_id: string
+  file_id: string
+  name: string
+  format: string
+  start_epoch_s: number | null
+  /** Seconds from the session's t = 0 to this file's first sample. */
+  offset_s: number
+  duration_s: number
+  samples: number
+  laps: number
+  channels: string[]
+  devices: { serial: string; name?: string | null }[]
+  configuration: Record<string, string>
+}

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { AeroAnalyses } from '../jobs/aero-analysis.ts'
 import { OptimizationRuns } from '../jobs/optimization-run.ts'
 import { JobSystem } from '../jobs/system.ts'
 import { filesRoutes } from '../routes/files/routes.ts'
@@ -37,6 +38,7 @@ async function filesAndJobsPlugin(app: FastifyInstance) {
   app.decorate('files', files)
   app.decorate('jobs', jobs)
   app.decorate('runs', new OptimizationRuns(database.db, jobs, files))
+  app.decorate('aeroAnalyses', new AeroAnalyses(database.db, jobs, files))
   app.addHook('onClose', () => jobs.stop())
   await app.register(filesRoutes, { prefix: '/api' })
   await app.register(runsRoutes, { prefix: '/api' })

@@ -9,6 +9,7 @@ import {
   type PacingOutput,
 } from '@veloptima/engine'
 import { courseFromFile } from '../routes/imports/course-rows.ts'
+import { analyseSession, readActivitySummary } from './aero-task.ts'
 import { parseOptimizerInput, type OptimizerInput } from './engine-inputs.ts'
 
 export type Progress = (progress: number, message?: string) => void
@@ -46,4 +47,6 @@ export const tasks: Record<string, (input: any, progress: Progress) => unknown> 
   equipment,
   'import-course': (input: { bytes: Uint8Array; fileName: string }) =>
     courseFromFile(input.bytes, input.fileName),
+  'aero-read': readActivitySummary,
+  'aero-analysis': analyseSession,
 }

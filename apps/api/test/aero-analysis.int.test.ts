@@ -1,0 +1,342 @@
+// Aero uploads and analyses through the API, on real field tests from the shared data directory
+// (GoldenCheetah's Aerolab helmet test and velodrome test, MyCdA's air-speed CSV): the upload is
+// read at once (bad files refused, nothing stored), the job finds the runs and stores their CdA,
+// re-analysing makes a new version and keeps the earlier one, and nobody reaches another's session.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { aeroDataBlocks, aeroRuns, files, jobs, notifications } from '@veloptima/db'
+import { analyzeAero, detectRuns } from '@veloptima/engine'
+import { readActivity } from '@veloptima/formats'
+import { startTestApp, type TestApp } from './helpers.ts'
+import { createUser, multipart, tempDir } from './files-helpers.ts'
+import { eventually } from './runs-helpers.ts'
+
+const shared = (path: string) => readFileSync(join('/work/shared/data', path))
+
+type Json = Record<string, unknown>
+
+describe('aero analysis: uploads, jobs, runs and versions', () => {
+  let t: TestApp
+  const auth: Record<string, { authorization: string }> = {}
+
+  beforeAll(async () => {
+    t = await startTestApp({ FILES_DIR: tempDir('aero') })
+    await t.app.jobs.start({ workers: 1 })
+    for (const uid of ['ann', 'ben']) {
+      await createUser(t.database, uid)
+      auth[uid] = await t.bearer({ uid })
+    }
+  }, 60_000)
+  afterAll(() => t.close())
+
+  async function createSession(uid: string, body: Json = {}) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/aero-sessions',
+      headers: auth[uid],
+      payload: { name: 'Test day', format: 'v6', ...body },
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    return res.json<{ id: string }>().id
+  }
+
+  async function upload(
+    uid: string,
+    sessionId: string,
+    name: string,
+    bytes: Uint8Array | string,
+    fields: Record<string, string> = {},
+  ) {
+    const body = await multipart(name, bytes, fields)
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/aero-sessions/${sessionId}/files`,
+      headers: { ...auth[uid], ...body.headers },
+      payload: body.payload,
+    })
+  }
+
+  async function finished(uid: string, sessionId: string, version: number) {
+    return eventually(
+      async () => {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/aero-sessions/${sessionId}/analyses`,
+          headers: auth[uid],
+        })
+        const v = res
+          .json<{ items: { version: number; status: string }[] }>()
+          .items.find((x) => x.version === version)
+        return v && v.status !== 'queued' && v.status !== 'running' ? v : undefined
+      },
+      120_000,
+      `analysis v${version}`,
+    )
+  }
+
+  async function runsOf(uid: string, sessionId: string) {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/aero-sessions/${sessionId}/runs?limit=200`,
+      headers: auth[uid],
+    })
+    return res.json<{
+      items: {
+        id: string
+        name: string
+        is_baseline: boolean
+        configuration: Record<string, string>
+        results: Json | null
+      }[]
+    }>().items
+  }
+
+  async function counts(sessionId: string) {
+    const [b] = await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(aeroDataBlocks)
+      .where(eq(aeroDataBlocks.sessionId, sessionId))
+    const [r] = await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(aeroRuns)
+      .where(eq(aeroRuns.sessionId, sessionId))
+    const [f] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(files)
+    return { blocks: b!.n, runs: r!.n, files: f!.n }
+  }
+
+  // The CdA values themselves are the engine's (tested there against synthetic rides and the real
+  // files); here: every run the engine finds in each file is stored with its CdA, once.
+  it('helmet tests (GoldenCheetah Aerolab, 4 FIT files): every detected run stored with its CdA and a comparison to the baseline helmet', async () => {
+    const id = await createSession('ann', {
+      environment: { mass_kg: 85, drivetrain_efficiency: 0.976 },
+    })
+    const names = [
+      'helmet-test-2018-10-03-07-45-28.fit',
+      'helmet-test-2018-10-03-08-05-11.fit',
+      'helmet-test-2018-10-03-08-23-16.fit',
+      'helmet-test-2018-10-03-08-36-06.fit',
+    ]
+    let version = 0
+    for (const [i, name] of names.entries()) {
+      const res = await upload('ann', id, name, shared(`aero/${name}`), {
+        configuration: i % 2 === 0 ? 'Helmet A' : 'Helmet B',
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      const body = res.json<{
+        analysis: { version: number; job_id: string }
+        source: { offset_s: number }
+      }>()
+      version = body.analysis.version
+      expect(version).toBe(i + 1)
+      // the files sit on one clock in recording order (the names are their start times)
+      if (i > 0) expect(body.source.offset_s).toBeGreaterThan(0)
+      // each upload's analysis finishes before the next, so every file's runs are found once
+      const v = await finished('ann', id, version)
+      expect(v.status, JSON.stringify(v)).toBe('succeeded')
+    }
+    const runs = await runsOf('ann', id)
+    // independent count: the engine's run detection on each file by itself
+    const expected = names.reduce(
+      (n, name) => n + detectRuns(readActivity(shared(`aero/${name}`), name).samples).length,
+      0,
+    )
+    expect(runs).toHaveLength(expected)
+    for (const r of runs) {
+      const res = r.results!
+      expect(res.version).toBe(4)
+      expect(res.method).toBe('ve')
+      expect(Number.isFinite(res.cda)).toBe(true)
+      const [lo, hi] = res.cda_ci95 as [number, number]
+      expect(lo).toBeLessThanOrEqual(hi)
+    }
+    // Helmet A (the first file) is the baseline by default; Helmet B gets ΔCdA, W and s/40 km.
+    const b = runs.find((r) => r.configuration.setup === 'Helmet B')!
+    expect(runs.find((r) => r.configuration.setup === 'Helmet A')!.is_baseline).toBe(true)
+    expect(typeof b.results!.delta_cda).toBe('number')
+    expect(Math.sign(b.results!.watts_saved as number)).toBe(
+      -Math.sign(b.results!.delta_cda as number),
+    )
+    // v6: run blocks hold the VE samples, one per run of the version
+    const latest = await t.app.inject({
+      method: 'GET',
+      url: `/api/aero-sessions/${id}/analyses/latest`,
+      headers: auth.ann,
+    })
+    const body = latest.json<{
+      analysis: { version: number }
+      runs: { kind: string; data: { series: { t: number[]; elevation: number[] | null } } }[]
+    }>()
+    expect(body.analysis.version).toBe(4)
+    expect(body.runs).toHaveLength(runs.length)
+    expect(body.runs[0]!.kind).toBe('run')
+    expect(body.runs[0]!.data.series.t.length).toBeGreaterThan(10)
+    expect(body.runs[0]!.data.series.elevation).not.toBeNull()
+    const [note] = await t.database.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.title, 'Aero analysis ready'))
+    expect(note?.uid).toBe('ann')
+
+    // Setting the baseline on Helmet B: a new version compares against it; earlier versions stay.
+    const set = await t.app.inject({
+      method: 'POST',
+      url: `/api/aero-runs/${b.id}/baseline`,
+      headers: auth.ann,
+    })
+    expect(set.statusCode, set.body).toBe(202)
+    expect(set.json<{ version: number }>().version).toBe(5)
+    expect((await finished('ann', id, 5)).status).toBe('succeeded')
+    const after = await runsOf('ann', id)
+    expect(
+      after.filter((r) => r.is_baseline).every((r) => r.configuration.setup === 'Helmet B'),
+    ).toBe(true)
+    const a = after.find((r) => r.configuration.setup === 'Helmet A')!
+    expect(a.results!.version).toBe(5)
+    expect(typeof a.results!.delta_cda).toBe('number')
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/aero-sessions/${id}/analyses`,
+      headers: auth.ann,
+    })
+    expect(list.json<{ items: { version: number }[] }>().items.map((v) => v.version)).toEqual([
+      5, 4, 3, 2, 1,
+    ])
+    const v1 = await t.app.inject({
+      method: 'GET',
+      url: `/api/aero-sessions/${id}/analyses/1`,
+      headers: auth.ann,
+    })
+    expect(v1.json<{ runs: unknown[] }>().runs.length).toBeGreaterThan(0)
+  }, 600_000)
+
+  it('re-analysing with a fixed Crr and another mass is a new version with those settings', async () => {
+    const id = await createSession('ann', { environment: { mass_kg: 80 } })
+    const res = await upload('ann', id, 'velodrome-2015-a.tcx', shared('aero/velodrome-2015-a.tcx'))
+    expect(res.statusCode, res.body).toBe(201)
+    expect((await finished('ann', id, 1)).status).toBe('succeeded')
+    const first = await runsOf('ann', id)
+    // what is stored is what the engine gives on the file read alone with the same inputs
+    const samples = readActivity(
+      shared('aero/velodrome-2015-a.tcx'),
+      'velodrome-2015-a.tcx',
+    ).samples
+    const truth = analyzeAero(samples, { massKg: 80, runs: detectRuns(samples) })
+    expect(first).toHaveLength(truth.runs.length)
+    first.forEach((r, i) => {
+      expect(r.results!.cda as number).toBeCloseTo(truth.runs[i]!.cda, 9)
+      expect(r.results!.crr as number).toBeCloseTo(truth.runs[i]!.crr, 9)
+      expect(r.results!.cda_ci95).toEqual(truth.runs[i]!.cdaCi95)
+    })
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/aero-sessions/${id}/analyses`,
+      headers: auth.ann,
+      payload: { crr: 0.003, mass_kg: 90 },
+    })
+    expect(again.statusCode, again.body).toBe(202)
+    const v2 = await finished('ann', id, 2)
+    expect(v2.status).toBe('succeeded')
+    const second = await runsOf('ann', id)
+    expect(second.map((r) => r.id)).toEqual(first.map((r) => r.id))
+    for (const r of second) {
+      expect(r.results!.version).toBe(2)
+      expect(r.results!.crr).toBe(0.003)
+    }
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/aero-sessions/${id}/analyses`,
+      headers: auth.ann,
+    })
+    const items = list.json<{ items: { version: number; settings: Json }[] }>().items
+    expect(items[0]!.settings).toMatchObject({ crr: 0.003, mass_kg: 90 })
+    expect(items[1]!.settings).toMatchObject({ mass_kg: 80 })
+  }, 300_000)
+
+  it('air-speed CSV with a BOM (MyCdA test file): the direct method where air speed exists', async () => {
+    const id = await createSession('ann', { environment: { mass_kg: 80 } })
+    const res = await upload('ann', id, 'airspeed-bom.csv', shared('aero/airspeed-bom.csv'))
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json<{ source: { channels: string[] } }>().source.channels).toContain('airspeed')
+    const v = await finished('ann', id, 1)
+    expect(v.status, JSON.stringify(v)).toBe('succeeded')
+    const runs = await runsOf('ann', id)
+    expect(runs.length).toBeGreaterThan(0)
+    expect(runs.some((r) => r.results!.method === 'direct')).toBe(true)
+    const [cdam] = await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(aeroDataBlocks)
+      .where(sql`${aeroDataBlocks.sessionId} = ${id} and ${aeroDataBlocks.kind} = 'cdam'`)
+    expect(cdam!.n).toBeGreaterThan(0)
+  }, 300_000)
+
+  it('v5 sessions keep what the analysis produced as raw blocks', async () => {
+    const id = await createSession('ann', { format: 'v5', environment: { mass_kg: 80 } })
+    const res = await upload('ann', id, 'open-air-helmet.tcx', shared('aero/open-air-helmet.tcx'))
+    expect(res.statusCode, res.body).toBe(201)
+    expect((await finished('ann', id, 1)).status).toBe('succeeded')
+    const kinds = await t.database.db
+      .selectDistinct({ kind: aeroDataBlocks.kind })
+      .from(aeroDataBlocks)
+      .where(eq(aeroDataBlocks.sessionId, id))
+    expect(kinds.map((k) => k.kind)).toEqual(['raw'])
+    const latest = await t.app.inject({
+      method: 'GET',
+      url: `/api/aero-sessions/${id}/analyses/latest`,
+      headers: auth.ann,
+    })
+    expect(latest.json<{ runs: unknown[] }>().runs.length).toBeGreaterThan(0)
+  }, 300_000)
+
+  it('bad files answer 422 naming the file and the field, and store nothing', async () => {
+    const id = await createSession('ann')
+    const before = await counts(id)
+    const jobsBefore = (await t.database.db.select({ id: jobs.id }).from(jobs)).length
+    // a ride without power: a self-made CSV with speed only
+    const noPower =
+      'time,speed,altitude\n' +
+      Array.from({ length: 60 }, (_, i) => `${i},30,${100 + i * 0.1}`).join('\n')
+    const bad = [
+      { name: 'no-power.csv', bytes: noPower, field: 'power' },
+      { name: 'empty.fit', bytes: new Uint8Array(0), reason: 'empty_file' },
+      // a course (route without times) is not a ride
+      { name: 'alpe-dhuez.gpx', bytes: shared('courses/alpe-dhuez.gpx') },
+    ]
+    for (const b of bad) {
+      const res = await upload('ann', id, b.name, b.bytes)
+      expect(res.statusCode, res.body).toBe(422)
+      const err = res.json<{
+        code: string
+        message: string
+        details: { file: string; field?: string; reason?: string }
+      }>()
+      expect(err.message).toContain(b.name)
+      expect(err.details.file).toBe(b.name)
+      if (b.field) expect(err.details.field).toBe(b.field)
+      if (b.reason) expect(err.details.reason).toBe(b.reason)
+    }
+    expect(await counts(id)).toEqual(before)
+    expect((await t.database.db.select({ id: jobs.id }).from(jobs)).length).toBe(jobsBefore)
+  }, 120_000)
+
+  it("someone else's session answers 404 for upload, analyses and versions", async () => {
+    const id = await createSession('ann')
+    const res = await upload('ben', id, 'open-air-helmet.tcx', shared('aero/open-air-helmet.tcx'))
+    expect(res.statusCode).toBe(404)
+    for (const [method, url] of [
+      ['POST', `/api/aero-sessions/${id}/analyses`],
+      ['GET', `/api/aero-sessions/${id}/analyses`],
+      ['GET', `/api/aero-sessions/${id}/analyses/latest`],
+      ['GET', `/api/aero-sessions/${id}/files`],
+    ] as const) {
+      const r = await t.app.inject({
+        method,
+        url,
+        headers: auth.ben,
+        payload: method === 'POST' ? {} : undefined,
+      })
+      expect(r.statusCode, `${method} ${url}`).toBe(404)
+    }
+  })
+})
