@@ -1,20 +1,63 @@
-// API throughput: GET /api/rider-setups (a page of 20 of the caller's 50 setups, the list the
-// riders screen shows) with 200 concurrent keep-alive connections from a loopback load
-// generator in a worker thread (load-worker.mjs). Prints requests/s and latency percentiles; asserts nothing.
-// Runs on embedded PGlite, and also on PostgreSQL when BENCH_DATABASE_URL is set
-// (e.g. postgres://postgres:postgres@127.0.0.1:5432/postgres).
-import { Worker } from 'node:worker_threads'
+// API under load (issue 18): `npm run bench -- api`. autocannon on loopback, from child processes
+// (autocannon-run.mjs) so the generator never shares the server's event loop; every run is
+// bounded (BENCH_SECONDS, default 8 s, 50 connections). Prints req/s and p50/p99 latency for:
+//   list   GET /api/courses?limit=50 with 135 real courses stored (the 6 courses of
+//          shared/data/courses, imported as the API does, repeated)
+//   single GET /api/courses/:id (one course, track and segments included)
+//   write  PATCH /api/rider-setups/:id (a rider-setup write)
+//   storm  GET /api/health at 100 req/s while 50 connections hammer the list
+// on embedded PGlite, then on PostgreSQL when reachable: BENCH_DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/postgres (trust auth); the bench creates and drops its
+// own database there. Asserts nothing; the goals (README) are read off the printed table.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
-import { users } from '@veloptima/db'
-import { openDatabase, type Database } from '@veloptima/db'
+import { fork } from 'node:child_process'
 import pg from 'pg'
+import { courses, openDatabase, users, type Database } from '@veloptima/db'
 import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
+import { courseFromFile } from '../src/routes/imports/course-rows.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
 
-const CONNECTIONS = 200
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
-const WARMUP_SECONDS = 2
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
+const CONNECTIONS = 50
+const COURSES = 135
+const COURSE_DIR = new URL('../../../../shared/data/courses/', import.meta.url)
+
+type Figures = {
+  rps: number
+  requests: number
+  p50: number
+  p99: number
+  max: number
+  non2xx: number
+  errors: number
+}
+
+function cannon(options: Record<string, unknown>): Promise<Figures> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL('./autocannon-run.mjs', import.meta.url))
+    child.once('message', (figures) => resolve(figures as Figures))
+    child.once('error', reject)
+    child.once('exit', (code) => {
+      if (code) reject(new Error(`autocannon exited with ${code}`))
+    })
+    child.send({ connections: CONNECTIONS, duration: SECONDS, ...options })
+  })
+}
+
+/** The real course files, built once as POST /api/courses/import builds them. */
+const built = readdirSync(COURSE_DIR)
+  .filter((f) => f.endsWith('.gpx'))
+  .sort()
+  .flatMap((f) => {
+    try {
+      return [courseFromFile(readFileSync(new URL(f, COURSE_DIR)), f)]
+    } catch {
+      return [] // a file the importer refuses is not a course to store
+    }
+  })
 
 async function scratchPg(adminUrl: string) {
   const name = `vbench_${process.pid}`
@@ -36,83 +79,122 @@ async function scratchPg(adminUrl: string) {
   }
 }
 
-type LoadResult = {
-  requests: number
-  errors: number
-  rps: number
-  p50: number
-  p99: number
-  max: number
+const rows: string[][] = []
+const ms = (x: number) => x.toFixed(1)
+
+function report(driver: string, scenario: string, r: Figures) {
+  const bad = r.non2xx + r.errors
+  rows.push([driver, scenario, r.rps.toFixed(0), ms(r.p50), ms(r.p99), ms(r.max), String(bad)])
+  console.log(
+    `${driver.padEnd(10)} ${scenario.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s  ` +
+      `p50 ${ms(r.p50).padStart(6)} ms  p99 ${ms(r.p99).padStart(7)} ms  max ${ms(r.max)} ms` +
+      (bad ? `  (${bad} failed)` : ''),
+  )
 }
 
-function load(port: number, path: string, authorization: string, seconds: number) {
-  return new Promise<LoadResult>((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
-      workerData: { port, path, authorization, seconds, connections: CONNECTIONS },
-    })
-    worker.once('message', resolve)
-    worker.once('error', reject)
-  })
-}
-
-async function bench(label: string, database: Database) {
+async function bench(driver: string, database: Database) {
   await database.migrate()
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/veloptima-bench' })
   const sessionTokens = await loadSessionTokens(database, config.publicUrl)
   const app = await buildApp({ config, database, sessionTokens })
   await app.listen({ port: 0, host: '127.0.0.1' })
-  const port = (app.server.address() as AddressInfo).port
-  await database.db
-    .insert(users)
-    .values({ uid: 'bench', email: 'bench@example.com', displayName: 'Bench' })
-    .onConflictDoNothing()
-  const { token } = await sessionTokens.sign({
-    uid: 'bench',
-    email: 'bench@example.com',
-    displayName: 'Bench',
-    claims: {},
-  })
-  const authorization = `Bearer ${token}`
-  for (let i = 0; i < 50; i++) {
-    const res = await app.inject({
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+  try {
+    await database.db
+      .insert(users)
+      .values({ uid: 'bench', email: 'bench@example.com', displayName: 'Bench' })
+    for (let i = 0; i < COURSES; i++) {
+      const c = built[i % built.length]!
+      await database.db.insert(courses).values({
+        ownerUid: 'bench',
+        name: `${c.name ?? 'Course'} ${i + 1}`,
+        sourceFormat: c.format,
+        track: c.track,
+        segments: c.segments,
+        stats: c.stats,
+      })
+    }
+    const { token } = await sessionTokens.sign({
+      uid: 'bench',
+      email: 'bench@example.com',
+      displayName: 'Bench',
+      claims: {},
+    })
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const setup = await app.inject({
       method: 'POST',
       url: '/api/rider-setups',
-      headers: { authorization },
+      headers,
       payload: {
-        name: `Setup ${i}`,
-        rider_mass: 60 + i / 2,
+        name: 'Bench setup',
+        rider_mass: 70,
         bike_mass: 8,
         positions: [{ name: 'drops', cda: 0.3, min_speed: 0, max_speed: 25 }],
         crr: { smooth: 0.003, normal: 0.004, rough: 0.006 },
       },
     })
-    if (res.statusCode !== 201) throw new Error(`seeding failed: ${res.body}`)
+    if (setup.statusCode !== 201) throw new Error(`seeding failed: ${setup.body}`)
+    const setupId = setup.json<{ id: string }>().id
+    const list = await app.inject({ method: 'GET', url: '/api/courses?limit=50', headers })
+    const page = list.json<{ items: { id: string }[] }>()
+    if (page.items.length !== 50) throw new Error(`the list answered ${list.body.slice(0, 200)}`)
+    const listUrl = `${base}/api/courses?limit=50`
+    console.log(
+      `${driver}: ${COURSES} courses stored, list page ${(list.body.length / 1024).toFixed(0)} KB`,
+    )
+
+    await cannon({ url: listUrl, headers, duration: 2 }) // warm-up
+    report(driver, 'GET /api/courses?limit=50', await cannon({ url: listUrl, headers }))
+    report(
+      driver,
+      'GET /api/courses/:id (with track)',
+      await cannon({ url: `${base}/api/courses/${page.items[0]!.id}`, headers }),
+    )
+    report(
+      driver,
+      'PATCH /api/rider-setups/:id',
+      await cannon({
+        url: `${base}/api/rider-setups/${setupId}`,
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ rider_mass: 71.5 }),
+      }),
+    )
+    const [storm, health] = await Promise.all([
+      cannon({ url: listUrl, headers }),
+      cannon({ url: `${base}/api/health`, connections: 2, overallRate: 100 }),
+    ])
+    report(driver, 'list storm (50 connections) …', storm)
+    report(driver, '… GET /api/health meanwhile (100 req/s)', health)
+  } finally {
+    await app.close()
   }
-  const path = '/api/rider-setups?limit=20'
-  await load(port, path, authorization, WARMUP_SECONDS)
-  const r = await load(port, path, authorization, SECONDS)
-  console.log(
-    `${label.padEnd(22)} GET ${path}  ${CONNECTIONS} connections, ${SECONDS} s: ` +
-      `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ` +
-      `max ${r.max.toFixed(1)} ms, ${r.requests} ok, ${r.errors} errors`,
-  )
-  await app.close()
 }
 
-await bench('PGlite (embedded)', await openDatabase({ driver: 'pglite' }))
-const pgUrl = process.env.BENCH_DATABASE_URL
-if (pgUrl) {
-  const scratch = await scratchPg(pgUrl)
+await bench('PGlite', await openDatabase({ driver: 'pglite' }))
+
+const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+let scratch: Awaited<ReturnType<typeof scratchPg>> | undefined
+try {
+  scratch = await scratchPg(pgUrl)
+} catch (error) {
+  console.log(`(PostgreSQL not measured: ${pgUrl} is not reachable: ${String(error)})`)
+}
+if (scratch) {
   try {
     const database = await openDatabase({ driver: 'pg', url: scratch.url, maxConnections: 10 })
     try {
-      await bench('PostgreSQL 15 (pool 10)', database)
+      await bench('PostgreSQL', database)
     } finally {
       await database.close()
     }
   } finally {
     await scratch.drop()
   }
-} else {
-  console.log('(set BENCH_DATABASE_URL to also measure against a PostgreSQL server)')
 }
+
+console.log(
+  `\n| Database | Scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | max ms | failed |`,
+)
+console.log('|---|---|---:|---:|---:|---:|---:|')
+for (const r of rows) console.log(`| ${r.join(' | ')} |`)
