@@ -10,7 +10,6 @@
 // postgres://postgres@127.0.0.1:5432/postgres (trust auth); the bench creates and drops its
 // own database there. Asserts nothing; the goals (README) are read off the printed table.
 import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { fork } from 'node:child_process'
 import pg from 'pg'
