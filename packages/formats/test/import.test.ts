@@ -73,18 +73,18 @@ describe('real courses (data/README.md: distance, ascent)', () => {
   })
 })
 
-describe('real rides (FIT): distance matches the session, ascent near the device total', () => {
-  // session total_distance and total_ascent as recorded by the devices themselves
-  const table: [string, number, number][] = [
-    ['rides/edge810-vector-power.fit', 41339.38, 514],
-    ['rides/elemnt-devfields.fit', 78940.55, 185],
-    ['rides/ironman-multisport-2019.fit', 179381.7, 515], // the cycling leg of a multisport file
+describe('real rides (FIT): distance matches the session', () => {
+  // session total_distance as recorded by the devices themselves; their ascent totals include
+  // barometric drift (elevation.test.ts checks the ascent against the altitudes themselves)
+  const table: [string, number][] = [
+    ['rides/edge810-vector-power.fit', 41339.38],
+    ['rides/elemnt-devfields.fit', 78940.55],
+    ['rides/ironman-multisport-2019.fit', 179381.7], // the cycling leg of a multisport file
   ]
-  for (const [path, metres, ascent] of table) {
-    it(`${path}: ${(metres / 1000).toFixed(1)} km (±0.5 %), ascent within ±30 % of the device's ${ascent} m`, () => {
+  for (const [path, metres] of table) {
+    it(`${path}: ${(metres / 1000).toFixed(1)} km (±0.5 %)`, () => {
       const { stats } = importCourse(file(path), path)
       expect(Math.abs(stats.distanceM / metres - 1)).toBeLessThan(0.005)
-      expect(Math.abs(stats.ascentM / ascent - 1)).toBeLessThan(0.3)
     })
   }
 

@@ -55,6 +55,14 @@ export interface CourseCleaning {
   spikesRemoved: number
   /** 'positions' (geodesic) or 'recorded' (distance channel, no positions). */
   distanceSource: 'positions' | 'recorded'
+  /** Elevation change over stops of 30 s or more (m, summed), removed as sensor drift. */
+  driftAtStopsM: number
+  /** A recorded loop (ends within 200 m) whose altitudes did not close: the end-minus-start
+   * difference (m) removed in proportion to the moving time; null when not a recorded loop. */
+  loopClosureM: number | null
+  /** Largest distance (m) by which a recording's corrected altitude was brought back into the
+   * file's own range of altitudes (0 when it stayed inside). */
+  clampedToFileRangeM: number
 }
 
 export interface BuiltCourse {
@@ -68,6 +76,17 @@ export interface BuiltCourse {
 }
 
 const finite = Number.isFinite
+/**
+ * Hysteresis (m) of the ascent of a recorded ride: barometric and GPS altitude wander by a few
+ * metres even after smoothing, and summing every wiggle turns a flat ride into a hilly one (the
+ * Ironman bike leg on flat Cozumel: 512 m as a plain sum, 107 m with 3 m). 3 m is the low end
+ * of what devices and tools use (3–5 m). Planned routes (no timestamps) keep every rise.
+ */
+export const RECORDED_ASCENT_THRESHOLD_M = 3
+/** A stop shorter than this (s) does not drift: its elevation change is noise. */
+const STOP_DRIFT_MIN_S = 30
+/** A recording whose first and last positions are this close (m) is a loop. */
+const LOOP_CLOSE_M = 200
 
 /** Linear interpolation of y at x over increasing xs, with a moving cursor for sorted queries. */
 function interpolator(xs: Float64Array, ys: Float64Array): (x: number) => number {
@@ -130,6 +149,13 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
   let drift = 0
   let lastEle = NaN
   const pointDistanceM = new Float64Array(n0).fill(NaN)
+  // Moving clock of the kept points (s): time spent between a point and the one before it,
+  // stationary repeats excluded (their drift is removed separately).
+  const clock: number[] = []
+  let moving = 0
+  let lastTime = NaN
+  let keptTime = NaN
+  let pending = 0
   for (let i = 0; i < n0; i++) {
     const la = raw.lat[i]!
     const lo = raw.lon[i]!
@@ -142,17 +168,26 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
       if (!(inc > 0.05)) {
         pointDistanceM[i] = dist[k]!
         // Same place again: keep the first point (taking its elevation if it had none). An
-        // elevation change while standing still is sensor drift (barometer during a pause), not
-        // climbing: it is carried as an offset removed from the points that follow.
+        // elevation change over a stop of at least STOP_DRIFT_MIN_S (or of unknown duration) is
+        // sensor drift (barometer during a pause), not climbing: it is carried as an offset
+        // removed from the points that follow. Over a shorter stop it is noise, left to smoothing.
         const e = raw.ele[i]!
         if (finite(e)) {
           if (!finite(ele[k]!)) ele[k] = e - drift
-          else if (finite(lastEle)) drift += e - lastEle
+          else if (finite(lastEle)) pending += e - lastEle
           lastEle = e
         }
+        const t = raw.time ? raw.time[i]! : NaN
+        if (finite(t)) lastTime = t
         continue
       }
       total = byPos ? total + inc : rd
+      if (pending !== 0) {
+        const t = raw.time ? raw.time[i]! : NaN
+        const stopS = t - keptTime
+        if (!finite(stopS) || stopS >= STOP_DRIFT_MIN_S) drift += pending
+        pending = 0
+      }
     } else {
       total = byPos ? 0 : rd
     }
@@ -163,6 +198,13 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
     if (finite(e)) lastEle = e
     dist.push(total)
     pointDistanceM[i] = total
+    const t = raw.time ? raw.time[i]! : NaN
+    if (finite(t)) {
+      if (finite(lastTime) && t > lastTime) moving += t - lastTime
+      lastTime = t
+    }
+    keptTime = t
+    clock.push(moving)
   }
   const m = dist.length
   const x = new Float64Array(dist)
@@ -208,7 +250,22 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
       spikes = bad.length
     }
   }
-  // 4. Resample into equal segments.
+  // A recorded ride: dense timestamped points (~1 s apart), elevation from a barometer or GPS.
+  let timed = 0
+  if (raw.time) for (let i = 0; i < n0; i++) if (finite(raw.time[i]!)) timed++
+  const recorded = length / (m - 1) < 20 && timed >= 0.5 * n0
+  // 4. Barometric drift on a loop: a recording that ends where it started (in position) ends at
+  // the altitude it started at. What the stops did not explain is weather drift, removed in
+  // proportion to the moving time (pressure changes with time, not with distance).
+  let loopClosureM: number | null = null
+  if (recorded && usePos && moving > 0) {
+    const gap = groundDistance(lat[0]!, lon[0]!, lat[m - 1]!, lon[m - 1]!)
+    if (gap <= LOOP_CLOSE_M) {
+      loopClosureM = z[m - 1]! - z[0]!
+      for (let i = 0; i < m; i++) z[i] = z[i]! - (loopClosureM * clock[i]!) / moving
+    }
+  }
+  // 5. Resample into equal segments.
   const target = opts.segmentLengthM ?? 10
   const nSeg = Math.max(1, Math.round(length / target))
   const seg = length / nSeg
@@ -219,17 +276,33 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
     start[k] = k === nSeg ? length : k * seg
     alt[k] = altAt(start[k]!)
   }
-  // A recorded ride (dense timestamped points, ~1 s apart) carries GPS/barometric noise that
-  // would add false climbing: smooth over a wider window than for planned routes.
-  let timed = 0
-  if (raw.time) for (let i = 0; i < n0; i++) if (finite(raw.time[i]!)) timed++
-  const recorded = length / (m - 1) < 20 && timed >= 0.5 * n0
+  // A recorded ride carries GPS/barometric noise that would add false climbing: smooth over a
+  // wider window than for planned routes.
   const smooth = opts.smoothingM ?? (recorded ? 100 : 25)
   const half = Math.floor(smooth / seg)
   if (half >= 1) movingAverage(alt, half)
+  // A recording's corrected altitudes stay within what its sensor measured: drift removal that
+  // would go beyond (e.g. the loop closure) is held at the file's lowest/highest value.
+  let clampedM = 0
+  if (recorded) {
+    let lo = Infinity
+    let hi = -Infinity
+    for (let i = 0; i < n0; i++) {
+      const e = raw.ele[i]!
+      if (!finite(e)) continue
+      if (e < lo) lo = e
+      if (e > hi) hi = e
+    }
+    for (let k = 0; k <= nSeg; k++) {
+      const a = alt[k]!
+      const c = a < lo ? lo : a > hi ? hi : a
+      clampedM = Math.max(clampedM, Math.abs(c - a))
+      alt[k] = c
+    }
+  }
   const grade = new Float64Array(nSeg)
   for (let k = 0; k < nSeg; k++) grade[k] = (alt[k + 1]! - alt[k]!) / (start[k + 1]! - start[k]!)
-  // 5. Heading and curvature radius from the positions (straight and due north without them).
+  // 6. Heading and curvature radius from the positions (straight and due north without them).
   const heading = new Float64Array(nSeg)
   const radius = new Float64Array(nSeg).fill(Infinity)
   if (usePos) {
@@ -266,13 +339,16 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
   }
   return {
     course,
-    stats: courseStats(course),
+    stats: courseStats(course, { ascentThresholdM: recorded ? RECORDED_ASCENT_THRESHOLD_M : 0 }),
     cleaning: {
       pointsRead: n0,
       pointsUsed: m,
       elevationFilled: missing,
       spikesRemoved: spikes,
       distanceSource: byPos ? 'positions' : 'recorded',
+      driftAtStopsM: drift,
+      loopClosureM,
+      clampedToFileRangeM: clampedM,
     },
     pointDistanceM,
   }

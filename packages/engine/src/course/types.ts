@@ -25,11 +25,25 @@ export interface Course {
 
 export interface CourseStats {
   distanceM: number
+  /** Climbing (m) counted with hysteresis: a rise counts once it exceeds `ascentThresholdM`
+   * above the last counted turning point (0 = every rise, the plain sum). */
   ascentM: number
   descentM: number
+  /** Steepest descent and climb (rise/run) over at least `gradeWindowM` of road: what a rider
+   * feels, not one noisy 10 m segment. */
   minGrade: number
   maxGrade: number
   segmentCount: number
+  ascentThresholdM: number
+  gradeWindowM: number
+}
+
+export interface CourseStatsOptions {
+  /** Hysteresis of ascent and descent (m, default 0: planned routes, explicit segments).
+   * buildCourse uses 3 m for recorded rides (barometer/GPS noise): see RECORDED_ASCENT_THRESHOLD_M. */
+  ascentThresholdM?: number
+  /** Shortest stretch over which grades are reported (m, default 100). */
+  gradeWindowM?: number
 }
 
 /** Surface names accepted in scenarios, with their Crr multiplier relative to asphalt
@@ -80,26 +94,74 @@ export function courseFromSegments(
   return { n, length, grade, heading, radius, crrFactor, altitude, start }
 }
 
-/** Distance, ascent, descent and grade range of a course. */
-export function courseStats(c: Course): CourseStats {
-  let ascent = 0
-  let descent = 0
+/** Distance, ascent and descent (with hysteresis) and the grade range over ≥ 100 m windows. */
+export function courseStats(c: Course, opts: CourseStatsOptions = {}): CourseStats {
+  const threshold = opts.ascentThresholdM ?? 0
+  const window = opts.gradeWindowM ?? 100
+  const { ascentM, descentM } = climbing(c.altitude, c.n + 1, threshold)
+  const { minGrade, maxGrade } = gradeRange(c, window)
+  return {
+    distanceM: c.start[c.n]!,
+    ascentM,
+    descentM,
+    minGrade,
+    maxGrade,
+    segmentCount: c.n,
+    ascentThresholdM: threshold,
+    gradeWindowM: window,
+  }
+}
+
+/**
+ * Ascent and descent of a profile with hysteresis: the reference altitude moves only once the
+ * profile has risen or fallen by at least `threshold` from it, and that change is counted; the
+ * end counts as a turning point. With threshold 0 this is the plain sum of rises and falls.
+ */
+export function climbing(
+  altitude: ArrayLike<number>,
+  count = altitude.length,
+  threshold = 0,
+): { ascentM: number; descentM: number } {
+  let ascentM = 0
+  let descentM = 0
+  let ref = altitude[0]!
+  for (let i = 1; i < count; i++) {
+    const a = altitude[i]!
+    if (a - ref > 0 && a - ref >= threshold) {
+      ascentM += a - ref
+      ref = a
+    } else if (ref - a > 0 && ref - a >= threshold) {
+      descentM += ref - a
+      ref = a
+    }
+  }
+  // The end of the course is a turning point: what remains of the last rise or fall counts.
+  const end = count > 0 ? altitude[count - 1]! : ref
+  if (end > ref) ascentM += end - ref
+  else descentM += ref - end
+  return { ascentM, descentM }
+}
+
+/** Steepest climb and descent over windows of at least `window` metres (segments longer than the
+ * window count as themselves; a course shorter than it has its mean grade). */
+export function gradeRange(c: Course, window = 100): { minGrade: number; maxGrade: number } {
+  if (c.n === 0) return { minGrade: 0, maxGrade: 0 }
+  const total = c.start[c.n]!
+  if (total <= window) {
+    const g = (c.altitude[c.n]! - c.altitude[0]!) / total
+    return { minGrade: g, maxGrade: g }
+  }
   let minGrade = Infinity
   let maxGrade = -Infinity
-  for (let i = 0; i < c.n; i++) {
-    const dh = c.altitude[i + 1]! - c.altitude[i]!
-    if (dh > 0) ascent += dh
-    else descent -= dh
-    const g = c.grade[i]!
+  let j = 0
+  for (let k = 0; k < c.n; k++) {
+    if (j <= k) j = k + 1
+    while (j < c.n && c.start[j]! - c.start[k]! < window) j++
+    const run = c.start[j]! - c.start[k]!
+    if (run < window && k > 0) break // the last windows would be shorter than `window`
+    const g = (c.altitude[j]! - c.altitude[k]!) / run
     if (g < minGrade) minGrade = g
     if (g > maxGrade) maxGrade = g
   }
-  return {
-    distanceM: c.start[c.n]!,
-    ascentM: ascent,
-    descentM: descent,
-    minGrade: c.n ? minGrade : 0,
-    maxGrade: c.n ? maxGrade : 0,
-    segmentCount: c.n,
-  }
+  return { minGrade, maxGrade }
 }
