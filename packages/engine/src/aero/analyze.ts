@@ -156,25 +156,42 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     warnings.push('no elevation in the file: a flat track is assumed (velodrome)')
   const mask = brakingMask(series)
 
-  // Virtual elevation: one CdA per run, Crr and wind shared by the session.
-  const pieces: VePiece[] = []
-  const firstPiece: number[] = []
-  runs.forEach((r, g) => {
-    firstPiece.push(pieces.length)
-    for (const [a, b] of r.pieces) pieces.push({ start: a, end: b, group: g })
-  })
+  // Virtual elevation in two stages. 1: one CdA per configuration (repeats share it), with the
+  // session's Crr and wind; 2: one CdA per run with that Crr and wind, each bootstrap replicate
+  // using the matching replicate of stage 1's Crr so the runs' intervals carry its uncertainty.
+  const configs = [...new Set(runs.map((r) => r.configuration))]
+  const piecesBy = (group: (k: number) => number): { pieces: VePiece[]; first: number[] } => {
+    const pieces: VePiece[] = []
+    const first: number[] = []
+    runs.forEach((r, k) => {
+      first.push(pieces.length)
+      for (const [a, b] of r.pieces) pieces.push({ start: a, end: b, group: group(k) })
+    })
+    return { pieces, first }
+  }
+  const common = { massKg, drivetrainEfficiency: eta, mask, resamples, seed }
+  const session = fitVirtualElevation(
+    series,
+    piecesBy((k) => configs.indexOf(runs[k]!.configuration)).pieces,
+    {
+      ...common,
+      groups: configs.length,
+      crr: input.crr,
+      fitWind: input.fitWind ?? true,
+    },
+  )
+  for (const w of session.warnings) warnings.push(`virtual elevation: ${w}`)
+  const { pieces, first: firstPiece } = piecesBy((k) => k)
   const fit = fitVirtualElevation(series, pieces, {
-    massKg,
-    drivetrainEfficiency: eta,
+    ...common,
     groups: runs.length,
-    crr: input.crr,
-    fitWind: input.fitWind ?? true,
-    mask,
-    resamples,
-    seed,
+    crr: Number.isFinite(session.crr) ? session.crr : FALLBACK_CRR,
+    crrReplicates: session.crrFixed ? undefined : session.bootstrapCrr,
+    fitWind: false,
+    windE: session.windE,
+    windN: session.windN,
   })
-  for (const w of fit.warnings) warnings.push(`virtual elevation: ${w}`)
-  const crr = input.crr ?? (Number.isFinite(fit.crr) ? fit.crr : FALLBACK_CRR)
+  const crr = input.crr ?? (Number.isFinite(session.crr) ? session.crr : FALLBACK_CRR)
 
   // Direct method where air speed exists.
   let direct: DirectRunResult[] | null = null
@@ -193,7 +210,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
         seed: seed + 7919 * (k + 1),
       }),
     )
-    if (input.crr === undefined && !fit.crrFixed && series.elevation) {
+    if (input.crr === undefined && !session.crrFixed && series.elevation) {
       warnings.push(`direct method: Crr ${crr.toFixed(4)} from the virtual-elevation fit`)
     } else if (input.crr === undefined) {
       warnings.push(
@@ -248,7 +265,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
         if (samples.yaw && Number.isFinite(samples.yaw[i])) {
           yawSum += Math.abs(samples.yaw[i]!)
           yawN++
-        } else if (fit.windFitted && Number.isFinite(series.heading[i])) {
+        } else if (session.windFitted && Number.isFinite(series.heading[i])) {
           const h = series.heading[i]!
           const ax = series.speed[i]! - (windE * Math.sin(h) + windN * Math.cos(h))
           const lat = windE * Math.cos(h) - windN * Math.sin(h)
@@ -291,7 +308,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       cda,
       cdaCi95,
       crr,
-      crrCi95: input.crr !== undefined || fit.crrFixed ? [crr, crr] : fit.crrCi95,
+      crrCi95: input.crr !== undefined || session.crrFixed ? [crr, crr] : session.crrCi95,
       veRmseM: rmse,
       elevationOffsetM: fit.offsets[firstPiece[k]!] ?? NaN,
       meanSpeedMps: nValid > 0 ? sv / nValid : NaN,
@@ -300,7 +317,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       samplesUsed,
       flags,
     }
-    if (fit.windFitted) {
+    if (session.windFitted) {
       run.windMps = Math.hypot(windE, windN)
       run.windFromDeg = ((Math.atan2(-windE, -windN) * 180) / Math.PI + 360) % 360
     }

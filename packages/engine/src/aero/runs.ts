@@ -221,20 +221,18 @@ function loopRuns(
 }
 
 /**
- * Runs of a field test, in time order: recorded laps (two or more), else out-and-back legs
+ * Runs of a field test, in time order: recorded laps (three or more), else out-and-back legs
  * paired into round trips (turnarounds trimmed, `pieces` = the two legs), else repeated loops
- * by position, else the whole file.
+ * by position, else two recorded laps, else the whole file.
  */
 export function detectRuns(samples: ActivitySamples): RunSpec[] {
   const s = samples
   const n = s.t.length
   if (n < 2) return []
-  let distinct = 0
-  for (let i = 1; i < n; i++) if (s.lap[i] !== s.lap[i - 1]) distinct++
-  if (distinct >= 1) {
-    const laps = lapRuns(s)
-    if (laps.length >= 2) return laps
-  }
+  // Three or more laps are the tester's own split; with fewer, repeated out-and-backs or loops
+  // found by position are finer, and two laps are used when position finds nothing.
+  const laps = lapRuns(s)
+  if (laps.length >= 3) return laps
   let first = 0
   while (first < n - 1 && !(s.speed[first]! >= MIN_MOVING_SPEED_MPS)) first++
   let last = n - 1
@@ -250,9 +248,9 @@ export function detectRuns(samples: ActivitySamples): RunSpec[] {
   const turns = turnarounds(pos, d, heading, s).filter((i) => i > first && i < last)
   if (turns.length > 0) {
     const runs = outAndBackRuns(s, d, turns, first, last)
-    if (runs.length > 0) return runs
+    if (runs.length >= Math.max(1, laps.length)) return runs
   }
   const loops = loopRuns(s, pos, d, heading, first, last)
-  if (loops.length >= 1) return loops
+  if (loops.length >= Math.max(1, laps.length)) return loops
   return whole
 }

@@ -270,6 +270,15 @@ export interface VeFitOptions extends VeModelOptions {
   crr?: number
   /** Fit a constant wind vector (needs headings; ignored when headings barely vary). */
   fitWind?: boolean
+  /** Known constant wind (the air moves TOWARDS east/north, m/s) used when wind is not fitted. */
+  windE?: number
+  windN?: number
+  /**
+   * With a fixed Crr: bootstrap replicates of it from an earlier fit (e.g. the session's Crr fitted
+   * with one CdA per configuration); replicate b of this fit uses crrReplicates[b], so the
+   * intervals carry Crr's uncertainty.
+   */
+  crrReplicates?: Float64Array
   /** Per-sample mask: 1 = use the sample in the fit (stops, braking, outliers = 0). */
   mask?: Uint8Array
   /** Huber threshold on residuals in robust units (default 1.345; Infinity = plain least squares). */

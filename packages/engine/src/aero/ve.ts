@@ -22,6 +22,10 @@ import { createRandom, median, quantile } from './random.ts'
 
 /** Crr used when the data cannot separate it from CdA (asphalt, science.md §9.2). */
 export const FALLBACK_CRR = 0.004
+/** A fitted constant wind above this (m/s) is not believed: the fit is redone without wind. */
+export const MAX_FITTED_WIND_MPS = 8
+/** Plausible range of a fitted Crr; outside it Crr is held at FALLBACK_CRR. */
+const CRR_RANGE: [number, number] = [0.0015, 0.01]
 
 interface ModelConstants {
   fw: number
@@ -582,30 +586,43 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
   }
   const w = new Float64Array(m)
   const res = new Float64Array(m)
+  let windOn = windFree
   const initWeights = (): void => {
     for (let j = 0; j < m; j++) w[j] = Number.isFinite(alt[j]) ? 1 : 0
   }
   const start = (): FitState => ({
     cda: new Float64Array(groups).fill(0.3),
     crr: o.crr ?? FALLBACK_CRR,
-    wE: 0,
-    wN: 0,
+    wE: windOn ? 0 : (o.windE ?? 0),
+    wN: windOn ? 0 : (o.windN ?? 0),
     offsets: new Float64Array(segs.length),
   })
-  let P = new VeProblem(segs, groups, c.fw, crrFree, windFree, base)
+  let P = new VeProblem(segs, groups, c.fw, crrFree, windOn, base)
   let st = start()
   // Without wind first (a good start), then the full robust fit.
   const fitAll = (): number => {
     initWeights()
-    if (windFree) {
+    if (windOn) {
       const P0 = new VeProblem(segs, groups, c.fw, crrFree, false, base)
       if (gaussNewton(P0, alt, st, w, res, kH, 6) < 0) return -1
       initWeights()
     }
     return gaussNewton(P, alt, st, w, res, kH, 40)
   }
+  const refit = (): number => {
+    P = new VeProblem(segs, groups, c.fw, crrFree, windOn, base)
+    st = start()
+    return fitAll()
+  }
   let it = fitAll()
-  const implausible = crrFree && it >= 0 && !(st.crr > -0.001 && st.crr < 0.03)
+  if (windOn && it >= 0 && !(Math.hypot(st.wE, st.wN) <= MAX_FITTED_WIND_MPS)) {
+    warnings.push(
+      `fitted wind ${Math.hypot(st.wE, st.wN).toFixed(1)} m/s is implausible: fitted without wind`,
+    )
+    windOn = false
+    it = refit()
+  }
+  const implausible = crrFree && it >= 0 && !(st.crr >= CRR_RANGE[0] && st.crr <= CRR_RANGE[1])
   if (crrFree && (it < 0 || implausible)) {
     warnings.push(
       implausible
@@ -613,15 +630,12 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
         : `Crr could not be separated from CdA (too little speed variation): held at ${FALLBACK_CRR}`,
     )
     crrFree = false
-    P = new VeProblem(segs, groups, c.fw, false, windFree, base)
-    st = start()
-    it = fitAll()
+    it = refit()
+    if (windOn && it >= 0 && !(Math.hypot(st.wE, st.wN) <= MAX_FITTED_WIND_MPS)) {
+      windOn = false
+      it = refit()
+    }
   }
-  if (it < 0) {
-    warnings.push('CdA could not be fitted (the data do not determine it)')
-    return emptyResult()
-  }
-
   // Summary of the fit, back in sample indices.
   let n = 0
   let ss = 0
@@ -688,7 +702,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
         }
       }
       st2.cda.set(st.cda)
-      st2.crr = st.crr
+      st2.crr = !crrFree && o.crrReplicates ? o.crrReplicates[b % o.crrReplicates.length]! : st.crr
       st2.wE = st.wE
       st2.wN = st.wN
       w2.set(w)
@@ -710,8 +724,8 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     crr: st.crr,
     crrCi95,
     crrFixed: !crrFree,
-    windE: P.windFree ? st.wE : 0,
-    windN: P.windFree ? st.wN : 0,
+    windE: st.wE,
+    windN: st.wN,
     windFitted: P.windFree,
     offsets,
     residuals: residOut,
