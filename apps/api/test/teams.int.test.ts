@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
+import { readdirSync } from 'node:fs'
 import { createServer, type Server, type Socket } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { courses, teamInvitations } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
+import { multipart, syntheticGpx, tempDir } from './files-helpers.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { caller, courseBody, deviceBody, setupBody, type Caller } from './platform-fixtures.ts'
 
@@ -16,6 +18,10 @@ describe(`teams: members, roles, ownership and invitations on ${testDriver()}`, 
   let member: Caller
   let outsider: Caller
   let teamId: string
+  const filesDir = tempDir('teams-files')
+  /** The stored files' bytes on disk (the local storage backend). */
+  const storedFiles = () =>
+    readdirSync(filesDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
 
   /** A team with an owner, an admin and a member (made through invitations). */
   async function newTeam(name: string) {
@@ -38,7 +44,7 @@ describe(`teams: members, roles, ownership and invitations on ${testDriver()}`, 
   }
 
   beforeAll(async () => {
-    t = await startTestApp({ PUBLIC_URL: 'https://veloptima.example' })
+    t = await startTestApp({ PUBLIC_URL: 'https://veloptima.example', FILES_DIR: filesDir })
     owner = caller(t, await t.bearer({ uid: 'olga', displayName: 'Olga Owner' }))
     admin = caller(t, await t.bearer({ uid: 'ada' }))
     member = caller(t, await t.bearer({ uid: 'max' }))
@@ -268,6 +274,15 @@ describe(`teams: members, roles, ownership and invitations on ${testDriver()}`, 
     expect((await admin.post('/api/rider-setups', { ...setupBody(), owner: id })).status).toBe(201)
     expect((await owner.post('/api/devices', { ...deviceBody('T-1'), owner: id })).status).toBe(201)
     const mine = await member.post('/api/courses', courseBody('My loop'))
+    const upload = await multipart('team.gpx', syntheticGpx(), { owner: id })
+    const file = await t.app.inject({
+      method: 'POST',
+      url: '/api/files',
+      headers: { ...(await t.bearer({ uid: 'max' })), ...upload.headers },
+      payload: upload.payload,
+    })
+    expect(file.statusCode).toBe(201)
+    const before = storedFiles().length
     await owner.post(`/api/teams/${id}/invitations`, { email: 'zoe@example.com' })
     const contents = await member.get(`/api/teams/${id}/contents`)
     expect(contents.body).toEqual({
@@ -276,7 +291,7 @@ describe(`teams: members, roles, ownership and invitations on ${testDriver()}`, 
       optimizations: 0,
       devices: 1,
       aero_sessions: 0,
-      files: 0,
+      files: 1,
       members: 3,
       pending_invitations: 1,
     })
@@ -284,6 +299,9 @@ describe(`teams: members, roles, ownership and invitations on ${testDriver()}`, 
     expect((await member.del(`/api/teams/${id}`)).status).toBe(403)
     expect((await admin.del(`/api/teams/${id}`)).status).toBe(403)
     expect((await owner.del(`/api/teams/${id}`)).status).toBe(204)
+    // The team's uploaded file is gone from storage too, not only its row.
+    expect(storedFiles().length).toBe(before - 1)
+    expect((await member.get(`/api/files/${file.json().id}`)).status).toBe(404)
     const left = await t.database.db
       .select()
       .from(courses)

@@ -186,3 +186,8 @@ export async function teamContents(db: Db, teamId: string, now: Date) {
     pending_invitations: Number(open?.n ?? 0),
   }
 }
+
+export async function teamFileIds(db: Db, teamId: string): Promise<string[]> {
+  const rows = await db.select({ id: files.id }).from(files).where(eq(files.ownerTeam, teamId))
+  return rows.map((r) => r.id)
+}

@@ -70,9 +70,23 @@ export class TeamService {
   }
 
   async remove(uid: string, teamId: string): Promise<void> {
+    await this.ownerOf(uid, teamId)
+    await repo.deleteTeam(this.db, teamId)
+  }
+
+  /**
+   * The ids of the team's stored files, for an owner about to delete the team: the database
+   * cascade drops their rows, so the bytes must be removed from storage first.
+   */
+  async filesToDelete(uid: string, teamId: string): Promise<string[]> {
+    await this.ownerOf(uid, teamId)
+    return teamsRepo.teamFileIds(this.db, teamId)
+  }
+
+  private async ownerOf(uid: string, teamId: string) {
     const t = await this.membership(uid, teamId)
     if (t.role !== 'owner') throw forbidden('Only the team’s owners can delete it.')
-    await repo.deleteTeam(this.db, teamId)
+    return t
   }
 
   async members(uid: string, teamId: string): Promise<{ items: TeamMember[]; next_cursor: null }> {

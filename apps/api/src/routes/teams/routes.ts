@@ -32,7 +32,11 @@ export async function teamsRoutes(app: FastifyInstance) {
     teams.rename(uidOf(request), param(request, 'id'), request.body ?? {}),
   )
   app.delete('/teams/:id', auth, async (request, reply) => {
-    await teams.remove(uidOf(request), param(request, 'id'))
+    const uid = uidOf(request)
+    const id = param(request, 'id')
+    // The team's stored files go first (row and bytes); the cascade then takes everything else.
+    for (const fileId of await teams.filesToDelete(uid, id)) await app.files.remove(uid, fileId)
+    await teams.remove(uid, id)
     return reply.status(204).send()
   })
   app.get('/teams/:id/contents', auth, async (request) =>

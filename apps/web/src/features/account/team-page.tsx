@@ -22,6 +22,9 @@ import {
   useTeamMembers,
 } from './teams-api.ts'
 
+const dangerButton =
+  'inline-flex items-center justify-center gap-2 rounded-lg bg-white px-4 py-2.5 text-sm font-semibold text-red-700 ring-1 ring-red-300 ring-inset transition hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-60'
+
 const inputClass =
   'block w-full rounded-lg border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600'
 
@@ -436,11 +439,7 @@ function DangerSection({
       </p>
       <ErrorText error={actions.transfer.error} />
       <div className="mt-8 border-t border-slate-100 pt-6">
-        <button
-          type="button"
-          className={`${buttonClass.secondary} text-red-700`}
-          onClick={() => setConfirming(true)}
-        >
+        <button type="button" className={dangerButton} onClick={() => setConfirming(true)}>
           Delete team…
         </button>
       </div>
@@ -506,7 +505,7 @@ function DeleteDialog(props: {
             </button>
             <button
               type="button"
-              className={`${buttonClass.primary} bg-red-700 hover:bg-red-800`}
+              className={dangerButton}
               disabled={typed.trim() !== props.name || props.pending}
               onClick={props.onConfirm}
             >

@@ -29,8 +29,7 @@ function TeamSwitch() {
         <MenuItem key={c.id ?? 'own'}>
           <button
             type="button"
-            role="menuitemradio"
-            aria-checked={c.id === current}
+            aria-current={c.id === current ? 'true' : undefined}
             onClick={() => c.id !== current && patch.mutate({ current_team: c.id })}
             className={itemClass}
           >

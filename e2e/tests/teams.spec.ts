@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test'
+import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+
+// Issue 17, teams: a coach builds a team in the app and a rider joins it through an invitation
+// link (no SMTP_URL in the e2e server, so the link is shown to the coach to copy).
+
+test('a coach creates a team, invites the rider, the rider accepts, the coach changes his role', async ({
+  browser,
+}) => {
+  const coachContext = await browser.newContext()
+  await coachContext.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const coach = await coachContext.newPage()
+  await signIn(coach, DEMO.coach)
+
+  // The account page creates the team; it becomes the team the coach works in.
+  await coach.goto('/account')
+  await coach.getByLabel('New team').fill('Alpine Racing')
+  await coach.getByRole('button', { name: 'Create team' }).click()
+  await expect(coach.getByRole('list', { name: 'Your teams' })).toContainText('Alpine Racing')
+  await expect(coach.getByLabel('Work in')).toHaveValue(/[0-9a-f-]{36}/)
+  await coach.screenshot({ path: screenshotPath('teams-account'), fullPage: true })
+
+  // The members page invites by e-mail and shows the link to copy.
+  await coach.getByRole('link', { name: 'Members of Alpine Racing' }).click()
+  await expect(coach.getByRole('heading', { name: 'Alpine Racing' })).toBeVisible()
+  await coach.getByLabel('E-mail address').fill(DEMO.rider)
+  await coach.getByRole('button', { name: 'Send invitation' }).click()
+  await expect(coach.getByText('nothing was sent')).toBeVisible()
+  await coach.getByRole('button', { name: 'Copy link' }).click()
+  await expect(coach.getByRole('button', { name: 'Copied' })).toBeVisible()
+  const link = await coach.evaluate(() => navigator.clipboard.readText())
+  expect(link).toMatch(/\/account\/invitations\/[\w-]{43}$/)
+  await expect(coach.getByLabel('Invitation link')).toHaveValue(link)
+  await expect(coach.getByRole('list', { name: 'Open invitations' })).toContainText(DEMO.rider)
+  await coach.screenshot({ path: screenshotPath('teams-invited'), fullPage: true })
+
+  // The rider, signed in, opens the link and accepts.
+  const riderContext = await browser.newContext()
+  const rider = await riderContext.newPage()
+  await signIn(rider, DEMO.rider)
+  await rider.goto(new URL(link).pathname)
+  await expect(rider.getByRole('heading', { name: 'Join Alpine Racing' })).toBeVisible()
+  await expect(rider.getByTestId('invitation')).toContainText(`The invitation is for ${DEMO.rider}`)
+  await rider.screenshot({ path: screenshotPath('teams-invitation'), fullPage: true })
+  await rider.getByRole('button', { name: 'Accept and join' }).click()
+  await expect(rider.getByRole('heading', { name: 'Welcome to Alpine Racing' })).toBeVisible()
+  // The team is now in the rider's user menu, as the team he works in.
+  await rider
+    .getByRole('button', { name: /user menu/i })
+    .first()
+    .click()
+  await expect(rider.getByRole('menuitem', { name: 'Alpine Racing' })).toHaveAttribute(
+    'aria-current',
+    'true',
+  )
+  await rider.screenshot({ path: screenshotPath('teams-rider-menu'), fullPage: true })
+  await rider.keyboard.press('Escape')
+
+  // The same link does not work twice.
+  await rider.goto(new URL(link).pathname)
+  await expect(
+    rider.getByRole('heading', { name: 'This invitation has already been used' }),
+  ).toBeVisible()
+
+  // The coach sees the rider among the members and makes him an admin.
+  await coach.reload()
+  const riderRow = coach.getByTestId(`member-${DEMO.rider}`)
+  await expect(riderRow).toContainText(DEMO.rider)
+  await expect(coach.getByRole('list', { name: 'Open invitations' })).toHaveCount(0)
+  await riderRow.getByRole('combobox').selectOption('admin')
+  await coach.reload()
+  await expect(coach.getByTestId(`member-${DEMO.rider}`).getByRole('combobox')).toHaveValue('admin')
+  await coach.screenshot({ path: screenshotPath('teams-members'), fullPage: true })
+
+  // The delete dialog says what goes with the team.
+  await coach.getByRole('button', { name: 'Delete team…' }).click()
+  const dialog = coach.getByRole('dialog')
+  await expect(dialog).toContainText('2 members lose access')
+  await expect(dialog.getByRole('button', { name: 'Delete the team and its items' })).toBeDisabled()
+  await coach.screenshot({ path: screenshotPath('teams-delete-dialog'), fullPage: true })
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+
+  await coachContext.close()
+  await riderContext.close()
+})
