@@ -53,6 +53,8 @@ export const AERO_ANALYSIS = 'aero-analysis'
 const STRIDE = 100_000
 /** Mass assumed when the session states none (said in the analysis' warnings). */
 const DEFAULT_MASS_KG = 80
+/** How long a version waits for the earlier versions of its session to finish. */
+const WAIT_EARLIER_MS = 10 * 60_000
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -502,6 +504,7 @@ export class AeroAnalyses {
       await markSucceeded(this.db, jobId, { version: data.version })
       return
     }
+    await this.earlierVersionsDone(block, data.version, ctx)
     const [session] = await this.db
       .select()
       .from(aeroSessions)
@@ -584,6 +587,34 @@ export class AeroAnalyses {
       ctx.signal,
     )
     await this.store(jobId, block, data, session, runRows, output)
+  }
+
+  /**
+   * Versions of one session build on each other (a version analyses the runs the earlier ones
+   * found): waits while an earlier version is still queued or running (jobs are taken in order,
+   * so it is running or about to), at most WAIT_EARLIER_MS.
+   */
+  private async earlierVersionsDone(block: BlockRow, version: number, ctx: JobContext) {
+    const deadline = Date.now() + WAIT_EARLIER_MS
+    for (;;) {
+      const [pending] = await this.db
+        .select({ id: aeroDataBlocks.id })
+        .from(aeroDataBlocks)
+        .innerJoin(jobs, sql`${jobs.id}::text = ${aeroDataBlocks.data}->>'job_id'`)
+        .where(
+          and(
+            eq(aeroDataBlocks.sessionId, block.sessionId),
+            sql`${aeroDataBlocks.data}->>'type' = 'analysis'`,
+            sql`(${aeroDataBlocks.data}->>'version')::int < ${version}`,
+            sql`${aeroDataBlocks.data}->>'status' = 'queued'`,
+            inArray(jobs.status, ['queued', 'running']),
+          ),
+        )
+        .limit(1)
+      if (!pending || Date.now() > deadline || ctx.signal.aborted) return
+      ctx.progress(0, 'Waiting for the previous analysis of this session')
+      await new Promise((r) => setTimeout(r, 300))
+    }
   }
 
   /** Stores a finished analysis in one transaction, once. */

@@ -1,11 +1,13 @@
-import { useQuery } from '@tanstack/react-query'
-import { Link, useParams } from 'react-router'
-import type { AeroRun, AeroSession, Device, Page } from '@veloptima/contracts'
+import { useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link, useNavigate, useParams } from 'react-router'
+import type { AeroSession, Device, Page } from '@veloptima/contracts'
 import { DeviceIcon, WindIcon } from '../../components/icons.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { api } from '../../lib/api-client.ts'
-import { AddRunDialog } from './add-run-dialog.tsx'
+import { Button, Card, Field, Select } from './ui.tsx'
+import { SessionPage } from './session-page.tsx'
 
 function Title({ children, sub }: { children: React.ReactNode; sub?: React.ReactNode }) {
   return (
@@ -36,14 +38,15 @@ export function SessionsPage() {
       <Title sub="A session is one outing on the track or the road with your aero sensors: its devices, the runs you rode and the data each device recorded.">
         Sessions
       </Title>
+      <NewSession />
       {q.isPending ? (
         <PageSpinner />
       ) : q.isError ? (
         <Failed error={q.error} />
       ) : q.data.items.length === 0 ? (
         <EmptyState icon={<WindIcon />} title="No aero sessions yet">
-          Sessions recorded by your aero sensors will be listed here, newest first, with their runs
-          and CdA results. Importing sessions from a device file comes with the aero data import.
+          Create a session, then upload the rides of the test day (FIT, TCX, CSV…): the runs are
+          found and each gets its CdA and Crr with a 95 % interval.
         </EmptyState>
       ) : (
         <ul className="divide-y divide-slate-200 overflow-hidden rounded-2xl bg-white ring-1 ring-slate-200">
@@ -68,133 +71,6 @@ export function SessionsPage() {
           ))}
         </ul>
       )}
-    </>
-  )
-}
-
-type Anchor = { id: string; label: string }
-
-function SessionPage({ format, anchors }: { format: 'v5' | 'v6'; anchors: Anchor[] }) {
-  const { id = '' } = useParams()
-  const session = useQuery({
-    queryKey: ['aero-session', id],
-    queryFn: () => api<AeroSession>(`/api/aero-sessions/${encodeURIComponent(id)}`),
-  })
-  const runs = useQuery({
-    queryKey: ['aero-runs', id],
-    queryFn: () => api<Page<AeroRun>>(`/api/aero-sessions/${encodeURIComponent(id)}/runs`),
-  })
-  if (session.isPending) return <PageSpinner />
-  if (session.isError) return <Failed error={session.error} />
-  const s = session.data
-  return (
-    <>
-      <Title
-        sub={`${format === 'v6' ? 'Version 6' : 'Version 5'} session · ${dateOf(s.started_at)}${s.location ? ` · ${s.location}` : ''}`}
-      >
-        {s.name}
-      </Title>
-      {s.format !== format && (
-        <p role="alert" className="mb-6 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          This session is stored as {s.format}.{' '}
-          <Link className="font-semibold underline" to={`/aero/sessions/${s.format}/${s.id}`}>
-            Open the {s.format} view
-          </Link>
-          .
-        </p>
-      )}
-      <nav aria-label="Session sections" className="mb-8 flex flex-wrap gap-2">
-        {anchors.map((a) => (
-          <a
-            key={a.id}
-            href={`#${a.id}`}
-            className="rounded-full bg-white px-3 py-1 text-sm font-medium text-slate-700 ring-1 ring-slate-200 hover:text-brand-700"
-          >
-            {a.label}
-          </a>
-        ))}
-      </nav>
-      <div className="space-y-12">
-        <section id="devices" aria-labelledby="devices-title">
-          <h2 id="devices-title" className="mb-4 text-lg font-semibold text-slate-900">
-            Devices
-          </h2>
-          {s.devices.length === 0 ? (
-            <EmptyState icon={<DeviceIcon />} title="No devices in this session">
-              The sensors that recorded this session — with their role and calibration factor — will
-              be listed here.
-            </EmptyState>
-          ) : (
-            <ul className="grid gap-3 sm:grid-cols-2">
-              {s.devices.map((d) => (
-                <li key={d.device_id} className="rounded-xl bg-white p-4 ring-1 ring-slate-200">
-                  <Link
-                    to={`/aero/devices/${d.device_id}`}
-                    className="font-medium text-slate-900 hover:text-brand-700"
-                  >
-                    {d.role ?? 'Device'}
-                  </Link>
-                  <p className="text-sm text-slate-500">
-                    Calibration factor {d.calibration_factor?.toFixed(3) ?? '1.000'}
-                  </p>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-        <section id="runs" aria-labelledby="runs-title">
-          <div className="mb-4 flex items-center justify-between gap-4">
-            <h2 id="runs-title" className="text-lg font-semibold text-slate-900">
-              Runs
-            </h2>
-            <AddRunDialog sessionId={s.id} nextPosition={runs.data?.items.length ?? 0} />
-          </div>
-          {runs.isPending ? (
-            <PageSpinner />
-          ) : runs.isError ? (
-            <Failed error={runs.error} />
-          ) : runs.data.items.length === 0 ? (
-            <EmptyState title="No runs yet">
-              Each run is one pass with one configuration (helmet, position, wheels…). Add the runs
-              you rode; their CdA and the difference to the baseline will show here.
-            </EmptyState>
-          ) : (
-            <table className="w-full overflow-hidden rounded-2xl bg-white text-left text-sm ring-1 ring-slate-200">
-              <thead className="bg-slate-50 text-slate-600">
-                <tr>
-                  <th className="px-4 py-2 font-medium">Run</th>
-                  <th className="px-4 py-2 font-medium">Configuration</th>
-                  <th className="px-4 py-2 font-medium">Baseline</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {runs.data.items.map((r) => (
-                  <tr key={r.id}>
-                    <td className="px-4 py-2 font-medium text-slate-900">{r.name}</td>
-                    <td className="px-4 py-2 text-slate-600">
-                      {Object.entries(r.configuration)
-                        .map(([k, v]) => `${k}: ${v}`)
-                        .join(', ') || '—'}
-                    </td>
-                    <td className="px-4 py-2 text-slate-600">{r.is_baseline ? 'Yes' : 'No'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
-        {anchors.slice(2).map((a) => (
-          <section key={a.id} id={a.id} aria-labelledby={`${a.id}-title`}>
-            <h2 id={`${a.id}-title`} className="mb-4 text-lg font-semibold text-slate-900">
-              {a.label}
-            </h2>
-            <EmptyState title={`${a.label}: shown with the aero analysis`}>
-              The recorded data of this session will be plotted here along time, with each
-              run&apos;s stretch highlighted.
-            </EmptyState>
-          </section>
-        ))}
-      </div>
     </>
   )
 }
@@ -234,14 +110,15 @@ export function DevicesPage() {
   return (
     <>
       <Title sub="Your aero sensors, their firmware and calibration.">Devices</Title>
+      <RegisterDevice />
       {q.isPending ? (
         <PageSpinner />
       ) : q.isError ? (
         <Failed error={q.error} />
       ) : q.data.items.length === 0 ? (
         <EmptyState icon={<DeviceIcon />} title="No devices yet">
-          The aero sensors you pair will be listed here with their serial number, model, firmware
-          and calibration, ready to be assigned to sessions.
+          Register your aero sensors with their serial number, model, firmware and calibration
+          factor, ready to be assigned to sessions.
         </EmptyState>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2">
@@ -273,15 +150,20 @@ export function DevicePage() {
   if (q.isPending) return <PageSpinner />
   if (q.isError) return <Failed error={q.error} />
   const d = q.data
+  const factor = d.calibration.calibration_factor
   const rows: [string, string][] = [
     ['Serial number', d.serial],
     ['Model', d.model ?? '—'],
     ['Firmware', d.firmware ?? '—'],
+    [
+      'Calibration factor',
+      typeof factor === 'number' ? factor.toFixed(3) : '1.400 (default, not calibrated)',
+    ],
   ]
   return (
     <>
       <Title>{d.name}</Title>
-      <dl className="grid gap-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200 sm:grid-cols-3">
+      <dl className="grid gap-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200 sm:grid-cols-4">
         {rows.map(([k, v]) => (
           <div key={k}>
             <dt className="text-sm text-slate-500">{k}</dt>
@@ -289,6 +171,7 @@ export function DevicePage() {
           </div>
         ))}
       </dl>
+      <EditDevice device={d} />
       <h2 className="mt-10 mb-4 text-lg font-semibold text-slate-900">Calibration</h2>
       {Object.keys(d.calibration).length === 0 ? (
         <EmptyState title="No calibration stored">
@@ -301,5 +184,209 @@ export function DevicePage() {
         </pre>
       )}
     </>
+  )
+}
+
+function NewSession() {
+  const navigate = useNavigate()
+  const [open, setOpen] = useState(false)
+  const [name, setName] = useState('')
+  const [location, setLocation] = useState('')
+  const [format, setFormat] = useState<'v6' | 'v5'>('v6')
+  const create = useMutation({
+    mutationFn: () =>
+      api<AeroSession>('/api/aero-sessions', {
+        method: 'POST',
+        body: { name: name.trim(), format, location: location.trim() || null },
+      }),
+    onSuccess: (s) => navigate(`/aero/sessions/${s.format}/${s.id}`),
+  })
+  if (!open) {
+    return (
+      <div className="mb-6">
+        <Button onClick={() => setOpen(true)}>New session</Button>
+      </div>
+    )
+  }
+  return (
+    <Card title="New session" className="mb-6">
+      <form
+        className="grid gap-4 sm:grid-cols-3 sm:items-end"
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (name.trim()) create.mutate()
+        }}
+      >
+        <Field label="Session name" value={name} onChange={setName} inputMode="text" />
+        <Field label="Location" value={location} onChange={setLocation} inputMode="text" />
+        <Select
+          label="Format"
+          value={format}
+          onChange={setFormat}
+          options={[
+            { value: 'v6', label: 'v6 (CdA windows and run blocks)' },
+            { value: 'v5', label: 'v5 (raw data)' },
+          ]}
+        />
+        <div className="flex gap-2 sm:col-span-3">
+          <Button type="submit" disabled={!name.trim() || create.isPending}>
+            Create session
+          </Button>
+          <Button variant="secondary" onClick={() => setOpen(false)}>
+            Cancel
+          </Button>
+        </div>
+        {create.isError ? (
+          <div className="sm:col-span-3">
+            <Failed error={create.error} />
+          </div>
+        ) : null}
+      </form>
+    </Card>
+  )
+}
+
+/** Calibration factor as typed: empty = none (the sensor's default, 1.400), else 0.5–3. */
+function factorOf(text: string): { value: number | null; error?: string } {
+  if (text.trim() === '') return { value: null }
+  const v = Number(text.replace(',', '.'))
+  if (!Number.isFinite(v) || v < 0.5 || v > 3) {
+    return {
+      value: null,
+      error: 'Calibration factor: a number between 0.5 and 3 (Aerosensor: about 1.4).',
+    }
+  }
+  return { value: v }
+}
+
+function DeviceForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  pending,
+  error,
+}: {
+  initial: { serial: string; name: string; model: string; firmware: string; factor: string }
+  submitLabel: string
+  onSubmit(body: Record<string, unknown>): void
+  pending: boolean
+  error: Error | null
+}) {
+  const [f, setF] = useState(initial)
+  const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }))
+  const factor = factorOf(f.factor)
+  const ready = f.serial.trim() !== '' && f.name.trim() !== '' && !factor.error
+  return (
+    <form
+      className="grid gap-4 sm:grid-cols-3"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!ready) return
+        onSubmit({
+          serial: f.serial.trim(),
+          name: f.name.trim(),
+          model: f.model.trim() || null,
+          firmware: f.firmware.trim() || null,
+          calibration: factor.value != null ? { calibration_factor: factor.value } : {},
+        })
+      }}
+    >
+      <Field label="Serial number" value={f.serial} onChange={set('serial')} inputMode="text" />
+      <Field label="Name" value={f.name} onChange={set('name')} inputMode="text" />
+      <Field label="Model" value={f.model} onChange={set('model')} inputMode="text" />
+      <Field label="Firmware" value={f.firmware} onChange={set('firmware')} inputMode="text" />
+      <Field
+        label="Calibration factor"
+        value={f.factor}
+        onChange={set('factor')}
+        error={factor.error}
+        hint="Aerosensor cal = 1/(1−Cp); empty: 1.400"
+      />
+      <div className="flex items-end">
+        <Button type="submit" disabled={!ready || pending}>
+          {submitLabel}
+        </Button>
+      </div>
+      {error ? (
+        <div className="sm:col-span-3">
+          <Failed error={error} />
+        </div>
+      ) : null}
+    </form>
+  )
+}
+
+function RegisterDevice() {
+  const client = useQueryClient()
+  const [open, setOpen] = useState(false)
+  const create = useMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      api<Device>('/api/devices', { method: 'POST', body }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['devices'] })
+      setOpen(false)
+    },
+  })
+  if (!open) {
+    return (
+      <div className="mb-6">
+        <Button onClick={() => setOpen(true)}>Register a device</Button>
+      </div>
+    )
+  }
+  return (
+    <Card title="Register a device" className="mb-6">
+      <DeviceForm
+        initial={{ serial: '', name: '', model: '', firmware: '', factor: '' }}
+        submitLabel="Register"
+        onSubmit={(body) => create.mutate(body)}
+        pending={create.isPending}
+        error={create.error}
+      />
+    </Card>
+  )
+}
+
+function EditDevice({ device }: { device: Device }) {
+  const client = useQueryClient()
+  const [open, setOpen] = useState(false)
+  const save = useMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      api<Device>(`/api/devices/${device.id}`, {
+        method: 'PATCH',
+        body: { ...body, calibration: { ...device.calibration, ...(body.calibration as object) } },
+      }),
+    onSuccess: (d) => {
+      client.setQueryData(['device', device.id], d)
+      void client.invalidateQueries({ queryKey: ['devices'] })
+      setOpen(false)
+    },
+  })
+  if (!open) {
+    return (
+      <div className="mt-6">
+        <Button variant="secondary" onClick={() => setOpen(true)}>
+          Edit
+        </Button>
+      </div>
+    )
+  }
+  const factor = device.calibration.calibration_factor
+  return (
+    <Card title="Edit device" className="mt-6">
+      <DeviceForm
+        initial={{
+          serial: device.serial,
+          name: device.name,
+          model: device.model ?? '',
+          firmware: device.firmware ?? '',
+          factor: typeof factor === 'number' ? String(factor) : '',
+        }}
+        submitLabel="Save"
+        onSubmit={(body) => save.mutate(body)}
+        pending={save.isPending}
+        error={save.error}
+      />
+    </Card>
   )
 }

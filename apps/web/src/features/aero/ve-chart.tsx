@@ -1,0 +1,151 @@
+// One run's virtual elevation against the measured elevation (uPlot), with CdA and Crr sliders
+// that redraw at once: the engine's `virtualElevation` runs here, in the browser, on the run's
+// samples (the Aerolab habit: move CdA until the trace sits on the road).
+import { useEffect, useMemo, useRef, useState } from 'react'
+import uPlot from 'uplot'
+import 'uplot/dist/uPlot.min.css'
+import { toDisplay, unitLabel, useUnits } from '../../lib/units.ts'
+import type { RunBlock } from './api.ts'
+import { veParamsOf, veSeriesOf, veTrace } from './ve.ts'
+
+/** RMSE of the trace against the measured elevation over the usable samples, m. */
+function rmse(ve: Float64Array, elevation: Float64Array | null, valid: Uint8Array): number {
+  if (!elevation) return NaN
+  let sum = 0
+  let n = 0
+  for (let i = 0; i < ve.length; i++) {
+    const d = ve[i]! - elevation[i]!
+    if (valid[i] && Number.isFinite(d)) {
+      sum += d * d
+      n++
+    }
+  }
+  return n > 0 ? Math.sqrt(sum / n) : NaN
+}
+
+export function VeChart({ block }: { block: RunBlock }) {
+  const { system } = useUnits()
+  const { series: json, params, results } = block.data
+  const series = useMemo(() => veSeriesOf(json), [json])
+  const fitted = { cda: params.cda, crr: params.crr }
+  const [cda, setCda] = useState(fitted.cda)
+  const [crr, setCrr] = useState(fitted.crr)
+  const el = useRef<HTMLDivElement>(null)
+  const plot = useRef<uPlot | null>(null)
+  const out = useMemo(() => new Float64Array(series.n), [series])
+  const x = useMemo(() => json.t.map((t) => t / 60), [json])
+  const measured = useMemo(
+    () =>
+      json.elevation
+        ? json.elevation.map((e) => toDisplay('elevation', e, system))
+        : json.t.map(() => toDisplay('elevation', params.offset_m, system)),
+    [json, params, system],
+  )
+  // Every slider step: the engine's VE on the run's samples (into one buffer), then setData.
+  const ve = useMemo(
+    () => veTrace(series, veParamsOf(params, cda, crr), out),
+    [series, params, cda, crr, out],
+  )
+  const fit = rmse(ve, series.elevation, series.valid)
+
+  useEffect(() => {
+    if (!el.current) return
+    const unit = unitLabel('elevation', system)
+    const p = new uPlot(
+      {
+        width: Math.max(300, el.current.clientWidth),
+        height: 240,
+        legend: { show: true },
+        scales: { x: { time: false } },
+        axes: [{ label: 'Time in run (min)' }, { label: unit, size: 60 }],
+        series: [
+          { label: 'min' },
+          {
+            label: json.elevation ? `Measured elevation (${unit})` : `Flat track (${unit})`,
+            stroke: '#64748b',
+            width: 2,
+          },
+          { label: `Virtual elevation (${unit})`, stroke: '#ea580c', width: 2 },
+        ],
+      },
+      [x, measured, measured],
+      el.current,
+    )
+    plot.current = p
+    const resize = () => el.current && p.setSize({ width: el.current.clientWidth, height: 240 })
+    window.addEventListener('resize', resize)
+    return () => {
+      window.removeEventListener('resize', resize)
+      p.destroy()
+      plot.current = null
+    }
+  }, [x, measured, json, system])
+
+  useEffect(() => {
+    const shown = Array.from(ve, (v) => toDisplay('elevation', v, system))
+    plot.current?.setData([x, measured, shown])
+  }, [ve, cda, crr, x, measured, system])
+
+  const cdaMin = Math.max(0.05, Math.floor((fitted.cda - 0.15) * 100) / 100)
+  const cdaMax = Math.ceil((fitted.cda + 0.15) * 100) / 100
+  return (
+    <figure aria-label={`Virtual elevation of ${block.data.name}`} data-testid="ve-chart">
+      <div ref={el} />
+      <div className="mt-3 grid gap-4 sm:grid-cols-2">
+        <label className="block text-sm text-slate-700">
+          <span className="flex justify-between">
+            <span>CdA</span>
+            <output data-testid="ve-cda">{cda.toFixed(3)} m²</output>
+          </span>
+          <input
+            type="range"
+            aria-label="CdA"
+            min={cdaMin}
+            max={cdaMax}
+            step={0.001}
+            value={cda}
+            onChange={(e) => setCda(Number(e.target.value))}
+            className="w-full accent-brand-600"
+          />
+        </label>
+        <label className="block text-sm text-slate-700">
+          <span className="flex justify-between">
+            <span>Crr</span>
+            <output data-testid="ve-crr">{crr.toFixed(4)}</output>
+          </span>
+          <input
+            type="range"
+            aria-label="Crr"
+            min={0.001}
+            max={0.012}
+            step={0.0001}
+            value={crr}
+            onChange={(e) => setCrr(Number(e.target.value))}
+            className="w-full accent-brand-600"
+          />
+        </label>
+      </div>
+      <figcaption className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600">
+        <span>
+          Fitted: CdA {fitted.cda.toFixed(3)} m² [{results.cda_ci95[0].toFixed(3)}–
+          {results.cda_ci95[1].toFixed(3)}], Crr {fitted.crr.toFixed(4)}
+        </span>
+        <span data-testid="ve-rmse">
+          {Number.isFinite(fit)
+            ? `RMSE against the measured elevation ${toDisplay('elevation', fit, system).toFixed(2)} ${unitLabel('elevation', system)}`
+            : 'No measured elevation: the trace should come back level at each lap'}
+        </span>
+        <button
+          type="button"
+          className="font-semibold text-brand-700 hover:underline"
+          onClick={() => {
+            setCda(fitted.cda)
+            setCrr(fitted.crr)
+          }}
+        >
+          Back to the fit
+        </button>
+      </figcaption>
+    </figure>
+  )
+}
