@@ -2,7 +2,7 @@
 // (GoldenCheetah's Aerolab helmet test and velodrome test, MyCdA's air-speed CSV): the upload is
 // read at once (bad files refused, nothing stored), the job finds the runs and stores their CdA,
 // re-analysing makes a new version and keeps the earlier one, and nobody reaches another's session.
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -288,6 +288,24 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
     })
     expect(latest.json<{ runs: unknown[] }>().runs.length).toBeGreaterThan(0)
   }, 300_000)
+
+  it('every file of the shared aero data imports, is analysed and gets runs with a CdA', async () => {
+    const names = readdirSync('/work/shared/data/aero').filter((n) => !n.startsWith('helmet-test'))
+    expect(names.length).toBeGreaterThanOrEqual(5)
+    for (const name of names) {
+      const id = await createSession('ann', { environment: { mass_kg: 80 } })
+      const res = await upload('ann', id, name, shared(`aero/${name}`))
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(201)
+      const v = await finished('ann', id, 1)
+      expect(v.status, `${name}: ${JSON.stringify(v.error)}`).toBe('succeeded')
+      const runs = await runsOf('ann', id)
+      expect(runs.length, name).toBeGreaterThan(0)
+      expect(
+        runs.every((r) => typeof r.results?.cda === 'number'),
+        name,
+      ).toBe(true)
+    }
+  }, 600_000)
 
   it('bad files answer 422 naming the file and the field, and store nothing', async () => {
     const id = await createSession('ann')

@@ -79,6 +79,8 @@ export function sniff(bytes: Uint8Array): SniffedType | undefined {
       return undefined
     }
   }
+  // The Velocomp iBike export: a line "iBike,<version>,<units>", then lines of other lengths.
+  if (/^iBike,\d+,/i.test(trimmed)) return of('csv')
   // CSV: at least a header line and one more line with the same number of comma/semicolon fields.
   const lines = trimmed
     .split(/\r?\n/)

@@ -1,0 +1,147 @@
+import { resolve } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+
+// The aero journey (issue 14): register a sensor, create a session, refuse bad files with a
+// message naming the file (nothing stored), upload GoldenCheetah's helmet test (four FIT files,
+// two helmets alternated), read each run's CdA with its interval, set a baseline and read ΔCdA,
+// watts and seconds per 40 km; move the VE sliders.
+
+const data = resolve(import.meta.dirname, '../../../shared/data/aero')
+const HELMET_FILES = [
+  ['helmet-test-2018-10-03-07-45-28.fit', 'Helmet A'],
+  ['helmet-test-2018-10-03-08-05-11.fit', 'Helmet B'],
+  ['helmet-test-2018-10-03-08-23-16.fit', 'Helmet A'],
+  ['helmet-test-2018-10-03-08-36-06.fit', 'Helmet B'],
+] as const
+
+test('aero: device, session, bad files refused, helmet test runs with CdA, baseline comparison', async ({
+  page,
+}) => {
+  test.setTimeout(300_000)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  await signIn(page, DEMO.coach)
+
+  // Register the sensor.
+  await page.goto('/aero/devices')
+  await expect(page.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible()
+  await page.getByRole('button', { name: 'Register a device' }).click()
+  await page.getByLabel('Serial number').fill('AS-2231')
+  await page.getByLabel('Name', { exact: true }).fill('Aerosensor front')
+  await page.getByLabel('Model').fill('Aerosensor v2')
+  await page.getByLabel('Firmware').fill('2.4.1')
+  await page.getByLabel('Calibration factor').fill('1.385')
+  await page.getByRole('button', { name: 'Register', exact: true }).click()
+  await expect(page.getByRole('link', { name: /Aerosensor front/ })).toBeVisible()
+  await page.getByRole('link', { name: /Aerosensor front/ }).click()
+  await expect(page.getByText('1.385', { exact: true })).toBeVisible()
+
+  // A new v6 session.
+  await page.goto('/aero/sessions')
+  await page.getByRole('button', { name: 'New session' }).click()
+  await page.getByLabel('Session name').fill('Helmet test, Oct 2018')
+  await page.getByLabel('Location').fill('Out-and-back road')
+  await page.getByRole('button', { name: 'Create session' }).click()
+  await page.waitForURL(/\/aero\/sessions\/v6\/[0-9a-f-]{36}$/)
+  await expect(page.getByRole('heading', { name: 'Helmet test, Oct 2018' })).toBeVisible()
+  for (const anchor of ['devices', 'runs', 'cdam-data-blocks', 'run-data-blocks']) {
+    await expect(page.locator(`section#${anchor}`)).toBeVisible()
+  }
+
+  // The device joins the session; its data and calibration are used.
+  await page.getByLabel('Add a device').selectOption({ label: 'Aerosensor front (AS-2231)' })
+  await page.getByRole('button', { name: 'Add to session' }).click()
+  await expect(page.locator('#devices').getByText('Calibration factor 1.385')).toBeVisible()
+
+  // The rider's system mass.
+  await page.getByRole('button', { name: 'Edit inputs' }).click()
+  await page.getByLabel('System mass (rider, bike, kit)').fill('85')
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('System mass 85.0 kg')).toBeVisible()
+
+  // Bad files: each refused with its name and the problem; nothing is added to the session.
+  const files = page.getByLabel('Test data files')
+  const noPower =
+    'time,speed,altitude\n' +
+    Array.from({ length: 120 }, (_, i) => `${i},32.5,${(100 + i * 0.05).toFixed(2)}`).join('\n')
+  await files.setInputFiles({
+    name: 'no-power.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(noPower),
+  })
+  await expect(page.getByRole('alert').filter({ hasText: 'no-power.csv' })).toContainText(/power/i)
+  await files.setInputFiles({
+    name: 'empty.fit',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.alloc(0),
+  })
+  await expect(page.getByRole('alert').filter({ hasText: 'empty.fit' })).toContainText(/empty/i)
+  await expect(page.getByRole('list', { name: 'Files of this session' })).toHaveCount(0)
+  await expect(page.getByText('No runs yet')).toBeVisible()
+  await page.screenshot({ path: screenshotPath('aero-bad-file'), fullPage: true })
+
+  // The helmet test: four files, helmets A and B alternated.
+  const label = page.getByLabel('Configuration of the runs in this file')
+  for (const [name, helmet] of HELMET_FILES) {
+    await label.fill(helmet)
+    await files.setInputFiles(resolve(data, name))
+    await expect(page.getByRole('status').filter({ hasText: `Read ${name}` })).toBeVisible({
+      timeout: 30_000,
+    })
+  }
+  await expect(
+    page.getByRole('list', { name: 'Files of this session' }).getByRole('listitem'),
+  ).toHaveCount(4)
+  await expect(page.getByTestId('analysis-status')).toContainText('Analysis v4', {
+    timeout: 120_000,
+  })
+  await expect(page.getByTestId('analysis-status')).toContainText('done', { timeout: 120_000 })
+
+  const table = page.getByTestId('runs-table')
+  await expect(table.getByRole('row')).not.toHaveCount(1)
+  const rows = table.locator('tbody tr')
+  const count = await rows.count()
+  expect(count).toBeGreaterThanOrEqual(4)
+  // every run has a CdA with its interval and the method that gave it
+  for (let i = 0; i < count; i++) {
+    await expect(rows.nth(i).locator('td').nth(3)).toHaveText(/^-?\d\.\d{3} ± \d\.\d{3}$/)
+    await expect(rows.nth(i).locator('td').nth(2)).toHaveText('VE')
+  }
+  await expect(page.getByTestId('cda-chart')).toBeVisible()
+  await page.screenshot({ path: screenshotPath('aero-runs'), fullPage: true })
+
+  // Helmet B as the baseline: a new version compares Helmet A against it.
+  const bRow = rows.filter({ hasText: 'Helmet B' }).first()
+  await bRow.getByRole('button', { name: 'Set baseline' }).click()
+  await expect(page.getByTestId('analysis-status')).toContainText('Analysis v5', {
+    timeout: 30_000,
+  })
+  await expect(page.getByTestId('analysis-status')).toContainText('done', { timeout: 120_000 })
+  await expect(rows.filter({ hasText: 'Helmet B' }).first()).toContainText('Baseline')
+  const aRow = rows.filter({ hasText: 'Helmet A' }).first()
+  // ΔCdA with its interval, watts saved and seconds per 40 km
+  await expect(aRow.locator('td').nth(5)).toHaveText(
+    /^[+−±]\d\.\d{3} \[[+−±]\d\.\d{3}, [+−±]\d\.\d{3}\]$/,
+    {
+      timeout: 20_000,
+    },
+  )
+  await expect(aRow.locator('td').nth(6)).toHaveText(/^[+−±]\d+\.\d$/)
+  await expect(aRow.locator('td').nth(7)).toHaveText(/^[+−±]\d+\.\d$/)
+  await expect(page.getByTestId('comparison-summary')).toContainText('Helmet B')
+  await page.locator('#runs').screenshot({ path: screenshotPath('aero-baseline') })
+
+  // The VE chart of a run: the sliders redraw the trace (the RMSE changes with CdA).
+  await page.locator('#run-data-blocks').scrollIntoViewIfNeeded()
+  const chart = page.getByTestId('ve-chart')
+  await expect(chart).toBeVisible()
+  const rmse = page.getByTestId('ve-rmse')
+  const before = await rmse.textContent()
+  await chart.getByRole('slider', { name: 'CdA' }).fill('0.4')
+  await expect(page.getByTestId('ve-cda')).toHaveText('0.400 m²')
+  await expect(rmse).not.toHaveText(before ?? '')
+  await expect(page.getByTestId('laps-map')).toBeVisible()
+  await page.locator('#run-data-blocks').screenshot({ path: screenshotPath('aero-ve-chart') })
+  expect(errors).toEqual([])
+})
