@@ -256,6 +256,21 @@ describe(`teams: members, roles, ownership and invitations on ${testDriver()}`, 
     expect((await member.get(m)).status).toBe(404)
   })
 
+  it('two owners leaving at the same moment: one succeeds, the team keeps an owner', async () => {
+    // On PostgreSQL both pre-checks see two owners; without the team-row lock and the owner count
+    // after the change, both leave (checked by removing the guard: [204, 204]).
+    const id = await newTeam('Race Club')
+    const m = `/api/teams/${id}/members`
+    expect((await owner.patch(`${m}/ada`, { role: 'owner' })).status).toBe(200)
+    const results = await Promise.all([owner.del(`${m}/olga`), admin.del(`${m}/ada`)])
+    expect(results.map((r) => r.status).sort()).toEqual([204, 409])
+    expect(results.find((r) => r.status === 409)!.body.code).toBe('last-owner')
+    const left = (await member.get(m)).body.items.filter(
+      (x: { role: string }) => x.role === 'owner',
+    )
+    expect(left).toHaveLength(1)
+  })
+
   it('rename and contents: members read, admins rename, outsiders get 404', async () => {
     const id = await newTeam('Rename Club')
     expect((await outsider.patch(`/api/teams/${id}`, { name: 'X' })).status).toBe(404)

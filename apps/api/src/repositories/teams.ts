@@ -134,7 +134,7 @@ export async function acceptInvitation(
 
 /** Makes `to` an owner and the caller `from` an admin, in one transaction. */
 export async function transferOwnership(db: Db, teamId: string, from: string, to: string) {
-  await db.transaction(async (tx) => {
+  await keepingAnOwner(db, teamId, async (tx) => {
     await tx
       .update(teamMembers)
       .set({ role: 'owner' })
@@ -190,4 +190,29 @@ export async function teamContents(db: Db, teamId: string, now: Date) {
 export async function teamFileIds(db: Db, teamId: string): Promise<string[]> {
   const rows = await db.select({ id: files.id }).from(files).where(eq(files.ownerTeam, teamId))
   return rows.map((r) => r.id)
+}
+
+/** Thrown inside `keepingAnOwner` when a change would leave the team without an owner. */
+export class NoOwnerLeft extends Error {}
+
+/**
+ * Runs a membership change in a transaction that holds the team's row lock and checks, after the
+ * change, that the team still has an owner; otherwise rolls back and throws NoOwnerLeft. Two
+ * owners demoting each other at the same moment therefore cannot leave the team ownerless.
+ */
+export async function keepingAnOwner<T>(
+  db: Db,
+  teamId: string,
+  change: (tx: Db) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for('update')
+    const result = await change(tx as unknown as Db)
+    const [owners] = await tx
+      .select({ n: count() })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, 'owner')))
+    if (Number(owners?.n ?? 0) === 0) throw new NoOwnerLeft()
+    return result
+  })
 }

@@ -142,7 +142,7 @@ export class TeamService {
       throw forbidden('Only owners can change who is an owner.')
     }
     if (target.role === 'owner' && role !== 'owner') await this.keepAnOwner(teamId)
-    await repo.setRole(this.db, teamId, memberUid, role)
+    await this.guarded(teamId, (tx) => repo.setRole(tx, teamId, memberUid, role))
     return { uid: memberUid, role }
   }
 
@@ -175,17 +175,29 @@ export class TeamService {
       }
     }
     if (target.role === 'owner') await this.keepAnOwner(teamId)
-    await repo.removeMember(this.db, teamId, memberUid)
+    await this.guarded(teamId, (tx) => repo.removeMember(tx, teamId, memberUid))
+  }
+
+  /** A membership change under the team's lock that rolls back if no owner would be left. */
+  private async guarded<T>(teamId: string, change: (tx: Db) => Promise<T>): Promise<T> {
+    try {
+      return await teamsRepo.keepingAnOwner(this.db, teamId, change)
+    } catch (error) {
+      if (error instanceof teamsRepo.NoOwnerLeft) throw this.lastOwner()
+      throw error
+    }
+  }
+
+  private lastOwner() {
+    return new AppError(
+      'last-owner',
+      409,
+      'A team needs at least one owner: make someone else owner first.',
+    )
   }
 
   private async keepAnOwner(teamId: string) {
-    if ((await repo.countOwners(this.db, teamId)) <= 1) {
-      throw new AppError(
-        'last-owner',
-        409,
-        'A team needs at least one owner: make someone else owner first.',
-      )
-    }
+    if ((await repo.countOwners(this.db, teamId)) <= 1) throw this.lastOwner()
   }
 }
 
