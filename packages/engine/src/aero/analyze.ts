@@ -170,6 +170,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     return { pieces, first }
   }
   const common = { massKg, drivetrainEfficiency: eta, mask, resamples, seed }
+  const intervals = resamples > 0
   const session = fitVirtualElevation(
     series,
     piecesBy((k) => configs.indexOf(runs[k]!.configuration)).pieces,
@@ -186,7 +187,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     ...common,
     groups: runs.length,
     crr: Number.isFinite(session.crr) ? session.crr : FALLBACK_CRR,
-    crrReplicates: session.crrFixed ? undefined : session.bootstrapCrr,
+    crrSe: session.crrFixed ? undefined : session.crrSe,
     fitWind: false,
     windE: session.windE,
     windN: session.windN,
@@ -201,14 +202,8 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       useAirspeed: true,
       calibrationFactor: cal,
     })
-    direct = runs.map((r, k) =>
-      directCda(airSeries, r.pieces, {
-        massKg,
-        drivetrainEfficiency: eta,
-        crr,
-        resamples,
-        seed: seed + 7919 * (k + 1),
-      }),
+    direct = runs.map((r) =>
+      directCda(airSeries, r.pieces, { massKg, drivetrainEfficiency: eta, crr, intervals }),
     )
     if (input.crr === undefined && !session.crrFixed && series.elevation) {
       warnings.push(`direct method: Crr ${crr.toFixed(4)} from the virtual-elevation fit`)
@@ -346,7 +341,8 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     configuration: r.configuration,
     t: 0.5 * (r.startT + r.endT),
     cda: r.cda,
-    boot: direct ? direct[k]!.bootstrap : (fit.bootstrapCda[k] ?? new Float64Array(0)),
+    se: direct ? direct[k]!.se : (fit.cdaSeOwn[k] ?? NaN),
+    dof: direct ? direct[k]!.dof : (fit.cdaDof[k] ?? 0),
   }))
   const rhoMean =
     out.reduce((a, r) => a + (Number.isFinite(r.airDensity) ? r.airDensity : 0), 0) /

@@ -1,19 +1,22 @@
 // Baseline comparison (Aerosensor protocol: baseline repeats bracket the configuration runs):
-// the baseline's drift is a straight line in time through the baseline runs, every run is
-// corrected by it, and each configuration's ΔCdA is the mean of its runs minus the drift line at
-// their times. Intervals: the same bootstrap replicates as the runs' intervals (so shared Crr and
-// wind uncertainty carry through), widened by the scatter between repeats when there are any.
+// the baseline's drift is a straight line in time through the baseline runs (least squares),
+// every run is corrected by it, and each configuration's ΔCdA is the mean of its runs minus the
+// drift line at their times. ΔCdA is a linear combination Σ aᵣ·CdAᵣ of the runs' CdA, so its
+// variance is Σ aᵣ²·SEᵣ² (runs' intervals treated as independent: the Crr they share cancels in
+// the difference, so this is conservative), widened by the scatter between repeats beyond what
+// the runs' own intervals explain; interval ΔCdA ± t(ν)·SD with Welch–Satterthwaite ν.
 import { steadySpeed } from '../physics/martin.ts'
 import type { AeroComparison, AeroConfigurationComparison } from './types.ts'
-import { quantile } from './random.ts'
+import { tQuantile975 } from './ve.ts'
 
 export interface CompareRun {
   configuration: string
   /** Mid-time of the run, s. */
   t: number
   cda: number
-  /** Bootstrap replicates of the run's CdA (same length for all runs; may be empty). */
-  boot: Float64Array
+  /** Standard error of the run's CdA and its degrees of freedom (NaN/0 without an interval). */
+  se: number
+  dof: number
 }
 
 export interface CompareOptions {
@@ -26,32 +29,6 @@ export interface CompareOptions {
   referencePowerW: number
 }
 
-interface Line {
-  intercept: number
-  slope: number
-}
-
-function driftLine(ts: number[], ys: number[], t0: number): Line {
-  const k = ts.length
-  if (k === 0) return { intercept: NaN, slope: 0 }
-  let mt = 0
-  let my = 0
-  for (let j = 0; j < k; j++) {
-    mt += ts[j]! - t0
-    my += ys[j]!
-  }
-  mt /= k
-  my /= k
-  let sxx = 0
-  let sxy = 0
-  for (let j = 0; j < k; j++) {
-    sxx += (ts[j]! - t0 - mt) ** 2
-    sxy += (ts[j]! - t0 - mt) * (ys[j]! - my)
-  }
-  const slope = k >= 2 && sxx > 1 ? sxy / sxx : 0
-  return { intercept: my - slope * mt, slope }
-}
-
 function variance(xs: number[]): number {
   if (xs.length < 2) return 0
   const m = xs.reduce((a, b) => a + b, 0) / xs.length
@@ -61,118 +38,109 @@ function variance(xs: number[]): number {
 /** The comparison against the baseline configuration, or null without a usable baseline run. */
 export function compareRuns(runs: CompareRun[], o: CompareOptions): AeroComparison | null {
   const ok = runs.map((r) => Number.isFinite(r.cda))
-  const base = runs.map((r, j) => j).filter((j) => ok[j] && runs[j]!.configuration === o.baseline)
+  const base = runs.map((_, j) => j).filter((j) => ok[j] && runs[j]!.configuration === o.baseline)
   if (base.length === 0) return null
   const t0 = runs[base[0]!]!.t
-  const line = driftLine(
-    base.map((j) => runs[j]!.t),
-    base.map((j) => runs[j]!.cda),
-    t0,
-  )
-  const at = (l: Line, t: number): number => l.intercept + l.slope * (t - t0)
-  const corrected = runs.map((r) =>
-    Number.isFinite(r.cda) ? r.cda - line.slope * (r.t - t0) : NaN,
-  )
-  const B = Math.min(...runs.filter((r, j) => ok[j]).map((r) => r.boot.length))
-  // Bootstrap drift lines, one per replicate.
-  const bootLines: Line[] = []
-  for (let b = 0; b < B; b++) {
-    bootLines.push(
-      driftLine(
-        base.map((j) => runs[j]!.t),
-        base.map((j) => runs[j]!.boot[b]!),
-        t0,
-      ),
-    )
-  }
-  const bootVar = (j: number): number => {
-    const xs: number[] = []
-    for (let b = 0; b < B; b++) if (Number.isFinite(runs[j]!.boot[b])) xs.push(runs[j]!.boot[b]!)
-    return variance(xs)
-  }
-  // Scatter of the baseline repeats about the drift line beyond what the bootstrap explains.
+  const nb = base.length
+  const tb = base.map((j) => runs[j]!.t - t0)
+  const tMean = tb.reduce((a, b) => a + b, 0) / nb
+  const sxx = tb.reduce((a, t) => a + (t - tMean) ** 2, 0)
+  const sloped = nb >= 2 && sxx > 1
+  /** Weight of baseline run k in the drift line's value at time t (least-squares hat). */
+  const hat = (k: number, t: number): number =>
+    1 / nb + (sloped ? ((tb[k]! - tMean) * (t - t0 - tMean)) / sxx : 0)
+  const lineAt = (t: number): number => base.reduce((a, j, k) => a + hat(k, t) * runs[j]!.cda, 0)
+  const slope = sloped
+    ? base.reduce((a, j, k) => a + ((tb[k]! - tMean) * runs[j]!.cda) / sxx, 0)
+    : 0
+  const intercept = lineAt(t0)
+  const corrected = runs.map((r) => (Number.isFinite(r.cda) ? r.cda - slope * (r.t - t0) : NaN))
+
+  // Scatter of the baseline repeats about the drift line beyond what their intervals explain.
   let baseExtra = 0
-  if (base.length >= 3) {
-    const res = base.map((j) => runs[j]!.cda - at(line, runs[j]!.t))
-    const s2 = res.reduce((a, r) => a + r * r, 0) / (base.length - 2)
-    const mb = base.reduce((a, j) => a + bootVar(j), 0) / base.length
-    baseExtra = Math.max(0, s2 - mb) / base.length
+  if (nb >= 3) {
+    const s2 = base.reduce((a, j) => a + (runs[j]!.cda - lineAt(runs[j]!.t)) ** 2, 0) / (nb - 2)
+    const mb =
+      base.reduce((a, j) => a + (Number.isFinite(runs[j]!.se) ? runs[j]!.se ** 2 : 0), 0) / nb
+    baseExtra = Math.max(0, s2 - mb) / nb
   }
-  const configs = [
-    ...new Set(
-      runs.filter((r, j) => ok[j] && r.configuration !== o.baseline).map((r) => r.configuration),
-    ),
-  ]
-  const baselineCda = line.intercept
   const vBase = steadySpeed(o.referencePowerW, {
     rho: o.rho,
-    cdaM2: baselineCda,
+    cdaM2: intercept,
     crr: o.crr,
     massKg: o.massKg,
     grade: 0,
     drivetrainEfficiency: o.drivetrainEfficiency,
   })
-  const comparisons: AeroConfigurationComparison[] = configs.map((configuration) => {
+  const configs = [
+    ...new Set(
+      runs.filter((r, j) => ok[j] && r.configuration !== o.baseline).map((r) => r.configuration),
+    ),
+  ]
+  const configurations: AeroConfigurationComparison[] = configs.map((configuration) => {
     const idx = runs
-      .map((r, j) => j)
+      .map((_, j) => j)
       .filter((j) => ok[j] && runs[j]!.configuration === configuration)
-    const deltas = idx.map((j) => runs[j]!.cda - at(line, runs[j]!.t))
-    const delta = deltas.reduce((a, b) => a + b, 0) / deltas.length
-    const bootDelta = new Float64Array(B)
-    for (let b = 0; b < B; b++) {
-      let sum = 0
-      for (const j of idx) sum += runs[j]!.boot[b]! - at(bootLines[b]!, runs[j]!.t)
-      bootDelta[b] = sum / idx.length
-    }
-    let lo = B > 0 ? quantile(bootDelta, 0.025) : delta
-    let hi = B > 0 ? quantile(bootDelta, 0.975) : delta
+    const nc = idx.length
+    const deltas = idx.map((j) => runs[j]!.cda - lineAt(runs[j]!.t))
+    const delta = deltas.reduce((a, b) => a + b, 0) / nc
+    // Coefficients of Δ = Σ aᵣ·CdAᵣ.
+    const terms: Array<{ v: number; dof: number }> = []
+    for (const j of idx) terms.push({ v: (runs[j]!.se / nc) ** 2, dof: runs[j]!.dof })
+    base.forEach((j, k) => {
+      const a = idx.reduce((acc, r) => acc + hat(k, runs[r]!.t), 0) / nc
+      terms.push({ v: (a * runs[j]!.se) ** 2, dof: runs[j]!.dof })
+    })
+    let v = terms.reduce((a, x) => a + x.v, 0)
+    const welch = terms.reduce((a, x) => a + (x.dof > 0 ? (x.v * x.v) / x.dof : Infinity), 0)
+    let dof = welch > 0 ? (v * v) / welch : Infinity
     let extra = baseExtra
-    if (idx.length >= 2) {
-      const mb = idx.reduce((a, j) => a + bootVar(j), 0) / idx.length
-      extra += Math.max(0, variance(deltas) - mb) / idx.length
+    if (nc >= 2) {
+      const mb = idx.reduce((a, j) => a + runs[j]!.se ** 2, 0) / nc
+      extra += Math.max(0, variance(deltas) - mb) / nc
     }
-    if (extra > 0) {
-      const z2 = 1.96 * 1.96 * extra
-      lo = delta - Math.sqrt((delta - lo) ** 2 + z2)
-      hi = delta + Math.sqrt((hi - delta) ** 2 + z2)
-    }
-    const v = o.referenceSpeedMps
-    const wattsSaved = (-0.5 * o.rho * delta * v * v * v) / o.drivetrainEfficiency
+    // When the scatter between repeats dominates, its few degrees of freedom govern the interval.
+    if (extra > v) dof = Math.min(dof, Math.max(1, nc >= 2 ? nc - 1 : nb - 2))
+    v += extra
+    const hw = tQuantile975(Number.isFinite(dof) ? dof : 1000) * Math.sqrt(v)
+    const lo = delta - hw
+    const hi = delta + hw
+    const ref = o.referenceSpeedMps
+    const wattsSaved = (-0.5 * o.rho * delta * ref * ref * ref) / o.drivetrainEfficiency
     const vCfg = steadySpeed(o.referencePowerW, {
       rho: o.rho,
-      cdaM2: baselineCda + delta,
+      cdaM2: intercept + delta,
       crr: o.crr,
       massKg: o.massKg,
       grade: 0,
       drivetrainEfficiency: o.drivetrainEfficiency,
     })
-    const secondsPer40km = 40000 / vBase - 40000 / vCfg
     const verdict: AeroConfigurationComparison['verdict'] =
-      B > 0 && Number.isFinite(hi) && hi < 0
+      Number.isFinite(hw) && hi < 0
         ? 'faster'
-        : B > 0 && lo > 0
+        : Number.isFinite(hw) && lo > 0
           ? 'slower'
           : 'no_difference'
     return {
       configuration,
       runs: idx,
-      cda: baselineCda + delta,
+      cda: intercept + delta,
       deltaCda: delta,
       deltaCdaCi95: [lo, hi] as [number, number],
-      deltaPercent: (100 * delta) / baselineCda,
+      deltaPercent: (100 * delta) / intercept,
       wattsSaved,
-      secondsPer40km,
+      secondsPer40km: 40000 / vBase - 40000 / vCfg,
       verdict,
     }
   })
   return {
     baseline: o.baseline,
-    baselineCda,
-    driftPerHour: line.slope * 3600,
-    driftLine: { t0, intercept: line.intercept, slopePerS: line.slope },
+    baselineCda: intercept,
+    driftPerHour: slope * 3600,
+    driftLine: { t0, intercept, slopePerS: slope },
     correctedCda: corrected,
     referenceSpeedMps: o.referenceSpeedMps,
     referencePowerW: o.referencePowerW,
-    configurations: comparisons,
+    configurations,
   }
 }

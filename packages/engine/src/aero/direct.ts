@@ -4,10 +4,11 @@
 //   CdA + Fw = Σ[η·P·Δt − m·g·Δh − ½(m + I/r²)·Δ(v²) − Crr·m·g·v·Δt − P_WB·Δt] / Σ ½·ρ·cal·a²·v·Δt
 // with a the sensor's air speed and cal its calibration factor on the dynamic pressure
 // (Aerosensor: cal = 1/(1 − Cp)). A run's CdA is Σ numerators / Σ denominators over its windows
-// (not a mean of ratios); its interval comes from a seeded bootstrap over the windows.
+// (not a mean of ratios); its interval comes from a delete-a-block jackknife over the windows
+// (blocks of ≈ 120 s, at least 4), Student t.
 import { G0, MARTIN } from '../physics/constants.ts'
 import type { VeModelOptions, VeSeries } from './types.ts'
-import { createRandom, quantile } from './random.ts'
+import { tQuantile975 } from './ve.ts'
 
 export interface DirectOptions extends VeModelOptions {
   massKg: number
@@ -15,8 +16,9 @@ export interface DirectOptions extends VeModelOptions {
   crr: number
   /** Window length, s (default 30). */
   windowS?: number
-  resamples?: number
-  seed?: number
+  /** Jackknife block length, s (default 120); intervals = false: none. */
+  blockS?: number
+  intervals?: boolean
 }
 
 export interface DirectWindow {
@@ -37,7 +39,9 @@ export interface DirectRunResult {
   /** Σ numerators and Σ denominators (for a calibration fit). */
   num: number
   den: number
-  bootstrap: Float64Array
+  /** Standard error of the CdA and its degrees of freedom (jackknife). */
+  se: number
+  dof: number
   samplesUsed: number
 }
 
@@ -130,25 +134,35 @@ export function directCda(
     den += w.den
   }
   const cda = den > 0 ? num / den - fw : NaN
-  const B = o.resamples ?? 200
-  const boot = new Float64Array(B).fill(NaN)
+  let se = NaN
+  let dof = 0
   let ci: [number, number] = [NaN, NaN]
-  if (B > 0 && windows.length >= 3) {
-    const rand = createRandom(o.seed ?? 1)
-    const k = windows.length
-    for (let b = 0; b < B; b++) {
-      let sn = 0
-      let sd = 0
-      for (let j = 0; j < k; j++) {
-        const w = windows[Math.floor(rand() * k)]!
-        sn += w.num
-        sd += w.den
+  if ((o.intervals ?? true) && windows.length >= 4 && den > 0) {
+    const per = Math.max(1, Math.round((o.blockS ?? 120) / win))
+    const G = Math.max(4, Math.min(20, Math.floor(windows.length / per)))
+    const loo: number[] = []
+    for (let k = 0; k < G; k++) {
+      let bn = 0
+      let bd = 0
+      for (
+        let j = Math.floor((k * windows.length) / G);
+        j < Math.floor(((k + 1) * windows.length) / G);
+        j++
+      ) {
+        bn += windows[j]!.num
+        bd += windows[j]!.den
       }
-      boot[b] = sd > 0 ? sn / sd - fw : NaN
+      if (den - bd > 0) loo.push((num - bn) / (den - bd) - fw)
     }
-    ci = [quantile(boot, 0.025), quantile(boot, 0.975)]
+    if (loo.length >= 2) {
+      const mean = loo.reduce((a, b) => a + b, 0) / loo.length
+      se = Math.sqrt(((loo.length - 1) / loo.length) * loo.reduce((a, b) => a + (b - mean) ** 2, 0))
+      dof = loo.length - 1
+      const hw = tQuantile975(dof) * se
+      ci = [cda - hw, cda + hw]
+    }
   }
-  return { cda, cdaCi95: ci, windows, num, den, bootstrap: boot, samplesUsed: used }
+  return { cda, cdaCi95: ci, windows, num, den, se, dof, samplesUsed: used }
 }
 
 /** Centred moving average over ±halfS seconds (NaN samples skipped). */

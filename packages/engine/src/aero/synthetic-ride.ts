@@ -26,6 +26,8 @@ export interface SyntheticRideOptions {
   /** Amplitude of the road's elevation profile, m (0 = flat, a velodrome). */
   hillM?: number
   laps?: number
+  /** CdA of each lap (cycled; e.g. configurations and a drift), m²; default `cda` throughout. */
+  lapCda?: number[]
   /** Power of each lap (cycled), W; a ±8 % pedalling wave rides on it. */
   lapPowerW?: number[]
   /** Noise: power (relative sd), speed (sd m/s), elevation (AR(1) sd m with correlation time s, plus white sd m), GPS position (sd m). */
@@ -162,7 +164,8 @@ export function syntheticRide(opt: SyntheticRideOptions): SyntheticRide {
       const P = base * (1 + 0.08 * Math.sin((2 * Math.PI * (time + k * h)) / 23))
       const wc = windComponents(windMps, windFrom, r.heading)
       const va = airSpeed(v, wc.headwind, wc.cross)
-      const fAero = 0.5 * rho * (opt.cda + MARTIN.spokeDragAreaM2) * va * (v + wc.headwind)
+      const cda = opt.lapCda ? opt.lapCda[lp % opt.lapCda.length]! : opt.cda
+      const fAero = 0.5 * rho * (cda + MARTIN.spokeDragAreaM2) * va * (v + wc.headwind)
       const fRest =
         (rollingPower(v, r.grade, opt.crr, m) + bearingPower(v) + gravityPower(v, r.grade, m)) / v
       const acc = ((eta * P) / v - fAero - fRest) / mEff

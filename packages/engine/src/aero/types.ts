@@ -275,15 +275,31 @@ export interface VeFitOptions extends VeModelOptions {
   windN?: number
   /**
    * With a fixed Crr: bootstrap replicates of it from an earlier fit (e.g. the session's Crr fitted
-   * with one CdA per configuration); replicate b of this fit uses crrReplicates[b], so the
-   * intervals carry Crr's uncertainty.
+   * with one CdA per configuration); replicate b of this fit uses crrReplicates[b] (interval
+   * 'bootstrap' only).
    */
   crrReplicates?: Float64Array
+  /** With a fixed Crr: its standard error from an earlier fit, carried into the CdA intervals. */
+  crrSe?: number
+  /**
+   * How the 95 % intervals are made: 'jackknife' (default: delete-a-block jackknife over
+   * contiguous blocks of ≈ blockS seconds, Student t) or 'bootstrap' (moving blocks of the
+   * innovations, `resamples` replicates, seeded).
+   */
+  interval?: 'jackknife' | 'bootstrap'
   /** Per-sample mask: 1 = use the sample in the fit (stops, braking, outliers = 0). */
   mask?: Uint8Array
   /** Huber threshold on residuals in robust units (default 1.345; Infinity = plain least squares). */
   huberK?: number
-  /** Bootstrap resamples (default 200; 0 = none) and moving-block length in seconds (default 60). */
+  /**
+   * Generalised least squares with AR(1) elevation errors, the coefficient estimated from the
+   * residuals (default true; false = ordinary least squares).
+   */
+  gls?: boolean
+  /**
+   * 0 = no intervals. Bootstrap: the number of replicates (default 200). Block length, s: the
+   * jackknife's blocks (default 120) or the bootstrap's moving blocks (default 30).
+   */
   resamples?: number
   blockS?: number
   seed?: number
@@ -301,14 +317,23 @@ export interface VeFitResult {
   windFitted: boolean
   /** Elevation offset per piece (VE starts at 0 at each piece's first sample), m. */
   offsets: number[]
-  /** Measured − fitted elevation per sample (NaN where not used). */
+  /** Measured − virtual elevation per sample (NaN where not used). */
   residuals: Float64Array
+  /** AR(1) coefficient of the elevation errors used by the GLS fit (0 = ordinary least squares). */
+  phi: number
   rmseM: number
   /** RMSE per piece, m. */
   pieceRmseM: number[]
   samplesUsed: number
   iterations: number
-  /** Bootstrap replicates (one Float64Array per CdA group, and Crr), for derived intervals. */
+  /** Standard errors and degrees of freedom of the intervals (CdA per group, Crr; jackknife). */
+  cdaSe: number[]
+  /** CdA standard errors without the fixed Crr's uncertainty (for differences between groups, where it cancels). */
+  cdaSeOwn: number[]
+  cdaDof: number[]
+  crrSe: number
+  crrDof: number
+  /** Bootstrap replicates (interval 'bootstrap' only; else empty), for derived intervals. */
   bootstrapCda: Float64Array[]
   bootstrapCrr: Float64Array
   /** What the fit could not do (e.g. Crr not identifiable: held at 0.004). */

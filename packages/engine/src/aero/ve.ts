@@ -191,6 +191,11 @@ class VeProblem {
   readonly q: Float64Array
   /** Measured air speed squared, or null. */
   readonly a2: Float64Array | null
+  /** AR(1) coefficient of the elevation errors (0 = ordinary least squares). */
+  phi = 0
+  /** Offset column of the filtered model, and the filtered Jacobian (4 per position). */
+  readonly z: Float64Array
+  readonly jt: Float64Array
   constructor(
     readonly segs: Segment[],
     readonly groups: number,
@@ -251,6 +256,9 @@ class VeProblem {
     this.B = new Float64Array(this.m)
     this.BE = new Float64Array(this.m)
     this.BN = new Float64Array(this.m)
+    this.z = new Float64Array(this.m)
+    this.jt = new Float64Array(4 * this.m)
+    if (base) this.phi = base.phi
   }
 
   get k(): number {
@@ -303,8 +311,12 @@ interface FitState {
 }
 
 /**
- * Residuals r = alt − (offset + E − Crr·C − (CdA + Fw)·B) into `res` (per position), segment
- * offsets into st.offsets (weighted means); returns the weighted sum of squares.
+ * Residuals of the fit, GLS with AR(1) errors (Prais–Winsten, coefficient φ): the level
+ * residual q = alt − (E − Crr·C − (CdA + Fw)·B) is filtered to innovations
+ * q̃_j = q_j − φ·q_{j−1} (q̃ = √(1−φ²)·q at a segment's first sample), the segment's offset o
+ * enters as o·z (z = 1 − φ, or √(1−φ²) first) and is eliminated by weighted least squares.
+ * Writes innovations into `res`, level residuals (q − o) into `lev` when given, offsets into
+ * st.offsets; returns the weighted sum of squared innovations.
  */
 function residuals(
   P: VeProblem,
@@ -312,26 +324,46 @@ function residuals(
   st: FitState,
   w: Float64Array,
   res: Float64Array,
+  lev?: Float64Array,
 ): number {
+  const phi = P.phi
+  const first = Math.sqrt(1 - phi * phi)
   let sse = 0
   P.segs.forEach((g, si) => {
     const cdaTot = st.cda[g.group]! + P.fw
-    let sw = 0
-    let sq = 0
+    let szz = 0
+    let szq = 0
+    let prev = NaN
     for (let j = g.ja; j < g.jb; j++) {
       const q = alt[j]! - P.E[j]! + st.crr * P.C[j]! + cdaTot * P.B[j]!
-      res[j] = q
+      let r: number
+      let z: number
+      if (!Number.isFinite(q)) {
+        r = 0
+        z = 0
+      } else if (Number.isFinite(prev)) {
+        r = q - phi * prev
+        z = 1 - phi
+      } else {
+        r = first * q
+        z = first
+      }
+      prev = q
+      res[j] = r
+      P.z[j] = z
       const wj = w[j]!
       if (wj > 0) {
-        sw += wj
-        sq += wj * q
+        szz += wj * z * z
+        szq += wj * z * r
       }
+      if (lev) lev[j] = q
     }
-    const o = sw > 0 ? sq / sw : 0
+    const o = szz > 0 ? szq / szz : 0
     st.offsets[si] = o
     for (let j = g.ja; j < g.jb; j++) {
-      const r = res[j]! - o
+      const r = res[j]! - o * P.z[j]!
       res[j] = r
+      if (lev) lev[j] = lev[j]! - o
       if (w[j]! > 0) sse += w[j]! * r * r
     }
   })
@@ -339,8 +371,8 @@ function residuals(
 }
 
 /**
- * Huber weights from the current residuals (0 where the elevation is missing), with the robust
- * scale 1.4826·MAD (or a fixed one); returns the scale.
+ * Huber weights from the current innovations (0 where the elevation is missing), with the
+ * robust scale 1.4826·MAD (or a fixed one); returns the scale.
  */
 function huberWeights(
   P: VeProblem,
@@ -356,7 +388,7 @@ function huberWeights(
     for (let j = 0; j < P.m; j++) if (Number.isFinite(alt[j])) abs.push(Math.abs(res[j]!))
     scale = 1.4826 * median(abs)
   }
-  const cut = Number.isFinite(kH) && scale > 1e-9 ? kH * scale : Infinity
+  const cut = Number.isFinite(kH) && scale > 1e-12 ? kH * scale : Infinity
   for (let j = 0; j < P.m; j++) {
     if (!Number.isFinite(alt[j])) w[j] = 0
     else {
@@ -368,8 +400,9 @@ function huberWeights(
 }
 
 /**
- * Gauss–Newton with IRLS on (CdA per group, Crr?, wind?), offsets eliminated per segment.
- * Returns the iterations used, or −1 when the normal equations are singular.
+ * Gauss–Newton with IRLS on (CdA per group, Crr?, wind?) for the GLS residuals, offsets
+ * eliminated per segment. Returns the iterations used, or −1 when the normal equations are
+ * singular.
  */
 function gaussNewton(
   P: VeProblem,
@@ -385,14 +418,18 @@ function gaussNewton(
   const G = P.groups
   const iCrr = G
   const iW = G + (P.crrFree ? 1 : 0)
+  const phi = P.phi
   const A = new Float64Array(k * k)
   const rhs = new Float64Array(k)
   const cols = new Int32Array(4)
   const vals = new Float64Array(4)
-  const means = new Float64Array(4)
+  const prevJ = new Float64Array(4)
+  const cur = new Float64Array(4)
+  const zj = new Float64Array(4)
   P.aeroIntegrals(st.wE, st.wN)
   let sse = residuals(P, alt, st, w, res)
   let it = 0
+  const jt = P.jt
   for (; it < maxIter; it++) {
     huberWeights(P, alt, res, kH, w, fixedScale)
     sse = residuals(P, alt, st, w, res)
@@ -407,36 +444,41 @@ function gaussNewton(
         cols[nc++] = iW
         cols[nc++] = iW + 1
       }
-      // Jacobian of the residual (∂r/∂θ): CdA → B, Crr → C, wind → (CdA + Fw)·∂B, centred per segment.
-      means.fill(0)
-      let sw = 0
+      // Jacobian of the level residual (∂q/∂θ): CdA → B, Crr → C, wind → (CdA + Fw)·∂B, filtered
+      // like the residuals, then the offset column z projected out per segment.
+      zj.fill(0)
+      let szz = 0
+      let havePrev = false
       for (let j = g.ja; j < g.jb; j++) {
-        const wj = w[j]!
-        if (wj <= 0) continue
-        sw += wj
-        means[0]! += wj * P.B[j]!
+        cur[0] = P.B[j]!
         let c = 1
-        if (P.crrFree) means[c++]! += wj * P.C[j]!
+        if (P.crrFree) cur[c++] = P.C[j]!
         if (P.windFree) {
-          means[c++]! += wj * cdaTot * P.BE[j]!
-          means[c]! += wj * cdaTot * P.BN[j]!
+          cur[c++] = cdaTot * P.BE[j]!
+          cur[c] = cdaTot * P.BN[j]!
+        }
+        const z = P.z[j]!
+        const base = j * 4
+        for (let x = 0; x < nc; x++) {
+          const v = z === 0 ? 0 : havePrev ? cur[x]! - phi * prevJ[x]! : z * cur[x]!
+          jt[base + x] = v
+          prevJ[x] = cur[x]!
+        }
+        havePrev = z !== 0
+        const wj = w[j]!
+        if (wj > 0 && z !== 0) {
+          szz += wj * z * z
+          for (let x = 0; x < nc; x++) zj[x]! += wj * z * jt[base + x]!
         }
       }
-      if (sw <= 0) continue
-      for (let c = 0; c < nc; c++) means[c] = means[c]! / sw
+      if (szz <= 0) continue
+      for (let x = 0; x < nc; x++) zj[x] = zj[x]! / szz
       for (let j = g.ja; j < g.jb; j++) {
         const wj = w[j]!
         if (wj <= 0) continue
-        vals[0] = P.B[j]! - means[0]!
-        let c = 1
-        if (P.crrFree) {
-          vals[c] = P.C[j]! - means[c]!
-          c++
-        }
-        if (P.windFree) {
-          vals[c] = cdaTot * P.BE[j]! - means[c]!
-          vals[c + 1] = cdaTot * P.BN[j]! - means[c + 1]!
-        }
+        const z = P.z[j]!
+        const base = j * 4
+        for (let x = 0; x < nc; x++) vals[x] = jt[base + x]! - z * zj[x]!
         const r = res[j]!
         for (let x = 0; x < nc; x++) {
           const cx = cols[x]!
@@ -450,7 +492,7 @@ function gaussNewton(
     for (let g = 0; g < G; g++) {
       if (A[g * k + g] === 0) A[g * k + g] = 1
     }
-    // r(θ + δ) ≈ r + J δ → δ = −(JᵀWJ)⁻¹ JᵀW r
+    // res(θ + δ) ≈ res + J δ → δ = −(JᵀWJ)⁻¹ JᵀW res
     const d = solve(A, rhs, k)
     if (!d) return -1
     let step = 1
@@ -487,8 +529,9 @@ function gaussNewton(
     let dmax = 0
     for (let g = 0; g < G; g++) dmax = Math.max(dmax, Math.abs(step * d[g]!) / 1e-5)
     if (P.crrFree) dmax = Math.max(dmax, Math.abs(step * d[iCrr]!) / 1e-6)
-    if (P.windFree)
+    if (P.windFree) {
       dmax = Math.max(dmax, Math.abs(step * d[iW]!) / 1e-3, Math.abs(step * d[iW + 1]!) / 1e-3)
+    }
     if (dmax < 1 && it > 0) {
       it++
       break
@@ -497,6 +540,70 @@ function gaussNewton(
   huberWeights(P, alt, res, kH, w, fixedScale)
   residuals(P, alt, st, w, res)
   return it
+}
+
+/** Jackknife standard error of leave-one-block-out estimates, and its degrees of freedom. */
+function jackknifeSe(xs: number[]): [number, number] {
+  const k = xs.length
+  if (k < 2) return [NaN, 0]
+  const mean = xs.reduce((a, b) => a + b, 0) / k
+  const v = ((k - 1) / k) * xs.reduce((a, b) => a + (b - mean) ** 2, 0)
+  return [Math.sqrt(v), k - 1]
+}
+
+/** Student t quantile 0.975 for `dof` degrees of freedom (table to 30, then 1.96 + 2.4/dof). */
+export function tQuantile975(dof: number): number {
+  const T = [
+    NaN,
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.16,
+    2.145,
+    2.131,
+    2.12,
+    2.11,
+    2.101,
+    2.093,
+    2.086,
+    2.08,
+    2.074,
+    2.069,
+    2.064,
+    2.06,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+  ]
+  if (!(dof >= 1)) return NaN
+  return dof <= 30 ? T[Math.floor(dof)]! : 1.96 + 2.4 / dof
+}
+
+/** Lag-1 autocorrelation of the level residuals within segments, clamped to [0, 0.995]. */
+function lagOne(P: VeProblem, lev: Float64Array, w: Float64Array): number {
+  let sxy = 0
+  let sxx = 0
+  for (const g of P.segs) {
+    for (let j = g.ja + 1; j < g.jb; j++) {
+      const a = lev[j - 1]!
+      const b = lev[j]!
+      if (!Number.isFinite(a) || !Number.isFinite(b) || w[j]! <= 0) continue
+      sxy += a * b
+      sxx += a * a
+    }
+  }
+  return sxx > 0 ? Math.min(0.995, Math.max(0, sxy / sxx)) : 0
 }
 
 /** Headings spread enough (and known) to separate a constant wind from CdA. */
@@ -554,6 +661,12 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     windFitted: false,
     offsets: pieces.map(() => NaN),
     residuals: new Float64Array(s.n).fill(NaN),
+    phi: 0,
+    cdaSe: new Array<number>(groups).fill(NaN),
+    cdaSeOwn: new Array<number>(groups).fill(NaN),
+    cdaDof: new Array<number>(groups).fill(0),
+    crrSe: NaN,
+    crrDof: 0,
     rmseM: NaN,
     pieceRmseM: pieces.map(() => NaN),
     samplesUsed: 0,
@@ -599,15 +712,26 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
   })
   let P = new VeProblem(segs, groups, c.fw, crrFree, windOn, base)
   let st = start()
-  // Without wind first (a good start), then the full robust fit.
+  const lev = new Float64Array(m)
+  const gls = o.gls ?? true
+  // Ordinary least squares without wind first (a good start), with wind, then GLS with the AR(1)
+  // coefficient of the residuals (Cochrane–Orcutt, two rounds).
   const fitAll = (): number => {
+    P.phi = 0
     initWeights()
     if (windOn) {
       const P0 = new VeProblem(segs, groups, c.fw, crrFree, false, base)
       if (gaussNewton(P0, alt, st, w, res, kH, 6) < 0) return -1
       initWeights()
     }
-    return gaussNewton(P, alt, st, w, res, kH, 40)
+    let r = gaussNewton(P, alt, st, w, res, kH, 40)
+    for (let round = 0; gls && r >= 0 && round < 2; round++) {
+      residuals(P, alt, st, w, res, lev)
+      P.phi = lagOne(P, lev, w)
+      initWeights()
+      r = gaussNewton(P, alt, st, w, res, kH, 40)
+    }
+    return r
   }
   const refit = (): number => {
     P = new VeProblem(segs, groups, c.fw, crrFree, windOn, base)
@@ -636,7 +760,13 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
       it = refit()
     }
   }
-  // Summary of the fit, back in sample indices.
+  if (it < 0) {
+    warnings.push('CdA could not be fitted (the data do not determine it)')
+    return emptyResult()
+  }
+  residuals(P, alt, st, w, res, lev)
+
+  // Summary of the fit (level residuals: measured − virtual elevation), back in sample indices.
   let n = 0
   let ss = 0
   const pieceSs = new Float64Array(pieces.length)
@@ -645,7 +775,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
   for (const g of segs) {
     for (let i = g.a, j = g.ja; i < g.b; i++, j++) {
       if (!Number.isFinite(alt[j])) continue
-      const r = res[j]!
+      const r = lev[j]!
       residOut[i] = r
       ss += r * r
       n++
@@ -658,13 +788,107 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     if (Number.isNaN(offsets[g.piece]!)) offsets[g.piece] = st.offsets[si]!
   })
 
-  // Moving-block bootstrap of the residuals around the fitted profile (Huber scale held).
+  // Bootstrap: moving blocks of the innovations, turned back into AR(1) elevation errors around
+  // the fitted profile, refitted with φ and the Huber scale held.
   const B = o.resamples ?? 200
   const bootCda = Array.from({ length: groups }, () => new Float64Array(B).fill(NaN))
   const bootCrr = new Float64Array(B).fill(NaN)
   const cdaCi95: Array<[number, number]> = []
   let crrCi95: [number, number] = [st.crr, st.crr]
-  if (B > 0 && n > 10) {
+  const cdaSe = new Array<number>(groups).fill(NaN)
+  const cdaDof = new Array<number>(groups).fill(0)
+  const cdaSeOwn = new Array<number>(groups).fill(NaN)
+  let crrSe = crrFree ? NaN : 0
+  let crrDof = 0
+  const interval = o.interval ?? 'jackknife'
+  if (B > 0 && n > 10 && interval === 'jackknife') {
+    // Delete-a-block jackknife: contiguous blocks of ≈ blockS seconds (at least 4, at most 20
+    // per group) are left out in turn and the fit is repeated (φ and the Huber scale held);
+    // variance (G − 1)/G·Σ(θ₋ₖ − θ̄)², interval θ̂ ± t(0.975, G − 1)·SE.
+    const scale = huberWeights(P, alt, res, kH, new Float64Array(m))
+    const medDt = median(s.dt.subarray(1)) || 1
+    const blockLen = Math.max(1, Math.round((o.blockS ?? 120) / medDt))
+    const alt2 = new Float64Array(m)
+    const w2 = new Float64Array(m)
+    const res2 = new Float64Array(m)
+    const st2: FitState = {
+      ...st,
+      cda: Float64Array.from(st.cda),
+      offsets: Float64Array.from(st.offsets),
+    }
+    const leaveOut = (positions: Int32Array, lo: number, hi: number): boolean => {
+      alt2.set(alt)
+      for (let k = lo; k < hi; k++) alt2[positions[k]!] = NaN
+      st2.cda.set(st.cda)
+      st2.crr = st.crr
+      st2.wE = st.wE
+      st2.wN = st.wN
+      w2.set(w)
+      return gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 6 : 4, scale) >= 0
+    }
+    const blocksOf = (count: number): number =>
+      Math.max(4, Math.min(20, Math.round(count / blockLen)))
+    const byGroup: number[][] = Array.from({ length: groups }, () => [])
+    for (const g of segs)
+      for (let j = g.ja; j < g.jb; j++) if (Number.isFinite(alt[j])) byGroup[g.group]!.push(j)
+    const all = Int32Array.from(byGroup.flat().sort((x, y) => x - y))
+    // Crr (shared by the groups): blocks over all the samples; with one group the same pass gives CdA.
+    if (crrFree || groups === 1) {
+      const G = blocksOf(all.length)
+      const crrs: number[] = []
+      const cdas: number[] = []
+      for (let k = 0; k < G; k++) {
+        if (
+          !leaveOut(all, Math.floor((k * all.length) / G), Math.floor(((k + 1) * all.length) / G))
+        )
+          continue
+        crrs.push(st2.crr)
+        cdas.push(st2.cda[0]!)
+      }
+      if (crrFree) [crrSe, crrDof] = jackknifeSe(crrs)
+      if (groups === 1) [cdaSe[0], cdaDof[0]] = jackknifeSe(cdas)
+    }
+    for (let g = 0; groups > 1 && g < groups; g++) {
+      const pos = Int32Array.from(byGroup[g]!)
+      if (pos.length < 8) continue
+      const G = blocksOf(pos.length)
+      const cdas: number[] = []
+      for (let k = 0; k < G; k++) {
+        if (
+          !leaveOut(pos, Math.floor((k * pos.length) / G), Math.floor(((k + 1) * pos.length) / G))
+        )
+          continue
+        cdas.push(st2.cda[g]!)
+      }
+      ;[cdaSe[g], cdaDof[g]] = jackknifeSe(cdas)
+    }
+    cdaSeOwn.splice(0, groups, ...cdaSe)
+    // A fixed Crr's own uncertainty (from an earlier fit) carried into CdA by the sensitivity.
+    if (!crrFree && o.crrSe !== undefined && o.crrSe > 0) {
+      const h = Math.max(1e-5, o.crrSe)
+      alt2.set(alt)
+      st2.cda.set(st.cda)
+      st2.crr = st.crr + h
+      st2.wE = st.wE
+      st2.wN = st.wN
+      w2.set(w)
+      if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 6 : 4, scale) >= 0) {
+        for (let g = 0; g < groups; g++) {
+          const dc = ((st2.cda[g]! - st.cda[g]!) / h) * o.crrSe
+          cdaSe[g] = Math.sqrt(cdaSe[g]! ** 2 + dc * dc)
+        }
+      }
+    }
+    for (let g = 0; g < groups; g++) {
+      const hw = tQuantile975(cdaDof[g]!) * cdaSe[g]!
+      cdaCi95.push([st.cda[g]! - hw, st.cda[g]! + hw])
+    }
+    if (crrFree) {
+      const hw = tQuantile975(crrDof) * crrSe
+      crrCi95 = [st.crr - hw, st.crr + hw]
+    }
+  } else if (B > 0 && n > 10) {
+    // Moving-block bootstrap of the innovations (interval: 'bootstrap').
     const scale = huberWeights(P, alt, res, kH, new Float64Array(m))
     const pool = new Float64Array(n)
     let np = 0
@@ -672,10 +896,12 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     // Inflate for the parameters and offsets the fit used up.
     const infl = Math.sqrt(n / Math.max(1, n - P.k - segs.length))
     const medDt = median(s.dt.subarray(1))
-    const L = Math.max(1, Math.min(np, Math.round((o.blockS ?? 60) / (medDt > 0 ? medDt : 1))))
+    const L = Math.max(1, Math.min(np, Math.round((o.blockS ?? 30) / (medDt > 0 ? medDt : 1))))
     const rand = createRandom(o.seed ?? 1)
+    const phi = P.phi
+    const first = 1 / Math.sqrt(1 - phi * phi)
     const fitted = new Float64Array(m)
-    for (let j = 0; j < m; j++) fitted[j] = alt[j]! - res[j]!
+    for (let j = 0; j < m; j++) fitted[j] = alt[j]! - lev[j]!
     const alt2 = new Float64Array(m)
     const w2 = new Float64Array(m)
     const res2 = new Float64Array(m)
@@ -688,17 +914,21 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
       for (const g of segs) {
         let k = 0
         let left = 0
+        let e = NaN
         for (let j = g.ja; j < g.jb; j++) {
           if (!Number.isFinite(alt[j])) {
             alt2[j] = NaN
+            e = NaN
             continue
           }
           if (left === 0) {
             k = Math.floor(rand() * (np - L + 1))
             left = L
           }
-          alt2[j] = fitted[j]! + infl * pool[k++]!
+          const innov = infl * pool[k++]!
           left--
+          e = Number.isFinite(e) ? phi * e + innov : first * innov
+          alt2[j] = fitted[j]! + e
         }
       }
       st2.cda.set(st.cda)
@@ -710,8 +940,9 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
       for (let g = 0; g < groups; g++) bootCda[g]![b] = st2.cda[g]!
       bootCrr[b] = st2.crr
     }
-    for (let g = 0; g < groups; g++)
+    for (let g = 0; g < groups; g++) {
       cdaCi95.push([quantile(bootCda[g]!, 0.025), quantile(bootCda[g]!, 0.975)])
+    }
     if (crrFree) crrCi95 = [quantile(bootCrr, 0.025), quantile(bootCrr, 0.975)]
   } else {
     for (let g = 0; g < groups; g++) cdaCi95.push([NaN, NaN])
@@ -733,6 +964,12 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     pieceRmseM: Array.from(pieceSs, (x, p) => (pieceN[p]! > 0 ? Math.sqrt(x / pieceN[p]!) : NaN)),
     samplesUsed: n,
     iterations: it,
+    phi: P.phi,
+    cdaSe,
+    cdaSeOwn,
+    cdaDof,
+    crrSe,
+    crrDof,
     bootstrapCda: bootCda,
     bootstrapCrr: bootCrr,
     warnings,
