@@ -1,5 +1,6 @@
 // The command table: one line per command. Each `run` returns the exit code; it may throw
 // UsageError, EngineInputError or ImportError for bad input (printed as one line, exit 2).
+import { aeroCommand } from './aero.ts'
 import { airDensityCommand } from './air-density.ts'
 import { courseCommand } from './course.ts'
 import { optimizeCommand } from './optimize.ts'
@@ -27,4 +28,8 @@ export const commands: Record<string, Command> = {
   },
   'tyre-pressure': { usage: 'tyre-pressure INPUT.json', run: tyrePressureCommand },
   wheels: { usage: 'wheels INPUT.json', run: wheelsCommand },
+  aero: {
+    usage: 'aero SCENARIO.json   (file, mass_kg, air; prints CdA and Crr per run as JSON)',
+    run: aeroCommand,
+  },
 }

@@ -1,0 +1,204 @@
+// `veloptima aero SCENARIO.json`, run as the real command. Bad input: exit 2 with one line that
+// names the field (or the file that lacks power). The real field tests of ../shared/data/aero:
+// CdA and Crr in the ranges their riders and tracks allow (issue 14's plausibility bounds).
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { MARTIN } from '@veloptima/engine'
+import { readActivity } from '@veloptima/formats'
+import { describe, expect, it } from 'vitest'
+import { sharedData, veloptima, writeInput } from '../../test/run-cli.ts'
+
+const aero = (scenario: unknown) => veloptima('aero', writeInput(scenario))
+
+function refused(scenario: unknown): string {
+  const r = aero(scenario)
+  expect(r.stdout).toBe('')
+  expect(r.code).toBe(2)
+  expect(r.stderr.trim().split('\n')).toHaveLength(1)
+  return r.stderr
+}
+
+const helmet = resolve(sharedData, 'aero/helmet-test-2018-10-03-08-36-06.fit')
+
+describe('veloptima aero: bad input exits 2 and names the field', () => {
+  it('missing or out-of-range fields, unknown fields, wrong method', () => {
+    expect(refused({ file: helmet })).toMatch(
+      /\.json: mass_kg: expected the system mass .* got nothing/,
+    )
+    expect(refused({ file: helmet, mass_kg: 8 })).toMatch(
+      /mass_kg: expected a number from 20 to 300, got 8/,
+    )
+    expect(refused({ mass_kg: 80 })).toMatch(
+      /file: expected the activity file \(path\), got nothing/,
+    )
+    expect(refused({ file: helmet, mass_kg: 80, method: 'magic' })).toMatch(
+      /method: expected "auto", "ve" or "direct", got "magic"/,
+    )
+    expect(refused({ file: helmet, mass_kg: 80, masss: 1 })).toMatch(
+      /masss: expected no such field/,
+    )
+    expect(refused({ file: helmet, mass_kg: 80, drivetrain_efficiency: 1.2 })).toMatch(
+      /drivetrain_efficiency: expected a number from 0\.5 to 1, got 1\.2/,
+    )
+    expect(refused({ file: helmet, mass_kg: 80, environment: { temperature_c: 20 } })).toMatch(
+      /environment\.pressure_pa: expected the station pressure in Pa/,
+    )
+    expect(refused({ file: helmet, mass_kg: 80, runs: [{ lap: 0 }] })).toMatch(
+      /runs\[0\]\.lap: expected a lap number from 1 \(the first lap\), got 0/,
+    )
+    expect(refused({ file: helmet, mass_kg: 80, runs: [{ lap: 3 }] })).toMatch(
+      /runs\[0\]\.lap: expected a lap number from 1 to 1 \(the file's laps\), got 3/,
+    )
+    expect(refused({ file: helmet, mass_kg: 80, runs: [{ start_s: 100, end_s: 50 }] })).toMatch(
+      /runs\[0\]\.end_s: expected more than start_s \(100\), got 50/,
+    )
+    expect(refused([1, 2])).toMatch(/scenario: expected a JSON object/)
+  })
+
+  it('an activity without power: exit 2 naming the file and the missing power', () => {
+    const csv = writeInput('time,speed (km/h),elevation\n0,30,10\n1,31,10\n2,32,10\n', 'csv')
+    const stderr = refused({ file: csv, mass_kg: 80 })
+    expect(stderr).toContain(`${csv}: the CSV file has no power data`)
+    const absent = refused({ file: 'nowhere.fit', mass_kg: 80 })
+    expect(absent).toMatch(/nowhere\.fit: cannot read the file \(no such file\)/)
+  })
+})
+
+interface RunOut {
+  label: string
+  source: string
+  method: string
+  start_s: number
+  end_s: number
+  cda_m2: number
+  cda_ci95_m2: [number, number]
+  crr: number
+  crr_ci95: [number, number]
+  ve_rmse_m: number | null
+  samples_used: number
+  flags: string[]
+}
+
+/** The analysis of a real file (system mass 80 kg: rider ~72 kg + bike ~8 kg, not in the files). */
+function analyse(name: string, extra: object = {}) {
+  const r = aero({ file: resolve(sharedData, 'aero', name), mass_kg: 80, ...extra })
+  expect(r.stderr).toBe('')
+  expect(r.code).toBe(0)
+  const out = JSON.parse(r.stdout) as { crr: number; runs: RunOut[]; warnings: string[] }
+  // Each run: a finite CdA inside its own interval, the method and where the run came from.
+  for (const run of out.runs) {
+    expect(Number.isFinite(run.cda_m2)).toBe(true)
+    expect(run.cda_ci95_m2[0]).toBeLessThanOrEqual(run.cda_m2)
+    expect(run.cda_ci95_m2[1]).toBeGreaterThanOrEqual(run.cda_m2)
+    expect(['ve', 'direct']).toContain(run.method)
+    expect(run.end_s).toBeGreaterThan(run.start_s)
+  }
+  // The file's figure: runs weighted by the samples they used.
+  const used = out.runs.reduce((a, run) => a + run.samples_used, 0)
+  const cda = out.runs.reduce((a, run) => a + run.cda_m2 * run.samples_used, 0) / used
+  const line = out.runs.map((run) => `${run.label} ${run.cda_m2.toFixed(3)}`).join(', ')
+  console.log(`${name}: CdA ${cda.toFixed(3)} m² (${line}); Crr ${out.crr}`)
+  return { ...out, cda }
+}
+
+// Issue 14: "the four helmet-test FIT files, the open-air helmet and the five-lap demo give CdA
+// in the plausible range for their riders (0.18–0.40 m²)".
+describe('veloptima aero on the real field tests of ../shared/data/aero', () => {
+  const helmets = [
+    'helmet-test-2018-10-03-07-45-28.fit',
+    'helmet-test-2018-10-03-08-05-11.fit',
+    'helmet-test-2018-10-03-08-23-16.fit',
+    'helmet-test-2018-10-03-08-36-06.fit',
+  ]
+  it('the helmet tests (four files, one road, out and back): CdA 0.18–0.40 m² over the session', () => {
+    const files = helmets.map((h) => analyse(h))
+    let weighted = 0
+    let used = 0
+    for (const f of files) {
+      expect(f.runs.length).toBeGreaterThanOrEqual(1)
+      // A single file may hold only two short legs ridden into and with the wind.
+      expect(f.cda).toBeGreaterThan(0.1)
+      expect(f.cda).toBeLessThan(0.5)
+      const n = f.runs.reduce((a, run) => a + run.samples_used, 0)
+      weighted += f.cda * n
+      used += n
+    }
+    expect(weighted / used).toBeGreaterThanOrEqual(0.18)
+    expect(weighted / used).toBeLessThanOrEqual(0.4)
+  })
+  for (const name of ['open-air-helmet.tcx', 'five-laps-cda-demo.fit']) {
+    it(`${name}: CdA 0.18–0.40 m², one run per lap`, () => {
+      const f = analyse(name)
+      expect(f.cda).toBeGreaterThanOrEqual(0.18)
+      expect(f.cda).toBeLessThanOrEqual(0.4)
+      expect(f.runs.every((run) => run.source === 'lap')).toBe(true)
+    })
+  }
+
+  it("velodrome-2015-a.tcx (no GPS, flat, 12 laps): Crr as the laps' own energy balance gives", () => {
+    // Independent truth: over each recorded lap of a flat track, the work at the wheel equals the
+    // change of kinetic energy plus rolling, bearing and air losses (Martin et al. 1998 terms):
+    //   Σ η·P·dt − ½(m + I/r²)(v₁² − v₀²) − Σ bearings·dt = Crr·m·g·Σv·dt + ½ρ(CdA + Fw)·Σv³·dt,
+    // fitted over the 12 laps by least squares in (Crr, CdA). No elevation, no VE.
+    const mass = 80
+    const rho = 1.2 // indoor track at ~20 °C
+    const eta = 0.976
+    const a = readActivity(readFileSync(resolve(sharedData, 'aero/velodrome-2015-a.tcx')), 'v')
+    const s = a.samples
+    const mKE = mass + MARTIN.wheelInertiaKgM2 / MARTIN.wheelRadiusM ** 2
+    const rows: [number, number, number][] = []
+    for (const lap of a.laps) {
+      let work = 0
+      let dist = 0
+      let cube = 0
+      let first = -1
+      let last = -1
+      for (let i = 1; i < s.t.length; i++) {
+        if (s.lap[i] !== lap.index || s.lap[i - 1] !== lap.index) continue
+        if (first < 0) first = i - 1
+        last = i
+        const dt = s.t[i]! - s.t[i - 1]!
+        const v = (s.speed[i]! + s.speed[i - 1]!) / 2
+        const p = Number.isFinite(s.power[i]!) ? s.power[i]! : 0
+        work += (eta * p - v * (MARTIN.bearingA + MARTIN.bearingB * v)) * dt
+        dist += v * dt
+        cube += v ** 3 * dt
+      }
+      const kinetic = 0.5 * mKE * (s.speed[last]! ** 2 - s.speed[first]! ** 2)
+      rows.push([
+        mass * 9.80665 * dist,
+        0.5 * rho * cube,
+        work - kinetic - 0.5 * rho * MARTIN.spokeDragAreaM2 * cube,
+      ])
+    }
+    let [a11, a12, a22, b1, b2] = [0, 0, 0, 0, 0]
+    for (const [x, y, z] of rows) {
+      a11 += x * x
+      a12 += x * y
+      a22 += y * y
+      b1 += x * z
+      b2 += y * z
+    }
+    const det = a11 * a22 - a12 * a12
+    const crrEnergy = (b1 * a22 - b2 * a12) / det
+    const cdaEnergy = (a11 * b2 - a12 * b1) / det
+    console.log(
+      `velodrome energy balance per lap: Crr ${crrEnergy.toFixed(4)}, CdA ${cdaEnergy.toFixed(3)}`,
+    )
+
+    const f = analyse('velodrome-2015-a.tcx', {
+      air_density_kg_m3: rho,
+      drivetrain_efficiency: eta,
+    })
+    expect(f.runs).toHaveLength(12)
+    expect(f.runs.every((run) => run.method === 've' && run.flags.includes('no_elevation'))).toBe(
+      true,
+    )
+    // A wooden track with road-ish tyres: Crr of a few thousandths, and the VE fit agrees with
+    // the plain energy balance of the laps.
+    expect(f.crr).toBeGreaterThanOrEqual(0.002)
+    expect(f.crr).toBeLessThanOrEqual(0.008)
+    expect(Math.abs(f.crr - crrEnergy)).toBeLessThanOrEqual(0.0015)
+    expect(Math.abs(f.cda - cdaEnergy)).toBeLessThanOrEqual(0.03)
+  })
+})
