@@ -9,6 +9,7 @@ import { registerAuthentication } from './plugins/authenticate.ts'
 import { filesAndJobsPlugin } from './files/plugin.ts'
 import { healthRoutes } from './routes/health/routes.ts'
 import { registerMetrics } from './plugins/metrics.ts'
+import { registerSecurity } from './plugins/security.ts'
 import { metricsRoutes } from './routes/metrics/routes.ts'
 import { authRoutes } from './routes/auth/routes.ts'
 import { publicConfigRoutes } from './routes/public-config/routes.ts'
@@ -54,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAuthentication(app)
   registerMetrics(app)
+  await registerSecurity(app, config)
   await app.register(healthRoutes, { prefix: '/api' })
   await app.register(metricsRoutes, { prefix: '/api' })
   await app.register(authRoutes, { prefix: '/api' })

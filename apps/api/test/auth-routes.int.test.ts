@@ -11,6 +11,8 @@ const PUBLIC = new Set([
   'GET /api/ready',
   'POST /api/auth/custom-token',
   'GET /api/public-config',
+  // Loopback callers or the METRICS_TOKEN bearer, no session (metrics.int.test.ts).
+  'GET /api/metrics',
 ])
 /**
  * Capabilities instead of a session (answer 401/403 without them): signed download URLs (an

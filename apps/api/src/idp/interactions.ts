@@ -33,9 +33,8 @@ function html(ctx: Context, status: number, body: string) {
   ctx.status = status
   ctx.type = 'text/html; charset=utf-8'
   ctx.set('cache-control', 'no-store')
-  // No framing of the password forms (clickjacking); no reset token in Referer headers.
-  ctx.set('content-security-policy', "frame-ancestors 'none'")
-  ctx.set('x-frame-options', 'DENY')
+  // The CSP (no framing, inline style by hash) and the other headers are idp/security.ts's;
+  // these pages send no Referer at all (a reset link carries its token in the URL).
   ctx.set('referrer-policy', 'no-referrer')
   ctx.body = body
 }

@@ -8,7 +8,7 @@ export const escapeHtml = (s: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   )
 
-const STYLE = `
+export const STYLE = `
 *{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;
   font-family:Inter,ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;
@@ -32,6 +32,9 @@ a{color:#c2410c;font-weight:500}
 .hint{font-size:.75rem;color:#64748b;margin:.375rem 0 0}
 `
 
+/** The one inline script of these pages (the sign-out confirmation submits itself). */
+export const AUTO_SUBMIT = 'document.forms[0].submit()'
+
 function layout(title: string, body: string, options: { autoSubmit?: boolean } = {}) {
   return `<!doctype html>
 <html lang="en">
@@ -47,7 +50,7 @@ function layout(title: string, body: string, options: { autoSubmit?: boolean } =
 <p class="brand">Veloptima · Performance. Perfected.</p>
 ${body}
 </main>
-${options.autoSubmit ? '<script>document.forms[0].submit()</script>' : ''}
+${options.autoSubmit ? `<script>${AUTO_SUBMIT}</script>` : ''}
 </body>
 </html>`
 }

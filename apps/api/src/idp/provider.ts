@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import { idpSecurityHeaders } from './security.ts'
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 import type { Db } from '@veloptima/db'
 import { Accounts } from './accounts.ts'
@@ -196,6 +197,7 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
   }
 
   const provider = new Provider(settings.issuer, configuration)
+  provider.use(idpSecurityHeaders(settings))
   provider.use(
     interactionRoutes({
       provider,
