@@ -4,7 +4,7 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 // Issue 17, teams: a coach builds a team in the app and a rider joins it through an invitation
 // link (no SMTP_URL in the e2e server, so the link is shown to the coach to copy).
 
-test('a coach creates a team, invites the rider, the rider accepts, the coach changes his role', async ({
+test('a coach creates a team, invites the rider, the rider accepts, the coach changes his role and removes him', async ({
   browser,
 }) => {
   const coachContext = await browser.newContext()
@@ -34,11 +34,13 @@ test('a coach creates a team, invites the rider, the rider accepts, the coach ch
   await expect(coach.getByRole('list', { name: 'Open invitations' })).toContainText(DEMO.rider)
   await coach.screenshot({ path: screenshotPath('teams-invited'), fullPage: true })
 
-  // The rider, signed in, opens the link and accepts.
+  // The rider opens the link signed out, signs in from there, comes back to it and accepts.
   const riderContext = await browser.newContext()
   const rider = await riderContext.newPage()
-  await signIn(rider, DEMO.rider)
   await rider.goto(new URL(link).pathname)
+  await expect(rider.getByRole('heading', { name: 'Sign in to continue' })).toBeVisible()
+  await signIn(rider, DEMO.rider)
+  expect(new URL(rider.url()).pathname).toBe(new URL(link).pathname)
   await expect(rider.getByRole('heading', { name: 'Join Alpine Racing' })).toBeVisible()
   await expect(rider.getByTestId('invitation')).toContainText(`The invitation is for ${DEMO.rider}`)
   await rider.screenshot({ path: screenshotPath('teams-invitation'), fullPage: true })
@@ -72,13 +74,24 @@ test('a coach creates a team, invites the rider, the rider accepts, the coach ch
   await expect(coach.getByTestId(`member-${DEMO.rider}`).getByRole('combobox')).toHaveValue('admin')
   await coach.screenshot({ path: screenshotPath('teams-members'), fullPage: true })
 
+  // The coach removes the rider (after the browser's confirmation); the team is gone for him.
+  coach.once('dialog', (d) => void d.accept())
+  await coach.getByTestId(`member-${DEMO.rider}`).getByRole('button', { name: 'Remove' }).click()
+  await expect(coach.getByTestId(`member-${DEMO.rider}`)).toHaveCount(0)
+  await expect(coach.getByRole('heading', { name: 'Members (1)' })).toBeVisible()
+  await rider.goto(new URL(coach.url()).pathname)
+  await expect(rider.getByRole('alert')).toContainText('The team was not found.')
+
   // The delete dialog says what goes with the team.
   await coach.getByRole('button', { name: 'Delete team…' }).click()
   const dialog = coach.getByRole('dialog')
-  await expect(dialog).toContainText('2 members lose access')
+  await expect(dialog).toContainText('1 member loses access')
   await expect(dialog.getByRole('button', { name: 'Delete the team and its items' })).toBeDisabled()
   await coach.screenshot({ path: screenshotPath('teams-delete-dialog'), fullPage: true })
-  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await dialog.getByLabel("Type the team's name to confirm").fill('Alpine Racing')
+  await dialog.getByRole('button', { name: 'Delete the team and its items' }).click()
+  await coach.waitForURL((url) => url.pathname === '/account')
+  await expect(coach.getByRole('list', { name: 'Your teams' })).not.toContainText('Alpine Racing')
 
   await coachContext.close()
   await riderContext.close()

@@ -222,11 +222,10 @@ function MembersSection({
                       ? 'Leave this team? You lose access to its items.'
                       : `Remove ${name} from the team? Their personal items stay theirs.`
                     if (!window.confirm(question)) return
-                    actions.removeMember.mutate(m.uid, {
-                      onSuccess: () => {
-                        if (self) void navigate('/account')
-                      },
-                    })
+                    actions.removeMember
+                      .mutateAsync(m.uid)
+                      .then(() => self && navigate('/account'))
+                      .catch(() => undefined) // shown from actions.removeMember.error
                   }}
                 >
                   {self ? 'Leave' : 'Remove'}
@@ -450,8 +449,12 @@ function DangerSection({
           pending={actions.remove.isPending}
           error={actions.remove.error}
           onClose={() => setConfirming(false)}
-          onConfirm={() =>
-            actions.remove.mutate(undefined, { onSuccess: () => void navigate('/account') })
+          onConfirm={
+            () =>
+              void actions.remove
+                .mutateAsync()
+                .then(() => navigate('/account'))
+                .catch(() => undefined) // shown from actions.remove.error
           }
         />
       )}

@@ -52,7 +52,7 @@ export function deletionSummary(c: TeamContents): string[] {
   return [
     `${plural(c.courses, 'course')}, ${plural(c.rider_setups, 'rider setup')} and ${plural(c.optimizations, 'optimization')} (with all their results) are deleted.`,
     `${plural(c.devices, 'device')} and ${plural(c.aero_sessions, 'aero session')} (with their runs and recorded data) are deleted, as are the team's ${plural(c.files, 'uploaded file')} (removed from storage).`,
-    `${plural(c.members, 'member')} lose access; their personal items stay untouched, and anyone working in this team goes back to their own items.`,
+    `${plural(c.members, 'member')} ${c.members === 1 ? 'loses' : 'lose'} access; personal items stay untouched, and anyone working in this team goes back to their own items.`,
     `${plural(c.pending_invitations, 'open invitation')} stop working. The team's plan records go with it.`,
   ]
 }

@@ -52,9 +52,12 @@ export function useTeamActions(id: string) {
   const client = useQueryClient()
   const auth = useAuth()
   const uid = auth.user?.uid
-  const refresh = async (also: { claims?: boolean } = {}) => {
+  // `gone`: the caller no longer sees the team (deleted, or left): its queries are not
+  // refetched (they would answer 404 under the page that is navigating away).
+  const refresh = async (also: { claims?: boolean; gone?: boolean } = {}) => {
+    if (also.gone) await client.cancelQueries({ queryKey: ['team', id] })
     await Promise.all([
-      client.invalidateQueries({ queryKey: ['team', id] }),
+      also.gone ? undefined : client.invalidateQueries({ queryKey: ['team', id] }),
       client.invalidateQueries({ queryKey: ['teams', uid] }),
       client.invalidateQueries({ queryKey: userKey(uid) }),
     ])
@@ -67,7 +70,7 @@ export function useTeamActions(id: string) {
     }),
     remove: useMutation({
       mutationFn: () => api<void>(teamPath(id), { method: 'DELETE' }),
-      onSuccess: () => refresh({ claims: true }),
+      onSuccess: () => refresh({ claims: true, gone: true }),
     }),
     setRole: useMutation({
       mutationFn: (v: { uid: string; role: TeamRole }) =>
@@ -82,7 +85,7 @@ export function useTeamActions(id: string) {
         api<void>(`${teamPath(id)}/members/${encodeURIComponent(memberUid)}`, {
           method: 'DELETE',
         }),
-      onSuccess: (_v, memberUid) => refresh({ claims: memberUid === uid }),
+      onSuccess: (_v, memberUid) => refresh({ claims: memberUid === uid, gone: memberUid === uid }),
     }),
     transfer: useMutation({
       mutationFn: (to: string) =>
