@@ -3,9 +3,11 @@
 // CdA and Crr in the ranges their riders and tracks allow (issue 14's plausibility bounds).
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { MARTIN } from '@veloptima/engine'
+import { analyzeAero, MARTIN } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
 import { describe, expect, it } from 'vitest'
+// The engine's Martin-model ride with known CdA and Crr (not part of its public API).
+import { syntheticRide } from '../../../engine/src/aero/synthetic-ride.ts'
 import { sharedData, veloptima, writeInput } from '../../test/run-cli.ts'
 
 const aero = (scenario: unknown) => veloptima('aero', writeInput(scenario))
@@ -200,5 +202,89 @@ describe('veloptima aero on the real field tests of ../shared/data/aero', () => 
     expect(f.crr).toBeLessThanOrEqual(0.008)
     expect(Math.abs(f.crr - crrEnergy)).toBeLessThanOrEqual(0.0015)
     expect(Math.abs(f.cda - cdaEnergy)).toBeLessThanOrEqual(0.03)
+  })
+})
+
+describe('veloptima aero end to end: a ride with known drag written as a CSV in other units', () => {
+  // Six laps of a hilly 3 km loop at 180/300 W, CdA 0.28 m², Crr 0.005, 80 kg, ρ 1.2, with
+  // noise; written with speed in km/h, altitude in feet, distance in km and hh:mm:ss.s times.
+  const ride = syntheticRide({
+    cda: 0.28,
+    crr: 0.005,
+    massKg: 80,
+    rho: 1.2,
+    laps: 6,
+    lapPowerW: [180, 300],
+    recordLaps: true,
+    powerNoise: 0.02,
+    speedNoise: 0.05,
+    elevationNoiseM: 0.3,
+    seed: 7,
+  })
+  const s = ride.samples
+  const hms = (t: number) =>
+    `${String(Math.floor(t / 3600)).padStart(2, '0')}:${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}:${(t % 60).toFixed(1).padStart(4, '0')}`
+  const rows = ['Time,Speed (km/h),Power (W),Altitude (ft),Distance (km),Lap,Lat,Lon']
+  for (let i = 0; i < s.t.length; i++) {
+    rows.push(
+      [
+        hms(s.t[i]!),
+        (s.speed[i]! * 3.6).toFixed(4),
+        s.power[i]!.toFixed(2),
+        (s.altitude![i]! / 0.3048).toFixed(3),
+        (s.distance![i]! / 1000).toFixed(6),
+        s.lap[i]! + 1,
+        s.lat![i]!.toFixed(7),
+        s.lon![i]!.toFixed(7),
+      ].join(','),
+    )
+  }
+
+  it('prints what the engine finds on the original samples, and the truth lies in each interval', () => {
+    const r = aero({
+      file: writeInput(rows.join('\n'), 'csv'),
+      mass_kg: 80,
+      air_density_kg_m3: 1.2,
+    })
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as { crr: number; runs: RunOut[]; warnings: string[] }
+    const direct = analyzeAero(s, { massKg: 80, airDensity: 1.2 })
+    expect(out.runs).toHaveLength(6)
+    expect(out.warnings).toEqual([])
+    expect(Math.abs(out.crr - direct.crr)).toBeLessThanOrEqual(1e-4)
+    out.runs.forEach((run, k) => {
+      expect(run.source).toBe('lap')
+      expect(Math.abs(run.cda_m2 - direct.runs[k]!.cda)).toBeLessThanOrEqual(5e-4)
+      expect(run.cda_ci95_m2[0]).toBeLessThanOrEqual(0.28)
+      expect(run.cda_ci95_m2[1]).toBeGreaterThanOrEqual(0.28)
+    })
+  })
+
+  it('runs by configuration and a baseline: ΔCdA against the baseline, a verdict only outside the noise', () => {
+    const r = aero({
+      file: writeInput(rows.join('\n'), 'csv'),
+      mass_kg: 80,
+      air_density_kg_m3: 1.2,
+      runs: [1, 2, 3, 4, 5, 6].map((lap) => ({ lap, configuration: lap % 2 ? 'base' : 'same' })),
+      baseline: 'base',
+      reference_speed_kmh: 40,
+      reference_power_w: 300,
+    })
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout)
+    const c = out.comparison
+    expect(c.baseline).toBe('base')
+    expect(c.reference_speed_kmh).toBe(40)
+    expect(c.configurations).toHaveLength(1)
+    const same = c.configurations[0]
+    expect(same.configuration).toBe('same')
+    expect(same.runs).toEqual([1, 3, 5])
+    // The two "configurations" are the same ride: no difference, and the interval says so.
+    expect(same.delta_cda_m2).toBeCloseTo(same.cda_m2 - c.baseline_cda_m2, 3)
+    expect(same.delta_cda_ci95_m2[0]).toBeLessThanOrEqual(0)
+    expect(same.delta_cda_ci95_m2[1]).toBeGreaterThanOrEqual(0)
+    expect(same.verdict).toBe('no_difference')
+    expect(Math.sign(same.watts_saved)).toBe(-Math.sign(same.delta_cda_m2))
   })
 })
