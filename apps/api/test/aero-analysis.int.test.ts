@@ -110,8 +110,21 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
   // The CdA values themselves are the engine's (tested there against synthetic rides and the real
   // files); here: every run the engine finds in each file is stored with its CdA, once.
   it('helmet tests (GoldenCheetah Aerolab, 4 FIT files): every detected run stored with its CdA and a comparison to the baseline helmet', async () => {
+    // with a registered sensor in the session: its serial picks the data, its factor is used
+    const device = await t.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: auth.ann,
+      payload: {
+        serial: 'AS-2231',
+        name: 'Aerosensor',
+        calibration: { calibration_factor: 1.385 },
+      },
+    })
+    expect(device.statusCode, device.body).toBe(201)
     const id = await createSession('ann', {
       environment: { mass_kg: 85, drivetrain_efficiency: 0.976 },
+      devices: [{ device_id: device.json<{ id: string }>().id, role: 'primary' }],
     })
     const names = [
       'helmet-test-2018-10-03-07-45-28.fit',
@@ -200,9 +213,9 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
       url: `/api/aero-sessions/${id}/analyses`,
       headers: auth.ann,
     })
-    expect(list.json<{ items: { version: number }[] }>().items.map((v) => v.version)).toEqual([
-      5, 4, 3, 2, 1,
-    ])
+    const items = list.json<{ items: { version: number; settings: Json }[] }>().items
+    expect(items[0]!.settings.calibration_factor).toBe(1.385)
+    expect(items.map((v) => v.version)).toEqual([5, 4, 3, 2, 1])
     const v1 = await t.app.inject({
       method: 'GET',
       url: `/api/aero-sessions/${id}/analyses/1`,

@@ -394,7 +394,11 @@ export class AeroAnalyses {
   }
 
   /** The session device whose data and calibration the analysis uses (chosen, primary, first). */
-  private async sessionDevice(session: SessionRow, chosen: string | null | undefined) {
+  private async sessionDevice(
+    session: SessionRow,
+    chosen: string | null | undefined,
+    db: Db = this.db,
+  ) {
     const list = session.devices ?? []
     const entry =
       (chosen ? list.find((d) => d.device_id === chosen) : undefined) ??
@@ -402,7 +406,7 @@ export class AeroAnalyses {
       list[0]
     const id = chosen ?? entry?.device_id
     if (!id) return undefined
-    const [row] = await this.db.select().from(devices).where(eq(devices.id, id))
+    const [row] = await db.select().from(devices).where(eq(devices.id, id))
     if (!row) return undefined
     const cal = row.calibration ?? {}
     const factor =
@@ -451,7 +455,8 @@ export class AeroAnalyses {
         `mass_kg: the session gives no system mass; ${DEFAULT_MASS_KG} kg (rider, bike and kit) assumed.`,
       )
     }
-    const device = await this.sessionDevice(session, settings.device_id)
+    // in the caller's transaction (PGlite has one connection: a query beside it would wait)
+    const device = await this.sessionDevice(session, settings.device_id, tx)
     if (settings.calibration_factor == null && device?.calibrationFactor != null) {
       settings.calibration_factor = device.calibrationFactor
     }
