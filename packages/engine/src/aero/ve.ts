@@ -24,6 +24,9 @@ import { createRandom, median, quantile } from './random.ts'
 export const FALLBACK_CRR = 0.004
 /** A fitted constant wind above this (m/s) is not believed: the fit is redone without wind. */
 export const MAX_FITTED_WIND_MPS = 8
+/** An elevation sample this far off the first fit's profile (m, and robust SDs) is a spike. */
+const SPIKE_MIN_M = 4
+const SPIKE_MADS = 8
 /** Plausible range of a fitted Crr; outside it Crr is held at FALLBACK_CRR. */
 const CRR_RANGE: [number, number] = [0.0015, 0.01]
 
@@ -725,6 +728,29 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
       initWeights()
     }
     let r = gaussNewton(P, alt, st, w, res, kH, 40)
+    // Elevation spikes (GPS): samples far off the first fit's profile are ignored.
+    if (r >= 0 && s.elevation) {
+      residuals(P, alt, st, w, res, lev)
+      const dev: number[] = []
+      for (let j = 0; j < m; j++) if (Number.isFinite(alt[j])) dev.push(lev[j]!)
+      const mid = median(dev)
+      const mad = median(dev.map((x) => Math.abs(x - mid)))
+      const cut = Math.max(SPIKE_MIN_M, SPIKE_MADS * 1.4826 * mad)
+      let spikes = 0
+      for (let j = 0; j < m; j++) {
+        if (Number.isFinite(alt[j]) && Math.abs(lev[j]! - mid) > cut) {
+          alt[j] = NaN
+          spikes++
+        }
+      }
+      if (spikes > 0) {
+        warnings.push(
+          `${spikes} elevation samples more than ${cut.toFixed(1)} m off the profile ignored`,
+        )
+        initWeights()
+        r = gaussNewton(P, alt, st, w, res, kH, 40)
+      }
+    }
     for (let round = 0; gls && r >= 0 && round < 2; round++) {
       residuals(P, alt, st, w, res, lev)
       P.phi = lagOne(P, lev, w)
