@@ -18,14 +18,23 @@ const childText = (el: Element | null, name: string): string | null =>
 const byName = (root: Document | Element, name: string): Element[] =>
   Array.from(root.getElementsByTagNameNS('*', name))
 
-/** Number of the first element named one of `names` under `el` (NaN without one). */
-function deepNum(el: Element | null, names: string[]): number {
-  if (!el) return NaN
-  for (const name of names) {
-    const found = byName(el, name)[0]
-    if (found) return num(found.textContent)
+/** First element under `el` (depth first) whose local name is in `names`. */
+function findDeep(el: Element, names: readonly string[]): Element | null {
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType !== 1) continue
+    const e = c as Element
+    if (names.includes(e.localName!)) return e
+    const inner = findDeep(e, names)
+    if (inner) return inner
   }
-  return NaN
+  return null
+}
+
+/** Number of the first element named one of `names` under `el` (NaN without one). */
+function deepNum(el: Element | null, names: readonly string[]): number {
+  if (!el) return NaN
+  const found = findDeep(el, names)
+  return found ? num(found.textContent) : NaN
 }
 
 export function readTcxActivity(doc: Document): RawActivity {
