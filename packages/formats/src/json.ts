@@ -1,10 +1,8 @@
 // Our own JSON course: {"name"?: string, "points": [{"lat", "lon", "ele_m"?, "time"?, "distance_m"?}]}
 // (time: ISO 8601 or seconds since the epoch).
 import { ImportError } from './errors.ts'
-import { isoSeconds, TrackBuilder } from './types.ts'
+import { strictIsoSeconds, TrackBuilder } from './types.ts'
 import type { RawTrack } from './types.ts'
-
-const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : NaN)
 
 export function readJsonTrack(text: string, fileName: string | null): RawTrack {
   let data: unknown
@@ -31,8 +29,23 @@ export function readJsonTrack(text: string, fileName: string | null): RawTrack {
       )
     }
     const q = p as Record<string, unknown>
-    const t = typeof q.time === 'string' ? isoSeconds(q.time) : n(q.time)
-    b.push(n(q.lat), n(q.lon), n(q.ele_m ?? q.ele), t, n(q.distance_m))
+    // Absent or null is missing; anything else must be a finite number (1e999 parses to
+    // Infinity; "45.1" is text, not a number).
+    const val = (v: unknown, field: string): number => {
+      if (v === undefined || v === null) return NaN
+      if (typeof v === 'number' && Number.isFinite(v)) return v
+      throw new ImportError(
+        'invalid_value',
+        `points[${i}].${field}: expected a number, got ${typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v))}`,
+        fileName,
+      )
+    }
+    const t =
+      typeof q.time === 'string'
+        ? strictIsoSeconds(q.time, 'time', i, fileName)
+        : val(q.time, 'time')
+    const ele = q.ele_m !== undefined ? val(q.ele_m, 'ele_m') : val(q.ele, 'ele')
+    b.push(val(q.lat, 'lat'), val(q.lon, 'lon'), ele, t, val(q.distance_m, 'distance_m'))
   })
   const name = (data as { name?: unknown }).name
   return b.build('json', typeof name === 'string' ? name : null)

@@ -3,7 +3,7 @@
 import { DOMParser } from '@xmldom/xmldom'
 import type { Document, Element } from '@xmldom/xmldom'
 import { ImportError } from './errors.ts'
-import { isoSeconds, num, TrackBuilder } from './types.ts'
+import { num, strictIsoSeconds, strictNum, TrackBuilder } from './types.ts'
 import type { RawTrack } from './types.ts'
 
 export function parseXml(text: string, fileName: string | null): Document {
@@ -56,16 +56,16 @@ export function readGpx(doc: Document, fileName: string | null): RawTrack {
     )
   }
   const b = new TrackBuilder()
-  for (const p of pts) {
+  pts.forEach((p, i) => {
     b.push(
-      num(p.getAttribute('lat')),
-      num(p.getAttribute('lon')),
-      num(childText(p, 'ele')),
-      isoSeconds(childText(p, 'time')),
+      strictNum(p.getAttribute('lat'), 'lat', i, fileName),
+      strictNum(p.getAttribute('lon'), 'lon', i, fileName),
+      strictNum(childText(p, 'ele'), '<ele>', i, fileName),
+      strictIsoSeconds(childText(p, 'time'), '<time>', i, fileName),
       NaN,
       extensionPower(p, 'power'),
     )
-  }
+  })
   const meta = child(root, 'metadata')
   const trk = child(root, 'trk') ?? child(root, 'rte')
   const name = (meta && childText(meta, 'name')) || (trk && childText(trk, 'name')) || null
@@ -78,17 +78,17 @@ export function readTcx(doc: Document, fileName: string | null): RawTrack {
   if (pts.length === 0)
     throw new ImportError('no_track_points', 'TCX has no <Trackpoint>', fileName)
   const b = new TrackBuilder()
-  for (const p of pts) {
+  pts.forEach((p, i) => {
     const pos = child(p, 'Position')
     b.push(
-      pos ? num(childText(pos, 'LatitudeDegrees')) : NaN,
-      pos ? num(childText(pos, 'LongitudeDegrees')) : NaN,
-      num(childText(p, 'AltitudeMeters')),
-      isoSeconds(childText(p, 'Time')),
-      num(childText(p, 'DistanceMeters')),
+      pos ? strictNum(childText(pos, 'LatitudeDegrees'), '<LatitudeDegrees>', i, fileName) : NaN,
+      pos ? strictNum(childText(pos, 'LongitudeDegrees'), '<LongitudeDegrees>', i, fileName) : NaN,
+      strictNum(childText(p, 'AltitudeMeters'), '<AltitudeMeters>', i, fileName),
+      strictIsoSeconds(childText(p, 'Time'), '<Time>', i, fileName),
+      strictNum(childText(p, 'DistanceMeters'), '<DistanceMeters>', i, fileName),
       extensionPower(p, 'Watts'),
     )
-  }
+  })
   // A course has <Course><Name>; an activity only an <Id> (its start time). <Creator><Name> is
   // the device, not the ride.
   const course = byName(root, 'Course')[0]

@@ -35,7 +35,23 @@ export interface BuildCourseOptions {
 }
 
 export type CourseErrorCode =
-  'too_few_points' | 'no_distance' | 'no_elevation' | 'too_much_missing_elevation' | 'too_short'
+  | 'too_few_points'
+  | 'no_distance'
+  | 'no_elevation'
+  | 'too_much_missing_elevation'
+  | 'too_short'
+  /** A value that is not a finite number (Infinity, a non-numeric text in the file). */
+  | 'invalid_value'
+  /** Latitude outside −90…90° or longitude outside −180…180°. */
+  | 'invalid_coordinates'
+  /** Elevation outside −500…9,000 m. */
+  | 'invalid_elevation'
+  /** Two timestamped points farther apart than a bicycle can go in the time between them. */
+  | 'impossible_speed'
+  /** A stretch of at least 100 m steeper than ±50 % after cleaning. */
+  | 'impossible_grade'
+  /** Longer than 2,000 km. */
+  | 'too_long'
 
 /** The points do not make a course; `code` is stable, the message says what is missing. */
 export class CourseError extends Error {
@@ -114,6 +130,82 @@ function interpolator(xs: Float64Array, ys: Float64Array): (x: number) => number
   }
 }
 
+/** Plausible elevations (m): the Dead Sea shore is at −430 m, Everest at 8,849 m. */
+export const ELEVATION_RANGE_M: readonly [number, number] = [-500, 9000]
+/** Fastest a bicycle goes between two timestamped points (m/s, 180 km/h: beyond any descent),
+ * plus a slack (m) for a GPS fix that jumps a little. */
+export const MAX_SPEED_MPS = 50
+const JUMP_SLACK_M = 100
+/** Longest course accepted (m). */
+export const MAX_COURSE_M = 2_000_000
+/** Steepest 100 m accepted after cleaning (rise/run): the steepest streets are about 35 %. */
+export const MAX_GRADE = 0.5
+
+const show = (v: number): string => (Number.isNaN(v) ? 'NaN' : String(v))
+
+/**
+ * Refuses points no real course has: non-finite values (NaN is "missing", Infinity is not),
+ * coordinates outside their ranges, elevations outside ELEVATION_RANGE_M, and consecutive
+ * timestamped points farther apart than MAX_SPEED_MPS allows (by position, or by the distance
+ * channel without positions). The error names the point (index in the file) and the value.
+ */
+export function checkPlausible(raw: RawPoints): void {
+  const n0 = raw.lat.length
+  const bad = (code: CourseErrorCode, i: number, what: string): never => {
+    throw new CourseError(code, `point ${i}: ${what}`)
+  }
+  const columns: [string, ArrayLike<number> | undefined][] = [
+    ['latitude', raw.lat],
+    ['longitude', raw.lon],
+    ['elevation', raw.ele],
+    ['distance', raw.distance],
+    ['time', raw.time],
+  ]
+  for (const [name, col] of columns) {
+    if (!col) continue
+    for (let i = 0; i < Math.min(n0, col.length); i++) {
+      const v = col[i]!
+      if (!Number.isNaN(v) && !finite(v))
+        bad('invalid_value', i, `${name} expected a finite number, got ${show(v)}`)
+    }
+  }
+  const [lo, hi] = ELEVATION_RANGE_M
+  for (let i = 0; i < n0; i++) {
+    const la = raw.lat[i]!
+    const lon = raw.lon[i]!
+    const e = raw.ele[i]!
+    if (la < -90 || la > 90) bad('invalid_coordinates', i, `latitude expected −90…90°, got ${la}`)
+    if (lon < -180 || lon > 180)
+      bad('invalid_coordinates', i, `longitude expected −180…180°, got ${lon}`)
+    if (e < lo || e > hi)
+      bad('invalid_elevation', i, `elevation expected ${lo}…${hi} m, got ${show(e)} m`)
+  }
+  if (!raw.time) return
+  let p = -1
+  for (let i = 0; i < n0; i++) {
+    const t = raw.time[i]!
+    const pos = finite(raw.lat[i]!) && finite(raw.lon[i]!)
+    const rd = raw.distance ? raw.distance[i]! : NaN
+    if (!finite(t) || (!pos && !finite(rd))) continue
+    if (p >= 0) {
+      const pPos = finite(raw.lat[p]!) && finite(raw.lon[p]!)
+      const d =
+        pos && pPos
+          ? groundDistance(raw.lat[p]!, raw.lon[p]!, raw.lat[i]!, raw.lon[i]!)
+          : Math.abs(rd - raw.distance![p]!)
+      const dt = t - raw.time[p]!
+      if (d > JUMP_SLACK_M && dt >= 0 && d > MAX_SPEED_MPS * dt + JUMP_SLACK_M) {
+        bad(
+          'impossible_speed',
+          i,
+          `${Math.round(d)} m from point ${p} in ${dt} s, expected at most ${MAX_SPEED_MPS * 3.6} km/h`,
+        )
+      }
+    }
+    p = i
+  }
+}
+
 function median5(a: number, b: number, c: number, d: number, e: number): number {
   const s = [a, b, c, d, e].sort((x, y) => x - y)
   return s[2]!
@@ -122,6 +214,7 @@ function median5(a: number, b: number, c: number, d: number, e: number): number 
 export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): BuiltCourse {
   const n0 = raw.lat.length
   if (n0 < 2) throw new CourseError('too_few_points', `expected at least 2 points, got ${n0}`)
+  checkPlausible(raw)
   let withPos = 0
   let withDist = 0
   for (let i = 0; i < n0; i++) {
@@ -216,6 +309,12 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
     throw new CourseError(
       'too_short',
       `expected a course longer than 1 m, got ${length.toFixed(1)} m`,
+    )
+  }
+  if (length > MAX_COURSE_M) {
+    throw new CourseError(
+      'too_long',
+      `expected a course of at most ${MAX_COURSE_M / 1000} km, got ${(length / 1000).toFixed(0)} km`,
     )
   }
   // 2. Elevation: reject when absent, fill gaps by interpolation in distance.
@@ -327,6 +426,24 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
       radius[k] = r > straight ? Infinity : Math.max(r, 5)
     }
   }
+  const steep = steepestWindow(alt, start, 100)
+  if (Math.abs(steep.grade) > MAX_GRADE) {
+    // Name the file's point nearest to where that stretch starts.
+    const s0 = start[steep.k]!
+    let at = 0
+    let near = Infinity
+    for (let i = 0; i < n0; i++) {
+      const gap = Math.abs(pointDistanceM[i]! - s0)
+      if (gap < near) {
+        near = gap
+        at = i
+      }
+    }
+    throw new CourseError(
+      'impossible_grade',
+      `point ${at}: elevation ${show(raw.ele[at]!)} m makes the 100 m from ${(s0 / 1000).toFixed(2)} km ${(steep.grade * 100).toFixed(0)} % steep, expected at most ±${MAX_GRADE * 100} %`,
+    )
+  }
   const course: Course = {
     n: nSeg,
     length: diff(start),
@@ -352,6 +469,26 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
     },
     pointDistanceM,
   }
+}
+
+/** The steepest (by absolute grade) window of at least `window` metres: its first boundary k. */
+function steepestWindow(
+  alt: Float64Array,
+  start: Float64Array,
+  window: number,
+): { k: number; grade: number } {
+  const n = start.length - 1
+  let best = { k: 0, grade: (alt[n]! - alt[0]!) / start[n]! }
+  let j = 0
+  for (let k = 0; k < n; k++) {
+    if (j <= k) j = k + 1
+    while (j < n && start[j]! - start[k]! < window) j++
+    const run = start[j]! - start[k]!
+    if (run < window) break
+    const g = (alt[j]! - alt[k]!) / run
+    if (Math.abs(g) > Math.abs(best.grade)) best = { k, grade: g }
+  }
+  return best
 }
 
 function diff(a: Float64Array): Float64Array {

@@ -1,5 +1,5 @@
-// The elevation profile coloured by grade (SVG): the course binned along the distance, each bin
-// filled in the colour of its mean grade, with a legend.
+// The elevation profile coloured by grade (SVG): the course binned along the distance (bins of at
+// least 100 m), each bin filled in the colour of its mean grade, with a legend.
 import { useMemo } from 'react'
 import { formatQuantity, toDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
 
@@ -16,9 +16,11 @@ export const GRADE_BANDS = [
 
 export const gradeColor = (g: number) => GRADE_BANDS.find((b) => g < b.max)!.color
 
-export function binProfile(segments: readonly Segment[], bins: number) {
+/** At most `bins` bins, each at least 100 m long: a colour is the grade over ≥ 100 m of road. */
+export function binProfile(segments: readonly Segment[], maxBins: number) {
   if (segments.length === 0) return []
   const total = segments[segments.length - 1]!.end
+  const bins = Math.max(1, Math.min(maxBins, Math.floor(total / 100)))
   const out: { x0: number; x1: number; a0: number; a1: number; grade: number }[] = []
   let i = 0
   for (let b = 0; b < bins; b++) {

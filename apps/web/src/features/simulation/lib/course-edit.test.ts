@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  gradeRangeOf,
   setSurface,
   statsOfSegments,
   surfaceLengths,
@@ -55,5 +56,57 @@ describe('course edits', () => {
     expect(changed).toBe(3)
     expect(surfaceLengths(s, 'normal')).toEqual({ smooth: 0, normal: 700, rough: 300 })
     expect(() => setSurface(segments, 300, 100, 'smooth')).toThrow(/must end after it starts/)
+  })
+})
+
+describe('grades shown over at least 100 m (issue 18: "Steepest 19.0 %" from one 10 m segment)', () => {
+  // 50 segments of 10 m on the flat, one of them at 30 % (GPS noise).
+  const noisy: EditableSegment[] = Array.from({ length: 50 }, (_, i) => ({
+    start: i * 10,
+    end: (i + 1) * 10,
+    grade: i === 20 ? 0.3 : 0,
+    heading: 0,
+    radius: null,
+    altitude: i > 20 ? 3 : 0,
+  }))
+
+  it('one steep 10 m segment shows as 3 % over 100 m, not 30 %', () => {
+    expect(statsOfSegments(noisy).max_grade).toBeCloseTo(0.03, 9)
+  })
+
+  it('matches a plain search over every stretch of at least 100 m', () => {
+    let seed = 7
+    const r = () => (seed = (seed * 16807) % 2147483647) / 2147483647
+    const segs: EditableSegment[] = []
+    let x = 0
+    for (let i = 0; i < 200; i++) {
+      const len = 5 + 30 * r()
+      segs.push({
+        start: x,
+        end: x + len,
+        grade: 0.2 * (r() - 0.5),
+        heading: 0,
+        radius: null,
+        altitude: 0,
+      })
+      x += len
+    }
+    let hi = -Infinity
+    let lo = Infinity
+    for (let k = 0; k < segs.length; k++) {
+      let rise = 0
+      for (let j = k; j < segs.length; j++) {
+        rise += segs[j]!.grade * (segs[j]!.end - segs[j]!.start)
+        const run = segs[j]!.end - segs[k]!.start
+        if (run >= 100) {
+          hi = Math.max(hi, rise / run)
+          lo = Math.min(lo, rise / run)
+          break
+        }
+      }
+    }
+    const g = gradeRangeOf(segs, 100)
+    expect(g.maxGrade).toBeCloseTo(hi, 12)
+    expect(g.minGrade).toBeCloseTo(lo, 12)
   })
 })

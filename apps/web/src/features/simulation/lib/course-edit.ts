@@ -23,18 +23,19 @@ export type CourseStats = {
 
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d
 
+/** Grades are shown over at least this much road (m), as the engine's courseStats does: one
+ * noisy 10 m segment is not what a rider climbs. */
+export const GRADE_WINDOW_M = 100
+
 export function statsOfSegments(segments: readonly EditableSegment[]): CourseStats {
   let ascent = 0
   let descent = 0
-  let maxGrade = -Infinity
-  let minGrade = Infinity
   for (const s of segments) {
     const rise = s.grade * (s.end - s.start)
     if (rise > 0) ascent += rise
     else descent -= rise
-    maxGrade = Math.max(maxGrade, s.grade)
-    minGrade = Math.min(minGrade, s.grade)
   }
+  const { maxGrade, minGrade } = gradeRangeOf(segments, GRADE_WINDOW_M)
   const first = segments[0]
   const last = segments[segments.length - 1]
   return {
@@ -44,6 +45,36 @@ export function statsOfSegments(segments: readonly EditableSegment[]): CourseSta
     max_grade: round(Number.isFinite(maxGrade) ? maxGrade : 0, 4),
     min_grade: round(Number.isFinite(minGrade) ? minGrade : 0, 4),
   }
+}
+
+/** Steepest climb and descent over stretches of at least `window` metres (a segment longer than
+ * the window counts as itself; a course shorter than it has its mean grade). */
+export function gradeRangeOf(
+  segments: readonly EditableSegment[],
+  window: number,
+): { maxGrade: number; minGrade: number } {
+  const n = segments.length
+  if (n === 0) return { maxGrade: 0, minGrade: 0 }
+  // Boundary distances and altitudes (rise accumulated from the grades).
+  const x = [segments[0]!.start]
+  const z = [0]
+  for (const s of segments) {
+    x.push(s.end)
+    z.push(z.at(-1)! + s.grade * (s.end - s.start))
+  }
+  let maxGrade = -Infinity
+  let minGrade = Infinity
+  let j = 0
+  for (let k = 0; k < n; k++) {
+    if (j <= k) j = k + 1
+    while (j < n && x[j]! - x[k]! < window) j++
+    const run = x[j]! - x[k]!
+    if (run < window && k > 0) break
+    const g = run > 0 ? (z[j]! - z[k]!) / run : 0
+    maxGrade = Math.max(maxGrade, g)
+    minGrade = Math.min(minGrade, g)
+  }
+  return { maxGrade, minGrade }
 }
 
 export class CourseEditError extends Error {}
