@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { DEMO, DEMO_PASSWORD, screenshotPath, signIn, submitCredentials } from '../helpers/auth.ts'
 
 // Issue 17, teams: a coach builds a team in the app and a rider joins it through an invitation
 // link (no SMTP_URL in the e2e server, so the link is shown to the coach to copy).
@@ -38,8 +38,14 @@ test('a coach creates a team, invites the rider, the rider accepts, the coach ch
   const riderContext = await browser.newContext()
   const rider = await riderContext.newPage()
   await rider.goto(new URL(link).pathname)
-  await expect(rider.getByRole('heading', { name: 'Sign in to continue' })).toBeVisible()
-  await signIn(rider, DEMO.rider)
+  await expect(
+    rider.getByRole('heading', { name: 'You are invited to a team on Veloptima' }),
+  ).toBeVisible()
+  await rider.screenshot({ path: screenshotPath('teams-invitation-signed-out'), fullPage: true })
+  await rider.getByRole('button', { name: 'Sign in to accept' }).click()
+  await rider.waitForURL(/\/interaction\//)
+  await submitCredentials(rider, DEMO.rider, DEMO_PASSWORD)
+  await rider.waitForSelector('html[data-auth="signed-in"]')
   expect(new URL(rider.url()).pathname).toBe(new URL(link).pathname)
   await expect(rider.getByRole('heading', { name: 'Join Alpine Racing' })).toBeVisible()
   await expect(rider.getByTestId('invitation')).toContainText(`The invitation is for ${DEMO.rider}`)

@@ -76,13 +76,12 @@ export const routes: RouteObject[] = [
           {
             path: 'account/invitations/:token',
             lazy: () =>
+              // The page explains the invitation to a signed-out visitor before sign-in.
               import('../features/account/invitation-page.tsx').then((m) => ({
                 Component: () => (
-                  <RequireAccess>
-                    <PlainPage>
-                      <m.InvitationPage />
-                    </PlainPage>
-                  </RequireAccess>
+                  <PlainPage>
+                    <m.InvitationPage />
+                  </PlainPage>
                 ),
               })),
           },

@@ -1,4 +1,4 @@
-import { Link, useParams } from 'react-router'
+import { Link, useLocation, useParams } from 'react-router'
 import { buttonClass } from '../../components/button.ts'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { ApiError } from '../../lib/api-client.ts'
@@ -26,16 +26,38 @@ function Panel({ title, children }: { title: string; children: React.ReactNode }
 }
 
 /**
- * /account/invitations/:token — the page of an invitation link. The route requires a session
- * (signing in or signing up comes back here); the invited e-mail address must be the one signed
+ * /account/invitations/:token — the page of an invitation link. Signed out, it says what to do
+ * (sign in or sign up, then come back here); the invited e-mail address must be the one signed
  * in (case-insensitive), which the page says before the button does anything.
  */
 export function InvitationPage() {
   const { token = '' } = useParams()
   const auth = useAuth()
+  const location = useLocation()
   const preview = useInvitationPreview(token)
   const accept = useAcceptInvitation(token)
 
+  if (auth.isLoading || auth.loggingIn) return <PageSpinner label="Checking your session" />
+  if (!auth.user) {
+    return (
+      <Panel title="You are invited to a team on Veloptima">
+        <p>
+          Sign in with the e-mail address the invitation was sent to. New to Veloptima? Choose
+          &ldquo;Create an account&rdquo; on the next page, with that address. You come straight
+          back here to accept.
+        </p>
+        <div className="mt-6">
+          <button
+            type="button"
+            className={buttonClass.primary}
+            onClick={() => void auth.login(location.pathname)}
+          >
+            Sign in to accept
+          </button>
+        </div>
+      </Panel>
+    )
+  }
   if (accept.isSuccess) {
     const team = accept.data
     return (
