@@ -162,12 +162,22 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
     )
   }
   const warnings: string[] = []
+  // A second header line of units ("s,km/h,W,m"): no cell of it is a number or a time.
+  let body = lines.slice(1)
+  const second = body[0] ? splitCsv(body[0].text, sep) : []
+  if (
+    second.some((c) => c !== '') &&
+    second.every((c) => c === '' || (Number.isNaN(Number(c)) && Number.isNaN(parseTime(c).s)))
+  ) {
+    for (const c of cols) c.units = c.units ?? (second[c.index]?.trim() || null)
+    body = body.slice(1)
+  }
   const byRole = new Map(cols.map((c) => [c.role, c]))
   const values = new Map<Role, number[]>()
   for (const c of cols) values.set(c.role, [])
   const lapCells: string[] = []
   let absolute: boolean | null = null
-  for (const { no, text: line } of lines.slice(1)) {
+  for (const { no, text: line } of body) {
     const cells = splitCsv(line, sep)
     for (const c of cols) {
       const cell = cells[c.index] ?? ''
@@ -200,7 +210,7 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
       values.get(c.role)!.push(v)
     }
   }
-  const rows = lines.length - 1
+  const rows = body.length
   const timeCol = byRole.get('time')
   let time: number[]
   if (timeCol) {
@@ -212,6 +222,12 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
           ? 0.001
           : 1
     if (scale !== 1) time = time.map((s) => s * scale)
+    // Plain numbers this large are Unix times (seconds, or milliseconds), not elapsed seconds.
+    const first = time.find(Number.isFinite)
+    if (absolute !== true && first !== undefined && first > 1e9) {
+      if (first > 1e12) time = time.map((s) => s / 1000)
+      absolute = true
+    }
   } else {
     time = Array.from({ length: rows }, (_, i) => i)
     warnings.push('no time column: one sample per second assumed')

@@ -260,6 +260,18 @@ describe('generic CSV', () => {
     expect(a.warnings.join(' | ')).toMatch(/1 sample with a repeated timestamp merged/)
   })
 
+  it('a second header line of units; Unix times in milliseconds give the absolute start', () => {
+    const lines = ['timestamp,speed,power,altitude', 'ms,km/h,W,ft']
+    for (let i = 0; i < 20; i++) lines.push(`${T0.getTime() + i * 1000},36,250,${100 + i}`)
+    const a = readActivity(bytesOf(lines.join('\n')), 'units-row.csv')
+    expect(a.samples.t.length).toBe(20)
+    expect(a.startEpochS).toBe(T0.getTime() / 1000)
+    expect(a.samples.t[19]).toBe(19)
+    expect(a.samples.speed[0]).toBeCloseTo(10, 12)
+    expect(a.samples.altitude![1]).toBeCloseTo(101 * 0.3048, 12)
+    expect(a.warnings).toEqual([])
+  })
+
   it('mph and miles from the header; ISO date-times give the absolute start', () => {
     const lines = ['timestamp,speed (mph),power (watts),distance (miles)']
     for (let i = 0; i < 20; i++)
