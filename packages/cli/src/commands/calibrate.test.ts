@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { importCourse, recordedRide } from '@veloptima/formats'
 import { describe, expect, it } from 'vitest'
-import { sharedData, writeInput } from '../../test/run-cli.ts'
+import { sharedData, veloptima, writeInput } from '../../test/run-cli.ts'
 import { calibrateCommand, parseCalibrateScenario, runCalibration } from './calibrate.ts'
 
 const rides = resolve(sharedData, 'rides')
@@ -122,5 +122,21 @@ describe('veloptima calibrate: bad input is refused naming the file or the field
     await expect(calibrateCommand([path, path])).rejects.toThrow(
       'expected one scenario file, got 2',
     )
+  })
+})
+
+describe('veloptima calibrate as the real command', () => {
+  it('a ride without power exits 2 with one line naming the file', () => {
+    const r = veloptima(
+      'calibrate',
+      writeInput({
+        ...base,
+        file: resolve(sharedData, 'courses/stuttgart-recorded-missing-ele.gpx'),
+      }),
+    )
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    expect(r.stderr).toMatch(/stuttgart-recorded-missing-ele\.gpx: expected a ride with power/)
   })
 })

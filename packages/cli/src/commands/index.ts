@@ -2,6 +2,7 @@
 // UsageError, EngineInputError or ImportError for bad input (printed as one line, exit 2).
 import { aeroCommand } from './aero.ts'
 import { airDensityCommand } from './air-density.ts'
+import { calibrateCommand } from './calibrate.ts'
 import { courseCommand } from './course.ts'
 import { optimizeCommand } from './optimize.ts'
 import { simulateCommand } from './simulate.ts'
@@ -31,5 +32,10 @@ export const commands: Record<string, Command> = {
   aero: {
     usage: 'aero SCENARIO.json   (file, mass_kg, air; prints CdA and Crr per run as JSON)',
     run: aeroCommand,
+  },
+  calibrate: {
+    usage:
+      'calibrate SCENARIO.json   (ride file, mass_kg, bike_mass_kg, air; prints CdA, Crr, wind)',
+    run: calibrateCommand,
   },
 }
