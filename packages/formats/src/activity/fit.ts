@@ -179,8 +179,11 @@ export function readFitActivity(
     if (!convert) continue
     const target = cols.values[channel]
     if (channel === 'power') {
-      // Developer power only fills in where the record has none.
-      for (let i = 0; i < raw.length; i++) if (Number.isNaN(target[i]!)) target[i] = raw[i]!
+      // Developer power (a running-power pod, an app) only when the records carry none at all:
+      // mixing it into a power meter's dropouts would splice two different measurements.
+      if (target.some((v) => !Number.isNaN(v))) continue
+      for (let i = 0; i < raw.length; i++) target[i] = raw[i]!
+      warnings.push(`power from the developer field of device ${label} (no power in the records)`)
       continue
     }
     // A developer temperature is the air (the sensor's); it replaces the head unit's.

@@ -132,6 +132,23 @@ describe('FIT with the developer fields of an aero sensor', () => {
     expect(unknown.warnings.join(' ')).toMatch(/device 9 writes no sensor fields/)
   })
 
+  it('power from a developer field only when the records have none', () => {
+    const field = {
+      source: 0,
+      number: 0,
+      name: 'Power',
+      units: 'Watts',
+      baseType: FIT_UINT16,
+      value: () => 180,
+    }
+    const podOnly = aeroSensorFit({ n: 30, t0: T0, speed: () => 9, fields: [field] })
+    const a = readActivity(podOnly, 'pod.fit')
+    expect(a.samples.power[10]).toBe(180)
+    expect(a.warnings.join(' ')).toMatch(/power from the developer field/)
+    const both = aeroSensorFit({ n: 30, t0: T0, speed: () => 9, power: () => 250, fields: [field] })
+    expect(readActivity(both, 'both.fit').samples.power[10]).toBe(250)
+  })
+
   it('air speed without units is read by its magnitude against the ground speed (and said)', () => {
     const kmh = aeroSensorFit({
       n: 30,

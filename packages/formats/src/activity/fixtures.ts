@@ -32,7 +32,8 @@ export function aeroSensorFit(opts: {
   n: number
   t0: Date
   speed: (i: number) => number
-  power: (i: number) => number
+  /** Absent: the records carry no power field. */
+  power?: (i: number) => number
   altitude?: (i: number) => number
   laps?: number[]
   fields: DevField[]
@@ -80,7 +81,7 @@ export function aeroSensorFit(opts: {
       mesg({
         timestamp: at(i),
         speed: opts.speed(i),
-        power: opts.power(i),
+        ...(opts.power ? { power: opts.power(i) } : {}),
         ...(opts.altitude ? { altitude: opts.altitude(i) } : {}),
         ...(Object.keys(developerFields).length ? { developerFields } : {}),
       }),
