@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { courses, teamInvitations } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { multipart, syntheticGpx, tempDir } from './files-helpers.ts'
+import { INVITATIONS_PER_DAY } from '../src/services/teams.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { caller, courseBody, deviceBody, setupBody, type Caller } from './platform-fixtures.ts'
 
@@ -204,6 +205,31 @@ describe(`teams: members, roles, ownership and invitations on ${testDriver()}`, 
     const notEmail = await owner.post(base, { email: 'nobody' })
     expect(notEmail.status).toBe(400)
     expect(notEmail.body.message).toContain('email')
+  })
+
+  it('invitation: at most INVITATIONS_PER_DAY per team in 24 hours (older ones do not count)', async () => {
+    const id = (await owner.post('/api/teams', { name: 'Busy Club' })).body.id as string
+    const row = (n: number, hoursAgo: number) => ({
+      teamId: id,
+      email: `bulk${n}@example.com`,
+      role: 'member' as const,
+      tokenHash: `bulk-${id}-${n}`,
+      createdAt: new Date(Date.now() - hoursAgo * 3_600_000),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    // 49 in the last day and 10 older: one more may be sent, then the limit answers 429.
+    await t.database.db
+      .insert(teamInvitations)
+      .values([
+        ...Array.from({ length: INVITATIONS_PER_DAY - 1 }, (_, n) => row(n, 1)),
+        ...Array.from({ length: 10 }, (_, n) => row(100 + n, 30)),
+      ])
+    const last = await owner.post(`/api/teams/${id}/invitations`, { email: 'last@example.com' })
+    expect(last.status).toBe(201)
+    const over = await owner.post(`/api/teams/${id}/invitations`, { email: 'over@example.com' })
+    expect(over.status).toBe(429)
+    expect(over.body.code).toBe('too-many-invitations')
+    expect(over.body.message).toContain(`${INVITATIONS_PER_DAY}`)
   })
 
   it('roles: admins manage members, only owners make or unmake owners', async () => {

@@ -216,3 +216,12 @@ export async function keepingAnOwner<T>(
     return result
   })
 }
+
+/** How many invitations the team created since `since` (the sending limit). */
+export async function invitationsSince(db: Db, teamId: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(teamInvitations)
+    .where(and(eq(teamInvitations.teamId, teamId), gt(teamInvitations.createdAt, since)))
+  return Number(row?.n ?? 0)
+}

@@ -203,6 +203,8 @@ export class TeamService {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 const DAY_MS = 86_400_000
+/** Invitations a team may create per 24 hours: the server's mail must not become a spam relay. */
+export const INVITATIONS_PER_DAY = 50
 
 export type InvitationDeps = {
   db: Db
@@ -261,8 +263,20 @@ export class InvitationService {
     if (existing && (await repo.teamWithRole(this.deps.db, existing.uid, teamId))) {
       throw new AppError('already-member', 409, `${email} is already a member of the team.`)
     }
-    const token = randomBytes(32).toString('base64url')
     const now = this.now()
+    const recent = await teamsRepo.invitationsSince(
+      this.deps.db,
+      teamId,
+      new Date(now.getTime() - DAY_MS),
+    )
+    if (recent >= INVITATIONS_PER_DAY) {
+      throw new AppError(
+        'too-many-invitations',
+        429,
+        `The team has sent ${recent} invitations in the last 24 hours, the most allowed (${INVITATIONS_PER_DAY}); try again later.`,
+      )
+    }
+    const token = randomBytes(32).toString('base64url')
     const row = await teamsRepo.createInvitation(
       this.deps.db,
       {
