@@ -26,7 +26,8 @@ export type Pacing =
   | { type: 'speed'; speedMps: number }
   /**
    * A recording replayed (sim/replay.ts): its mean moving power and moving time per segment.
-   * Where that power cannot keep the rider moving, the segment is ridden at the recorded speed
+   * Where that power cannot keep the rider moving (a stall, or a mean speed under the minimum
+   * speed), the segment is ridden at the recorded speed
    * (`segments.capped` = SEGMENT_PINNED); where the recording stopped (stationary time > 0),
    * the rider leaves the segment at 0 m/s as the recording did.
    */
@@ -197,7 +198,9 @@ export function simulatePrepared(
       const stopped = pacing.stationaryTimeS !== undefined && pacing.stationaryTimeS[i]! > 0
       step(m, i, v, p, out)
       if (out.status === STEP_CAPPED) capped = 1
-      if (out.status === STEP_STALLED || stopped) {
+      // Crawling slower than the minimum speed (e.g. 1 W from a standstill after a stop) is a
+      // stall too: the recording says the rider rode on.
+      if (out.status === STEP_STALLED || out.vMean < m.minSpeed || stopped) {
         pinToRecording(m, i, v, p, pacing.movingTimeS[i]!, stopped, out)
         capped = SEGMENT_PINNED
       }
