@@ -196,6 +196,8 @@ class VeProblem {
   readonly a2: Float64Array | null
   /** AR(1) coefficient of the elevation errors (0 = ordinary least squares). */
   phi = 0
+  /** With wind free: the one axis (east, north unit vector) it is fitted along (out-and-back), or null: both components. */
+  axis: [number, number] | null = null
   /** Offset column of the filtered model, and the filtered Jacobian (4 per position). */
   readonly z: Float64Array
   readonly jt: Float64Array
@@ -265,7 +267,7 @@ class VeProblem {
   }
 
   get k(): number {
-    return this.groups + (this.crrFree ? 1 : 0) + (this.windFree ? 2 : 0)
+    return this.groups + (this.crrFree ? 1 : 0) + (this.windFree ? (this.axis ? 1 : 2) : 0)
   }
 
   /** Fills B (and its wind derivatives when wind is free) for wind (wE, wN). */
@@ -422,6 +424,7 @@ function gaussNewton(
   const iCrr = G
   const iW = G + (P.crrFree ? 1 : 0)
   const phi = P.phi
+  const axis = P.axis
   const A = new Float64Array(k * k)
   const rhs = new Float64Array(k)
   const cols = new Int32Array(4)
@@ -445,7 +448,7 @@ function gaussNewton(
       if (P.crrFree) cols[nc++] = iCrr
       if (P.windFree) {
         cols[nc++] = iW
-        cols[nc++] = iW + 1
+        if (!axis) cols[nc++] = iW + 1
       }
       // Jacobian of the level residual (∂q/∂θ): CdA → B, Crr → C, wind → (CdA + Fw)·∂B, filtered
       // like the residuals, then the offset column z projected out per segment.
@@ -457,8 +460,11 @@ function gaussNewton(
         let c = 1
         if (P.crrFree) cur[c++] = P.C[j]!
         if (P.windFree) {
-          cur[c++] = cdaTot * P.BE[j]!
-          cur[c] = cdaTot * P.BN[j]!
+          if (axis) cur[c] = cdaTot * (P.BE[j]! * axis[0] + P.BN[j]! * axis[1])
+          else {
+            cur[c++] = cdaTot * P.BE[j]!
+            cur[c] = cdaTot * P.BN[j]!
+          }
         }
         const z = P.z[j]!
         const base = j * 4
@@ -508,8 +514,8 @@ function gaussNewton(
       for (let g = 0; g < G; g++) st.cda[g] = prevCda[g]! - step * d[g]!
       if (P.crrFree) st.crr = prevCrr - step * d[iCrr]!
       if (P.windFree) {
-        st.wE = prevE - step * d[iW]!
-        st.wN = prevN - step * d[iW + 1]!
+        st.wE = prevE - step * (axis ? d[iW]! * axis[0] : d[iW]!)
+        st.wN = prevN - step * (axis ? d[iW]! * axis[1] : d[iW + 1]!)
         P.aeroIntegrals(st.wE, st.wN)
       }
       const next = residuals(P, alt, st, w, res)
@@ -533,7 +539,11 @@ function gaussNewton(
     for (let g = 0; g < G; g++) dmax = Math.max(dmax, Math.abs(step * d[g]!) / 1e-5)
     if (P.crrFree) dmax = Math.max(dmax, Math.abs(step * d[iCrr]!) / 1e-6)
     if (P.windFree) {
-      dmax = Math.max(dmax, Math.abs(step * d[iW]!) / 1e-3, Math.abs(step * d[iW + 1]!) / 1e-3)
+      dmax = Math.max(
+        dmax,
+        Math.abs(step * d[iW]!) / 1e-3,
+        axis ? 0 : Math.abs(step * d[iW + 1]!) / 1e-3,
+      )
     }
     if (dmax < 1 && it > 0) {
       it++
@@ -609,11 +619,22 @@ function lagOne(P: VeProblem, lev: Float64Array, w: Float64Array): number {
   return sxx > 0 ? Math.min(0.995, Math.max(0, sxy / sxx)) : 0
 }
 
-/** Headings spread enough (and known) to separate a constant wind from CdA. */
-function windIdentifiable(s: VeSeries, segs: Segment[]): boolean {
-  if (s.airspeed) return false
+/**
+ * Whether a constant wind can be told apart from CdA: headings known and not mostly one way.
+ * Both components when the headings spread over two axes; along the road only when they are
+ * one axis ridden both ways (out-and-back: crosswind is then invisible); else none.
+ */
+function windIdentifiable(
+  s: VeSeries,
+  segs: Segment[],
+): { dims: 0 | 1 | 2; axis: [number, number] } {
+  const none = { dims: 0 as const, axis: [0, 0] as [number, number] }
+  if (s.airspeed) return none
   let sx = 0
   let sy = 0
+  let sxx = 0
+  let sxy = 0
+  let syy = 0
   let sd = 0
   let known = 0
   let all = 0
@@ -624,12 +645,24 @@ function windIdentifiable(s: VeSeries, segs: Segment[]): boolean {
       if (!Number.isFinite(h)) continue
       known++
       const d = s.speed[i]! * s.dt[i]!
-      sx += d * Math.sin(h)
-      sy += d * Math.cos(h)
+      const e = Math.sin(h)
+      const n = Math.cos(h)
+      sx += d * e
+      sy += d * n
+      sxx += d * e * e
+      sxy += d * e * n
+      syy += d * n * n
       sd += d
     }
   }
-  return all > 0 && known >= 0.9 * all && sd > 0 && Math.hypot(sx, sy) / sd < 0.7
+  if (!(all > 0 && known >= 0.9 * all && sd > 0 && Math.hypot(sx, sy) / sd < 0.7)) return none
+  const a = sxx / sd
+  const b = sxy / sd
+  const c = syy / sd
+  const minor = 0.5 * (a + c) - Math.sqrt(0.25 * (a - c) ** 2 + b * b)
+  if (minor > 0.12) return { dims: 2, axis: [0, 0] }
+  const th = 0.5 * Math.atan2(2 * b, a - c)
+  return { dims: 1, axis: [Math.cos(th), Math.sin(th)] }
 }
 
 /**
@@ -648,7 +681,10 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
   const c = modelConstants(o, o.massKg)
   const kH = o.huberK ?? 1.345
   let crrFree = o.crr === undefined
-  const windFree = (o.fitWind ?? true) && windIdentifiable(s, segs)
+  const windId =
+    (o.fitWind ?? true) ? windIdentifiable(s, segs) : { dims: 0, axis: [0, 0] as [number, number] }
+  const windFree = windId.dims > 0
+  const windAxis: [number, number] | null = windId.dims === 1 ? windId.axis : null
   const groupUsed = new Uint8Array(groups)
   for (const g of segs) groupUsed[g.group] = 1
   for (let g = 0; g < groups; g++) if (!groupUsed[g]) warnings.push(`group ${g}: no usable samples`)
@@ -714,6 +750,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     offsets: new Float64Array(segs.length),
   })
   let P = new VeProblem(segs, groups, c.fw, crrFree, windOn, base)
+  P.axis = windAxis
   let st = start()
   const lev = new Float64Array(m)
   const gls = o.gls ?? true
@@ -761,6 +798,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
   }
   const refit = (): number => {
     P = new VeProblem(segs, groups, c.fw, crrFree, windOn, base)
+    P.axis = windAxis
     st = start()
     return fitAll()
   }
