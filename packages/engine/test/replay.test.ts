@@ -172,6 +172,26 @@ describe('replayRecorded', () => {
     for (let i = 0; i < course.n; i++)
       expect(Number.isFinite(rep.simulation.segments.duration[i]!)).toBe(true)
   })
+
+  it('1 W from a standstill after a stop is no crawl: the segment is ridden at the recorded speed', () => {
+    const course = courseFromSegments(
+      Array.from({ length: 60 }, () => ({ lengthM: 10, grade: 0.01 })),
+    )
+    const { d, t, p, add } = samples()
+    for (let k = 0; k <= 50; k++) add(6 * k, k, 250)
+    for (let k = 1; k <= 20; k++) add(299.99, 50 + k, 0) // stopped at the end of segment 29
+    add(310, 75, 1) // rolls away with (almost) no power: 10 m in 4 s
+    for (let k = 1; k <= 48; k++) add(310 + 6 * k, 75 + k, 250)
+    const rec = recordedSegments(course, { distanceM: d, timeS: t, powerW: p })
+    const rep = replayRecorded({ course, recorded: rec, rider, environment })
+    const s = rep.simulation.segments
+    expect(rec.stationaryTimeS[29]).toBeCloseTo(20, 9)
+    expect(rec.stationaryTimeS[30]).toBe(0)
+    expect(s.exitSpeed[29]).toBe(0)
+    expect(s.capped[30]).toBe(SEGMENT_PINNED)
+    expect(s.duration[30]).toBeCloseTo(rec.movingTimeS[30]!, 9)
+    expect(s.speed[30]).toBeGreaterThanOrEqual(1)
+  })
 })
 
 describe('scenario: pacing {type: "recorded"}', () => {
