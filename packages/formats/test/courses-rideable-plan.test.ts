@@ -31,7 +31,7 @@ describe("the rideable plan on Alpe d'Huez", () => {
           pacing: { constraint: { type: 'w_prime_balance' }, maxTargets },
         })
         expect(r.status).toBe('optimal')
-        expect(r.plan!.sections.length).toBeLessThanOrEqual(maxTargets)
+        expect(r.plan!.targets.length).toBeLessThanOrEqual(maxTargets)
         expect(r.plan!.timeS).toBeLessThanOrEqual(r.baseline!.timeS + 1e-9)
       }
     })

@@ -5,7 +5,8 @@ export { optimizePacing } from './positions.ts'
 export type { PacingResult, PositionedPacingInput } from './positions.ts'
 export type { PacingInput, PacingSettings, PacingConstraint } from './pacing.ts'
 export { sectionLabel } from './plan.ts'
-export type { PlanSection, SimplifiedPlan } from './plan.ts'
+export type { PlanSection, PlanTarget, SimplifiedPlan } from './plan.ts'
+export { DEFAULT_MAX_TARGETS, DEFAULT_MIN_SECTION_M, MAX_TARGETS_LIMIT } from './rideable.ts'
 export { optimizeEquipment } from './equipment.ts'
 export type {
   EquipmentInput,
@@ -19,6 +20,7 @@ export type { OptimizeScenario } from './scenario.ts'
 export { pacingOutput, equipmentOutput, pacingOf } from './run-output.ts'
 export type {
   RunPlanSection,
+  RunPlanTarget,
   RideSeries,
   PacingOutput,
   RankedOutput,

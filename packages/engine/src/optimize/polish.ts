@@ -6,6 +6,7 @@ import {
   aggregateConstraint,
   augmentedObjective,
   decode,
+  expandPowers,
   forward,
   type AugmentedState,
   type ConstraintSpec,
@@ -28,6 +29,8 @@ export interface PolishSetup {
   split: boolean
   band: number
   ws: Workspace
+  /** per-segment stall floor applied under the variables (reduced problems), or null */
+  floor?: Float64Array | null
 }
 
 export interface PolishResult {
@@ -64,6 +67,7 @@ export function polish(
       gw,
       s.ws,
       s.band,
+      s.floor ?? null,
     )
     for (let k = 0; k < V; k++) g[k] = gw[k]! * s.scale[k]!
     return f
@@ -87,7 +91,7 @@ export function polish(
     evaluations += r.evaluations
     // constraint violation and multiplier update at the new point
     for (let k = 0; k < V; k++) xw[k] = u[k]! * s.scale[k]!
-    decode(s.of, xw, s.split ? cp : null, s.K, s.ws)
+    decode(s.of, xw, s.split ? cp : null, s.K, s.ws, s.floor ?? null)
     const b = s.ws.b
     const tot = forward(s.model, s.v0, s.ws.p, s.spec, b, s.band, s.split ? s.ws.ab : null)
     let violation: number
@@ -129,4 +133,82 @@ export function controlPowers(s: PolishSetup, u: Float64Array): Float64Array {
       : u[k]! * s.scale[k]!
   }
   return out
+}
+
+/**
+ * The scaled problem for K variables (one power each) over the segments of `model`, variable of
+ * segment i = of[i] (not necessarily contiguous: a target may apply to many stretches). Bounds:
+ * [floor_k, hi]. Each variable is scaled by √(its share of the ride's time at x0) so all have
+ * similar curvature; under W′ the decision is split as P = CP + a − b (see wbal.ts).
+ */
+export function makePolishSetup(o: {
+  model: SimModel
+  v0: number
+  of: Int32Array
+  K: number
+  spec: ConstraintSpec
+  timeScale: number
+  /** starting power of each variable */
+  x0: Float64Array
+  /** lowest power of each variable (stall floor) */
+  floor: Float64Array
+  hi: number
+  /** typical power (scales the variables) */
+  pRef: number
+  ws: Workspace
+  /** per-segment floor under the variables (reduced problems: a target spans many controls) */
+  segmentFloor?: Float64Array | null
+}): { setup: PolishSetup; u0: Float64Array } {
+  const { K, spec, ws } = o
+  const n = o.model.n
+  const p = expandPowers(o.of, o.x0, new Float64Array(n))
+  const sf = o.segmentFloor
+  if (sf) for (let i = 0; i < n; i++) p[i] = Math.max(p[i]!, sf[i]!)
+  forward(o.model, o.v0, p, spec, ws.b)
+  const dur = new Float64Array(K)
+  for (let i = 0; i < n; i++) dur[o.of[i]!] = dur[o.of[i]!]! + ws.b.t[i]!
+  const split = spec.type === 'w_prime_balance'
+  const cp = split ? spec.cpW : 0
+  const V = split ? 2 * K : K
+  const scale = new Float64Array(V)
+  const lower = new Float64Array(V)
+  const upper = new Float64Array(V)
+  const u0 = new Float64Array(V)
+  const hi = o.hi
+  for (let k = 0; k < K; k++) {
+    const sc = o.pRef * Math.sqrt(o.timeScale / K / Math.max(dur[k]!, 1e-3))
+    scale[k] = sc
+    const fl = o.floor[k]!
+    const x0 = Math.min(hi, Math.max(o.x0[k]!, fl))
+    if (split) {
+      // P = CP + a − b, a ∈ [max(0, floor − CP), max(0, hi − CP)], b ∈ [max(0, CP − hi), max(0, CP − floor)]
+      scale[K + k] = sc
+      lower[k] = Math.max(0, fl - cp) / sc
+      upper[k] = Math.max(0, hi - cp) / sc
+      lower[K + k] = Math.max(0, cp - hi) / sc
+      upper[K + k] = Math.max(0, cp - fl) / sc
+      u0[k] = Math.max(0, x0 - cp) / sc
+      u0[K + k] = Math.max(0, cp - x0) / sc
+    } else {
+      lower[k] = fl / sc
+      upper[k] = hi / sc
+      u0[k] = x0 / sc
+    }
+  }
+  const setup: PolishSetup = {
+    model: o.model,
+    v0: o.v0,
+    of: o.of,
+    K,
+    spec,
+    timeScale: o.timeScale,
+    scale,
+    lower,
+    upper,
+    split,
+    band: split ? 0.01 * cp : 0,
+    ws,
+    floor: sf ?? null,
+  }
+  return { setup, u0 }
 }

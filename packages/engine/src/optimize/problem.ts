@@ -217,10 +217,17 @@ export interface Workspace {
   p: Float64Array
   /** fine-segment split variables (a, b) interleaved, W′ constraint only */
   ab: Float64Array
+  /** 1 where the segment's stall floor holds its power (see `decode`) */
+  held: Uint8Array
 }
 
 export function workspace(n: number): Workspace {
-  return { b: forwardBuffers(n), p: new Float64Array(n), ab: new Float64Array(2 * n) }
+  return {
+    b: forwardBuffers(n),
+    p: new Float64Array(n),
+    ab: new Float64Array(2 * n),
+    held: new Uint8Array(n),
+  }
 }
 
 /**
@@ -233,17 +240,29 @@ export function decode(
   splitCp: number | null,
   K: number,
   ws: Workspace,
+  floor: Float64Array | null = null,
 ): void {
   for (let i = 0; i < control.length; i++) {
     const k = control[i]!
-    if (splitCp === null) ws.p[i] = x[k]!
+    let p: number
+    if (splitCp === null) p = x[k]!
     else {
       const a = x[k]!
       const bb = x[K + k]!
       ws.ab[2 * i] = a
       ws.ab[2 * i + 1] = bb
-      ws.p[i] = splitCp + a - bb
+      p = splitCp + a - bb
     }
+    // a segment's own stall floor holds it (no gradient to its variable from this segment)
+    if (floor && p < floor[i]!) {
+      p = floor[i]!
+      ws.held[i] = 1
+      if (splitCp !== null) {
+        ws.ab[2 * i] = Math.max(0, p - splitCp)
+        ws.ab[2 * i + 1] = Math.max(0, splitCp - p)
+      }
+    } else ws.held[i] = 0
+    ws.p[i] = p
   }
 }
 
@@ -263,10 +282,11 @@ export function augmentedObjective(
   grad: Float64Array,
   ws: Workspace,
   band: number,
+  floor: Float64Array | null = null,
 ): number {
   const n = model.n
   const hasW = c.type === 'w_prime_balance'
-  decode(control, x, hasW ? c.cpW : null, K, ws)
+  decode(control, x, hasW ? c.cpW : null, K, ws, floor)
   const b = ws.b
   const tot = forward(model, v0, ws.p, c, b, band, hasW ? ws.ab : null)
   grad.fill(0)
@@ -318,7 +338,9 @@ export function augmentedObjective(
     }
     const dP = lv * b.dvdp[i]! + Lt * b.dtdp[i]! + La * b.dadp[i]!
     const k = control[i]!
-    if (!hasW) grad[k] = grad[k]! + dP
+    if (floor && ws.held[i] === 1) {
+      // held at its floor: no gradient to the variable
+    } else if (!hasW) grad[k] = grad[k]! + dP
     else {
       grad[k] = grad[k]! + dP + (isSplit ? lw * b.dwdp[i]! : 0)
       grad[K + k] = grad[K + k]! - dP + (isSplit ? lw * b.dwdb[i]! : 0)

@@ -18,6 +18,15 @@ export type RunPlanSection = {
   elapsed_s: number
   /** With several riding positions: the one ridden over most of the section. */
   position?: string
+  /** Index of the section's target in `PacingOutput.targets` (absent in older results). */
+  target?: number
+}
+
+/** One target power of the plan and the sections (indices into `plan`) it applies to. */
+export type RunPlanTarget = {
+  power_w: number
+  label: string
+  sections: number[]
 }
 
 /** Series along the course for the charts (one entry per course segment). */
@@ -33,20 +42,29 @@ export type RideSeries = {
 export type PacingOutput = {
   type: 'pacing'
   status: 'optimal' | 'infeasible'
+  /** Why the problem is infeasible, or why the plan is one constant power. */
   reason: string | null
-  /** Predicted time of the plan (the simplified, rideable one). */
+  /** Predicted time of the plan as handed out (the rideable plan, simulated as ridden). */
   time_s: number
-  /** Time of the unsimplified optimum (a bound the plan comes close to). */
+  /**
+   * Time of the per-segment optimum (one power per stretch of a few hundred metres): a bound the
+   * rideable plan comes close to, not a plan a rider can follow.
+   */
+  bound_time_s: number
+  /** The same as bound_time_s (its older name, in results stored before issue 15). */
   optimal_time_s: number
   baseline: { power_w: number; time_s: number } | null
   /**
    * Baseline (best constant power under the same constraint) minus the plan's time: what riding
-   * the plan gains (≥ 0 up to rounding: when a few averaged sections would lose to riding steady,
-   * the steady power is the plan).
+   * the plan gains (≥ 0 up to rounding: the steady power is the plan when nothing beats it).
    */
   time_saved_s: number | null
-  /** Baseline minus the unsimplified optimum's time (≥ 0: the optimizer is never slower). */
+  /** Baseline minus the bound's time (≥ 0: the optimizer is never slower). */
+  bound_time_saved_s: number | null
+  /** The same as bound_time_saved_s (older name). */
   optimal_time_saved_s: number | null
+  /** The plan's target powers (at most max_targets), each over one or more sections. */
+  targets: RunPlanTarget[]
   average_power_w: number | null
   normalized_power_w: number | null
   min_w_prime_balance_j: number | null
@@ -135,6 +153,7 @@ function planOf(r: PacingResult, course: Course): RunPlanSection[] {
       duration_s: round(duration, 1),
       elapsed_s: round(i > 0 ? s.time[i - 1]! : 0, 1),
       ...(positions ? { position: positionName(positions, course, section) } : {}),
+      target: section.target,
     }
   })
 }
@@ -151,15 +170,23 @@ function positionName(
 export function pacingOutput(r: PacingResult, course: Course): PacingOutput {
   const sim = r.plan?.simulation ?? r.simulation
   const time = r.plan && Number.isFinite(r.plan.timeS) ? r.plan.timeS : r.timeS
+  const boundSaved = r.status === 'optimal' ? r.timeSavedS : null
   return {
     type: 'pacing',
     status: r.status,
-    reason: r.reason,
+    reason: r.plan?.reason ?? r.reason,
     time_s: time,
+    bound_time_s: r.timeS,
     optimal_time_s: r.timeS,
     baseline: r.baseline ? { power_w: r.baseline.powerW, time_s: r.baseline.timeS } : null,
     time_saved_s: r.baseline && r.status === 'optimal' ? r.baseline.timeS - time : null,
-    optimal_time_saved_s: r.status === 'optimal' ? r.timeSavedS : null,
+    bound_time_saved_s: boundSaved,
+    optimal_time_saved_s: boundSaved,
+    targets: (r.plan?.targets ?? []).map((t) => ({
+      power_w: round(t.powerW, 1),
+      label: t.label,
+      sections: t.sections,
+    })),
     average_power_w: sim?.averagePowerW ?? null,
     normalized_power_w: sim?.normalizedPowerW ?? null,
     min_w_prime_balance_j: sim?.minWPrimeBalanceJ ?? null,

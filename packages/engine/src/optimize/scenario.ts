@@ -11,7 +11,7 @@ import { majorityPosition } from '../sim/positions.ts'
 
 type Json = Record<string, unknown>
 
-const OWN_KEYS = ['constraint', 'max_targets', 'min_power_w', 'equipment'] as const
+const OWN_KEYS = ['constraint', 'max_targets', 'min_section_m', 'min_power_w', 'equipment'] as const
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v))
 
@@ -148,6 +148,7 @@ export function parseOptimizeScenario(
         constraint: parseConstraint(root.constraint),
         minPowerW: num(root, 'min_power_w', 'scenario', false),
         maxTargets,
+        minSectionM: num(root, 'min_section_m', 'scenario', false),
       },
     },
     equipment: root.equipment === undefined ? null : parseEquipment(root.equipment),
@@ -165,10 +166,14 @@ export function optimizeResultToJson(
   course: Course,
   equipment: EquipmentResult | null,
 ): Json {
-  const out: Json = r.simulation ? resultToJson(r.simulation, course) : {}
+  // the ride as handed out: the rideable plan (the per-segment optimum is its bound)
+  const planSim = r.plan?.simulation ?? null
+  const ridden = planSim ?? r.simulation
+  const out: Json = ridden ? resultToJson(ridden, course) : {}
   out.status = r.status
-  out.reason = r.reason
-  out.segment_power_w = r.status === 'optimal' ? Array.from(r.powerW, (p) => round(p, 2)) : []
+  out.reason = r.plan?.reason ?? r.reason
+  const powers = planSim ? r.plan!.powerW : r.powerW
+  out.segment_power_w = r.status === 'optimal' ? Array.from(powers, (p) => round(p, 2)) : []
   out.plan = r.plan
     ? r.plan.sections.map((s) => ({
         start_m: round(s.startM, 1),
@@ -189,11 +194,25 @@ export function optimizeResultToJson(
     out.positions = r.positions.names
     out.segment_position = Array.from(r.positions.segment)
   }
-  out.plan_time_s = r.plan && Number.isFinite(r.plan.timeS) ? round(r.plan.timeS, 3) : null
+  out.targets = r.plan
+    ? r.plan.targets.map((t) => ({
+        power_w: round(t.powerW, 1),
+        label: t.label,
+        sections: t.sections,
+      }))
+    : []
+  const planTime = r.plan && Number.isFinite(r.plan.timeS) ? r.plan.timeS : null
+  out.plan_time_s = planTime === null ? null : round(planTime, 3)
+  out.bound_time_s = Number.isFinite(r.timeS) ? round(r.timeS, 3) : null
   out.baseline = r.baseline
     ? { power_w: round(r.baseline.powerW, 2), time_s: round(r.baseline.timeS, 3) }
     : null
-  out.time_saved_s = r.timeSavedS === null ? null : round(r.timeSavedS, 3)
+  const ownTime = planTime ?? (Number.isFinite(r.timeS) ? r.timeS : null)
+  out.time_saved_s =
+    r.baseline && ownTime !== null && r.status === 'optimal'
+      ? round(r.baseline.timeS - ownTime, 3)
+      : null
+  out.bound_time_saved_s = r.timeSavedS === null ? null : round(r.timeSavedS, 3)
   if (equipment) {
     out.ranking = equipment.ranking.map((c) => ({
       choices: c.choices,

@@ -1,6 +1,7 @@
 // Validation of the optimizer's input, once at the entry ("expected X, got Y").
 import { EngineInputError, requireNumber, validateSimulationInput } from '../sim/validate.ts'
 import type { PacingInput } from './pacing.ts'
+import { MAX_TARGETS_LIMIT } from './rideable.ts'
 
 const CONSTRAINTS = ['w_prime_balance', 'normalized_power', 'average_power', 'work']
 
@@ -39,12 +40,16 @@ export function validatePacingInput(input: PacingInput): void {
   } else {
     requireNumber('constraint.power_w', c.powerW, 0, 5000, true)
   }
-  if (s.maxTargets !== undefined && !(Number.isInteger(s.maxTargets) && s.maxTargets >= 1)) {
+  if (
+    s.maxTargets !== undefined &&
+    !(Number.isInteger(s.maxTargets) && s.maxTargets >= 1 && s.maxTargets <= MAX_TARGETS_LIMIT)
+  ) {
     throw new EngineInputError(
       'max_targets',
-      `expected a whole number ≥ 1, got ${String(s.maxTargets)}`,
+      `expected a whole number from 1 to ${MAX_TARGETS_LIMIT}, got ${String(s.maxTargets)}`,
     )
   }
+  if (s.minSectionM !== undefined) requireNumber('min_section_m', s.minSectionM, 0, 100000)
   if (s.tolerance !== undefined) requireNumber('tolerance', s.tolerance, 1e-15, 1e-2)
   validateSimulationInput({ ...input, pacing: { type: 'constant', powerW: lo } })
   const w = input.warmStart

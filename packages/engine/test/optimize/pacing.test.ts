@@ -145,10 +145,13 @@ describe('invariants of the optimized ride (dynamic model: kinetic energy, corne
           expect(p).toBeGreaterThanOrEqual(50)
           expect(p).toBeLessThanOrEqual(rider.maxPowerW!)
         }
-        // the simplified plan: at most 20 labelled sections covering the course, feasible,
-        // and its reported time is its own simulated time
+        // the rideable plan: at most 12 targets (the default) over labelled sections covering the
+        // course, feasible, never slower than the best constant power, never faster than the
+        // bound, and its reported time is its own simulated time
         const plan = r.plan!
-        expect(plan.sections.length).toBeLessThanOrEqual(20)
+        expect(plan.targets.length).toBeLessThanOrEqual(12)
+        expect(plan.timeS).toBeLessThanOrEqual(r.baseline!.timeS)
+        expect(plan.timeS).toBeGreaterThanOrEqual(r.timeS)
         expect(plan.sections[0]!.startM).toBe(0)
         expect(plan.sections[plan.sections.length - 1]!.endM).toBeCloseTo(
           course.start[course.n]!,

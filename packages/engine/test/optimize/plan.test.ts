@@ -1,5 +1,5 @@
-// The rideable plan: at most max_targets contiguous sections, labelled by terrain and wind,
-// ridden through the simulation.
+// The rideable plan: at most max_targets target powers over contiguous sections, labelled by
+// terrain and wind, ridden through the simulation.
 import { describe, expect, it } from 'vitest'
 import { courseFromSegments, simulate, type Rider } from '../../src/index.ts'
 import { optimizePacing } from '../../src/optimize/pacing.ts'
@@ -37,7 +37,7 @@ describe('simplified plan', () => {
   ])
   const environment = { airDensityKgM3: 1.2, windSpeedMps: 5, windFromDeg: 0 }
   for (const maxTargets of [3, 6]) {
-    it(`max_targets ${maxTargets}: contiguous sections covering the course, feasible, its own time`, () => {
+    it(`max_targets ${maxTargets}: at most that many targets over contiguous sections covering the course, feasible, its own time`, () => {
       const r = optimizePacing({
         course,
         rider,
@@ -45,7 +45,9 @@ describe('simplified plan', () => {
         pacing: { constraint: { type: 'w_prime_balance' }, maxTargets },
       })
       const plan = r.plan!
-      expect(plan.sections.length).toBeLessThanOrEqual(maxTargets)
+      expect(plan.targets.length).toBeLessThanOrEqual(maxTargets)
+      // every section belongs to one target, and the target lists it
+      plan.sections.forEach((s, q) => expect(plan.targets[s.target]!.sections).toContain(q))
       expect(plan.sections[0]!.startM).toBe(0)
       for (let k = 1; k < plan.sections.length; k++) {
         expect(plan.sections[k]!.startM).toBe(plan.sections[k - 1]!.endM)
