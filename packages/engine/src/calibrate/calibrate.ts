@@ -33,6 +33,12 @@ const PLAUSIBLE_CDA: [number, number] = [0.1, 0.8]
  * window is rejected as drafting (energy missing) or an outlier (energy in excess). */
 export const OUTLIER_WINDOW_S = 60
 export const OUTLIER_Z = 3.5
+/**
+ * Floor of the residual drift's robust scale (m/s of virtual elevation): on very clean data the
+ * spread is tiny and any window would be an outlier. 0.01 m/s is ≈8 W for an 80 kg system, so a
+ * window is rejected only beyond ≈28 W of unexplained power (a draft saves far more).
+ */
+export const MIN_OUTLIER_SCALE_MPS = 0.01
 /** Bootstrap resamples of the CdA and Crr intervals unless the caller says. */
 export const DEFAULT_RESAMPLES = 50
 /** Samples are merged into bins of this many seconds for the fit (bins.ts). */
@@ -160,8 +166,10 @@ function rejectOutliers(bins: BinnedSeries, fit: VeFitResult, marks: Uint8Array)
   if (windows.length < 10) return 0
   const rates = windows.map((w) => w.rate)
   const mid = median(rates)
-  const scale = 1.4826 * median(rates.map((r) => Math.abs(r - mid)))
-  if (!(scale > 0)) return 0
+  const scale = Math.max(
+    MIN_OUTLIER_SCALE_MPS,
+    1.4826 * median(rates.map((r) => Math.abs(r - mid))),
+  )
   let changed = 0
   for (const w of windows) {
     const z = (w.rate - mid) / scale
