@@ -56,7 +56,7 @@ export function splitCsv(line: string, sep: string): string[] {
 
 /**
  * A time cell → seconds: "75.5", "01:15.5" (mm:ss.s), "1:02:03" (hh:mm:ss) or an ISO 8601 date
- * (epoch seconds, `absolute`). NaN when it is none of these.
+ * (epoch seconds, `absolute`; UTC when it names no zone). NaN when it is none of these.
  */
 export function parseTime(cell: string): { s: number; absolute: boolean } {
   const c = cell.trim()
@@ -71,7 +71,9 @@ export function parseTime(cell: string): { s: number; absolute: boolean } {
     return { s, absolute: false }
   }
   if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(c)) {
-    const ms = Date.parse(c.replace(' ', 'T'))
+    // Without a zone a date-time is read as UTC (not the server's local time).
+    const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(c)
+    const ms = Date.parse(c.replace(' ', 'T') + (zoned ? '' : 'Z'))
     if (Number.isFinite(ms)) return { s: ms / 1000, absolute: true }
   }
   return { s: NaN, absolute: false }

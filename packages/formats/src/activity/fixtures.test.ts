@@ -289,6 +289,21 @@ describe('generic CSV', () => {
     expect(a.warnings).toEqual([])
   })
 
+  it('date-times without a zone are UTC, whatever the machine zone', () => {
+    const lines = ['time,speed,power']
+    for (let i = 0; i < 5; i++) lines.push(`2024-05-01 10:00:0${i},30,200`)
+    const zone = process.env.TZ
+    process.env.TZ = 'America/New_York' // Node applies a changed TZ at once
+    try {
+      expect(readActivity(bytesOf(lines.join('\n')), 'local.csv').startEpochS).toBe(
+        T0.getTime() / 1000,
+      )
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
+  })
+
   it('mph and miles from the header; ISO date-times give the absolute start', () => {
     const lines = ['timestamp,speed (mph),power (watts),distance (miles)']
     for (let i = 0; i < 20; i++)
