@@ -458,7 +458,10 @@ export function readIbikeCsv(text: string, fileName: string | null): RawActivity
     let t = k * dt
     const stamp = at.timestamp >= 0 ? (cells[at.timestamp] ?? '') : ''
     if (stamp !== '') {
-      const ms = Date.parse(stamp)
+      // iBike writes this column in UTC (GoldenCheetah's reader), often without the zone.
+      const ms = Date.parse(
+        /(Z|[+-]\d{2}:?\d{2})$/i.test(stamp) ? stamp : `${stamp.replace(' ', 'T')}Z`,
+      )
       if (Number.isFinite(ms)) {
         if (Number.isNaN(stampOrigin)) stampOrigin = ms / 1000 - t
         t = ms / 1000 - stampOrigin

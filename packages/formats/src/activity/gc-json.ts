@@ -9,7 +9,7 @@ import type { RawActivity } from './types.ts'
 
 const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : NaN)
 
-/** GoldenCheetah writes "yyyy/MM/dd hh:mm:ss UTC" (also accepts ISO 8601). */
+/** GoldenCheetah writes "yyyy/MM/dd hh:mm:ss UTC" (also accepts ISO 8601; UTC without a zone). */
 export function gcStartTime(text: unknown): number {
   if (typeof text !== 'string') return NaN
   const m = /^\s*(\d{4})\/(\d{1,2})\/(\d{1,2})[ T](\d{1,2}):(\d{2}):(\d{2})\s*(UTC)?\s*$/.exec(text)
@@ -17,7 +17,8 @@ export function gcStartTime(text: unknown): number {
     const [, y, mo, d, h, mi, s] = m.map(Number) as number[]
     return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!) / 1000
   }
-  const ms = Date.parse(text)
+  const t = text.trim()
+  const ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(t) ? t : `${t.replace(' ', 'T')}Z`)
   return Number.isFinite(ms) ? ms / 1000 : NaN
 }
 
