@@ -201,6 +201,8 @@ class VeProblem {
   /** Offset column of the filtered model, and the filtered Jacobian (4 per position). */
   readonly z: Float64Array
   readonly jt: Float64Array
+  /** Work space for the robust scale's median. */
+  readonly scratch: Float64Array
   constructor(
     readonly segs: Segment[],
     readonly groups: number,
@@ -263,6 +265,7 @@ class VeProblem {
     this.BN = new Float64Array(this.m)
     this.z = new Float64Array(this.m)
     this.jt = new Float64Array(4 * this.m)
+    this.scratch = new Float64Array(this.m)
     if (base) this.phi = base.phi
   }
 
@@ -389,9 +392,14 @@ function huberWeights(
 ): number {
   let scale = fixedScale ?? NaN
   if (fixedScale === undefined) {
-    const abs: number[] = []
-    for (let j = 0; j < P.m; j++) if (Number.isFinite(alt[j])) abs.push(Math.abs(res[j]!))
-    scale = 1.4826 * median(abs)
+    const abs = P.scratch
+    let k = 0
+    for (let j = 0; j < P.m; j++) if (Number.isFinite(alt[j])) abs[k++] = Math.abs(res[j]!)
+    const sorted = abs.subarray(0, k).sort()
+    scale =
+      k === 0
+        ? NaN
+        : 1.4826 * (k % 2 ? sorted[(k - 1) >> 1]! : 0.5 * (sorted[k / 2 - 1]! + sorted[k / 2]!))
   }
   const cut = Number.isFinite(kH) && scale > 1e-12 ? kH * scale : Infinity
   for (let j = 0; j < P.m; j++) {
@@ -880,7 +888,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
       cda: Float64Array.from(st.cda),
       offsets: Float64Array.from(st.offsets),
     }
-    const leaveOut = (positions: Int32Array, lo: number, hi: number): boolean => {
+    const leaveOut = (positions: Int32Array, lo: number, hi: number, Q: VeProblem = P): boolean => {
       alt2.set(alt)
       for (let k = lo; k < hi; k++) alt2[positions[k]!] = NaN
       st2.cda.set(st.cda)
@@ -888,7 +896,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
       st2.wE = st.wE
       st2.wN = st.wN
       w2.set(w)
-      return gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 6 : 4, scale) >= 0
+      return gaussNewton(Q, alt2, st2, w2, res2, kH, Q.windFree ? 6 : 4, scale) >= 0
     }
     const blocksOf = (count: number): number =>
       Math.max(4, Math.min(20, Math.round(count / blockLen)))
@@ -917,11 +925,22 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
       if (pos.length < 8) continue
       const G = blocksOf(pos.length)
       const cdas: number[] = []
-      for (let k = 0; k < G; k++) {
-        if (
-          !leaveOut(pos, Math.floor((k * pos.length) / G), Math.floor(((k + 1) * pos.length) / G))
+      // With Crr and wind held, the groups share nothing: refit only this group's segments.
+      let Q = P
+      if (!P.crrFree && !P.windFree) {
+        Q = new VeProblem(
+          segs.filter((x) => x.group === g),
+          groups,
+          c.fw,
+          false,
+          false,
+          base,
         )
-          continue
+        Q.phi = P.phi
+      }
+      for (let k = 0; k < G; k++) {
+        const lo = Math.floor((k * pos.length) / G)
+        if (!leaveOut(pos, lo, Math.floor(((k + 1) * pos.length) / G), Q)) continue
         cdas.push(st2.cda[g]!)
       }
       ;[cdaSe[g], cdaDof[g]] = jackknifeSe(cdas)
