@@ -68,18 +68,79 @@ export function SummaryStats({ output }: { output: PacingOutput }) {
   )
 }
 
-/** Says so when the rideable plan is no faster than riding the constant baseline. */
+/** The per-segment optimum's time and saving (results stored before issue 15 call it optimal). */
+function boundOf(output: PacingOutput): { time: number; saved: number | null } | null {
+  const time = output.bound_time_s ?? output.optimal_time_s
+  if (time === undefined || !Number.isFinite(time)) return null
+  return { time, saved: output.bound_time_saved_s ?? output.optimal_time_saved_s ?? null }
+}
+
+/**
+ * The bound next to the plan: the per-segment optimum (one power every few hundred metres, more
+ * than a rider can follow) and how much of its gain the plan keeps.
+ */
+export function BoundNote({ output }: { output: PacingOutput }) {
+  const bound = boundOf(output)
+  if (!bound) return null
+  const kept =
+    bound.saved !== null && bound.saved > 0.5 && output.time_saved_s !== null
+      ? Math.round((100 * Math.max(0, output.time_saved_s)) / bound.saved)
+      : null
+  const targets = output.targets?.length ?? 0
+  return (
+    <p className="text-xs text-slate-600" data-testid="plan-bound">
+      {targets > 0
+        ? `The plan: ${targets} target${targets === 1 ? '' : 's'} over ${output.plan.length} section${output.plan.length === 1 ? '' : 's'}, its time as ridden. `
+        : ''}
+      Bound (per-segment optimum, not rideable):{' '}
+      <span className="tabular-nums" data-testid="bound-time">
+        {formatDuration(bound.time)}
+      </span>
+      {bound.saved !== null ? `, saves ${formatSaving(bound.saved)}` : ''}
+      {kept !== null ? `; the plan keeps ${kept} % of that gain.` : '.'}
+    </p>
+  )
+}
+
+/** Says so, and why, when the rideable plan is the constant baseline. */
 export function SavingNote({ output }: { output: PacingOutput }) {
   if (output.time_saved_s === null || output.time_saved_s > 0.5 || !output.baseline) return null
+  const bound = boundOf(output)
   return (
     <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 ring-1 ring-amber-200">
-      On this course the plan with this number of targets is no faster than riding a steady{' '}
-      {Math.round(output.baseline.power_w)} W
-      {output.optimal_time_saved_s !== null && output.optimal_time_saved_s > 0.5
-        ? ` (pacing segment by segment would save ${formatSaving(output.optimal_time_saved_s)}, more targets than a rider can follow)`
-        : ''}
-      . Ride the steady power, or allow more targets.
+      {output.reason ? (
+        <span data-testid="plan-reason">
+          {output.reason.charAt(0).toUpperCase() + output.reason.slice(1)}.{' '}
+        </span>
+      ) : (
+        <>
+          On this course the plan with this number of targets is no faster than riding a steady{' '}
+          {Math.round(output.baseline.power_w)} W
+          {bound?.saved != null && bound.saved > 0.5
+            ? ` (pacing segment by segment would save ${formatSaving(bound.saved)}, more targets than a rider can follow)`
+            : ''}
+          .{' '}
+        </>
+      )}
+      Ride the steady {Math.round(output.baseline.power_w)} W, or allow more targets or shorter
+      sections.
     </p>
+  )
+}
+
+/** The target powers and what each applies to ("340 W · climb · 10 sections"). */
+export function TargetList({ output }: { output: PacingOutput }) {
+  const targets = output.targets ?? []
+  if (targets.length < 2) return null
+  return (
+    <ul className="mb-3 flex flex-wrap gap-2 text-xs" data-testid="plan-targets">
+      {targets.map((t, i) => (
+        <li key={i} className="rounded bg-slate-100 px-2 py-1 tabular-nums text-slate-700">
+          <strong>{Math.round(t.power_w)} W</strong> · {t.label} · {t.sections.length} section
+          {t.sections.length === 1 ? '' : 's'}
+        </li>
+      ))}
+    </ul>
   )
 }
 
@@ -143,6 +204,7 @@ export function OutputView({
   return (
     <div className="space-y-4">
       <SummaryStats output={pacing} />
+      <BoundNote output={pacing} />
       <SavingNote output={pacing} />
       {output.type === 'equipment' ? (
         <Card className="print:break-inside-avoid">
@@ -150,6 +212,7 @@ export function OutputView({
         </Card>
       ) : null}
       <Card title={output.type === 'equipment' ? 'Plan of the fastest combination' : 'Plan'}>
+        <TargetList output={pacing} />
         <PlanTable rows={pacing.plan} eventStart={eventStart} sections={sections} />
       </Card>
       {pacing.series ? (
