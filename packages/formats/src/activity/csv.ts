@@ -293,6 +293,8 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
     }
     const temp = values.get('temperature')?.[i]
     if (temp !== undefined) row.temperature = temp * tempTr[0] + tempTr[1]
+    // 0, 0 is "no fix" (GoldenCheetah's CSV, iBike), not a point in the Gulf of Guinea.
+    if (row.lat === 0 && row.lon === 0) row.lat = row.lon = NaN
     out.push(time[i]!, row)
   }
   return {

@@ -289,6 +289,24 @@ describe('generic CSV', () => {
     expect(a.warnings).toEqual([])
   })
 
+  it('GoldenCheetah CSV export: secs, km, kph, watts, alt, headwind (km/h), interval, no GPS', () => {
+    const lines = [
+      'secs, cad, hr, km, kph, nm, watts, alt, lon, lat, headwind, slope, temp, interval',
+    ]
+    for (let i = 0; i < 40; i++)
+      lines.push(
+        `${i}, 90, 140, ${(i * 10) / 1000}, 36, 0, 220, 12, 0, 0, 39.6, 0, 18, ${i < 20 ? 0 : 1}`,
+      )
+    const a = readActivity(bytesOf(lines.join('\n')), 'gc.csv')
+    const s = a.samples
+    expect(s.speed[5]).toBeCloseTo(10, 12)
+    expect(s.distance![39]).toBeCloseTo(390, 9)
+    expect(s.airspeed![5]).toBeCloseTo(11, 12)
+    expect(s.temperature![0]).toBe(18)
+    expect(s.lat).toBeNull()
+    expect(a.laps.map((l) => l.startT)).toEqual([0, 20])
+  })
+
   it('date-times without a zone are UTC, whatever the machine zone', () => {
     const lines = ['time,speed,power']
     for (let i = 0; i < 5; i++) lines.push(`2024-05-01 10:00:0${i},30,200`)
