@@ -116,3 +116,30 @@ describe('terrainOf', () => {
     ])
   })
 })
+
+describe('section grades over at least 100 m (issue 18 §5)', () => {
+  it('a 20 m section on a 30 % blip reads the grade of the 100 m around it; longer ones their own', () => {
+    const c = courseFromSegments(
+      Array.from({ length: 100 }, (_, i) => ({
+        lengthM: 10,
+        grade: i === 50 || i === 51 ? 0.3 : 0,
+      })),
+    )
+    const sections = [
+      { startM: 0, endM: 500 },
+      { startM: 500, endM: 520 },
+      { startM: 520, endM: 1000 },
+    ]
+    const [a, b, d] = summarizeSections(c, sections)
+    expect(b!.lengthM).toBe(20)
+    expect(b!.grade).toBeCloseTo(0.06, 9) // 6 m of rise over 460–560 m, not 30 %
+    expect(a!.grade).toBeCloseTo(0, 9)
+    expect(d!.grade).toBeCloseTo(0, 9)
+    // a short section at the very start is measured over the first 100 m
+    const [first] = summarizeSections(c, [
+      { startM: 0, endM: 10 },
+      { startM: 10, endM: 1000 },
+    ])
+    expect(first!.grade).toBeCloseTo(0, 9)
+  })
+})

@@ -163,25 +163,39 @@ export function moveSectionEnd(
 
 export interface SectionSummary extends CourseSection {
   lengthM: number
-  /** mean grade (rise/run) over the section */
+  /** mean grade (rise/run) over the section, or over the 100 m around it when it is shorter
+   * (SECTION_GRADE_MIN_M: a grade shown to a rider is never one noisy 10 m stretch) */
   grade: number
   terrain: SectionTerrain
 }
+
+/** Shortest stretch a section's grade is measured over (m). */
+export const SECTION_GRADE_MIN_M = 100
 
 /** Length, mean grade and terrain class of each section on the course. */
 export function summarizeSections(
   course: CourseLike,
   sections: readonly CourseSection[],
 ): SectionSummary[] {
+  const total = course.start[course.n]!
   return sections.map((s) => {
+    const lengthM = s.endM - s.startM
+    // A section shorter than the minimum is measured over the stretch of that length centred on
+    // it, moved inside the course.
+    let from = s.startM
+    let to = s.endM
+    if (lengthM < SECTION_GRADE_MIN_M && total > SECTION_GRADE_MIN_M) {
+      const mid = 0.5 * (s.startM + s.endM)
+      from = Math.min(Math.max(0, mid - SECTION_GRADE_MIN_M / 2), total - SECTION_GRADE_MIN_M)
+      to = from + SECTION_GRADE_MIN_M
+    }
     let rise = 0
     for (let i = 0; i < course.n; i++) {
-      const a = Math.max(course.start[i]!, s.startM)
-      const b = Math.min(course.start[i + 1]!, s.endM)
+      const a = Math.max(course.start[i]!, from)
+      const b = Math.min(course.start[i + 1]!, to)
       if (b > a) rise += (b - a) * course.grade[i]!
     }
-    const lengthM = s.endM - s.startM
-    const grade = lengthM > 0 ? rise / lengthM : 0
+    const grade = to > from ? rise / (to - from) : 0
     return { ...s, lengthM, grade, terrain: terrainOf(grade) }
   })
 }
