@@ -18,6 +18,7 @@ import {
   Stat,
 } from '../components/ui.tsx'
 import { errorMessage, useApiData, type Course } from '../lib/api.ts'
+import { GRADE_WINDOW_M, gradeRangeOf } from '../lib/course-edit.ts'
 import { percent } from '../lib/format.ts'
 
 type Surface = 'smooth' | 'normal' | 'rough'
@@ -117,7 +118,11 @@ function CourseView({ course: c, onSaved }: { course: Course; onSaved(course: Co
           <Stat label="Distance" value={formatQuantity('distance', c.stats.distance, system, 2)} />
           <Stat label="Ascent" value={formatQuantity('elevation', c.stats.ascent, system, 0)} />
           <Stat label="Descent" value={formatQuantity('elevation', c.stats.descent, system, 0)} />
-          <Stat label="Steepest" value={percent(c.stats.max_grade)} />
+          {/* from the segments, so courses stored before grades were taken over 100 m read right */}
+          <Stat
+            label={`Steepest ${GRADE_WINDOW_M} m`}
+            value={percent(gradeRangeOf(c.segments, GRADE_WINDOW_M).maxGrade)}
+          />
           <Stat label="Segments" value={c.segments.length} />
         </dl>
       ) : null}
