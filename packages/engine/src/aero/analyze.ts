@@ -292,6 +292,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     if (!series.elevation && runMethod === 've') flags.push('no_elevation')
     if (runMethod === 've' && Number.isFinite(rmse) && rmse > 2.5) flags.push('poor_fit')
     if (n > 0 && nValid < 0.9 * n) flags.push('speed_gaps')
+    if (Number.isFinite(cda) && (cda < 0.1 || cda > 0.8)) flags.push('implausible_cda')
     const run: AeroRun = {
       index: k,
       label: r.label,

@@ -118,6 +118,8 @@ export type AeroRunFlag =
   | 'no_elevation'
   | 'poor_fit'
   | 'speed_gaps'
+  /** CdA outside 0.1–0.8 m²: the run cannot be a rider on a bike (coasting, wrong mass, bad data). */
+  | 'implausible_cda'
 
 export interface AeroRun {
   /** Position in `AeroAnalysis.runs` (time order). */
