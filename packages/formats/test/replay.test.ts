@@ -78,6 +78,25 @@ describe('replaying the real rides with their recorded power', () => {
     expect(Math.abs(plain.stalledAtM! - 82448)).toBeLessThan(50)
   })
 
+  it('Edge 810 at 5 m, 10 m and 50 m segments: the replay completes and agrees within 1 %', () => {
+    const path = 'rides/edge810-vector-power.fit'
+    const bytes = readFileSync(resolve(data, path))
+    const times = [5, 10, 50].map((segmentLengthM) => {
+      const imported = importCourse(bytes, path, { segmentLengthM })
+      const rep = replayRecorded({
+        course: imported.course,
+        recorded: recordedRide(imported)!,
+        rider,
+        environment,
+      })
+      expect(rep.simulation.status).toBe('ok')
+      expect(rep.recordedMovingTimeS).toBeCloseTo(4650, -1)
+      return rep.predictedMovingTimeS
+    })
+    expect(Math.abs(times[0]! / times[1]! - 1)).toBeLessThan(0.01)
+    expect(Math.abs(times[2]! / times[1]! - 1)).toBeLessThan(0.01)
+  })
+
   it('a planned route (no power) has no recording to replay', () => {
     const path = 'courses/alpe-dhuez.gpx'
     expect(recordedRide(importCourse(readFileSync(resolve(data, path)), path))).toBeNull()
