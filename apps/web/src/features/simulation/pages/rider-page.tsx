@@ -9,6 +9,11 @@ import { errorMessage, useApiData, type RiderSetup } from '../lib/api.ts'
 import { estimatePositions } from '../lib/cda.ts'
 import { CpEstimatePanel, FTP_W_PRIME_J, type CpEstimate } from '../components/cp-estimate.tsx'
 import {
+  crrBySurface,
+  RideCalibrationPanel,
+  type RideCalibrationValues,
+} from '../components/ride-calibration.tsx'
+import {
   BIKE_TYPES,
   TYRES,
   emptyForm,
@@ -124,6 +129,36 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
             ? f.wPrimeKj
             : String(FTP_W_PRIME_J / 1000),
     }))
+  }
+
+  const massOf = (text: string) =>
+    Number(text) > 0 ? fromDisplay('mass', Number(text), system) : NaN
+  const calibrationRider = {
+    massKg: massKg + (Number(form.extraMass) >= 0 ? massOf(form.extraMass) || 0 : 0),
+    bikeMassKg: massOf(form.bikeMass),
+    efficiency: Number(form.efficiency) / 100,
+  }
+
+  function applyRideCalibration({ cdaM2, crr }: RideCalibrationValues) {
+    setForm((f) => {
+      const by = crrBySurface(crr, {
+        smooth: Number(f.crrSmooth),
+        normal: Number(f.crrNormal),
+        rough: Number(f.crrRough),
+      })
+      const positions = f.positions.map((p) => ({
+        ...p,
+        cda: cdaM2.toFixed(3),
+      })) as SetupForm['positions']
+      return {
+        ...f,
+        positions,
+        tyre: 'custom',
+        crrSmooth: by.smooth.toFixed(4),
+        crrNormal: by.normal.toFixed(4),
+        crrRough: by.rough.toFixed(4),
+      }
+    })
   }
 
   async function save() {
@@ -337,6 +372,7 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
                 : 'Enter the rider’s height and weight to get an estimate.'}
             </span>
           </div>
+          <RideCalibrationPanel rider={calibrationRider} onApply={applyRideCalibration} />
         </Card>
         <Card title="Tyres" className="lg:col-span-2">
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-4">

@@ -1,0 +1,252 @@
+// "Calibrate from a ride": the rider's effective CdA and Crr (and the day's wind) from a recorded
+// ride with power, fitted in the browser by the engine (calibrateRecordedRide: the energy balance
+// over the moving parts, then the replay closure) on the course the importer builds from the same
+// file. Shows the values with their 95 % intervals, what was left out and why, the replay of the
+// ride with them, and the measured against the virtual elevation; the values go into the setup
+// only when the user applies them.
+import { useState } from 'react'
+import { calibrateRecordedRide, type RideCalibrationReport } from '@veloptima/engine'
+import { Button, Field } from './ui.tsx'
+
+export type RideCalibrationValues = { cdaM2: number; crr: number }
+
+/** The masses and efficiency of the setup being edited (SI), NaN when not entered. */
+export type CalibrationRider = { massKg: number; bikeMassKg: number; efficiency: number }
+
+const REASONS: Record<string, string> = {
+  stopped: 'stopped',
+  no_power: 'no power',
+  gps_spike: 'GPS spikes',
+  braking: 'braking',
+  coasting_descent: 'fast descents without pedalling',
+  drafting: 'riding in a draft',
+  outlier: 'other outliers',
+  short_stretch: 'stretches too short to fit',
+  outside_range: 'outside the range',
+}
+
+/**
+ * Crr of the three road surfaces after a calibration: the fitted Crr is the normal-road value
+ * and the smooth and rough values keep their ratio to it.
+ */
+export function crrBySurface(
+  fitted: number,
+  current: { smooth: number; normal: number; rough: number },
+): { smooth: number; normal: number; rough: number } {
+  const ok = current.normal > 0 && current.smooth > 0 && current.rough > 0
+  const smooth = ok ? current.smooth / current.normal : 0.8
+  const rough = ok ? current.rough / current.normal : 1.375
+  return { smooth: fitted * smooth, normal: fitted, rough: fitted * rough }
+}
+
+async function calibrateFile(
+  file: File,
+  rider: CalibrationRider,
+  temperatureC: number,
+): Promise<RideCalibrationReport> {
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  // The readers load only when a ride is calibrated (they are not needed elsewhere on the page).
+  const { importCourse, recordedRide, readActivity } = await import('@veloptima/formats')
+  readActivity(bytes, file.name) // refuses a file without power or speed, naming it
+  const imported = importCourse(bytes, file.name)
+  const recorded = recordedRide(imported)
+  if (!recorded) throw new Error(`${file.name}: expected a ride with power and time, got none`)
+  return calibrateRecordedRide(
+    {
+      course: imported.course,
+      recorded,
+      points: {
+        timeS: imported.track.time,
+        distanceM: imported.pointDistanceM,
+        powerW: imported.track.power!,
+      },
+    },
+    {
+      massKg: rider.massKg,
+      bikeMassKg: rider.bikeMassKg,
+      drivetrainEfficiency: rider.efficiency,
+      environment: { temperatureC },
+    },
+  )
+}
+
+/** Measured and virtual elevation against time, and the residual under them. */
+function ResidualChart({ chart }: { chart: RideCalibrationReport['chart'] }) {
+  const w = 600
+  const h = 160
+  const t = chart.t
+  const finite = (a: number[]) => a.filter((x) => Number.isFinite(x))
+  const ys = [...finite(chart.elevationM), ...finite(chart.virtualM)]
+  const res = finite(chart.residualM)
+  if (t.length < 2 || ys.length === 0) return null
+  const t0 = t[0]!
+  const t1 = t[t.length - 1]!
+  const lo = Math.min(...ys)
+  const hi = Math.max(...ys)
+  const rMax = Math.max(1, ...res.map(Math.abs))
+  const x = (s: number) => ((s - t0) / (t1 - t0 || 1)) * w
+  const y = (e: number) => 100 - ((e - lo) / (hi - lo || 1)) * 95
+  const yr = (r: number) => 130 - (r / rMax) * 25
+  const path = (vals: number[], f: (v: number) => number) => {
+    let d = ''
+    let pen = false
+    vals.forEach((v, i) => {
+      if (!Number.isFinite(v)) {
+        pen = false
+        return
+      }
+      d += `${pen ? 'L' : 'M'}${x(t[i]!).toFixed(1)},${f(v).toFixed(1)}`
+      pen = true
+    })
+    return d
+  }
+  return (
+    <svg
+      viewBox={`0 0 ${w} ${h}`}
+      className="mt-2 w-full"
+      role="img"
+      aria-label="Measured and virtual elevation, and the residual"
+    >
+      <path d={path(chart.elevationM, y)} fill="none" stroke="#94a3b8" strokeWidth="1.5" />
+      <path d={path(chart.virtualM, y)} fill="none" stroke="#2563eb" strokeWidth="1" />
+      <line x1="0" x2={w} y1={yr(0)} y2={yr(0)} stroke="#e2e8f0" />
+      <path d={path(chart.residualM, yr)} fill="none" stroke="#dc2626" strokeWidth="0.8" />
+      <text x="4" y={h - 4} fontSize="10" fill="#475569">
+        grey: measured elevation · blue: virtual elevation (calibrated) · red: residual (±
+        {rMax.toFixed(1)} m)
+      </text>
+    </svg>
+  )
+}
+
+export function RideCalibrationPanel({
+  rider,
+  onApply,
+}: {
+  rider: CalibrationRider
+  onApply(values: RideCalibrationValues): void
+}) {
+  const [temperature, setTemperature] = useState('20')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [result, setResult] = useState<RideCalibrationReport | null>(null)
+  const temperatureC = Number(temperature)
+  const ready =
+    rider.massKg > 0 &&
+    rider.bikeMassKg > 0 &&
+    rider.efficiency > 0 &&
+    temperature.trim() !== '' &&
+    temperatureC >= -30 &&
+    temperatureC <= 50
+
+  async function run(file: File) {
+    setBusy(true)
+    setError(null)
+    setResult(null)
+    try {
+      setResult(await calibrateFile(file, rider, temperatureC))
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const r = result
+  const excluded = r
+    ? Object.entries(r.excluded)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${REASONS[k] ?? k} ${n}`)
+        .join(', ')
+    : ''
+  return (
+    <details className="mt-3 rounded-md bg-slate-50 p-3 ring-1 ring-slate-200">
+      <summary className="cursor-pointer text-sm font-medium text-slate-800">
+        Calibrate CdA and Crr from a ride
+      </summary>
+      <div className="mt-3 space-y-3 text-sm">
+        <p className="text-slate-700">
+          A ride you recorded with a power meter (FIT, TCX or GPX with power) and the masses above:
+          the energy balance over the moving parts gives your effective CdA and Crr (and the day’s
+          wind), leaving out stops, braking, fast descents and stretches in a draft; the level is
+          then set so that replaying the ride with its own power rides its recorded time.
+        </p>
+        <div className="flex flex-wrap items-end gap-3">
+          <div className="w-40">
+            <Field
+              label="Air temperature"
+              unit="°C"
+              value={temperature}
+              onChange={setTemperature}
+              error={
+                temperature.trim() !== '' && !(temperatureC >= -30 && temperatureC <= 50)
+                  ? `From −30 to 50 °C (got ${temperature}).`
+                  : undefined
+              }
+            />
+          </div>
+          <label className="text-sm text-slate-700">
+            <span className="block font-medium">Ride file</span>
+            <input
+              type="file"
+              accept=".fit,.tcx,.gpx"
+              disabled={!ready || busy}
+              aria-label="Ride file to calibrate from"
+              onChange={(e) => {
+                const f = e.target.files?.[0]
+                if (f) void run(f)
+              }}
+            />
+          </label>
+        </div>
+        {!ready ? (
+          <p className="text-slate-500">
+            Enter the rider and bike masses and the efficiency first.
+          </p>
+        ) : null}
+        <div aria-live="polite">
+          {busy ? <p className="text-slate-600">Calibrating…</p> : null}
+          {error ? <p className="text-red-600">{error}</p> : null}
+          {r ? (
+            <div className="space-y-2" data-testid="ride-calibration">
+              <p>
+                CdA <strong>{r.cdaM2.value.toFixed(3)} m²</strong> (95 %:{' '}
+                {r.cdaM2.ci95.map((v) => v.toFixed(3)).join('–')}), Crr{' '}
+                <strong>{r.crr.value.toFixed(4)}</strong>
+                {r.crrFixed
+                  ? ' (held: this ride cannot separate it from CdA)'
+                  : ` (95 %: ${r.crr.ci95.map((v) => v.toFixed(4)).join('–')})`}
+                {r.wind
+                  ? `, wind ${(r.wind.speedMps.value * 3.6).toFixed(1)} km/h from ${r.wind.fromDeg.toFixed(0)}°`
+                  : ''}
+                .
+              </p>
+              <p className="text-slate-700">
+                Replay with these values: {(r.replay.predictedTimeS / 60).toFixed(1)} min against{' '}
+                {(r.replay.recordedTimeS / 60).toFixed(1)} min ridden (
+                {r.replay.errorPct.toFixed(1)} %). The energy balance alone gave CdA{' '}
+                {r.energyFit.cdaM2.toFixed(3)} m² and Crr {r.energyFit.crr.toFixed(4)} (×
+                {r.closureFactor.toFixed(2)} to ride the recorded time). {r.samplesUsed} samples
+                used{excluded ? `; left out: ${excluded}` : ''}.
+              </p>
+              {r.warnings.length > 0 ? (
+                <ul className="list-disc pl-5 text-amber-700">
+                  {r.warnings.map((w) => (
+                    <li key={w}>{w}</li>
+                  ))}
+                </ul>
+              ) : null}
+              <ResidualChart chart={r.chart} />
+              <Button
+                variant="secondary"
+                onClick={() => onApply({ cdaM2: r.cdaM2.value, crr: r.crr.value })}
+              >
+                Use this CdA (both positions) and Crr
+              </Button>
+            </div>
+          ) : null}
+        </div>
+      </div>
+    </details>
+  )
+}
