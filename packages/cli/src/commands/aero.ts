@@ -47,10 +47,14 @@ const show = (v: unknown): string =>
 
 /** Reads and checks the scenario; every message names the snake_case field. */
 export class AeroScenario {
+  private readonly o: Json
+
   constructor(
     private readonly source: string,
-    private readonly o: Json,
-  ) {}
+    json: unknown,
+  ) {
+    this.o = this.object(json, 'scenario', 'a JSON object with file, mass_kg, …')
+  }
 
   fail(field: string, expected: string, got: unknown): never {
     throw new UsageError(`${this.source}: ${field}: expected ${expected}, got ${show(got)}`)
@@ -314,9 +318,7 @@ export async function aeroCommand(args: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`)
   }
-  const scenario = new AeroScenario(path, {})
-  const o = scenario.object(json, 'scenario', 'a JSON object with file, mass_kg, …')
-  const { file, deviceSerial, input } = new AeroScenario(path, o).parse()
+  const { file, deviceSerial, input } = new AeroScenario(path, json).parse()
   const activityPath = resolve(path === '-' ? '.' : dirname(path), file)
   const activity = readActivity(readBytes(activityPath), file, deviceSerial ? { deviceSerial } : {})
   checkRunsAgainst(path, input.runs, activity)
