@@ -68,7 +68,7 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
           headers: auth[uid],
         })
         const v = res
-          .json<{ items: { version: number; status: string }[] }>()
+          .json<{ items: { version: number; status: string; error: unknown }[] }>()
           .items.find((x) => x.version === version)
         return v && v.status !== 'queued' && v.status !== 'running' ? v : undefined
       },

@@ -551,6 +551,7 @@ export class AeroAnalyses {
       .orderBy(asc(aeroRuns.position), asc(aeroRuns.createdAt))
     const given: GivenRun[] = runRows.map((r) => ({
       key: r.id,
+      name: r.name,
       startT: r.startTime,
       endT: r.endTime,
       lap: r.lap,

@@ -92,6 +92,7 @@ export type SessionFile = {
 /** A run the analysis must use as is (made by the user, or detected earlier). */
 export type GivenRun = {
   key: string
+  name: string
   startT: number | null
   endT: number | null
   lap: number | null
@@ -225,6 +226,15 @@ export function mergeActivities(parts: { samples: ActivitySamples; offsetS: numb
   } as ActivitySamples
 }
 
+/** A file as a detected run's name starts: its recording time (UTC), else its name, short. */
+function shortName(fileName: string, startEpochS: number): string {
+  if (Number.isFinite(startEpochS)) {
+    return new Date(startEpochS * 1000).toISOString().slice(11, 19)
+  }
+  const base = fileName.replace(/\.[^.]+$/, '')
+  return base.length > 24 ? `${base.slice(0, 23)}…` : base
+}
+
 const round = (x: number, digits: number) => {
   if (!Number.isFinite(x)) return NaN
   const f = 10 ** digits
@@ -332,7 +342,7 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
   >()
   input.runs.forEach((r, i) => {
     const label = `given:${i}`
-    meta.set(label, { key: r.key, fileId: null, label: r.key, lap: r.lap })
+    meta.set(label, { key: r.key, fileId: null, label: r.name, lap: r.lap })
     const spec: RunSpec = { label, configuration: r.configuration, source: 'time_range' }
     if (r.startT != null && r.endT != null) {
       spec.startT = r.startT
@@ -349,11 +359,10 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
       const found = file.detect ? detectRuns(activity.samples) : []
       found.forEach((spec, j) => {
         const label = `detected:${f}:${j}`
-        const base = file.name.replace(/\.[^.]+$/, '')
         meta.set(label, {
           key: null,
           fileId: file.fileId,
-          label: `${base} · ${spec.label ?? `run ${j + 1}`}`,
+          label: `${shortName(file.name, activity.startEpochS)} · ${spec.label ?? `run ${j + 1}`}`,
           lap: spec.lap != null ? lapBase + spec.lap : null,
         })
         specs.push({

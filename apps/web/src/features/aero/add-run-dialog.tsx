@@ -221,7 +221,7 @@ export function AddRunDialog({
               ) : (
                 <div>
                   <label htmlFor="run-lap" className="text-sm font-medium text-slate-700">
-                    Lap
+                    Which lap
                   </label>
                   <select
                     id="run-lap"

@@ -23,7 +23,7 @@ export function CdaChart({
   if (points.length === 0) return null
   const width = 1000
   const height = 260
-  const pad = { l: 56, r: 12, t: 12, b: 36 }
+  const pad = { l: 56, r: 12, t: 28, b: 36 }
   const t0 = points[0]!.t
   const t1 = Math.max(points[points.length - 1]!.t, t0 + 60)
   const lows = points.map((p) => Math.min(p.cda, p.ci[0]))
@@ -84,8 +84,8 @@ export function CdaChart({
         <text x={width - pad.r} y={height - 8} textAnchor="end" fontSize={12} fill="#475569">
           {Math.round((t1 - t0) / 60)} min
         </text>
-        <text x={12} y={pad.t + 10} fontSize={12} fill="#475569">
-          m²
+        <text x={pad.l - 6} y={12} textAnchor="end" fontSize={12} fill="#475569">
+          CdA (m²)
         </text>
       </svg>
       <figcaption className="mt-2 flex flex-wrap gap-4 text-xs text-slate-600">

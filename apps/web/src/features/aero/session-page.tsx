@@ -643,7 +643,7 @@ function RunsTable({
   const { system } = useUnits()
   return (
     <div className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
-      <table className="w-full text-left text-sm" data-testid="runs-table">
+      <table className="w-full text-left text-sm [&_td]:px-2 [&_th]:px-2" data-testid="runs-table">
         <thead className="bg-slate-50 text-slate-600">
           <tr>
             {[
@@ -670,7 +670,7 @@ function RunsTable({
             const half = x ? (x.cda_ci95[1] - x.cda_ci95[0]) / 2 : 0
             return (
               <tr key={r.id}>
-                <td className="px-3 py-2 font-medium text-slate-900">{r.name}</td>
+                <td className="px-3 py-2 font-medium whitespace-nowrap text-slate-900">{r.name}</td>
                 <td className="px-3 py-2 text-slate-600">
                   {Object.entries(r.configuration)
                     .map(([k, v]) => (k === 'setup' ? v : `${k}: ${v}`))
@@ -693,9 +693,18 @@ function RunsTable({
                   {x ? x.crr.toFixed(4) : '—'}
                 </td>
                 <td className="px-3 py-2 whitespace-nowrap tabular-nums">
-                  {x?.delta_cda != null && !r.is_baseline
-                    ? `${signed(x.delta_cda, 3)}${x.delta_cda_ci95 ? ` [${signed(x.delta_cda_ci95[0], 3)}, ${signed(x.delta_cda_ci95[1], 3)}]` : ''}`
-                    : '—'}
+                  {x?.delta_cda != null && !r.is_baseline ? (
+                    <>
+                      <span className="block">{signed(x.delta_cda, 3)}</span>
+                      {x.delta_cda_ci95 ? (
+                        <span className="block text-xs text-slate-500">
+                          [{signed(x.delta_cda_ci95[0], 3)}, {signed(x.delta_cda_ci95[1], 3)}]
+                        </span>
+                      ) : null}
+                    </>
+                  ) : (
+                    '—'
+                  )}
                 </td>
                 <td className="px-3 py-2 tabular-nums">
                   {x?.watts_saved != null && !r.is_baseline ? signed(x.watts_saved, 1) : '—'}
@@ -715,7 +724,7 @@ function RunsTable({
                       Slower
                     </span>
                   ) : x?.verdict === 'no_difference' ? (
-                    <span className="text-xs text-slate-500">Within the noise</span>
+                    <span className="text-xs whitespace-nowrap text-slate-500">Within noise</span>
                   ) : (
                     '—'
                   )}
@@ -880,7 +889,10 @@ function Windows({ latest }: { latest: VersionAnswer }) {
     return (
       <EmptyState title="No CdA measurement windows">
         CdA per window comes from the direct method, where the file has air speed from an aero
-        sensor. These runs were fitted by virtual elevation over the whole run.
+        sensor.
+        {latest.runs.length > 0
+          ? ' These runs were fitted by virtual elevation over the whole run.'
+          : ''}
       </EmptyState>
     )
   }

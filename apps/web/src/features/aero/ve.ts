@@ -54,7 +54,28 @@ export function veParamsOf(p: RunParamsJson, cda: number, crr: number): VeParams
   }
 }
 
-/** The VE trace for these CdA and Crr, into `out` when given (no allocation per slider step). */
+/**
+ * The VE trace for these CdA and Crr, into `out` when given (no allocation per slider step),
+ * placed on the measured elevation: the fit gives each run (each out-and-back leg) its own
+ * offset, so the trace is shifted by its mean distance to the measured elevation over the
+ * usable samples; without a measured elevation it starts at the stored offset.
+ */
 export function veTrace(series: VeSeries, params: VeParams, out?: Float64Array): Float64Array {
-  return virtualElevation(series, 0, series.n, params, out)
+  const ve = virtualElevation(series, 0, series.n, { ...params, offsetM: 0 }, out)
+  const elevation = series.elevation
+  let shift = params.offsetM ?? 0
+  if (elevation) {
+    let sum = 0
+    let n = 0
+    for (let i = 0; i < series.n; i++) {
+      const d = elevation[i]! - ve[i]!
+      if (series.valid[i] && Number.isFinite(d)) {
+        sum += d
+        n++
+      }
+    }
+    if (n > 0) shift = sum / n
+  }
+  for (let i = 0; i < series.n; i++) ve[i]! += shift
+  return ve
 }
