@@ -316,6 +316,8 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     if (session.windFitted) {
       run.windMps = Math.hypot(windE, windN)
       run.windFromDeg = ((Math.atan2(-windE, -windN) * 180) / Math.PI + 360) % 360
+      run.windE = windE
+      run.windN = windN
     }
     if (d) run.calibrationFactor = cal
     return run

@@ -23,26 +23,42 @@ function movingSeconds(s: ActivitySamples, a: number, b: number): number {
   return sum
 }
 
+/**
+ * Recorded laps with at least 45 s of moving time; with three or more, laps averaging less than
+ * 40 % of the median lap's power (warm-up, recovery, coast-downs) are not test runs.
+ */
 function lapRuns(s: ActivitySamples): RunSpec[] {
   const n = s.t.length
-  const runs: RunSpec[] = []
+  const runs: Array<RunSpec & { meanPower: number }> = []
   let a = 0
   for (let i = 1; i <= n; i++) {
     if (i === n || s.lap[i] !== s.lap[a]) {
       if (movingSeconds(s, a, i - 1) >= MIN_RUN_MOVING_S) {
         const lap = s.lap[a]!
+        let sum = 0
+        let cnt = 0
+        for (let k = a; k < i; k++) {
+          if (s.speed[k]! >= MIN_MOVING_SPEED_MPS && Number.isFinite(s.power[k])) {
+            sum += s.power[k]!
+            cnt++
+          }
+        }
         runs.push({
           lap,
           startT: s.t[a]!,
           endT: s.t[i - 1]!,
           source: 'lap',
           label: `lap ${lap + 1}`,
+          meanPower: cnt > 0 ? sum / cnt : 0,
         })
       }
       a = i
     }
   }
-  return runs
+  const sorted = runs.map((r) => r.meanPower).sort((x, y) => x - y)
+  const mid = sorted.length > 0 ? sorted[Math.floor(sorted.length / 2)]! : 0
+  const efforts = runs.length >= 3 ? runs.filter((r) => r.meanPower >= 0.4 * mid) : runs
+  return efforts.map(({ meanPower: _, ...r }) => r)
 }
 
 /** Cumulative track distance from positions (NaN fixes skipped), m. */

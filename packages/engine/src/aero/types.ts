@@ -104,9 +104,12 @@ export interface AeroAnalysisInput {
   referencePowerW?: number
   /** Fit a constant wind vector where headings vary enough (default true). */
   fitWind?: boolean
-  /** Bootstrap resamples for the 95 % intervals (default 200; 0 = no intervals). */
+  /**
+   * 0 = no intervals (faster). Otherwise the 95 % intervals come from a delete-a-block jackknife
+   * (deterministic; the count does not matter). Default 200.
+   */
   resamples?: number
-  /** Seed of the deterministic bootstrap (default 1). */
+  /** Seed for the optional bootstrap (`fitVirtualElevation` interval 'bootstrap'); default 1. */
   seed?: number
 }
 
@@ -143,6 +146,9 @@ export interface AeroRun {
   /** Fitted constant wind (speed, m/s, and the direction it blows FROM, degrees), when fitted. */
   windMps?: number
   windFromDeg?: number
+  /** The same wind as the vector the air moves towards (east, north, m/s): `VeParams.windE/windN`. */
+  windE?: number
+  windN?: number
   /** Direct method: the calibration factor used. */
   calibrationFactor?: number
   /** Mean ground speed, m/s, and mean power, W, over the samples used. */
