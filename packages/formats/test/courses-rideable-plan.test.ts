@@ -3,7 +3,7 @@
 // steady power (seen in the results page as "time saved −2 s"); the steady power is then the plan.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { optimizePacing, type Rider } from '@veloptima/engine'
+import { optimizePacing, simulate, type Rider } from '@veloptima/engine'
 import { describe, expect, it } from 'vitest'
 import { importCourse } from '../src/index.ts'
 
@@ -34,6 +34,62 @@ describe("the rideable plan on Alpe d'Huez", () => {
         expect(r.plan!.targets.length).toBeLessThanOrEqual(maxTargets)
         expect(r.plan!.timeS).toBeLessThanOrEqual(r.baseline!.timeS + 1e-9)
       }
+    })
+  }
+})
+
+// Issue 15's setting on the real climbs and the peer courses (research/peer-bench.md): CP 300 W,
+// W′ 20 kJ, 75 + 8 kg, CdA 0.25, Crr 0.004, η 0.976, max 600 W, ρ 1.2; the default plan of at
+// most 12 targets over sections of at least 200 m. The share of the per-segment optimum's gain
+// (the bound) that the plan keeps, as measured in session 4 (decision 0002):
+//   tt-beton-classic 94 %, galibier-briancon 81 %, mont-ventoux-bedoin 75 %, alpe-dhuez 63 %,
+//   crank-the-kanc 43 %.
+// The issue asks ≥ 80 % on the peer courses and ≥ 70 % on the climbs: met on tt-beton, Galibier
+// and Ventoux, not on Alpe d'Huez and Crank the Kanc, whose optimum gains by surges on stretches
+// shorter than a section (decision 0002). The floors below guard what is reached.
+describe('the rideable 12-target plan keeps most of the per-segment optimum’s gain (issue 15)', () => {
+  const rider: Rider = {
+    massKg: 75,
+    bikeMassKg: 8,
+    cdaM2: 0.25,
+    crr: 0.004,
+    drivetrainEfficiency: 0.976,
+    cpW: 300,
+    wPrimeJ: 20000,
+    maxPowerW: 600,
+  }
+  const floors: [string, number][] = [
+    ['tt-beton-classic.gpx', 0.8],
+    ['galibier-briancon.gpx', 0.8],
+    ['mont-ventoux-bedoin.gpx', 0.7],
+    ['alpe-dhuez.gpx', 0.6],
+    ['crank-the-kanc.gpx', 0.4],
+  ]
+  for (const [file, floor] of floors) {
+    it(`${file}: keeps ≥ ${100 * floor} % of the bound's gain, with at most 12 targets over sections ≥ 200 m, feasible as ridden`, () => {
+      const { course } = importCourse(readFileSync(resolve(data, file)), file)
+      const environment = { airDensityKgM3: 1.2 }
+      const r = optimizePacing({
+        course,
+        rider,
+        environment,
+        pacing: { constraint: { type: 'w_prime_balance' } },
+      })
+      const plan = r.plan!
+      const boundGain = r.baseline!.timeS - r.timeS
+      const planGain = r.baseline!.timeS - plan.timeS
+      expect(boundGain).toBeGreaterThan(5)
+      expect(planGain / boundGain).toBeGreaterThanOrEqual(floor)
+      expect(plan.targets.length).toBeLessThanOrEqual(12)
+      for (const s of plan.sections) expect(s.endM - s.startM).toBeGreaterThanOrEqual(200 - 1e-6)
+      const sim = simulate({
+        course,
+        rider,
+        environment,
+        pacing: { type: 'plan', powerW: plan.powerW },
+      })
+      expect(sim.timeS).toBe(plan.timeS)
+      expect(sim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
     })
   }
 })

@@ -38,6 +38,8 @@ import {
   controlTerrain,
   DEFAULT_MAX_TARGETS,
   DEFAULT_MIN_SECTION_M,
+  LONG_COARSE,
+  REDUCED_BUDGET,
   describePlan,
   optimizeTargets,
   targetMeansOf,
@@ -402,8 +404,9 @@ export function optimizePacing(input: PacingInput): PacingResult {
     const starts = [climbsFirst ? guess : guess.reverse()]
     // the optimum's own two levels as a second start, where a polish is cheap (the 180 km bench
     // course has 6 000 coarse pieces: one start there)
-    if (inN <= 3000) starts.push(targetMeansOf(two, 2, p, controls))
-    twoPlan = optimizeTargets(red, two, starts)
+    if (inN <= LONG_COARSE) starts.push(targetMeansOf(two, 2, p, controls))
+    const long = inN > LONG_COARSE
+    twoPlan = optimizeTargets(red, two, starts, long ? { rounds: 2, inner: 30 } : REDUCED_BUDGET)
     if (twoPlan) {
       sims += twoPlan.simulations
       evals += twoPlan.gradients

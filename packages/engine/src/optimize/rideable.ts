@@ -63,6 +63,9 @@ export interface ReducedSetup {
  */
 export const REDUCED_BUDGET = { rounds: 5, inner: 60 }
 
+/** A coarse copy longer than this is a very long course (the 180 km bench course has 6 000). */
+export const LONG_COARSE = 3000
+
 /** Most sections whose optimum is polished with inertia before the levels are read from it. */
 export const SECTION_POLISH_MAX = 300
 
@@ -854,7 +857,9 @@ export function bestTargetPlan(
       if (r) {
         simulations += r.simulations
         gradients += r.gradients
-        const refined = refineBoundaries(s, r, terrain.length, o.minSectionM, 3)
+        // three rounds of boundary moves, one on very long courses (each round is a polish)
+        const rounds = s.im.n <= LONG_COARSE ? 3 : 1
+        const refined = refineBoundaries(s, r, terrain.length, o.minSectionM, rounds)
         simulations += refined.simulations
         gradients += refined.gradients
         r = refined.plan
