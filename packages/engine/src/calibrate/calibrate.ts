@@ -192,6 +192,8 @@ const plausible = (fit: VeFitResult): boolean =>
     fit.cda[0]! >= PLAUSIBLE_CDA[0] &&
     fit.cda[0]! <= PLAUSIBLE_CDA[1])
 
+const nonNegative = ([lo, hi]: [number, number]): [number, number] => [Math.max(0, lo), hi]
+
 /** Direction the wind blows FROM (degrees clockwise from north) of a vector it blows TOWARDS. */
 export function windFromDeg(eastMps: number, northMps: number): number {
   const d = (Math.atan2(-eastMps, -northMps) * 180) / Math.PI
@@ -283,8 +285,9 @@ export function calibrateRide(samples: ActivitySamples, input: CalibrationInput)
     }
   }
   return {
-    cdaM2: { value: final.cda[0]!, ci95: final.cdaCi95[0]! },
-    crr: { value: final.crr, ci95: final.crrCi95 },
+    // A drag area or rolling coefficient below 0 is impossible: intervals start at 0 at most.
+    cdaM2: { value: final.cda[0]!, ci95: nonNegative(final.cdaCi95[0]!) },
+    crr: { value: final.crr, ci95: nonNegative(final.crrCi95) },
     crrFixed: final.crrFixed,
     wind,
     samplesUsed,
