@@ -346,6 +346,9 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     cda: r.cda,
     se: direct ? direct[k]!.se : (fit.cdaSeOwn[k] ?? NaN),
     dof: direct ? direct[k]!.dof : (fit.cdaDof[k] ?? 0),
+    sharedSe: direct
+      ? 0
+      : -Math.sqrt(Math.max(0, (fit.cdaSe[k] ?? 0) ** 2 - (fit.cdaSeOwn[k] ?? 0) ** 2)),
   }))
   const rhoMean =
     out.reduce((a, r) => a + (Number.isFinite(r.airDensity) ? r.airDensity : 0), 0) /

@@ -2,9 +2,9 @@
 // the baseline's drift is a straight line in time through the baseline runs (least squares),
 // every run is corrected by it, and each configuration's ΔCdA is the mean of its runs minus the
 // drift line at their times. ΔCdA is a linear combination Σ aᵣ·CdAᵣ of the runs' CdA, so its
-// variance is Σ aᵣ²·SEᵣ² (runs' intervals treated as independent: the Crr they share cancels in
-// the difference, so this is conservative), widened by the scatter between repeats beyond what
-// the runs' own intervals explain; interval ΔCdA ± t(ν)·SD with Welch–Satterthwaite ν.
+// variance is Σ aᵣ²·SEᵣ² (the runs' own errors) + (Σ aᵣ·sharedᵣ)² (the session Crr they share,
+// which cancels only between runs at the same speed), widened by the scatter between repeats
+// beyond what the runs' own intervals explain; interval ΔCdA ± t(ν)·SD, Welch–Satterthwaite ν.
 import { steadySpeed } from '../physics/martin.ts'
 import type { AeroComparison, AeroConfigurationComparison } from './types.ts'
 import { tQuantile975 } from './ve.ts'
@@ -17,6 +17,11 @@ export interface CompareRun {
   /** Standard error of the run's CdA and its degrees of freedom (NaN/0 without an interval). */
   se: number
   dof: number
+  /**
+   * The run's CdA change for a one-SE change of a parameter all runs share (the session's Crr):
+   * ∂CdA/∂Crr·SE(Crr), signed. It cancels in ΔCdA only where the runs' speeds match.
+   */
+  sharedSe?: number
 }
 
 export interface CompareOptions {
@@ -92,6 +97,14 @@ export function compareRuns(runs: CompareRun[], o: CompareOptions): AeroComparis
       terms.push({ v: (a * runs[j]!.se) ** 2, dof: runs[j]!.dof })
     })
     let v = terms.reduce((a, x) => a + x.v, 0)
+    // The shared parameter moves every run's CdA together: Σ aᵣ·sharedᵣ.
+    let shared = 0
+    for (const j of idx) shared += (runs[j]!.sharedSe ?? 0) / nc
+    base.forEach((j, k) => {
+      const a = idx.reduce((acc, r) => acc + hat(k, runs[r]!.t), 0) / nc
+      shared -= a * (runs[j]!.sharedSe ?? 0)
+    })
+    v += shared * shared
     const welch = terms.reduce((a, x) => a + (x.dof > 0 ? (x.v * x.v) / x.dof : Infinity), 0)
     let dof = welch > 0 ? (v * v) / welch : Infinity
     let extra = baseExtra
