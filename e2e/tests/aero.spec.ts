@@ -77,6 +77,9 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
     buffer: Buffer.alloc(0),
   })
   await expect(page.getByRole('alert').filter({ hasText: 'empty.fit' })).toContainText(/empty/i)
+  // a course (a route without times or power) is not a ride
+  await files.setInputFiles(resolve(data, '../courses/alpe-dhuez.gpx'))
+  await expect(page.getByRole('alert').filter({ hasText: 'alpe-dhuez.gpx' })).toBeVisible()
   await expect(page.getByRole('list', { name: 'Files of this session' })).toHaveCount(0)
   await expect(page.getByText('No runs yet')).toBeVisible()
   await page.screenshot({ path: screenshotPath('aero-bad-file'), fullPage: true })
