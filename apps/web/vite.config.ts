@@ -1,9 +1,23 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
-export default defineConfig({
+/**
+ * react-router's package exports name only its development build (warnings, invariant
+ * messages; about 15 KB more gzip on the first page). Production builds use its production
+ * build, which the package ships beside it.
+ */
+const reactRouterProduction = fileURLToPath(
+  new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
+)
+
+export default defineConfig(({ command }) => ({
+  resolve: {
+    alias:
+      command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
   plugins: [
     react(),
     tailwindcss(),
@@ -28,4 +42,4 @@ export default defineConfig({
   ],
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
   build: { sourcemap: true },
-})
+}))

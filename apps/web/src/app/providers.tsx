@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState, type CSSProperties, type ReactNode } from 'react'
-import { Toaster } from 'sonner'
 import { AuthProvider } from '../features/auth/auth-provider.tsx'
 import { LiveProvider } from '../lib/live.tsx'
+import { ToastHost } from '../lib/toast.tsx'
 import { UnitsProvider } from './units-provider.tsx'
 
 /** Notices other than notifications close after 3000 ms (specification §9), 300 px wide. */
@@ -23,7 +23,7 @@ export function Providers({ children }: { children: ReactNode }) {
           <UnitsProvider>{children}</UnitsProvider>
         </LiveProvider>
       </AuthProvider>
-      <Toaster
+      <ToastHost
         position="bottom-right"
         duration={NOTICE_MS}
         closeButton

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
-import { toast } from 'sonner'
+import { toast } from '../../lib/toast.tsx'
 import { AuthContext, type AuthState } from '../../lib/auth.ts'
 import { setSessionTokenSource } from '../../lib/api-client.ts'
 import { Session } from './session.ts'

@@ -1,4 +1,4 @@
-import { Auth0Client } from '@auth0/auth0-spa-js'
+import type { Auth0Client } from '@auth0/auth0-spa-js'
 import type { LoggedInUser } from '../../lib/auth.ts'
 import {
   AuthApiError,
@@ -6,7 +6,7 @@ import {
   fetchPublicConfig,
   type CustomTokenResponse,
 } from './api.ts'
-import { backoffDelay, isCallback, isFresh, refreshDelay } from './timing.ts'
+import { backoffDelay, hasProviderTraces, isCallback, isFresh, refreshDelay } from './timing.ts'
 
 export type SessionSnapshot = {
   isLoading: boolean
@@ -55,13 +55,9 @@ export class Session {
   private timer: ReturnType<typeof setTimeout> | undefined
   private attempt = 0
   private loginError = false
-  private resolveConfigured: (client: Auth0Client) => void = () => undefined
-  private rejectConfigured: (error: unknown) => void = () => undefined
-  /** Settles when the provider client exists (a login clicked early waits for it). */
-  private readonly configured = new Promise<Auth0Client>((resolve, reject) => {
-    this.resolveConfigured = resolve
-    this.rejectConfigured = reject
-  })
+  private config: ReturnType<typeof fetchPublicConfig> | undefined
+  /** The provider client, created once: at start when needed, else on the first sign-in. */
+  private loading: Promise<Auth0Client> | undefined
 
   constructor(private readonly options: SessionOptions) {}
 
@@ -93,10 +89,19 @@ export class Session {
     return this.started
   }
 
-  private async run() {
-    this.set({ isLoading: true })
-    try {
-      const config = await fetchPublicConfig()
+  private publicConfig() {
+    this.config ??= fetchPublicConfig()
+    return this.config
+  }
+
+  /**
+   * The identity SDK is its own chunk (about a fifth of the first page's script): loaded here,
+   * at start only for a callback or a browser with provider traces, else when signing in.
+   */
+  private loadClient(): Promise<Auth0Client> {
+    this.loading ??= (async () => {
+      const config = await this.publicConfig()
+      const { Auth0Client } = await import('@auth0/auth0-spa-js')
       this.client = new Auth0Client({
         domain: config.auth.domain,
         clientId: config.auth.client_id,
@@ -111,15 +116,34 @@ export class Session {
         // Kept across reloads: a reload stays signed in through the refresh token.
         cacheLocation: 'localstorage',
       })
+      return this.client
+    })()
+    return this.loading
+  }
+
+  private async run() {
+    this.set({ isLoading: true })
+    let client: Auth0Client
+    try {
+      const config = await this.publicConfig()
+      const callback = isCallback(window.location.search)
+      const traces = hasProviderTraces(
+        config.auth.client_id,
+        document.cookie,
+        Object.keys(window.localStorage),
+      )
+      if (!callback && !traces) {
+        // Signed out, and no provider session to check (the SDK's checkSession would not ask
+        // the provider either): the SDK loads when the visitor signs in.
+        this.set({ isLoading: false })
+        return
+      }
+      client = await this.loadClient()
     } catch (error) {
       console.error('Sign-in is unavailable: the configuration could not be loaded.', error)
-      this.configured.catch(() => undefined)
-      this.rejectConfigured(error)
       this.set({ isLoading: false })
       return
     }
-    const client = this.client
-    this.resolveConfigured(client)
     if (isCallback(window.location.search)) await this.handleCallback(client)
     if (await client.isAuthenticated()) {
       await this.signIn()
@@ -244,7 +268,6 @@ export class Session {
 
   /** Starts the provider redirect; returns to `targetPath` (default: the current page). */
   login = async (targetPath?: string): Promise<void> => {
-    const client = this.client ?? (await this.configured)
     const target =
       targetPath ?? `${window.location.pathname}${window.location.search}${window.location.hash}`
     if (this.loginError) {
@@ -254,6 +277,7 @@ export class Session {
     }
     this.set({ loggingIn: true })
     try {
+      const client = await this.loadClient()
       await client.loginWithRedirect({ appState: { target } })
     } catch (error) {
       this.set({ loggingIn: false })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { backoffDelay, isCallback, isFresh, refreshDelay } from './timing.ts'
+import { backoffDelay, hasProviderTraces, isCallback, isFresh, refreshDelay } from './timing.ts'
 
 // Specification §9: "Auth token refresh 5 minutes before expiry, with retry backoff starting at
 // 30 s, doubling up to 16 minutes." and "Token treated as expired 30 s early."
@@ -29,5 +29,28 @@ describe('sign-in callback detection', () => {
     expect(isCallback('?code=abc')).toBe(false)
     expect(isCallback('?state=xyz')).toBe(false)
     expect(isCallback('')).toBe(false)
+  })
+})
+
+// The names @auth0/auth0-spa-js 2.x writes (auth0-spa-js.production.esm.js: "auth0." + clientId
+// + ".is.authenticated", the "_legacy_" twin of each cookie, the "@@auth0spajs@@" cache prefix).
+describe('provider traces (whether the identity SDK must load at start)', () => {
+  it('finds the SDK’s cookies, its legacy twins and its localStorage cache', () => {
+    const none: string[] = []
+    expect(hasProviderTraces('web', 'auth0.web.is.authenticated=true', none)).toBe(true)
+    expect(hasProviderTraces('web', 'a=1; _legacy_auth0.web.is.authenticated=true', none)).toBe(
+      true,
+    )
+    expect(hasProviderTraces('web', 'auth0.is.authenticated=true', none)).toBe(true)
+    expect(
+      hasProviderTraces('web', '', ['theme', '@@auth0spajs@@::web::https://api::openid']),
+    ).toBe(true)
+  })
+
+  it('a first visit, or another client’s cookie, has none', () => {
+    expect(hasProviderTraces('web', '', [])).toBe(false)
+    expect(hasProviderTraces('web', 'auth0.other.is.authenticated=true; units=si', ['x'])).toBe(
+      false,
+    )
   })
 })

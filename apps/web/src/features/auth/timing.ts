@@ -27,3 +27,23 @@ export function isCallback(search: string): boolean {
   const q = new URLSearchParams(search)
   return q.has('state') && (q.has('code') || q.has('error'))
 }
+
+/**
+ * True when this browser may have a session with the identity provider, judged by what
+ * @auth0/auth0-spa-js leaves behind: its "is authenticated" cookie (also under its legacy and
+ * client-less names; the SDK's own checkSession asks the provider only when it finds one) or a
+ * token cache entry in localStorage. Without either, the visitor is signed out and the SDK need
+ * not be loaded until they sign in.
+ */
+export function hasProviderTraces(
+  clientId: string,
+  cookie: string,
+  storageKeys: Iterable<string>,
+): boolean {
+  const names = new Set(cookie.split(';').map((c) => c.split('=')[0]!.trim()))
+  for (const name of [`auth0.${clientId}.is.authenticated`, 'auth0.is.authenticated']) {
+    if (names.has(name) || names.has(`_legacy_${name}`)) return true
+  }
+  for (const key of storageKeys) if (key.startsWith('@@auth0spajs@@')) return true
+  return false
+}

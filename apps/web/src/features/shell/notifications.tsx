@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { toast } from 'sonner'
+import { toast } from '../../lib/toast.tsx'
 import type { Notification, Page } from '@veloptima/contracts'
 import { DownloadIcon } from '../../components/icons.tsx'
 import { api } from '../../lib/api-client.ts'
