@@ -396,17 +396,19 @@ export function optimizePacing(input: PacingInput): PacingResult {
   // near the steady power). On short rollers the quasi-steady DP can favour hard climbs and
   // coasted descents, a local optimum once inertia is back (issue 15: 901.0 s against 897.6 s
   // for 340 W / 295.7 W); no optimum is then slower than that plan.
-  const two = baseline ? twoLevelStructure(terrain) : null
+  // (on very long courses, > 3 000 coarse pieces as the 180 km bench course, the structured
+  // starts are skipped: they are where inertia on short rollers misleads the quasi-steady DP, and
+  // they would double the work there)
+  const long = inN > LONG_COARSE
+  const two = baseline && !long ? twoLevelStructure(terrain) : null
   let twoPlan: TargetPlan | null = null
   if (two) {
     const climbsFirst = climbTarget(two, terrain) === 0
     const guess = twoLevelStarts(base.powerW, cpW)[0]!
     const starts = [climbsFirst ? guess : guess.reverse()]
-    // the optimum's own two levels as a second start, where a polish is cheap (the 180 km bench
-    // course has 6 000 coarse pieces: one start there)
-    if (inN <= LONG_COARSE) starts.push(targetMeansOf(two, 2, p, controls))
-    const long = inN > LONG_COARSE
-    twoPlan = optimizeTargets(red, two, starts, long ? { rounds: 2, inner: 30 } : REDUCED_BUDGET)
+    // and the optimum's own two levels
+    starts.push(targetMeansOf(two, 2, p, controls))
+    twoPlan = optimizeTargets(red, two, starts, REDUCED_BUDGET)
     if (twoPlan) {
       sims += twoPlan.simulations
       evals += twoPlan.gradients
@@ -425,9 +427,8 @@ export function optimizePacing(input: PacingInput): PacingResult {
     buffers: forwardBuffers(inN),
     floor: null,
   }
-  const gradePlan = baseline
-    ? bestGradeProportional(coarseJudge, ic, terrain.grade, floorC, lo, hi)
-    : null
+  const gradePlan =
+    baseline && !long ? bestGradeProportional(coarseJudge, ic, terrain.grade, floorC, lo, hi) : null
   let gradeFit: FitResult | null = null
   if (gradePlan) {
     sims += gradePlan.simulations

@@ -857,8 +857,9 @@ export function bestTargetPlan(
       if (r) {
         simulations += r.simulations
         gradients += r.gradients
-        // three rounds of boundary moves, one on very long courses (each round is a polish)
-        const rounds = s.im.n <= LONG_COARSE ? 3 : 1
+        // three rounds of boundary moves, none on very long courses (each round is a polish; the
+        // 180 km bench course must stay within a second)
+        const rounds = s.im.n <= LONG_COARSE ? 3 : 0
         const refined = refineBoundaries(s, r, terrain.length, o.minSectionM, rounds)
         simulations += refined.simulations
         gradients += refined.gradients
