@@ -22,6 +22,8 @@ import { loadSessionTokens } from '../src/services/session-token.ts'
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const CONNECTIONS = 50
 const COURSES = 135
+/** BENCH_DRIVERS=pg (or pglite) measures one database only. */
+const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,pg').split(',')
 const COURSE_DIR = new URL('../../../../shared/data/courses/', import.meta.url)
 
 type Figures = {
@@ -170,12 +172,12 @@ async function bench(driver: string, database: Database) {
   }
 }
 
-await bench('PGlite', await openDatabase({ driver: 'pglite' }))
+if (DRIVERS.includes('pglite')) await bench('PGlite', await openDatabase({ driver: 'pglite' }))
 
 const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 let scratch: Awaited<ReturnType<typeof scratchPg>> | undefined
 try {
-  scratch = await scratchPg(pgUrl)
+  if (DRIVERS.includes('pg')) scratch = await scratchPg(pgUrl)
 } catch (error) {
   console.log(`(PostgreSQL not measured: ${pgUrl} is not reachable: ${String(error)})`)
 }
