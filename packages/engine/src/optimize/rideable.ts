@@ -1,10 +1,11 @@
 // The rideable plan, optimized as such (issue 15): at most `maxTargets` target powers, each target
 // applied to a group of sections (e.g. every climb, every descent), each section at least
 // `minSectionM` long. The structure (which control segment rides which target) comes from the
-// per-segment optimum and from the terrain; the target powers are then optimized exactly under
-// the constraint by the same augmented-Lagrangian polish as the optimum, over the reduced vector
-// of target powers, and the plan is repaired and timed by the simulation itself. The time and
-// the time saved handed to the rider are this plan's; the per-segment optimum is only the bound.
+// optimum over sections of that length and from the terrain; the target powers are then optimized
+// exactly under the constraint by the same augmented-Lagrangian polish as the optimum, over the
+// reduced vector of target powers, and the plan is repaired and timed by the simulation itself.
+// The time and the time saved handed to the rider are this plan's; the per-segment optimum is
+// only the bound (docs/decisions/0002).
 import type { Course } from '../course/types.ts'
 import type { SimModel } from '../sim/model.ts'
 import type { SimulationResult } from '../sim/simulate.ts'
@@ -779,11 +780,12 @@ export interface RideableOptions {
 }
 
 /**
- * The fastest rideable plan found from the per-segment optimum (`optimum`, its ride `optimumSim`):
- * candidates are its powers clustered into maxTargets levels, the terrain classes, and the two
- * levels climb / descent, each with sections of at least minSectionM and its target powers
- * optimized exactly; `extra` are plans already made (e.g. the two-level plan of the optimizer's
- * multi-start). Returns the fastest (null: none feasible).
+ * The fastest rideable plan found from the per-segment optimum (`optimum`, its ride `optimumSim`).
+ * Candidates, each with sections of at least minSectionM and its target powers optimized exactly:
+ * the optimum over free sections (under W′, when it has no more sections than targets); its
+ * powers in maxTargets levels over sections, then boundary moves; and `twoPlan`, the two-level
+ * plan of the optimizer's multi-start (its short sections joined to a neighbour). Returns the
+ * fastest (null: none is feasible).
  */
 export function bestTargetPlan(
   s: ReducedSetup,
