@@ -188,6 +188,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     groups: runs.length,
     crr: Number.isFinite(session.crr) ? session.crr : FALLBACK_CRR,
     crrSe: session.crrFixed ? undefined : session.crrSe,
+    sessionBlocks: session.blocks,
     fitWind: false,
     windE: session.windE,
     windN: session.windN,
@@ -353,15 +354,21 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   const rhoMean =
     out.reduce((a, r) => a + (Number.isFinite(r.airDensity) ? r.airDensity : 0), 0) /
     Math.max(1, out.filter((r) => Number.isFinite(r.airDensity)).length)
-  const comparison = compareRuns(compareInput, {
-    baseline,
-    rho: rhoMean > 0 ? rhoMean : 1.225,
-    massKg,
-    crr,
-    drivetrainEfficiency: eta,
-    referenceSpeedMps: input.referenceSpeedMps ?? DEFAULT_REFERENCE_SPEED_MPS,
-    referencePowerW: input.referencePowerW ?? DEFAULT_REFERENCE_POWER_W,
-  })
+  // Session replicates of every run's CdA (VE runs only), for ΔCdA's interval.
+  const replicates = direct || fit.blocks.length < 3 ? undefined : fit.blocks.map((b) => b.cda)
+  const comparison = compareRuns(
+    compareInput,
+    {
+      baseline,
+      rho: rhoMean > 0 ? rhoMean : 1.225,
+      massKg,
+      crr,
+      drivetrainEfficiency: eta,
+      referenceSpeedMps: input.referenceSpeedMps ?? DEFAULT_REFERENCE_SPEED_MPS,
+      referencePowerW: input.referencePowerW ?? DEFAULT_REFERENCE_POWER_W,
+    },
+    replicates,
+  )
   if (!comparison)
     warnings.push(`no run of the baseline configuration "${baseline}" has a CdA: no comparison`)
   return { runs: out, windows, comparison, fittedCalibrationFactor, crr, warnings }

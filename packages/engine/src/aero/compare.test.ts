@@ -138,4 +138,38 @@ describe('analyzeAero comparison on a synthetic session', () => {
     expect(y.deltaCdaCi95[1]).toBeGreaterThan(0)
     expect(Math.abs(a.crr - 0.004)).toBeLessThan(0.0005)
   })
+
+  it('ΔCdA intervals cover the planted ΔCdA (−0.015 m²) in ≥ 85 % of 30 seeded sessions with wandering elevation errors', () => {
+    const lapCda = [0.25, 0.235, 0.25, 0.25, 0.235, 0.25]
+    const configs = ['B', 'X', 'B', 'B', 'X', 'B']
+    let cover = 0
+    const trials = 30
+    for (let seed = 1; seed <= trials; seed++) {
+      const ride = syntheticRide({
+        cda: 0.25,
+        lapCda,
+        crr: 0.004,
+        massKg: 80,
+        rho: 1.2,
+        windMps: 3,
+        windFromDeg: 240,
+        laps: 6,
+        lengthM: 1500,
+        lapPowerW: [150, 330, 240],
+        recordLaps: true,
+        powerNoise: 0.015,
+        speedNoise: 0.05,
+        gpsNoiseM: 1.5,
+        elevationNoiseM: 0.3,
+        elevationNoiseTauS: 45,
+        elevationWhiteM: 0.1,
+        seed: 500 + seed,
+      })
+      const runs = configs.map((configuration, lap) => ({ lap, configuration }))
+      const a = analyzeAero(ride.samples, { massKg: 80, airDensity: 1.2, runs, baseline: 'B' })
+      const [lo, hi] = a.comparison!.configurations[0]!.deltaCdaCi95
+      if (lo <= -0.015 && -0.015 <= hi) cover++
+    }
+    expect(cover / trials).toBeGreaterThanOrEqual(0.85)
+  })
 })

@@ -40,8 +40,17 @@ function variance(xs: number[]): number {
   return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1)
 }
 
-/** The comparison against the baseline configuration, or null without a usable baseline run. */
-export function compareRuns(runs: CompareRun[], o: CompareOptions): AeroComparison | null {
+/**
+ * The comparison against the baseline configuration, or null without a usable baseline run.
+ * `replicates` (optional): the runs' CdA refitted with each jackknife replicate of the shared
+ * Crr and wind (one array per block, indexed like `runs`); their spread of ΔCdA replaces the
+ * shared-Crr term, added to the runs' own errors.
+ */
+export function compareRuns(
+  runs: CompareRun[],
+  o: CompareOptions,
+  replicates?: Float64Array[],
+): AeroComparison | null {
   const ok = runs.map((r) => Number.isFinite(r.cda))
   const base = runs.map((_, j) => j).filter((j) => ok[j] && runs[j]!.configuration === o.baseline)
   if (base.length === 0) return null
@@ -97,6 +106,20 @@ export function compareRuns(runs: CompareRun[], o: CompareOptions): AeroComparis
       terms.push({ v: (a * runs[j]!.se) ** 2, dof: runs[j]!.dof })
     })
     let v = terms.reduce((a, x) => a + x.v, 0)
+    const reps = replicates && replicates.length >= 3 ? replicates : null
+    let jkVar = NaN
+    if (reps) {
+      // Δ for each replicate, with its own drift line through the replicate's baseline runs.
+      const ds: number[] = []
+      for (const rep of reps) {
+        const lineRep = (t: number): number => base.reduce((a, j, k) => a + hat(k, t) * rep[j]!, 0)
+        let sum = 0
+        for (const j of idx) sum += rep[j]! - lineRep(runs[j]!.t)
+        ds.push(sum / nc)
+      }
+      const mean = ds.reduce((a, b) => a + b, 0) / ds.length
+      jkVar = ((ds.length - 1) / ds.length) * ds.reduce((a, b) => a + (b - mean) ** 2, 0)
+    }
     // The shared parameter moves every run's CdA together: Σ aᵣ·sharedᵣ.
     let shared = 0
     for (const j of idx) shared += (runs[j]!.sharedSe ?? 0) / nc
@@ -104,9 +127,12 @@ export function compareRuns(runs: CompareRun[], o: CompareOptions): AeroComparis
       const a = idx.reduce((acc, r) => acc + hat(k, runs[r]!.t), 0) / nc
       shared -= a * (runs[j]!.sharedSe ?? 0)
     })
-    v += shared * shared
     const welch = terms.reduce((a, x) => a + (x.dof > 0 ? (x.v * x.v) / x.dof : Infinity), 0)
     let dof = welch > 0 ? (v * v) / welch : Infinity
+    // The shared parameters: from their replicates when given, else the Crr sensitivity.
+    const sharedVar = Number.isFinite(jkVar) ? jkVar : shared * shared
+    if (Number.isFinite(jkVar) && jkVar > v) dof = Math.min(dof, reps!.length - 1)
+    v += sharedVar
     let extra = baseExtra
     if (nc >= 2) {
       const mb = idx.reduce((a, j) => a + runs[j]!.se ** 2, 0) / nc

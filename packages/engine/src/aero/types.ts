@@ -290,6 +290,11 @@ export interface VeFitOptions extends VeModelOptions {
   /** With a fixed Crr: its standard error from an earlier fit, carried into the CdA intervals. */
   crrSe?: number
   /**
+   * With Crr and wind held: an earlier fit's session-block replicates (`VeFitResult.blocks`, same
+   * pieces), so block k of this fit's jackknife holds Crr and wind at that fit's block-k values.
+   */
+  sessionBlocks?: Array<{ crr: number; windE: number; windN: number }>
+  /**
    * How the 95 % intervals are made: 'jackknife' (default: delete-a-block jackknife over
    * contiguous blocks of ≈ blockS seconds, Student t) or 'bootstrap' (moving blocks of the
    * innovations, `resamples` replicates, seeded).
@@ -336,6 +341,13 @@ export interface VeFitResult {
   iterations: number
   /** Standard errors and degrees of freedom of the intervals (CdA per group, Crr; jackknife). */
   cdaSe: number[]
+  /**
+   * Delete-a-block jackknife replicates over the whole session's blocks (jackknife intervals
+   * only): every group's CdA, Crr and wind with block k left out — or, with `sessionBlocks`,
+   * all the data refitted with that fit's block-k Crr and wind (the shared parameters' share of
+   * a derived quantity's variance: (G − 1)/G·Σ(xₖ − x̄)²).
+   */
+  blocks: Array<{ cda: Float64Array; crr: number; windE: number; windN: number }>
   /** CdA standard errors without the fixed Crr's uncertainty (for differences between groups, where it cancels). */
   cdaSeOwn: number[]
   cdaDof: number[]

@@ -711,6 +711,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     phi: 0,
     cdaSe: new Array<number>(groups).fill(NaN),
     cdaSeOwn: new Array<number>(groups).fill(NaN),
+    blocks: [],
     cdaDof: new Array<number>(groups).fill(0),
     crrSe: NaN,
     crrDof: 0,
@@ -870,6 +871,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
   const cdaSe = new Array<number>(groups).fill(NaN)
   const cdaDof = new Array<number>(groups).fill(0)
   const cdaSeOwn = new Array<number>(groups).fill(NaN)
+  const blocks: NonNullable<VeFitResult['blocks']> = []
   let crrSe = crrFree ? NaN : 0
   let crrDof = 0
   const interval = o.interval ?? 'jackknife'
@@ -905,17 +907,32 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
       for (let j = g.ja; j < g.jb; j++) if (Number.isFinite(alt[j])) byGroup[g.group]!.push(j)
     const all = Int32Array.from(byGroup.flat().sort((x, y) => x - y))
     // Crr (shared by the groups): blocks over all the samples; with one group the same pass gives CdA.
-    if (crrFree || groups === 1) {
+    // Session blocks over all the samples: Crr's (and with one group CdA's) interval, and the
+    // replicates of every group's CdA. With Crr and wind held and `o.sessionBlocks` given,
+    // replicate k refits all the data with the session's block-k Crr and wind: the spread of
+    // derived quantities (ΔCdA) over them is the shared parameters' share of their variance.
+    const held = o.sessionBlocks
+    if (crrFree || groups === 1 || held || windOn) {
       const G = blocksOf(all.length)
       const crrs: number[] = []
       const cdas: number[] = []
       for (let k = 0; k < G; k++) {
-        if (
-          !leaveOut(all, Math.floor((k * all.length) / G), Math.floor(((k + 1) * all.length) / G))
-        )
-          continue
+        const lo = Math.floor((k * all.length) / G)
+        const hi = Math.floor(((k + 1) * all.length) / G)
+        const hb = held && held.length === G ? held[k]! : null
+        alt2.set(alt)
+        // Held replicates keep all the data: they carry only the shared parameters' variation
+        // (each run's own error is in its per-group interval).
+        if (!hb) for (let x = lo; x < hi; x++) alt2[all[x]!] = NaN
+        st2.cda.set(st.cda)
+        st2.crr = hb && !crrFree ? hb.crr : st.crr
+        st2.wE = hb && !P.windFree ? hb.windE : st.wE
+        st2.wN = hb && !P.windFree ? hb.windN : st.wN
+        w2.set(w)
+        if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 6 : 4, scale) < 0) continue
         crrs.push(st2.crr)
         cdas.push(st2.cda[0]!)
+        blocks.push({ cda: Float64Array.from(st2.cda), crr: st2.crr, windE: st2.wE, windN: st2.wN })
       }
       if (crrFree) [crrSe, crrDof] = jackknifeSe(crrs)
       if (groups === 1) [cdaSe[0], cdaDof[0]] = jackknifeSe(cdas)
@@ -1050,6 +1067,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     phi: P.phi,
     cdaSe,
     cdaSeOwn,
+    blocks,
     cdaDof,
     crrSe,
     crrDof,
