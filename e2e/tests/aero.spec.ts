@@ -108,8 +108,9 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   expect(count).toBeGreaterThanOrEqual(4)
   // every run has a CdA with its interval and the method that gave it
   for (let i = 0; i < count; i++) {
-    await expect(rows.nth(i).locator('td').nth(3)).toHaveText(/^-?\d\.\d{3} ± \d\.\d{3}$/)
-    await expect(rows.nth(i).locator('td').nth(2)).toHaveText('VE')
+    await expect(rows.nth(i).locator('td').nth(2)).toHaveText(
+      /^-?\d\.\d{3} ± \d\.\d{3}virtual elevation$/,
+    )
   }
   await expect(page.getByTestId('cda-chart')).toBeVisible()
   await page.screenshot({ path: screenshotPath('aero-runs'), fullPage: true })
@@ -124,14 +125,14 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   await expect(rows.filter({ hasText: 'Helmet B' }).first()).toContainText('Baseline')
   const aRow = rows.filter({ hasText: 'Helmet A' }).first()
   // ΔCdA with its interval, watts saved and seconds per 40 km
-  await expect(aRow.locator('td').nth(5)).toHaveText(
+  await expect(aRow.locator('td').nth(4)).toHaveText(
     /^[+−±]\d\.\d{3}\[[+−±]\d\.\d{3}, [+−±]\d\.\d{3}\]$/,
     {
       timeout: 20_000,
     },
   )
+  await expect(aRow.locator('td').nth(5)).toHaveText(/^[+−±]\d+\.\d$/)
   await expect(aRow.locator('td').nth(6)).toHaveText(/^[+−±]\d+\.\d$/)
-  await expect(aRow.locator('td').nth(7)).toHaveText(/^[+−±]\d+\.\d$/)
   await expect(page.getByTestId('comparison-summary')).toContainText('Helmet B')
   await page.locator('#runs').screenshot({ path: screenshotPath('aero-baseline') })
 
@@ -157,8 +158,8 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   })
   await expect(page.getByTestId('analysis-status')).toContainText('done', { timeout: 120_000 })
   for (const name of ['Manual range', 'Manual lap']) {
-    await expect(rows.filter({ hasText: name }).locator('td').nth(3)).toHaveText(
-      /^-?\d\.\d{3} ± \d\.\d{3}$/,
+    await expect(rows.filter({ hasText: name }).locator('td').nth(2)).toHaveText(
+      /^-?\d\.\d{3} ± \d\.\d{3}virtual elevation$/,
     )
   }
 

@@ -84,7 +84,7 @@ export function CdaChart({
         <text x={width - pad.r} y={height - 8} textAnchor="end" fontSize={12} fill="#475569">
           {Math.round((t1 - t0) / 60)} min
         </text>
-        <text x={pad.l - 6} y={12} textAnchor="end" fontSize={12} fill="#475569">
+        <text x={4} y={12} fontSize={12} fill="#475569">
           CdA (m²)
         </text>
       </svg>

@@ -211,6 +211,7 @@ function VersionStatus({ versions }: { versions: AeroAnalysisVersion[] }) {
             : ''}
         </p>
       )}
+      {versions.length > 1 ? <Versions versions={versions} /> : null}
       {v.summary?.warnings.length ? (
         <ul className="mt-2 list-disc pl-5 text-xs text-amber-800">
           {v.summary.warnings.slice(0, 6).map((w) => (
@@ -219,6 +220,47 @@ function VersionStatus({ versions }: { versions: AeroAnalysisVersion[] }) {
         </ul>
       ) : null}
     </div>
+  )
+}
+
+/** Every analysis of the session, newest first: what it was run with and what it gave. */
+function Versions({ versions }: { versions: AeroAnalysisVersion[] }) {
+  const { system } = useUnits()
+  return (
+    <details className="mt-2">
+      <summary className="cursor-pointer text-sm font-medium text-slate-700">
+        All analyses ({versions.length})
+      </summary>
+      <table className="mt-2 w-full text-left text-xs" aria-label="Analysis versions">
+        <thead className="text-slate-500">
+          <tr>
+            {['Version', 'Why', 'When', 'Mass', 'Crr', 'Calibration', 'Runs', 'Status'].map((h) => (
+              <th key={h} className="px-2 py-1 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 text-slate-700">
+          {versions.map((v) => (
+            <tr key={v.version}>
+              <td className="px-2 py-1">v{v.version}</td>
+              <td className="px-2 py-1">{v.label ?? 'Upload'}</td>
+              <td className="px-2 py-1">{new Date(v.created_at).toLocaleString()}</td>
+              <td className="px-2 py-1">
+                {v.settings.mass_kg != null
+                  ? formatQuantity('mass', v.settings.mass_kg, system)
+                  : '—'}
+              </td>
+              <td className="px-2 py-1">{v.settings.crr != null ? v.settings.crr : 'fitted'}</td>
+              <td className="px-2 py-1">{v.settings.calibration_factor ?? 'default'}</td>
+              <td className="px-2 py-1">{v.summary?.runs ?? '—'}</td>
+              <td className="px-2 py-1">{v.status}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   )
 }
 
@@ -649,7 +691,6 @@ function RunsTable({
             {[
               'Run',
               'Configuration',
-              'Method',
               'CdA (m²) ± 95 %',
               'Crr',
               'ΔCdA (m²)',
@@ -676,9 +717,6 @@ function RunsTable({
                     .map(([k, v]) => (k === 'setup' ? v : `${k}: ${v}`))
                     .join(', ') || '—'}
                 </td>
-                <td className="px-3 py-2 text-slate-600">
-                  {x ? (x.method === 've' ? 'VE' : 'Direct') : '—'}
-                </td>
                 <td
                   className="px-3 py-2 whitespace-nowrap text-slate-900 tabular-nums"
                   title={
@@ -687,7 +725,16 @@ function RunsTable({
                       : undefined
                   }
                 >
-                  {x ? `${x.cda.toFixed(3)} ± ${half.toFixed(3)}` : 'not analysed'}
+                  {x ? (
+                    <>
+                      <span className="block">{`${x.cda.toFixed(3)} ± ${half.toFixed(3)}`}</span>
+                      <span className="block text-xs text-slate-500">
+                        {x.method === 've' ? 'virtual elevation' : 'direct (air speed)'}
+                      </span>
+                    </>
+                  ) : (
+                    'not analysed'
+                  )}
                 </td>
                 <td className="px-3 py-2 text-slate-600 tabular-nums">
                   {x ? x.crr.toFixed(4) : '—'}
@@ -739,7 +786,7 @@ function RunsTable({
                       type="button"
                       disabled={pending}
                       onClick={() => onBaseline(r.id)}
-                      className="text-xs font-semibold text-brand-700 hover:underline disabled:opacity-50"
+                      className="text-xs font-semibold whitespace-nowrap text-brand-700 hover:underline disabled:opacity-50"
                     >
                       Set baseline
                     </button>
