@@ -277,3 +277,59 @@ describe('the rideable plan’s shape', () => {
     ).toThrow(/max_targets: expected a whole number from 1 to 20, got 21/)
   })
 })
+
+describe('property under a mean-power constraint (≤ 250 W): never beaten by the two-level plan', () => {
+  for (const [kind, seed] of [
+    ['rolling', 11],
+    ['out-and-back', 12],
+  ] as const) {
+    it(`${kind}, seed ${seed}: optimum and rideable plan ≤ the best two-level plan found by a plain search`, () => {
+      const r = generated(kind, seed)
+      const limit = 250
+      const mean = (p: Float64Array) => {
+        try {
+          const s = simulate({ ...r, pacing: { type: 'plan', powerW: p } })
+          return s.status === 'ok' ? { t: s.timeS, avg: s.averagePowerW } : null
+        } catch {
+          return null
+        }
+      }
+      const plan = (up: number, down: number) =>
+        Float64Array.from(r.course.grade, (g) => (g > 0 ? up : down))
+      // for each climbing power on a grid, the largest descending power within the mean-power
+      // limit (bisection), then a finer grid around the best
+      const search = (grid: number[]) => {
+        let best = { t: Infinity, up: NaN }
+        for (const up of grid) {
+          let lo = 0
+          let hi = 700
+          const over = (d: number) => {
+            const m = mean(plan(up, d))
+            return m !== null && m.avg > limit
+          }
+          if (over(lo)) continue
+          for (let k = 0; k < 40; k++) {
+            const mid = 0.5 * (lo + hi)
+            if (over(mid)) hi = mid
+            else lo = mid
+          }
+          const m = mean(plan(up, lo))
+          if (m && m.t < best.t) best = { t: m.t, up }
+        }
+        return best
+      }
+      const coarse = search(range(150, 450, 10))
+      const two = search(range(coarse.up - 10, coarse.up + 10, 0.5))
+      expect(two.t).toBeLessThan(Infinity)
+      const opt = optimizePacing({
+        ...r,
+        pacing: { constraint: { type: 'average_power', powerW: limit } },
+      })
+      expect(opt.status).toBe('optimal')
+      expect(opt.timeS).toBeLessThanOrEqual(two.t + 1e-6)
+      expect(opt.plan!.timeS).toBeLessThanOrEqual(two.t + 1e-6)
+      const sim = simulate({ ...r, pacing: { type: 'plan', powerW: opt.plan!.powerW } })
+      expect(sim.averagePowerW).toBeLessThanOrEqual(limit)
+    })
+  }
+})
