@@ -26,6 +26,8 @@ import { validateAeroInput, validateSamples } from './validate.ts'
 export const DEFAULT_CALIBRATION_FACTOR = 1.4
 export const DEFAULT_REFERENCE_SPEED_MPS = 40 / 3.6
 export const DEFAULT_REFERENCE_POWER_W = 300
+/** A fitted Crr whose 95 % half-width exceeds this is not believed (held at FALLBACK_CRR). */
+const MAX_CRR_HALF_WIDTH = 0.002
 /** Zero-power deceleration above this (m/s²) counts as braking: energy the model does not know. */
 const BRAKING_DECEL_MPS2 = 0.6
 
@@ -171,16 +173,25 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   }
   const common = { massKg, drivetrainEfficiency: eta, mask, resamples, seed }
   const intervals = resamples > 0
-  const session = fitVirtualElevation(
-    series,
-    piecesBy((k) => configs.indexOf(runs[k]!.configuration)).pieces,
-    {
+  const sessionPieces = piecesBy((k) => configs.indexOf(runs[k]!.configuration)).pieces
+  const sessionFit = (crr: number | undefined) =>
+    fitVirtualElevation(series, sessionPieces, {
       ...common,
       groups: configs.length,
-      crr: input.crr,
+      crr,
       fitWind: input.fitWind ?? true,
-    },
-  )
+    })
+  let session = sessionFit(input.crr)
+  // A Crr the data barely determine (runs all at one speed) would only widen every run's
+  // interval: it is held at the textbook value instead, with a warning.
+  const crrHalf = 0.5 * (session.crrCi95[1] - session.crrCi95[0])
+  if (!session.crrFixed && crrHalf > MAX_CRR_HALF_WIDTH) {
+    warnings.push(
+      `virtual elevation: Crr ${session.crr.toFixed(4)} ± ${crrHalf.toFixed(4)} is not determined by the runs ` +
+        `(too little speed variation): held at ${FALLBACK_CRR}; give crr for absolute CdA`,
+    )
+    session = sessionFit(FALLBACK_CRR)
+  }
   for (const w of session.warnings) warnings.push(`virtual elevation: ${w}`)
   const { pieces, first: firstPiece } = piecesBy((k) => k)
   const fit = fitVirtualElevation(series, pieces, {
