@@ -398,6 +398,7 @@ type SettingsForm = {
   humidityPct: string
   refSpeed: string
   refPower: string
+  calibration: string
   method: 'auto' | 've' | 'direct'
 }
 
@@ -427,6 +428,7 @@ function formOf(env: Record<string, unknown>, system: UnitSystem): SettingsForm 
     humidityPct: text(s.humidity != null ? s.humidity * 100 : null, 0),
     refSpeed: text(toDisplay('speed', s.reference_speed_mps ?? 40 / 3.6, system), 1),
     refPower: text(s.reference_power_w ?? 300, 0),
+    calibration: text(s.calibration_factor, 3),
     method: s.method ?? 'auto',
   }
 }
@@ -470,6 +472,8 @@ function settingsOf(
     ),
     reference_power_w: num('refPower', 'Reference power', 20, 2000, 'W'),
     method: f.method,
+    calibration_factor:
+      f.calibration.trim() === '' ? null : num('calibration', 'Calibration factor', 0.5, 3, ''),
   }
   if (f.airMode === 'weather') {
     const t = num(
@@ -656,6 +660,13 @@ function SettingsCard({
               value={form.refPower}
               onChange={(v) => set('refPower', v)}
               error={errors.refPower}
+            />
+            <Field
+              label="Calibration factor (direct method)"
+              value={form.calibration}
+              onChange={(v) => set('calibration', v)}
+              error={errors.calibration}
+              hint="Empty: the session device's, else 1.400"
             />
           </div>
           {save.isError ? <Alert>{errorText(save.error)}</Alert> : null}
