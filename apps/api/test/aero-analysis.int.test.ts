@@ -10,7 +10,7 @@ import { aeroDataBlocks, aeroRuns, files, jobs, notifications } from '@veloptima
 import { analyzeAero, detectRuns } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
 import { startTestApp, type TestApp } from './helpers.ts'
-import { createUser, multipart, tempDir } from './files-helpers.ts'
+import { createTeam, createUser, multipart, tempDir } from './files-helpers.ts'
 import { eventually } from './runs-helpers.ts'
 
 const shared = (path: string) => readFileSync(join('/work/shared/data', path))
@@ -25,7 +25,7 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
     t = await startTestApp({ FILES_DIR: tempDir('aero') })
     // two workers, as the product runs: versions of one session queued together must still chain
     await t.app.jobs.start({ workers: 2 })
-    for (const uid of ['ann', 'ben']) {
+    for (const uid of ['ann', 'ben', 'cat']) {
       await createUser(t.database, uid)
       auth[uid] = await t.bearer({ uid })
     }
@@ -349,6 +349,25 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
     }
     expect(await counts(id)).toEqual(before)
     expect((await t.database.db.select({ id: jobs.id }).from(jobs)).length).toBe(jobsBefore)
+  }, 120_000)
+
+  it("a team's session: a member uploads, the file belongs to the team, a stranger gets 404", async () => {
+    const team = await createTeam(t.database, 'Aero team', ['ann', 'ben'])
+    const id = await createSession('ann', { owner: team.id, environment: { mass_kg: 80 } })
+    const res = await upload('ben', id, 'open-air-helmet.tcx', shared('aero/open-air-helmet.tcx'))
+    expect(res.statusCode, res.body).toBe(201)
+    const fileId = res.json<{ file: { id: string } }>().file.id
+    const [row] = await t.database.db.select().from(files).where(eq(files.id, fileId))
+    expect(row?.ownerTeam).toBe(team.id)
+    expect((await finished('ben', id, 1)).status).toBe('succeeded')
+    expect((await runsOf('ann', id)).length).toBeGreaterThan(0)
+    const stranger = await upload(
+      'cat',
+      id,
+      'open-air-helmet.tcx',
+      shared('aero/open-air-helmet.tcx'),
+    )
+    expect(stranger.statusCode).toBe(404)
   }, 120_000)
 
   it("someone else's session answers 404 for upload, analyses and versions", async () => {
