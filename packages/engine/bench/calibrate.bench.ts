@@ -14,6 +14,10 @@ import {
 } from '../src/index.ts'
 import { syntheticRide } from '../src/aero/synthetic-ride.ts'
 
+// The engine's tsconfig has no DOM or Node types: the two globals this script uses.
+declare const console: { log(...args: unknown[]): void }
+declare const performance: { now(): number }
+
 function measure(label: string, runs: number, fn: () => void): void {
   for (let k = 0; k < 2; k++) fn()
   const times: number[] = []
