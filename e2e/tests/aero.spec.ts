@@ -176,3 +176,28 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   await page.locator('#run-data-blocks').screenshot({ path: screenshotPath('aero-ve-chart') })
   expect(errors).toEqual([])
 })
+
+test('aero v5: a session in the earlier format reads a TCX test, runs and raw data', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  await signIn(page, DEMO.coach)
+  await page.goto('/aero/sessions')
+  await page.getByRole('button', { name: 'New session' }).click()
+  await page.getByLabel('Session name').fill('Open-air helmet (v5)')
+  await page.getByLabel('Format').selectOption('v5')
+  await page.getByRole('button', { name: 'Create session' }).click()
+  await page.waitForURL(/\/aero\/sessions\/v5\/[0-9a-f-]{36}$/)
+  for (const anchor of ['devices', 'runs', 'data']) {
+    await expect(page.locator(`section#${anchor}`)).toBeVisible()
+  }
+  await page.getByLabel('Test data files').setInputFiles(resolve(data, 'open-air-helmet.tcx'))
+  await expect(page.getByTestId('analysis-status')).toContainText('done', { timeout: 120_000 })
+  const rows = page.getByTestId('runs-table').locator('tbody tr')
+  await expect(rows.first().locator('td').nth(2)).toHaveText(/^-?\d\.\d{3} ± \d\.\d{3}/)
+  await expect(page.locator('#data').getByTestId('ve-chart')).toBeVisible()
+  await page.screenshot({ path: screenshotPath('aero-v5'), fullPage: true })
+  expect(errors).toEqual([])
+})

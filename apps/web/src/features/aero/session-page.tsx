@@ -1028,6 +1028,8 @@ export function SessionPage({ format, anchors }: { format: 'v5' | 'v6'; anchors:
     }
   }, [newest, shown, client, id])
   const refresh = () => {
+    // the first file also gives the session its start time
+    void client.invalidateQueries({ queryKey: sessionKey(id) })
     void client.invalidateQueries({ queryKey: ['aero-versions', id] })
     void client.invalidateQueries({ queryKey: ['aero-files', id] })
     void client.invalidateQueries({ queryKey: ['aero-runs', id] })
