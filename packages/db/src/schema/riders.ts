@@ -102,6 +102,14 @@ export const subscriptions = pgTable(
     status: subscriptionStatus('status').notNull().default('active'),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull().defaultNow(),
     endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    /** Stripe's subscription id (sub_…) when the plan was bought; null when an administrator granted it. */
+    stripeSubscriptionId: text('stripe_subscription_id').unique(),
+    /** Stripe's own status (active, trialing, past_due, canceled, …), as last received. */
+    stripeStatus: text('stripe_status'),
+    /** `created` of the newest Stripe event applied: an older event never overwrites this row. */
+    stripeEventAt: timestamp('stripe_event_at', { withTimezone: true }),
+    /** Team plans: the members allowed (Stripe's quantity). */
+    seats: integer('seats'),
     ...timestamps(),
   },
   (t) => [
