@@ -69,6 +69,8 @@ export const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Path-style bucket addressing (MinIO and most S3-compatible servers need it). */
   S3_FORCE_PATH_STYLE: bool.default(true),
+  /** Downloads redirect to presigned bucket URLs (the bytes skip the API) instead of being proxied. */
+  S3_PRESIGNED_DOWNLOADS: bool.default(false),
   /** Largest accepted upload, in bytes. */
   MAX_UPLOAD_BYTES: z.coerce
     .number()

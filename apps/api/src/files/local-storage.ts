@@ -1,9 +1,10 @@
-import { createReadStream } from 'node:fs'
+import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
-import { checkKey, FileMissingError, type FileStorage } from './storage.ts'
+import { pipeline } from 'node:stream/promises'
+import { checkKey, FileMissingError, type ByteRange, type FileStorage } from './storage.ts'
 
 /** Files in a local directory (DATA_DIR/files by default), one file per key. */
 export class LocalStorage implements FileStorage {
@@ -15,13 +16,14 @@ export class LocalStorage implements FileStorage {
     return join(this.root, checkKey(key))
   }
 
-  async put(key: string, body: Uint8Array): Promise<void> {
+  async put(key: string, body: Uint8Array | Readable): Promise<void> {
     const target = this.path(key)
     await mkdir(dirname(target), { recursive: true })
     // Write aside, then rename: a crash never leaves a half-written file under the key.
     const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`
     try {
-      await writeFile(temporary, body)
+      if (body instanceof Uint8Array) await writeFile(temporary, body)
+      else await pipeline(body, createWriteStream(temporary))
       await rename(temporary, target)
     } catch (error) {
       await rm(temporary, { force: true })
@@ -29,7 +31,7 @@ export class LocalStorage implements FileStorage {
     }
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.path(key)
     try {
       const info = await stat(path)
@@ -38,7 +40,7 @@ export class LocalStorage implements FileStorage {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new FileMissingError(key)
       throw error
     }
-    return createReadStream(path)
+    return createReadStream(path, range && { start: range.start, end: range.end })
   }
 
   async delete(key: string): Promise<void> {

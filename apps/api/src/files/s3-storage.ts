@@ -1,7 +1,20 @@
-import { Readable } from 'node:stream'
-import type { ReadableStream } from 'node:stream/web'
-import { checkKey, FileMissingError, type FileStorage } from './storage.ts'
-import { sha256Hex, signRequest, uriEncode } from './sigv4.ts'
+import type { Readable } from 'node:stream'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3'
+import { Upload } from '@aws-sdk/lib-storage'
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import {
+  checkKey,
+  FileMissingError,
+  type ByteRange,
+  type FileStorage,
+  type PresignOptions,
+} from './storage.ts'
 
 export type S3Options = {
   bucket: string
@@ -11,55 +24,96 @@ export type S3Options = {
   accessKeyId: string
   secretAccessKey: string
   forcePathStyle: boolean
+  /** Hand out presigned bucket URLs for downloads instead of proxying the bytes. */
+  presignedDownloads?: boolean
 }
 
-/** Objects in an S3-compatible bucket, one object per key, requests signed with SigV4. */
+/** Parts of a multipart upload: S3's minimum, so at most one part (5 MiB) is held in memory per slot. */
+export const PART_BYTES = 5 * 1024 * 1024
+const PARALLEL_PARTS = 2
+
+/**
+ * Objects in an S3-compatible bucket, one object per key, through the AWS SDK v3 (it signs the
+ * requests). Uploads go through `@aws-sdk/lib-storage`: one PUT for small bodies, a multipart
+ * upload in 5 MiB parts for larger ones or for streams, aborted when it fails.
+ */
 export class S3Storage implements FileStorage {
   readonly driver = 's3' as const
+  readonly client: S3Client
 
-  constructor(
-    private readonly options: S3Options,
-    private readonly fetchImpl: typeof fetch = fetch,
-  ) {}
-
-  /** The object's URL: path style (endpoint/bucket/key) or virtual-hosted (bucket.endpoint/key). */
-  objectUrl(key: string): URL {
-    const { bucket, region, endpoint, forcePathStyle } = this.options
-    const base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com`)
-    const path = uriEncode(checkKey(key), true)
-    if (forcePathStyle) return new URL(`${base.origin}/${bucket}/${path}`)
-    return new URL(`${base.protocol}//${bucket}.${base.host}/${path}`)
-  }
-
-  private async send(method: string, key: string, body?: Uint8Array, headers = {}) {
-    const url = this.objectUrl(key)
-    const signed = signRequest(this.options, {
-      method,
-      url,
-      headers,
-      payloadHash: sha256Hex(body ?? ''),
-      date: new Date(),
+  constructor(private readonly options: S3Options) {
+    this.client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle,
+      credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+      // Checksums only when the operation requires them: S3-compatible servers differ in support.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     })
-    delete signed.host
-    return this.fetchImpl(url, { method, headers: signed, body: body as RequestInit['body'] })
   }
 
-  async put(key: string, body: Uint8Array): Promise<void> {
-    const res = await this.send('PUT', key, body, { 'content-length': String(body.byteLength) })
-    if (!res.ok) throw new Error(`S3 PUT ${key}: ${res.status} ${await res.text()}`)
+  get bucket(): string {
+    return this.options.bucket
   }
 
-  async get(key: string): Promise<Readable> {
-    const res = await this.send('GET', key)
-    if (res.status === 404) throw new FileMissingError(key)
-    if (!res.ok || !res.body) throw new Error(`S3 GET ${key}: ${res.status} ${await res.text()}`)
-    return Readable.fromWeb(res.body as ReadableStream)
+  async put(key: string, body: Uint8Array | Readable, contentType?: string): Promise<void> {
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: checkKey(key), Body: body, ContentType: contentType },
+      partSize: PART_BYTES,
+      queueSize: PARALLEL_PARTS,
+      leavePartsOnError: false,
+    })
+    await upload.done()
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    try {
+      const res = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: checkKey(key),
+          Range: range ? `bytes=${range.start}-${range.end ?? ''}` : undefined,
+        }),
+      )
+      return res.Body as Readable
+    } catch (error) {
+      if (isMissing(error)) throw new FileMissingError(key)
+      throw error
+    }
   }
 
   async delete(key: string): Promise<void> {
-    const res = await this.send('DELETE', key)
-    if (!res.ok && res.status !== 404) {
-      throw new Error(`S3 DELETE ${key}: ${res.status} ${await res.text()}`)
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }))
+    } catch (error) {
+      if (!isMissing(error)) throw error
     }
   }
+
+  /** A URL of the bucket that serves the object to anyone for `expiresInSeconds`; off unless configured. */
+  get presign(): FileStorage['presign'] {
+    return this.options.presignedDownloads ? this.presignedUrl.bind(this) : undefined
+  }
+
+  private presignedUrl(key: string, options: PresignOptions): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: checkKey(key),
+      ResponseContentType: options.contentType,
+      ResponseContentDisposition: options.contentDisposition,
+      ResponseCacheControl: 'private, no-store',
+    })
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds })
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (
+    error instanceof NoSuchKey ||
+    (error instanceof S3ServiceException &&
+      error.name !== 'NoSuchBucket' &&
+      (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404))
+  )
 }

@@ -12,6 +12,7 @@ import {
   type FileRow,
   type Owner,
 } from './repository.ts'
+import { contentDisposition } from '../routes/files/routes.ts'
 import type { DownloadSigner } from './signed-url.ts'
 import { FileMissingError, type FileStorage } from './storage.ts'
 import { describeUnknown, sniff, type SniffedType } from './sniff.ts'
@@ -83,7 +84,7 @@ export class FileService {
    * transaction). If `write` throws, the bytes are deleted and the error is rethrown.
    */
   async storeWith<T>(file: PreparedFile, write: () => Promise<T>): Promise<T> {
-    await this.storage.put(file.key, file.bytes)
+    await this.storage.put(file.key, file.bytes, file.type.contentType)
     try {
       return await write()
     } catch (error) {
@@ -140,10 +141,21 @@ export class FileService {
     await this.storage.delete(row.storageKey)
   }
 
-  /** A short-lived signed URL for a file the caller can see. */
+  /**
+   * A short-lived signed URL for a file the caller can see: the API's own signed link, or, when the
+   * storage serves downloads itself (S3_PRESIGNED_DOWNLOADS=true), a presigned URL of the bucket
+   * with the same lifetime and the same response headers.
+   */
   async downloadUrl(uid: string, id: string): Promise<{ url: string; expiresAt: Date }> {
     const row = await this.visibleFile(uid, id)
-    return this.signer.sign(row.id)
+    const signed = this.signer.sign(row.id)
+    if (!this.storage.presign) return signed
+    const url = await this.storage.presign(row.storageKey, {
+      expiresInSeconds: Math.max(1, Math.round((signed.expiresAt.getTime() - Date.now()) / 1000)),
+      contentType: row.contentType,
+      contentDisposition: contentDisposition(row.name),
+    })
+    return { url, expiresAt: signed.expiresAt }
   }
 
   /** The file a signed link names and its bytes; the signature is the authorization. */

@@ -8,12 +8,32 @@ import { LocalStorage } from './local-storage.ts'
  */
 export interface FileStorage {
   readonly driver: 'local' | 's3'
-  /** Stores the bytes under `key`, replacing what was there (writes are all-or-nothing). */
-  put(key: string, body: Uint8Array): Promise<void>
-  /** A stream of the bytes; throws `FileMissingError` when nothing is stored under `key`. */
-  get(key: string): Promise<Readable>
+  /**
+   * Stores the bytes (or the stream's bytes, read as they come) under `key`, replacing what was
+   * there; writes are all-or-nothing.
+   */
+  put(key: string, body: Uint8Array | Readable, contentType?: string): Promise<void>
+  /**
+   * A stream of the bytes (of `range` only when given); throws `FileMissingError` when nothing is
+   * stored under `key`.
+   */
+  get(key: string, range?: ByteRange): Promise<Readable>
   /** Removes the bytes; removing a missing key is not an error. */
   delete(key: string): Promise<void>
+  /**
+   * Present when the backend serves downloads itself (S3 with S3_PRESIGNED_DOWNLOADS=true): a URL
+   * anyone can GET the object from until it expires.
+   */
+  readonly presign?: ((key: string, options: PresignOptions) => Promise<string>) | undefined
+}
+
+/** Bytes `start` to `end` inclusive (HTTP Range semantics); to the end when `end` is absent. */
+export type ByteRange = { start: number; end?: number }
+
+export type PresignOptions = {
+  expiresInSeconds: number
+  contentType?: string
+  contentDisposition?: string
 }
 
 export class FileMissingError extends Error {
@@ -50,5 +70,6 @@ export async function createStorage(config: Config): Promise<FileStorage> {
     accessKeyId: config.S3_ACCESS_KEY_ID!,
     secretAccessKey: config.S3_SECRET_ACCESS_KEY!,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    presignedDownloads: config.S3_PRESIGNED_DOWNLOADS,
   })
 }
