@@ -83,6 +83,8 @@ export const configSchema = z.object({
   JOB_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
   /** A job whose worker stops sending heartbeats for this long is retried (PostgreSQL mode). */
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  /** Port of the health endpoint of the worker role (`npm run worker`: GET /health, /ready). */
+  WORKER_PORT: port.default(3001),
   // Live updates (GET /api/live, Server-Sent Events; see README "API and data").
   /** Interval of the heartbeat comment that keeps proxies from closing an idle stream, ms. */
   LIVE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),
@@ -90,6 +92,21 @@ export const configSchema = z.object({
   LIVE_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** Reconnect delay the browser is told to use after a dropped stream, ms. */
   LIVE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  // Subscriptions and payment (see README "Subscriptions and payment"); billing is off when unset.
+  /** Stripe's secret API key (sk_live_… or sk_test_…). */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The signing secret of the webhook endpoint PUBLIC_URL/api/billing/webhook (whsec_…). */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Price ids (price_…) of the plans; a plan without its price cannot be bought. */
+  STRIPE_PRICE_INDIVIDUAL_MONTH: z.string().min(1).optional(),
+  STRIPE_PRICE_INDIVIDUAL_YEAR: z.string().min(1).optional(),
+  /** Team plans are priced per seat (the quantity is the number of members allowed). */
+  STRIPE_PRICE_TEAM_MONTH: z.string().min(1).optional(),
+  STRIPE_PRICE_TEAM_YEAR: z.string().min(1).optional(),
+  STRIPE_PRICE_AERO_MONTH: z.string().min(1).optional(),
+  STRIPE_PRICE_AERO_YEAR: z.string().min(1).optional(),
+  /** Stripe API address for tests against a local server, e.g. http://127.0.0.1:12111. */
+  STRIPE_API_URL: z.url().optional(),
   /**
    * GET /api/metrics (Prometheus text) answers callers sending `Authorization: Bearer <token>`;
    * without a token, only direct loopback callers (no proxy header) are answered.

@@ -13,6 +13,10 @@ const PUBLIC = new Set([
   'GET /api/public-config',
   // Loopback callers or the METRICS_TOKEN bearer, no session (metrics.int.test.ts).
   'GET /api/metrics',
+  // Whether payment is on and which plans can be bought (the public pricing page).
+  'GET /api/billing/config',
+  // Stripe's signature (STRIPE_WEBHOOK_SECRET) instead of a session: 400 without it (billing.int.test.ts).
+  'POST /api/billing/webhook',
 ])
 /**
  * Capabilities instead of a session (answer 401/403 without them): signed download URLs (an

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { adminRoutes } from '../admin/endpoint.ts'
 import { aeroRoutes } from './aero/routes.ts'
+import { billingRoutes } from './billing/routes.ts'
 import { collectionsRoutes } from './collections/routes.ts'
 import { feedbackRoutes } from './feedback/routes.ts'
 import { liveRoutes } from './live/routes.ts'
@@ -24,6 +25,7 @@ async function platformRoutes(app: FastifyInstance, options: { prefix?: string }
       await api.register(notificationsRoutes)
       await api.register(aeroRoutes)
       await api.register(feedbackRoutes)
+      await api.register(billingRoutes)
       await api.register(liveRoutes)
       await api.register(adminRoutes)
     },

@@ -1,0 +1,383 @@
+import Stripe from 'stripe'
+import type { Db } from '@veloptima/db'
+import {
+  checkoutRequestSchema,
+  portalRequestSchema,
+  type BillingConfig,
+  type CheckoutStatus,
+  type PlanKind,
+  type PlanPeriod,
+  type BillingSubscription,
+} from '@veloptima/contracts'
+import type { Config } from '../config.ts'
+import { AppError, badRequest, notFound } from '../errors.ts'
+import * as repo from '../repositories/billing.ts'
+import type { TeamService } from './teams.ts'
+import { parse } from './validation.ts'
+
+const PLANS: PlanKind[] = ['individual', 'team', 'aero']
+const PERIODS: PlanPeriod[] = ['month', 'year']
+const PLAN_NAMES: Record<PlanKind, string> = {
+  individual: 'Individual',
+  team: 'Team',
+  aero: 'Aero add-on',
+}
+
+/** The price id of each plan and period from the configuration (STRIPE_PRICE_<PLAN>_<PERIOD>). */
+export function priceIds(config: Config): Map<string, string> {
+  const prices = new Map<string, string>()
+  for (const plan of PLANS) {
+    for (const period of PERIODS) {
+      const key = `STRIPE_PRICE_${plan.toUpperCase()}_${period.toUpperCase()}` as keyof Config
+      const id = config[key]
+      if (typeof id === 'string' && id) prices.set(`${plan}/${period}`, id)
+    }
+  }
+  return prices
+}
+
+/** The official SDK client, or undefined when billing is off (no STRIPE_SECRET_KEY). */
+export function createStripe(config: Config): Stripe | undefined {
+  if (!config.STRIPE_SECRET_KEY) return undefined
+  const api = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : undefined
+  return new Stripe(config.STRIPE_SECRET_KEY, {
+    maxNetworkRetries: 1,
+    ...(api && {
+      host: api.hostname,
+      port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
+      protocol: api.protocol === 'https:' ? 'https' : 'http',
+    }),
+  })
+}
+
+const billingOff = () =>
+  new AppError(
+    'billing-disabled',
+    404,
+    'Payment is not configured here: plans are granted by the administrator.',
+  )
+
+/** Stripe's statuses that keep a plan's claims until the period's end. */
+const RUNNING = new Set(['active', 'trialing', 'past_due'])
+const ENDED = new Set(['canceled', 'unpaid', 'incomplete_expired'])
+
+type Meta = Record<string, string | undefined> | null | undefined
+type StripeSub = {
+  id: string
+  status: string
+  customer: string | { id: string }
+  metadata?: Meta
+  start_date?: number
+  cancel_at?: number | null
+  cancel_at_period_end?: boolean
+  ended_at?: number | null
+  canceled_at?: number | null
+  current_period_end?: number
+  items?: {
+    data?: { quantity?: number; current_period_end?: number; price?: { id?: string } }[]
+  }
+}
+const idOf = (x: string | { id: string } | null | undefined) =>
+  typeof x === 'string' ? x : (x?.id ?? undefined)
+const at = (seconds: number) => new Date(seconds * 1000)
+
+/**
+ * Subscriptions and payment through Stripe's official SDK: Checkout and portal sessions, and
+ * the webhook that stores plans in `subscriptions` (idempotent by event id, an older event never
+ * overwrites a newer state) and tells the holder's people to renew their claims.
+ */
+export class BillingService {
+  private readonly prices: Map<string, string>
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly teams: TeamService,
+    private readonly stripe = createStripe(config),
+  ) {
+    this.prices = priceIds(config)
+  }
+
+  get enabled(): boolean {
+    return Boolean(this.stripe && this.prices.size > 0)
+  }
+
+  publicConfig(): BillingConfig {
+    if (!this.enabled) return { enabled: false, plans: [] }
+    return {
+      enabled: true,
+      plans: [...this.prices.keys()].map((k) => {
+        const [plan, period] = k.split('/') as [PlanKind, PlanPeriod]
+        return { plan, period }
+      }),
+    }
+  }
+
+  private client(): Stripe {
+    if (!this.stripe || !this.enabled) throw billingOff()
+    return this.stripe
+  }
+
+  /** POST /api/billing/checkout: a Checkout session (mode subscription) for the caller or a team. */
+  async checkout(uid: string, email: string | undefined, input: unknown) {
+    const stripe = this.client()
+    const body = parse(checkoutRequestSchema, input)
+    const price = this.prices.get(`${body.plan}/${body.period}`)
+    if (!price) throw badRequest(`plan: ${body.plan} ${body.period}ly cannot be bought here.`)
+    let holder: repo.Holder = { uid }
+    if (body.plan === 'team') {
+      if (!body.team_id) throw badRequest('team_id: expected the team the plan is for, got none.')
+      if (!body.seats) throw badRequest('seats: expected the number of members allowed, got none.')
+      await this.teams.manager(uid, body.team_id)
+      holder = { teamId: body.team_id }
+    } else if (body.team_id || body.seats) {
+      throw badRequest(`team_id, seats: only a team plan has them, got a ${body.plan} plan.`)
+    }
+    const customer = await repo.customerOf(this.db, holder)
+    const metadata = {
+      plan: body.plan,
+      period: body.period,
+      ...(holder.uid ? { uid: holder.uid } : { team_id: holder.teamId! }),
+    }
+    const returnUrl = `${this.config.publicUrl}/account/billing/return`
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price, quantity: body.seats ?? 1 }],
+      client_reference_id: holder.uid ?? `team:${holder.teamId}`,
+      metadata,
+      subscription_data: { metadata },
+      ...(customer ? { customer } : email ? { customer_email: email } : {}),
+      success_url: `${returnUrl}?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${this.config.publicUrl}/pricing`,
+    })
+    if (!session.url) throw new AppError('stripe-error', 502, 'Stripe gave no Checkout page.')
+    return { url: session.url }
+  }
+
+  /** POST /api/billing/portal: Stripe's customer portal for the caller or a team they manage. */
+  async portal(uid: string, input: unknown) {
+    const stripe = this.client()
+    const body = parse(portalRequestSchema, input ?? {})
+    if (body.team_id) await this.teams.manager(uid, body.team_id)
+    const holder: repo.Holder = body.team_id ? { teamId: body.team_id } : { uid }
+    const customer = await repo.customerOf(this.db, holder)
+    if (!customer) throw notFound('A subscription bought here')
+    const session = await stripe.billingPortal.sessions.create({
+      customer,
+      return_url: `${this.config.publicUrl}/account`,
+    })
+    return { url: session.url }
+  }
+
+  /** GET /api/billing/subscriptions: the caller's plans and their teams'. */
+  async list(uid: string, now = new Date()): Promise<{ items: BillingSubscription[] }> {
+    const rows = await repo.subscriptionsOf(this.db, uid)
+    return { items: rows.map((r) => subscriptionJson(r, now)) }
+  }
+
+  /** GET /api/billing/status?session_id=: whether the webhook of this Checkout session arrived. */
+  async status(uid: string, sessionId: string, now = new Date()): Promise<CheckoutStatus> {
+    const stripe = this.client()
+    if (!/^cs_[A-Za-z0-9_]+$/.test(sessionId)) {
+      throw badRequest(`session_id: expected a Checkout session id (cs_…), got "${sessionId}".`)
+    }
+    const session = await stripe.checkout.sessions.retrieve(sessionId)
+    const ref = session.client_reference_id ?? ''
+    if (ref !== uid) {
+      if (!ref.startsWith('team:')) throw notFound('The Checkout session')
+      await this.teams.membership(uid, ref.slice(5))
+    }
+    const subId = idOf(session.subscription as string | { id: string } | null)
+    const row = subId ? await repo.subscriptionByStripeId(this.db, subId) : undefined
+    if (!row) return { status: 'pending', subscription: null }
+    const json = subscriptionJson(row, now)
+    return { status: json.current ? 'active' : 'pending', subscription: json }
+  }
+
+  /**
+   * POST /api/billing/webhook: verifies the signature (STRIPE_WEBHOOK_SECRET) on the raw body,
+   * then applies the event once. Returns whether the event changed anything.
+   */
+  async webhook(raw: Buffer, signature: string | undefined): Promise<{ applied: boolean }> {
+    const secret = this.config.STRIPE_WEBHOOK_SECRET
+    if (!this.stripe || !secret) throw billingOff()
+    let event: Stripe.Event
+    try {
+      event = this.stripe.webhooks.constructEvent(raw, signature ?? '', secret)
+    } catch (e) {
+      throw new AppError(
+        'bad-signature',
+        400,
+        `Stripe-Signature: ${e instanceof Error ? e.message : 'not verified'}`,
+      )
+    }
+    const created = at(event.created)
+    const notes: { uids: string[]; note: { type: string; title: string; text: string } }[] = []
+    const applied = await this.db.transaction(async (tx) => {
+      if (!(await repo.claimEvent(tx, event.id, event.type, created))) return false
+      const object = event.data.object as unknown as Record<string, unknown>
+      switch (event.type) {
+        case 'checkout.session.completed':
+          return this.onCheckout(tx, object, created, notes)
+        case 'customer.subscription.created':
+        case 'customer.subscription.updated':
+        case 'customer.subscription.deleted':
+          return this.onSubscription(tx, object as unknown as StripeSub, created, notes)
+        case 'invoice.payment_failed':
+          return this.onPaymentFailed(tx, object, created, notes)
+        default:
+          return false
+      }
+    })
+    for (const n of notes) await repo.notifyClaims(this.db, n.uids, n.note)
+    return { applied }
+  }
+
+  private async holderOf(tx: Tx, meta: Meta, customer: string | undefined) {
+    if (meta?.uid) return { uid: meta.uid } as repo.Holder
+    if (meta?.team_id) return { teamId: meta.team_id } as repo.Holder
+    const known = customer ? await repo.holderOfCustomer(tx, customer) : undefined
+    if (known?.uid) return { uid: known.uid } as repo.Holder
+    if (known?.teamId) return { teamId: known.teamId } as repo.Holder
+    return undefined
+  }
+
+  private planOf(meta: Meta, priceId: string | undefined) {
+    if (meta?.plan && meta.period) {
+      const plan = meta.plan as PlanKind
+      const period = meta.period as PlanPeriod
+      if (PLANS.includes(plan) && PERIODS.includes(period)) return { plan, period }
+    }
+    for (const [key, id] of this.prices) {
+      if (id === priceId) {
+        const [plan, period] = key.split('/') as [PlanKind, PlanPeriod]
+        return { plan, period }
+      }
+    }
+    return undefined
+  }
+
+  private async onCheckout(tx: Tx, s: Record<string, unknown>, created: Date, notes: Notes) {
+    const meta = s.metadata as Meta
+    const customer = idOf(s.customer as string | { id: string } | null)
+    const subId = idOf(s.subscription as string | { id: string } | null)
+    const holder = await this.holderOf(tx, meta, undefined)
+    const plan = this.planOf(meta, undefined)
+    if (!holder || !customer) return false
+    await repo.recordCustomer(tx, customer, holder)
+    if (!subId || !plan || (await repo.subscriptionByStripeId(tx, subId))) return true
+    // The subscription's own events bring its period; until then one period from now.
+    const ends = new Date(created)
+    if (plan.period === 'year') ends.setUTCFullYear(ends.getUTCFullYear() + 1)
+    else ends.setUTCMonth(ends.getUTCMonth() + 1)
+    await repo.upsertStripeSubscription(tx, {
+      ...(holder.uid ? { uid: holder.uid } : { teamId: holder.teamId }),
+      ...plan,
+      status: 'active',
+      startsAt: created,
+      endsAt: ends,
+      stripeSubscriptionId: subId,
+      stripeStatus: 'active',
+      stripeEventAt: created,
+    })
+    notes.push(activated(await repo.peopleOf(tx, holder), plan.plan))
+    return true
+  }
+
+  private async onSubscription(tx: Tx, sub: StripeSub, created: Date, notes: Notes) {
+    const item = sub.items?.data?.[0]
+    const customer = idOf(sub.customer)
+    const holder = await this.holderOf(tx, sub.metadata, customer)
+    const plan = this.planOf(sub.metadata, item?.price?.id)
+    if (!holder || !plan) return false
+    if (customer) await repo.recordCustomer(tx, customer, holder)
+    const periodEnd = item?.current_period_end ?? sub.current_period_end
+    const ended = ENDED.has(sub.status)
+    const endsAt = ended
+      ? at(sub.ended_at ?? sub.canceled_at ?? created.getTime() / 1000)
+      : at(sub.cancel_at ?? periodEnd ?? created.getTime() / 1000)
+    const before = await repo.subscriptionByStripeId(tx, sub.id)
+    const changed = await repo.upsertStripeSubscription(tx, {
+      ...(holder.uid ? { uid: holder.uid } : { teamId: holder.teamId }),
+      ...plan,
+      status: RUNNING.has(sub.status) ? 'active' : ended ? 'cancelled' : 'expired',
+      startsAt: at(sub.start_date ?? created.getTime() / 1000),
+      endsAt,
+      stripeSubscriptionId: sub.id,
+      stripeStatus: sub.status,
+      stripeEventAt: created,
+      seats: plan.plan === 'team' ? (item?.quantity ?? null) : null,
+    })
+    if (!changed) return false
+    const people = await repo.peopleOf(tx, holder)
+    const wasRunning = before ? before.status === 'active' : false
+    if (RUNNING.has(sub.status) && !wasRunning) notes.push(activated(people, plan.plan))
+    else if (ended && wasRunning) {
+      notes.push({
+        uids: people,
+        note: {
+          type: 'warning',
+          title: `Your ${PLAN_NAMES[plan.plan]} plan has ended`,
+          text: 'Your data is kept, read-only. Subscribe again to unlock it.',
+        },
+      })
+    } else
+      notes.push({ uids: people, note: { type: 'info', title: 'Your plan changed', text: '' } })
+    return true
+  }
+
+  private async onPaymentFailed(tx: Tx, inv: Record<string, unknown>, created: Date, notes: Notes) {
+    const parent = inv.parent as { subscription_details?: { subscription?: unknown } } | null
+    const subId = idOf(
+      (parent?.subscription_details?.subscription ?? inv.subscription) as
+        string | { id: string } | null,
+    )
+    const row = subId ? await repo.subscriptionByStripeId(tx, subId) : undefined
+    if (!row || (row.stripeEventAt && row.stripeEventAt > created)) return false
+    if (row.stripeStatus === 'canceled') return false
+    await repo.upsertStripeSubscription(tx, {
+      ...row,
+      stripeStatus: 'past_due',
+      stripeEventAt: created,
+    })
+    const holder: repo.Holder = row.uid ? { uid: row.uid } : { teamId: row.teamId! }
+    notes.push({
+      uids: await repo.peopleOf(tx, holder),
+      note: {
+        type: 'warning',
+        title: 'A payment failed',
+        text: `Your plan lapses on ${row.endsAt.toISOString().slice(0, 10)} unless the payment goes through: update the card in Manage subscription.`,
+      },
+    })
+    return true
+  }
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+type Notes = { uids: string[]; note: { type: string; title: string; text: string } }[]
+
+const activated = (uids: string[], plan: PlanKind) => ({
+  uids,
+  note: {
+    type: 'success',
+    title: `Your ${PLAN_NAMES[plan]} plan is active`,
+    text: 'Thank you! The product is unlocked.',
+  },
+})
+
+export function subscriptionJson(r: repo.SubscriptionRow, now: Date): BillingSubscription {
+  const current = r.status === 'active' && r.startsAt.getTime() <= now.getTime() && r.endsAt > now
+  return {
+    id: r.id,
+    plan: r.plan,
+    period: r.period,
+    status: r.status,
+    stripe_status: r.stripeStatus,
+    team_id: r.teamId,
+    seats: r.seats,
+    starts_at: r.startsAt.toISOString(),
+    ends_at: r.endsAt.toISOString(),
+    current,
+    lapsing: current && r.stripeStatus === 'past_due',
+  }
+}

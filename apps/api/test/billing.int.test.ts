@@ -1,0 +1,260 @@
+// Subscriptions and payment (issue 17): Stripe's official SDK against a local HTTP server that
+// records what it sends (Stripe's API cannot be reached from here), and webhooks signed by the
+// SDK's own test-header helper, posted to the real app.
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Stripe from 'stripe'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { stripeEvents, subscriptions } from '@veloptima/db'
+import { testDriver } from '@veloptima/db/testing'
+import { computeClaims } from '../src/services/claims.ts'
+import { startTestApp, type TestApp } from './helpers.ts'
+import { caller, type Caller } from './platform-fixtures.ts'
+import { SseClient } from './sse-client.ts'
+
+const SECRET = 'whsec_test_secret'
+const KEY = 'sk_test_local'
+const sdk = new Stripe(KEY)
+type Recorded = { method: string; path: string; auth: string; form: URLSearchParams }
+
+describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
+  let t: TestApp
+  let stripeServer: Server
+  const seen: Recorded[] = []
+  let base: string
+  let rita: Caller
+  let ritaToken: string
+  let eventNo = 0
+  const now = Math.floor(Date.now() / 1000)
+
+  /** Answers in the shape of Stripe's API reference (checkout session, portal session). */
+  async function stripeApi(req: IncomingMessage) {
+    let body = ''
+    for await (const chunk of req) body += String(chunk)
+    const path = (req.url ?? '').split('?')[0]!
+    seen.push({
+      method: req.method ?? '',
+      path,
+      auth: String(req.headers.authorization),
+      form: new URLSearchParams(body),
+    })
+    if (path === '/v1/checkout/sessions' && req.method === 'POST') {
+      return {
+        id: 'cs_test_1',
+        object: 'checkout.session',
+        mode: 'subscription',
+        url: 'https://checkout.stripe.com/c/pay/cs_test_1',
+      }
+    }
+    if (path === '/v1/checkout/sessions/cs_test_1') {
+      return {
+        id: 'cs_test_1',
+        object: 'checkout.session',
+        client_reference_id: 'rita',
+        subscription: 'sub_rita',
+      }
+    }
+    if (path === '/v1/billing_portal/sessions') {
+      return {
+        id: 'bps_1',
+        object: 'billing_portal.session',
+        url: 'https://billing.stripe.com/p/session/bps_1',
+      }
+    }
+    return undefined
+  }
+
+  const signed = (type: string, object: object, created: number, id = `evt_${++eventNo}`) => {
+    const payload = JSON.stringify({ id, object: 'event', type, created, data: { object } })
+    return { payload, header: sdk.webhooks.generateTestHeaderString({ payload, secret: SECRET }) }
+  }
+  const post = (e: { payload: string; header: string }) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/billing/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': e.header },
+      payload: e.payload,
+    })
+  const sub = (status: string, extra: object = {}) => ({
+    id: 'sub_rita',
+    object: 'subscription',
+    status,
+    customer: 'cus_rita',
+    metadata: { plan: 'individual', period: 'month', uid: 'rita' },
+    start_date: now - 60,
+    items: {
+      data: [{ quantity: 1, current_period_end: now + 30 * 86400, price: { id: 'price_ind_m' } }],
+    },
+    ...extra,
+  })
+  const row = async () =>
+    (
+      await t.database.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.stripeSubscriptionId, 'sub_rita'))
+    )[0]
+
+  beforeAll(async () => {
+    stripeServer = createServer((req, res) => {
+      void stripeApi(req).then((answer) => {
+        res.writeHead(answer ? 200 : 404, { 'content-type': 'application/json' })
+        res.end(
+          JSON.stringify(answer ?? { error: { type: 'invalid_request_error', message: 'no' } }),
+        )
+      })
+    })
+    await new Promise<void>((r) => stripeServer.listen(0, '127.0.0.1', r))
+    const port = (stripeServer.address() as AddressInfo).port
+    t = await startTestApp({
+      PUBLIC_URL: 'https://veloptima.example',
+      STRIPE_SECRET_KEY: KEY,
+      STRIPE_WEBHOOK_SECRET: SECRET,
+      STRIPE_PRICE_INDIVIDUAL_MONTH: 'price_ind_m',
+      STRIPE_PRICE_TEAM_YEAR: 'price_team_y',
+      STRIPE_API_URL: `http://127.0.0.1:${port}`,
+      LIVE_POLL_MS: '0',
+    })
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
+    const bearer = await t.bearer({ uid: 'rita' })
+    ritaToken = bearer.authorization.slice(7)
+    rita = caller(t, bearer)
+    await rita.get('/api/users/rita')
+  })
+  afterAll(async () => {
+    await t.close()
+    await new Promise((r) => stripeServer.close(r))
+  })
+
+  it('config: only the plans with a price id can be bought', async () => {
+    const res = await rita.get('/api/billing/config')
+    expect(res.body).toEqual({
+      enabled: true,
+      plans: [
+        { plan: 'individual', period: 'month' },
+        { plan: 'team', period: 'year' },
+      ],
+    })
+    expect(
+      (await rita.post('/api/billing/checkout', { plan: 'aero', period: 'year' })).status,
+    ).toBe(400)
+  })
+
+  it('checkout: the SDK posts a subscription session with the price, quantity, return URL and the caller', async () => {
+    const res = await rita.post('/api/billing/checkout', { plan: 'individual', period: 'month' })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.url).toBe('https://checkout.stripe.com/c/pay/cs_test_1')
+    const req = seen.find((r) => r.path === '/v1/checkout/sessions')!
+    expect(req.method).toBe('POST')
+    expect(req.auth).toBe(`Bearer ${KEY}`)
+    expect(req.form.get('mode')).toBe('subscription')
+    expect(req.form.get('line_items[0][price]')).toBe('price_ind_m')
+    expect(req.form.get('line_items[0][quantity]')).toBe('1')
+    expect(req.form.get('client_reference_id')).toBe('rita')
+    expect(req.form.get('customer_email')).toBe('rita@example.com')
+    expect(req.form.get('metadata[plan]')).toBe('individual')
+    expect(req.form.get('subscription_data[metadata][uid]')).toBe('rita')
+    expect(req.form.get('success_url')).toBe(
+      'https://veloptima.example/account/billing/return?session_id={CHECKOUT_SESSION_ID}',
+    )
+  })
+
+  it('checkout: a team plan needs a team the caller manages, and sends its seats', async () => {
+    const team = await rita.post('/api/teams', { name: 'Rita Racing' })
+    const res = await rita.post('/api/billing/checkout', {
+      plan: 'team',
+      period: 'year',
+      seats: 6,
+      team_id: team.body.id,
+    })
+    expect(res.status).toBe(200)
+    const req = seen.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!
+    expect(req.form.get('line_items[0][price]')).toBe('price_team_y')
+    expect(req.form.get('line_items[0][quantity]')).toBe('6')
+    expect(req.form.get('client_reference_id')).toBe(`team:${team.body.id}`)
+    const stranger = caller(t, await t.bearer({ uid: 'sam' }))
+    await stranger.get('/api/users/sam')
+    const other = await stranger.post('/api/billing/checkout', {
+      plan: 'team',
+      period: 'year',
+      seats: 2,
+      team_id: team.body.id,
+    })
+    expect(other.status).toBe(404)
+  })
+
+  it('webhook: a forged or missing signature is refused with 400 and stores nothing', async () => {
+    const e = signed('customer.subscription.created', sub('active'), now)
+    const forged = sdk.webhooks.generateTestHeaderString({
+      payload: e.payload,
+      secret: 'whsec_wrong',
+    })
+    expect((await post({ payload: e.payload, header: forged })).statusCode).toBe(400)
+    expect(
+      (await post({ payload: e.payload.replace('active', 'trialing'), header: e.header }))
+        .statusCode,
+    ).toBe(400)
+    expect(await row()).toBeUndefined()
+    expect(await t.database.db.select().from(stripeEvents)).toEqual([])
+  })
+
+  it('webhook: checkout completes → plan stored, claims include it, live stream tells the browser', async () => {
+    const live = await SseClient.open(`${base}/api/live?access_token=${ritaToken}`)
+    await live.until((e) => e.some((x) => x.event === 'rider-profile'))
+    expect(await computeClaims(t.database.db, 'rita', [])).toEqual({})
+    const done = signed(
+      'checkout.session.completed',
+      {
+        id: 'cs_test_1',
+        object: 'checkout.session',
+        client_reference_id: 'rita',
+        customer: 'cus_rita',
+        subscription: 'sub_rita',
+        metadata: { plan: 'individual', period: 'month', uid: 'rita' },
+      },
+      now,
+    )
+    const res = await post(done)
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ applied: true })
+    expect(await computeClaims(t.database.db, 'rita', [])).toEqual({ 'create:simulations': true })
+    await live.until((e) => e.some((x) => x.event === 'notification'))
+    const n = JSON.parse(live.events.find((x) => x.event === 'notification')!.data)
+    expect(n.data).toEqual({ kind: 'claims' })
+    live.close()
+    const status = await rita.get('/api/billing/status?session_id=cs_test_1')
+    expect(status.body.status).toBe('active')
+    // Replayed: nothing changes.
+    const again = await post(done)
+    expect(again.json()).toEqual({ applied: false })
+    expect((await rita.post('/api/billing/portal')).body.url).toBe(
+      'https://billing.stripe.com/p/session/bps_1',
+    )
+    const portal = seen.find((r) => r.path === '/v1/billing_portal/sessions')!
+    expect(portal.form.get('customer')).toBe('cus_rita')
+  })
+
+  it('webhook: out of order, an older updated never overwrites the newer deletion; replays change nothing', async () => {
+    const deleted = signed(
+      'customer.subscription.deleted',
+      sub('canceled', { ended_at: now + 100 }),
+      now + 100,
+    )
+    const olderUpdate = signed('customer.subscription.updated', sub('active'), now + 50)
+    expect((await post(deleted)).json()).toEqual({ applied: true })
+    const after = await row()
+    expect(after!.status).toBe('cancelled')
+    expect((await post(olderUpdate)).json()).toEqual({ applied: false })
+    expect(await row()).toEqual(after)
+    expect((await post(deleted)).json()).toEqual({ applied: false })
+    expect(await computeClaims(t.database.db, 'rita', [], new Date((now + 101) * 1000))).toEqual({})
+  })
+
+  it('webhook: an unknown event type is acknowledged and changes nothing', async () => {
+    const res = await post(signed('customer.created', { id: 'cus_x', object: 'customer' }, now))
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ applied: false })
+  })
+})
