@@ -1,6 +1,6 @@
 import type { TyrePressureResult } from '@veloptima/engine'
 import { toDisplay, unitLabel, type UnitSystem } from '../../../lib/units.ts'
-import { pressure } from '../lib/display.ts'
+import { pressure } from '../../../components/quantity.ts'
 
 const W = 360
 const H = 180

@@ -11,31 +11,12 @@ import {
   type WidthKind,
 } from '@veloptima/engine'
 import { formatQuantity, PA_PER_PSI, useUnits, type UnitSystem } from '../../../lib/units.ts'
-import { useQuantityField } from '../hooks/use-quantity-field.ts'
-import {
-  formatPressure,
-  formatPressureOther,
-  millimetres,
-  pressure,
-  quantity,
-  type Converter,
-} from '../lib/display.ts'
-import {
-  Assumptions,
-  CheckboxField,
-  NumberField,
-  SelectField,
-  ToolCard,
-  Warnings,
-} from './fields.tsx'
+import { CheckboxField, NumberField, Select } from '../../../components/form.tsx'
+import { millimetres, percent, pressure, quantity } from '../../../components/quantity.ts'
+import { useQuantityField } from '../../../components/use-quantity-field.ts'
+import { formatPressure, formatPressureOther } from '../lib/display.ts'
+import { Assumptions, ToolCard, Warnings } from './fields.tsx'
 import { PressureChart } from './pressure-chart.tsx'
-
-const percent: Converter = {
-  toDisplay: (f) => f * 100,
-  fromDisplay: (p) => p / 100,
-  unit: () => '%',
-  digits: () => 0,
-}
 
 const LABELS: Record<string, string> = {
   riderMassKg: 'Rider mass',
@@ -182,7 +163,7 @@ export function TyrePressureCalculator() {
       <form className="mt-4 grid grid-cols-2 gap-4" onSubmit={(e) => e.preventDefault()}>
         <NumberField name="rider_mass" label="Rider mass" field={rider} />
         <NumberField name="bike_mass" label="Bike and kit" field={bike} />
-        <SelectField
+        <Select
           name="bike_type"
           label="Bike type"
           value={bikeType}
@@ -201,7 +182,7 @@ export function TyrePressureCalculator() {
           hint="Empty: typical for the bike type."
         />
         <NumberField name="tyre_width" label="Tyre width" field={width} />
-        <SelectField
+        <Select
           name="width_kind"
           label="Width is"
           value={widthKind}
@@ -219,7 +200,7 @@ export function TyrePressureCalculator() {
             hint="Wider rims spread the tyre."
           />
         ) : null}
-        <SelectField
+        <Select
           name="tyre_type"
           label="Tyre and rim"
           value={tyreType}
@@ -230,7 +211,7 @@ export function TyrePressureCalculator() {
             { value: 'hookless', label: 'Tubeless, hookless rim' },
           ]}
         />
-        <SelectField
+        <Select
           name="surface"
           label="Surface"
           value={surface}

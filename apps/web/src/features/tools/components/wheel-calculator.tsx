@@ -11,24 +11,14 @@ import {
 import { useAuth } from '../../../lib/auth.ts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { courseSegments, listCourses, type CourseSummary } from '../api/courses.ts'
-import { useQuantityField } from '../hooks/use-quantity-field.ts'
-import { formatDuration, quantity, type Converter } from '../lib/display.ts'
-import {
-  Assumptions,
-  CheckboxField,
-  NumberField,
-  SelectField,
-  ToolCard,
-  Warnings,
-} from './fields.tsx'
+import { CheckboxField, NumberField, Select } from '../../../components/form.tsx'
+import { fixedUnit, quantity } from '../../../components/quantity.ts'
+import { useQuantityField } from '../../../components/use-quantity-field.ts'
+import { formatDuration } from '../lib/display.ts'
+import { Assumptions, ToolCard, Warnings } from './fields.tsx'
 import { describeInputError } from './tyre-pressure-calculator.tsx'
 
-const watts: Converter = {
-  toDisplay: (w) => w,
-  fromDisplay: (w) => w,
-  unit: () => 'W',
-  digits: () => 0,
-}
+const watts = fixedUnit('W', 0)
 
 const LABELS: Record<string, string> = {
   riderMassKg: 'Rider mass',
@@ -121,7 +111,7 @@ export function WheelCalculator() {
       <form className="mt-4 grid grid-cols-2 gap-4" onSubmit={(e) => e.preventDefault()}>
         <NumberField name="wheels_rider_mass" label="Rider mass" field={rider} />
         <NumberField name="wheels_bike_mass" label="Bike and kit" field={bike} />
-        <SelectField
+        <Select
           name="terrain"
           label="Terrain"
           value={terrain}
@@ -134,7 +124,7 @@ export function WheelCalculator() {
           ]}
         />
         {courses.length > 0 ? (
-          <SelectField
+          <Select
             name="course"
             label="Or one of your courses"
             value={courseId}
@@ -160,7 +150,7 @@ export function WheelCalculator() {
           field={wind}
           hint="Forecast mean wind (10 m)."
         />
-        <SelectField
+        <Select
           name="handling"
           label="Handling confidence"
           value={handling}

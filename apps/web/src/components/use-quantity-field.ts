@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import { useUnits } from '../../../lib/units.ts'
-import { formatInput, parseInput, type Converter } from '../lib/display.ts'
+import { useUnits } from '../lib/units.ts'
+import { formatInput, switchSystem, textToSi, type Converter } from './quantity.ts'
 
 export type QuantityField = {
   /** What the input box shows (display units). */
@@ -13,8 +13,8 @@ export type QuantityField = {
 }
 
 /**
- * One numeric input in the user's units. The SI value is the truth; when the user switches
- * units the box is rewritten from it, so 75 kg becomes 165.3 lb without drifting.
+ * One numeric input in the user's units (the units hook of the form kit). The SI value is the
+ * truth; when the user switches units the box is rewritten from it.
  */
 export function useQuantityField(
   converter: Converter,
@@ -29,25 +29,11 @@ export function useQuantityField(
   }))
   if (state.system !== system) {
     // Adjusting state to a changed context value during render (React's documented pattern).
-    const text =
-      state.si === undefined || Number.isNaN(state.si)
-        ? state.text
-        : formatInput(state.si, converter, system)
-    setState({ system, si: state.si, text })
-  }
-  const onChange = (text: string) => {
-    const shown = parseInput(text)
-    const si =
-      text.trim() === '' && optional
-        ? undefined
-        : Number.isNaN(shown)
-          ? Number.NaN
-          : converter.fromDisplay(shown, system)
-    setState({ system, si, text })
+    setState(switchSystem(state, converter, system))
   }
   return {
     text: state.text,
-    onChange,
+    onChange: (text) => setState({ system, si: textToSi(text, converter, system, optional), text }),
     si: state.si,
     unit: converter.unit(system),
     invalid: state.si !== undefined && Number.isNaN(state.si),
