@@ -153,8 +153,20 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       'no air density, environment, temperature/pressure or altitude: ISA sea level 1.225 kg/m³ used',
     )
   }
-  const series = prepareVe(samples, densityOptions)
-  if (!series.elevation)
+  // A file with neither elevation nor GPS headings is a flat closed track: the velodrome model
+  // (lean in the bends) unless the input says otherwise.
+  const flat = prepareVe(samples, densityOptions)
+  const noGps = !flat.heading.some((h) => Number.isFinite(h))
+  const trackOption = input.track ?? (!flat.elevation && noGps)
+  const series = trackOption ? prepareVe(samples, { ...densityOptions, track: trackOption }) : flat
+  const veModel = series.track ? 'track' : 'road'
+  if (series.track) {
+    const g = series.track.geometry
+    warnings.push(
+      `velodrome model: ${g.lapLengthM} m lap, bends of radius ${g.bendRadiusM} m, centre of mass ` +
+        `${g.comHeightM} m (air drag at the centre of mass's speed, rolling under the lean's load)`,
+    )
+  } else if (!series.elevation)
     warnings.push('no elevation in the file: a flat track is assumed (velodrome)')
   const mask = brakingMask(series)
 
@@ -382,5 +394,5 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   )
   if (!comparison)
     warnings.push(`no run of the baseline configuration "${baseline}" has a CdA: no comparison`)
-  return { runs: out, windows, comparison, fittedCalibrationFactor, crr, warnings }
+  return { runs: out, windows, comparison, fittedCalibrationFactor, crr, veModel, warnings }
 }

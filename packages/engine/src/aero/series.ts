@@ -2,7 +2,8 @@
 // time steps, air density, heading from GPS, calibrated air speed and the usable-sample flags.
 import { metresPerRadian } from '../course/geo.ts'
 import { airDensity, isaDensity, isaPressurePa } from '../physics/air.ts'
-import type { ActivitySamples, AeroEnvironment, VeSeries } from './types.ts'
+import { G0 } from '../physics/constants.ts'
+import type { ActivitySamples, AeroEnvironment, TrackGeometry, VeSeries, VeTrack } from './types.ts'
 import { median } from './random.ts'
 
 /** Below this ground speed (m/s) a sample counts as stopped: Chung's slope divides by v. */
@@ -20,6 +21,55 @@ export interface PrepareVeOptions {
   calibrationFactor?: number
   /** Use the measured air speed for the aero term when the file has one (default false). */
   useAirspeed?: boolean
+  /** Velodrome model (`VeTrack`): the geometry, or true for the defaults; default off. */
+  track?: TrackGeometry | boolean
+}
+
+/** Default velodrome: 250 m lap, bends of radius 22 m (55 % of the lap), centre of mass 0.95 m. */
+export const DEFAULT_TRACK: Required<TrackGeometry> = {
+  lapLengthM: 250,
+  bendRadiusM: 22,
+  comHeightM: 0.95,
+}
+
+/**
+ * The velodrome terms per sample (`VeTrack`). The position on the lap is the wheel distance
+ * (∫v dt) modulo the lap length, the file starting at the start of a straight: straight, bend,
+ * straight, bend. Over whole laps the result does not depend on that phase.
+ */
+export function trackSeries(
+  speed: Float64Array,
+  dt: Float64Array,
+  geometry: TrackGeometry = {},
+): VeTrack {
+  const g = { ...DEFAULT_TRACK, ...geometry }
+  const { lapLengthM: L, bendRadiusM: R, comHeightM: h } = g
+  const bend = Math.min(Math.PI * R, L / 2)
+  const straight = L / 2 - bend
+  const n = speed.length
+  const comSpeed = new Float64Array(n)
+  const comHeight = new Float64Array(n)
+  const normalFactor = new Float64Array(n)
+  let x = 0
+  for (let i = 0; i < n; i++) {
+    const v = speed[i]!
+    if (i > 0 && Number.isFinite(v) && Number.isFinite(dt[i]!)) x += v * dt[i]!
+    const u = x % (L / 2)
+    const inBend = u >= straight
+    if (!inBend || !Number.isFinite(v)) {
+      comSpeed[i] = v
+      comHeight[i] = h
+      normalFactor[i] = 1
+      continue
+    }
+    const tan = (v * v) / (G0 * R)
+    const cos = 1 / Math.sqrt(1 + tan * tan)
+    const sin = tan * cos
+    comSpeed[i] = (v * (R - h * sin)) / R
+    comHeight[i] = h * cos
+    normalFactor[i] = 1 / cos
+  }
+  return { geometry: g, comSpeed, comHeight, normalFactor }
 }
 
 /** Where the density came from, for the analysis' warnings. */
@@ -179,5 +229,20 @@ export function prepareVe(s: ActivitySamples, o: PrepareVeOptions = {}): VeSerie
   }
   let elevation: Float64Array | null = null
   if (s.altitude && countFinite(s.altitude, -500, 9000) > 0) elevation = s.altitude
-  return { n, t: s.t, dt, speed: s.speed, power: s.power, rho, elevation, heading, airspeed, valid }
+  const track = o.track
+    ? trackSeries(s.speed, dt, typeof o.track === 'object' ? o.track : {})
+    : null
+  return {
+    n,
+    t: s.t,
+    dt,
+    speed: s.speed,
+    power: s.power,
+    rho,
+    elevation,
+    heading,
+    airspeed,
+    valid,
+    track,
+  }
 }

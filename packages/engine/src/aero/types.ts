@@ -105,6 +105,11 @@ export interface AeroAnalysisInput {
   /** Fit a constant wind vector where headings vary enough (default true). */
   fitWind?: boolean
   /**
+   * Velodrome model (`TrackGeometry`; true = the defaults, false = off). Default: on when the file
+   * has neither GPS headings nor elevation (a flat closed track), off otherwise.
+   */
+  track?: TrackGeometry | boolean
+  /**
    * 0 = no intervals (faster). Otherwise the 95 % intervals come from a delete-a-block jackknife
    * (deterministic; the count does not matter). Default 200.
    */
@@ -211,6 +216,8 @@ export interface AeroAnalysis {
   fittedCalibrationFactor: number | null
   /** Crr shared by all VE runs (fitted or given). */
   crr: number
+  /** Motion model of the VE runs: 'road' (the rider moves as the wheel) or 'track' (velodrome lean). */
+  veModel: 'road' | 'track'
   warnings: string[]
 }
 
@@ -232,6 +239,34 @@ export interface VeSeries {
   airspeed: Float64Array | null
   /** 1 = usable sample (finite power/speed, moving). */
   valid: Uint8Array
+  /** Velodrome model (`prepareVe` option `track`), or absent/null: the rider moves as the wheel. */
+  track?: VeTrack | null
+}
+
+/**
+ * Velodrome geometry (defaults: a 250 m track, bends of radius 22 m, centre of mass 0.95 m above
+ * the tyres). The lap is two straights and two semicircular bends of `bendRadiusM`; the position
+ * on the lap is the wheel distance from the start of the file modulo `lapLengthM`, the first
+ * sample at the start of a straight.
+ */
+export interface TrackGeometry {
+  lapLengthM?: number
+  bendRadiusM?: number
+  comHeightM?: number
+}
+
+/**
+ * Per-sample velodrome terms: in a bend of radius R the rider leans by φ (tan φ = v²/(g·R)), so
+ * the centre of mass (height h) runs on radius R − h·sin φ at comSpeed = v·(R − h·sin φ)/R (air
+ * drag and translational kinetic energy act there), sits at height h·cos φ (potential energy),
+ * and the tyres carry m·g/cos φ (rolling resistance × normalFactor).
+ */
+export interface VeTrack {
+  geometry: Required<TrackGeometry>
+  comSpeed: Float64Array
+  /** Height of the centre of mass above the track surface, m. */
+  comHeight: Float64Array
+  normalFactor: Float64Array
 }
 
 /**

@@ -160,4 +160,22 @@ export function validateAeroInput(input: AeroAnalysisInput): void {
   if (input.fitWind !== undefined && typeof input.fitWind !== 'boolean') {
     throw new EngineInputError('fitWind', `expected true or false, got ${show(input.fitWind)}`)
   }
+  const track = input.track
+  if (track !== undefined && typeof track !== 'boolean') {
+    if (track === null || typeof track !== 'object' || Array.isArray(track)) {
+      throw new EngineInputError(
+        'track',
+        `expected true, false or the track geometry, got ${show(track)}`,
+      )
+    }
+    optional('track.lapLengthM', track.lapLengthM, 100, 1000)
+    optional('track.bendRadiusM', track.bendRadiusM, 10, 100)
+    optional('track.comHeightM', track.comHeightM, 0.3, 1.5)
+    if (Math.PI * (track.bendRadiusM ?? 22) > (track.lapLengthM ?? 250) / 2) {
+      throw new EngineInputError(
+        'track.bendRadiusM',
+        `expected two bends that fit in the lap (π·R ≤ lap/2), got ${show(track.bendRadiusM)}`,
+      )
+    }
+  }
 }

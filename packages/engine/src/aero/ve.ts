@@ -17,6 +17,7 @@ import type {
   VeParams,
   VePiece,
   VeSeries,
+  VeTrack,
 } from './types.ts'
 import { createRandom, median, quantile } from './random.ts'
 
@@ -62,6 +63,20 @@ function aeroF(s: VeSeries, i: number, wE: number, wN: number): number {
 }
 
 /**
+ * Velodrome: change of kinetic energy (centre of mass translating at comSpeed, wheels spinning
+ * at v) plus potential energy of the centre of mass (it drops by h·(1 − cos φ) in a bend), per m·g.
+ */
+function trackKinetic(track: VeTrack, i: number, v: number, v0: number, kappa: number): number {
+  const c = track.comSpeed[i]!
+  const c0 = track.comSpeed[i - 1]!
+  return (
+    (c * c - c0 * c0 + (kappa - 1) * (v * v - v0 * v0)) / (2 * G0) +
+    track.comHeight[i]! -
+    track.comHeight[i - 1]!
+  )
+}
+
+/**
  * The VE trace of samples [start, end) for one set of parameters (the sliders): element k is
  * the virtual elevation at sample start + k, starting at `params.offsetM`. Unusable samples
  * (stopped, gaps, NaN) hold the trace flat. Writes into `out` when given (no allocation).
@@ -84,6 +99,7 @@ export function virtualElevation(
   const wE = params.windE ?? 0
   const wN = params.windN ?? 0
   const { speed, power, dt, rho, valid } = s
+  const track = s.track
   let h = params.offsetM ?? 0
   if (len > 0) ve[0] = h
   for (let i = start + 1; i < end; i++) {
@@ -92,11 +108,19 @@ export function virtualElevation(
       const v0 = speed[i - 1]!
       const d = dt[i]!
       const bear = c.bearings ? v * (MARTIN.bearingA + MARTIN.bearingB * v) : 0
-      h +=
-        ((eta * power[i]! - bear) * d) / mg -
-        (c.kappa * (v * v - v0 * v0)) / (2 * G0) -
-        crr * v * d -
-        (cdaTot * rho[i]! * aeroF(s, i, wE, wN) * v * d) / (2 * mg)
+      if (track) {
+        h +=
+          ((eta * power[i]! - bear) * d) / mg -
+          trackKinetic(track, i, v, v0, c.kappa) -
+          crr * track.normalFactor[i]! * v * d -
+          (cdaTot * rho[i]! * track.comSpeed[i]! ** 3 * d) / (2 * mg)
+      } else {
+        h +=
+          ((eta * power[i]! - bear) * d) / mg -
+          (c.kappa * (v * v - v0 * v0)) / (2 * G0) -
+          crr * v * d -
+          (cdaTot * rho[i]! * aeroF(s, i, wE, wN) * v * d) / (2 * mg)
+      }
     }
     ve[i - start] = h
   }
@@ -236,6 +260,7 @@ class VeProblem {
       this.q = new Float64Array(m)
       this.a2 = s!.airspeed ? new Float64Array(m) : null
       const { speed, power, dt, heading, rho, airspeed } = s!
+      const track = s!.track
       for (const g of segs) {
         let e = 0
         let cc = 0
@@ -243,7 +268,8 @@ class VeProblem {
           const v = speed[i]!
           const h = heading[i]!
           const known = Number.isFinite(h)
-          this.v[j] = v
+          // The aero term's speed: the centre of mass on a velodrome (air speed = it, indoors).
+          this.v[j] = track ? track.comSpeed[i]! : v
           this.sh[j] = known ? Math.sin(h) : 0
           this.ch[j] = known ? Math.cos(h) : 0
           if (this.a2) this.a2[j] = airspeed![i]! * airspeed![i]!
@@ -251,9 +277,16 @@ class VeProblem {
             const v0 = speed[i - 1]!
             const d = dt[i]!
             const bear = c!.bearings ? v * (MARTIN.bearingA + MARTIN.bearingB * v) : 0
-            e += ((eta * power[i]! - bear) * d) / mg - (c!.kappa * (v * v - v0 * v0)) / (2 * G0)
-            cc += v * d
-            this.q[j] = (rho[i]! * v * d) / (2 * mg)
+            if (track) {
+              // Velodrome: rolling under the lean's normal load, air drag at the centre of mass.
+              e += ((eta * power[i]! - bear) * d) / mg - trackKinetic(track, i, v, v0, c!.kappa)
+              cc += track.normalFactor[i]! * v * d
+              this.q[j] = (rho[i]! * track.comSpeed[i]! * d) / (2 * mg)
+            } else {
+              e += ((eta * power[i]! - bear) * d) / mg - (c!.kappa * (v * v - v0 * v0)) / (2 * G0)
+              cc += v * d
+              this.q[j] = (rho[i]! * v * d) / (2 * mg)
+            }
           }
           this.E[j] = e
           this.C[j] = cc
