@@ -12,6 +12,8 @@ import type {
 import type { RiderPosition } from './sim/positions.ts'
 import type { RecordedSegments, ReplaySummary } from './sim/recorded.ts'
 import { EngineInputError, validatePositions, validateWindSegments } from './sim/validate.ts'
+import { validateAirSegments } from './weather/air-segments.ts'
+import type { AirSegment } from './weather/air-segments.ts'
 
 type Json = Record<string, unknown>
 
@@ -91,6 +93,15 @@ const ENV_KEYS = [
   'wind_speed_mps',
   'wind_from_deg',
   'wind_segments',
+  'air_segments',
+] as const
+const AIR_SEGMENT_KEYS = [
+  'start_m',
+  'end_m',
+  'temperature_c',
+  'pressure_pa',
+  'relative_humidity',
+  'altitude_m',
 ] as const
 const WIND_SEGMENT_KEYS = ['start_m', 'end_m', 'wind_speed_mps', 'wind_from_deg'] as const
 const OPTION_KEYS = [
@@ -182,6 +193,25 @@ function windSegmentsOf(v: unknown): WindSegment[] {
   })
 }
 
+/** `environment.air_segments`: [{start_m, end_m, temperature_c, pressure_pa, relative_humidity, altitude_m}]. */
+function airSegmentsOf(v: unknown): AirSegment[] {
+  const path = 'environment.air_segments'
+  if (!Array.isArray(v)) throw new EngineInputError(path, `expected an array, got ${kind(v)}`)
+  return v.map((item: unknown, i) => {
+    const at = `${path}[${i}]`
+    const o = obj(item, at)
+    only(o, at, AIR_SEGMENT_KEYS)
+    return {
+      startM: numberAt(o, 'start_m', at, true),
+      endM: numberAt(o, 'end_m', at, true),
+      temperatureC: numberAt(o, 'temperature_c', at, true),
+      pressurePa: numberAt(o, 'pressure_pa', at, true),
+      relativeHumidity: numberAt(o, 'relative_humidity', at, true),
+      altitudeM: numberAt(o, 'altitude_m', at, true),
+    }
+  })
+}
+
 /** What `loadCourse` may return for a recorded ride: the course and, when the file records
  * power, the recording cut into its segments (needed by `pacing: {type: "recorded"}`). */
 export interface LoadedCourse {
@@ -269,6 +299,10 @@ export function parseScenario(
   if (e.wind_segments !== undefined) {
     environment.windSegments = windSegmentsOf(e.wind_segments)
     validateWindSegments(environment.windSegments)
+  }
+  if (e.air_segments !== undefined) {
+    environment.airSegments = airSegmentsOf(e.air_segments)
+    validateAirSegments(environment.airSegments)
   }
   if (environment.airDensityKgM3 === undefined && environment.temperatureC === undefined) {
     throw new EngineInputError(

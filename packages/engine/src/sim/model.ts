@@ -5,6 +5,8 @@ import type { Course } from '../course/types.ts'
 import { airDensityAtAltitude, isaDensity, isaPressurePa } from '../physics/air.ts'
 import { AASHTO_BRAKING_MPS2, DEFAULT_LATERAL_MU, MARTIN } from '../physics/constants.ts'
 import { brakingDeceleration, corneringSpeedLimit } from '../physics/cornering.ts'
+import { applyAirSegments, validateAirSegments } from '../weather/air-segments.ts'
+import type { AirSegment } from '../weather/air-segments.ts'
 import type { RiderPosition } from './positions.ts'
 
 export interface Rider {
@@ -48,6 +50,11 @@ export interface Environment {
    * (the optimizer's coarse copy too) sees the same wind.
    */
   windSegments?: WindSegment[]
+  /**
+   * Air (temperature, station pressure at an altitude, humidity) on stretches of the course, e.g.
+   * from a forecast (weather/): the density there follows from it instead of the course-wide air.
+   */
+  airSegments?: AirSegment[]
 }
 
 export interface WindSegment {
@@ -243,6 +250,10 @@ export function prepareModel(
   }
   if (env.windSegments && env.windSegments.length > 0) {
     applyWindSegments(course, env.windSegments, windSpeed, windFrom, wPar, wPerp)
+  }
+  if (env.airSegments && env.airSegments.length > 0) {
+    validateAirSegments(env.airSegments)
+    applyAirSegments(course, env.airSegments, rho)
   }
   // Speed envelope: per-segment caps, then a backward pass so the rider can brake in time.
   const corner = opts.cornering !== false

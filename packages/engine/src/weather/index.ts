@@ -1,0 +1,6 @@
+export * from './air-segments.ts'
+export * from './arrival.ts'
+export * from './conditions.ts'
+export * from './forecast.ts'
+export * from './profile.ts'
+export * from './sensitivity.ts'
