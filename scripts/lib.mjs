@@ -17,7 +17,8 @@ export function run(command, args, options = {}) {
   })
 }
 
-function newestMtime(path) {
+/** Newest modification time (ms) of a file or of anything in a directory (not node_modules, dist). */
+export function newestMtime(path) {
   if (!existsSync(path)) return 0
   const st = statSync(path)
   if (!st.isDirectory()) return st.mtimeMs

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events'
+import { existsSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 
 // A pool of worker threads that run the CPU-heavy part of jobs (simulations, optimizations) off
@@ -48,6 +49,11 @@ type Run = {
 
 type Slot = { worker: Worker; run?: Run; dead: boolean }
 
+// From source the thread loads worker-thread.ts through tsx (thread-bootstrap.mjs); in the
+// production build (`npm run build`, scripts/build.mjs) this module sits next to the compiled
+// worker-thread.mjs, which a thread runs directly.
+const builtThreadUrl = new URL('./worker-thread.mjs', import.meta.url)
+const built = import.meta.url.endsWith('.mjs') && existsSync(builtThreadUrl)
 const threadUrl = new URL('./worker-thread.ts', import.meta.url)
 const bootstrapUrl = new URL('./thread-bootstrap.mjs', import.meta.url)
 const THREAD_HEAP_MB = 1536
@@ -155,7 +161,7 @@ export class WorkerPool extends EventEmitter<{
   }
 
   private spawn(): Slot {
-    const worker = new Worker(bootstrapUrl, {
+    const worker = new Worker(built ? builtThreadUrl : bootstrapUrl, {
       workerData: { entry: threadUrl.href },
       // A runaway task runs out of its own heap and dies alone (its run fails and is retried),
       // instead of taking the API process down with it.

@@ -1,0 +1,106 @@
+// The worker role (`npm run worker`): runs background jobs (optimizations, imports, aero
+// analyses, exports) from the shared PostgreSQL queue, with no API. It answers only a health
+// endpoint on WORKER_PORT: GET /health (the process is up) and GET /ready (the database is
+// reachable and migrated, the job threads run), for a process supervisor or a load balancer.
+import { createServer, type Server } from 'node:http'
+import { openDatabase } from '@veloptima/db'
+import { buildApp } from './app.ts'
+import { ConfigError, loadConfig, type Config } from './config.ts'
+import { loadSessionTokens } from './services/session-token.ts'
+
+export async function startWorker(config: Config) {
+  if (!config.DATABASE_URL) {
+    throw new ConfigError([
+      'DATABASE_URL: required by the worker role (it shares the job queue of PostgreSQL)',
+    ])
+  }
+  if (config.JOB_WORKERS < 1) {
+    throw new ConfigError(['JOB_WORKERS: expected at least 1 in the worker role, got 0'])
+  }
+  const database = await openDatabase({ driver: 'pg', url: config.DATABASE_URL })
+  await database.migrate()
+  // The job definitions and what they use (storage, notifications) come with the app's plugins;
+  // the app is made ready but never listens.
+  const sessionTokens = await loadSessionTokens(database, config.publicUrl)
+  const app = await buildApp({ config, database, sessionTokens })
+  await app.ready()
+  await app.jobs.start({ workers: config.JOB_WORKERS })
+  const health = await listenHealth(config, async () => {
+    const { reachable, migrated } = await database.check()
+    return reachable && migrated && (app.jobs.pool?.size ?? 0) > 0
+  })
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        health.closeAllConnections()
+        health.close(() => resolve())
+      })
+      await app.close()
+      await database.close()
+    })())
+  return { app, database, health, close }
+}
+
+function listenHealth(config: Config, ready: () => Promise<boolean>): Promise<Server> {
+  const server = createServer((request, response) => {
+    const send = (status: number, body: object) => {
+      response.writeHead(status, { 'content-type': 'application/json' })
+      response.end(JSON.stringify(body))
+    }
+    if (request.method !== 'GET') return send(405, { code: 'method-not-allowed' })
+    if (request.url === '/health') return send(200, { status: 'ok', role: 'worker' })
+    if (request.url === '/ready') {
+      ready().then(
+        (ok) => send(ok ? 200 : 503, { status: ok ? 'ready' : 'not-ready', role: 'worker' }),
+        () => send(503, { status: 'not-ready', role: 'worker' }),
+      )
+      return
+    }
+    send(404, { code: 'not-found' })
+  })
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.WORKER_PORT, config.BIND_ADDRESS, () => resolve(server))
+  })
+}
+
+async function main() {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(2)
+    }
+    throw error
+  }
+  let worker: Awaited<ReturnType<typeof startWorker>>
+  try {
+    worker = await startWorker(config)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(2)
+    }
+    throw error
+  }
+  console.log(
+    `Veloptima worker: ${config.JOB_WORKERS} job threads; health on http://${config.BIND_ADDRESS}:${config.WORKER_PORT}/health`,
+  )
+  const stop = async (signal: string) => {
+    console.log(`${signal}: stopping the worker…`)
+    await worker.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  })
+}
