@@ -73,6 +73,20 @@ export const routes: RouteObject[] = [
                 ),
               })),
           },
+          // Where Stripe's Checkout returns: waits for the webhook, then shows the plan.
+          {
+            path: 'account/billing/return',
+            lazy: () =>
+              import('../features/pricing/return-page.tsx').then((m) => ({
+                Component: () => (
+                  <RequireAccess>
+                    <PlainPage>
+                      <m.BillingReturnPage />
+                    </PlainPage>
+                  </RequireAccess>
+                ),
+              })),
+          },
           {
             path: 'account/invitations/:token',
             lazy: () =>

@@ -8,6 +8,7 @@ import { api } from '../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
 import { useLive } from '../../lib/live.tsx'
 import { useUserDoc } from '../../lib/user.ts'
+import { BillingCard } from './billing-card.tsx'
 import { ProfileForm } from './profile-form-view.tsx'
 import { TeamsCard } from './teams-card.tsx'
 
@@ -70,6 +71,7 @@ export function AccountPage() {
 
       <TeamsCard />
       <PlanCard />
+      <BillingCard />
     </div>
   )
 }

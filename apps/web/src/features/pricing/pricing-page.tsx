@@ -1,17 +1,25 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { TRIAL_DAYS, type User } from '@veloptima/contracts'
+import {
+  MAX_SEATS,
+  TRIAL_DAYS,
+  type MyTeam,
+  type PlanKind,
+  type PlanPeriod,
+  type User,
+} from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
 import { CheckIcon } from '../../components/icons.tsx'
 import { api, ApiError } from '../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
 import { userKey, useUserDoc } from '../../lib/user.ts'
+import { useBillingConfig, useCheckout, useClaimsFollowPlans } from '../../lib/billing.ts'
 
 const CONTACT = 'mailto:sales@veloptima.app?subject=Veloptima%20plan'
 
 type Plan = {
-  key: string
+  key: PlanKind
   name: string
   claim: string
   tagline: string
@@ -61,6 +69,12 @@ const plans: Plan[] = [
 
 /** The plans, what each unlocks, the free trial (once per user) and how to buy. */
 export function PricingPage() {
+  useClaimsFollowPlans()
+  const billing = useBillingConfig()
+  const [period, setPeriod] = useState<PlanPeriod>('year')
+  const enabled = billing.data?.enabled === true
+  const buyable = (plan: PlanKind) =>
+    enabled && billing.data!.plans.some((p) => p.plan === plan && p.period === period)
   const auth = useAuth()
   const userDoc = useUserDoc()
   const client = useQueryClient()
@@ -90,6 +104,28 @@ export function PricingPage() {
           {TRIAL_DAYS}-day trial of the Individual plan.
         </p>
       </div>
+
+      {enabled && (
+        <fieldset className="mx-auto mt-10 flex w-fit gap-1 rounded-full bg-slate-100 p-1 text-sm">
+          <legend className="sr-only">Billing period</legend>
+          {(['month', 'year'] as const).map((p) => (
+            <label
+              key={p}
+              className={`cursor-pointer rounded-full px-4 py-1.5 font-medium ${period === p ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600'}`}
+            >
+              <input
+                type="radio"
+                name="period"
+                value={p}
+                checked={period === p}
+                onChange={() => setPeriod(p)}
+                className="sr-only"
+              />
+              {p === 'month' ? 'Monthly' : 'Yearly'}
+            </label>
+          ))}
+        </fieldset>
+      )}
 
       {trialAvailable && (
         <section
@@ -162,6 +198,8 @@ export function PricingPage() {
                 <p className="mt-8 rounded-lg bg-emerald-50 px-4 py-2.5 text-center text-sm font-semibold text-emerald-800">
                   Included in your account
                 </p>
+              ) : buyable(plan.key) ? (
+                <Subscribe plan={plan} period={period} />
               ) : (
                 <a
                   href={`${CONTACT}%20${encodeURIComponent(plan.name)}`}
@@ -175,9 +213,106 @@ export function PricingPage() {
         })}
       </ul>
       <p className="mx-auto mt-12 max-w-2xl text-center text-sm leading-6 text-slate-500">
-        Online payment is not available yet. To buy a plan, contact us and we set it up for your
-        account or team — usually within one working day.
+        {enabled
+          ? 'Payment is handled by Stripe: cards, invoices and cancellation are in Manage subscription on your account page. A cancelled plan runs to the end of its period; your data is kept.'
+          : 'Online payment is not available yet. Plans are granted by this server’s administrator (npm run admin -- plan): contact us and we set one up for your account or team — usually within one working day.'}
       </p>
+    </div>
+  )
+}
+
+/** Subscribe: Stripe Checkout for the plan; a team plan names the team and its seats. */
+function Subscribe({ plan, period }: { plan: Plan; period: PlanPeriod }) {
+  const auth = useAuth()
+  const checkout = useCheckout()
+  const isTeam = plan.key === 'team'
+  const teams = useQuery({
+    queryKey: ['teams', auth.user?.uid],
+    queryFn: () => api<{ items: MyTeam[] }>('/api/teams'),
+    enabled: Boolean(auth.user && isTeam),
+  })
+  const managed = teams.data?.items.filter((t) => t.role !== 'member') ?? []
+  const [teamId, setTeamId] = useState('')
+  const [seats, setSeats] = useState(5)
+  const team = teamId || managed[0]?.id
+  if (!auth.user) {
+    return (
+      <button
+        type="button"
+        onClick={() => void auth.login('/pricing')}
+        className={`${buttonClass.primary} mt-8`}
+      >
+        Sign in to subscribe
+      </button>
+    )
+  }
+  if (isTeam && teams.data && managed.length === 0) {
+    return (
+      <p className="mt-8 text-sm text-slate-600">
+        A team plan is bought for a team you own or administer.{' '}
+        <Link to="/account" className="font-semibold underline">
+          Create a team
+        </Link>{' '}
+        first.
+      </p>
+    )
+  }
+  return (
+    <div className="mt-8 space-y-3">
+      {isTeam && (
+        <div className="grid grid-cols-2 gap-3 text-sm">
+          <label className="block">
+            <span className="text-slate-600">Team</span>
+            <select
+              value={team ?? ''}
+              onChange={(e) => setTeamId(e.target.value)}
+              className="mt-1 block w-full rounded-md border-slate-300 text-sm"
+            >
+              {managed.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="block">
+            <span className="text-slate-600">Seats (members)</span>
+            <input
+              type="number"
+              min={1}
+              max={MAX_SEATS}
+              value={seats}
+              onChange={(e) =>
+                setSeats(Math.max(1, Math.min(MAX_SEATS, Number(e.target.value) || 1)))
+              }
+              className="mt-1 block w-full rounded-md border-slate-300 text-sm"
+            />
+          </label>
+        </div>
+      )}
+      <button
+        type="button"
+        disabled={checkout.isPending || (isTeam && !team)}
+        onClick={() =>
+          checkout.mutate({
+            plan: plan.key,
+            period,
+            ...(isTeam && team ? { team_id: team, seats } : {}),
+          })
+        }
+        className={`${buttonClass.primary} w-full`}
+      >
+        {checkout.isPending
+          ? 'Opening Stripe…'
+          : `Subscribe ${period === 'year' ? 'yearly' : 'monthly'}`}
+      </button>
+      {checkout.isError && (
+        <p role="alert" className="text-sm text-red-700">
+          {checkout.error instanceof ApiError
+            ? checkout.error.message
+            : 'The payment page could not open.'}
+        </p>
+      )}
     </div>
   )
 }
