@@ -70,9 +70,10 @@ describe('form kit fields', () => {
 
   it('Field: no message, no aria-describedby; a date field has no inputmode', () => {
     const html = renderToStaticMarkup(
-      <Field label="Start" value="" onChange={noop} type="datetime-local" />,
+      <Field label="Start" value="" onChange={noop} type="datetime-local" required />,
     )
     const input = attrs(html, 'input')
+    expect(input.required).toBe('')
     expect(input['aria-describedby']).toBeUndefined()
     expect(input.type).toBe('datetime-local')
     expect(input.inputmode).toBeUndefined()

@@ -57,6 +57,7 @@ export function Field({
   inputMode = 'decimal',
   name,
   placeholder,
+  required,
   type = 'text',
 }: {
   label: string
@@ -68,6 +69,7 @@ export function Field({
   inputMode?: 'decimal' | 'text'
   name?: string
   placeholder?: string | undefined
+  required?: boolean
   /** `datetime-local`: the browser's date and time picker ("YYYY-MM-DDTHH:mm"). */
   type?: 'text' | 'datetime-local'
 }) {
@@ -82,6 +84,7 @@ export function Field({
           autoComplete="off"
           value={value}
           placeholder={placeholder}
+          required={required}
           onChange={(e) => onChange(e.target.value)}
           aria-invalid={c.invalid || undefined}
           aria-describedby={c.describedBy}

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { AeroSourceFile } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
+import { Field, Select } from '../../components/form.tsx'
 import { api, ApiError } from '../../lib/api-client.ts'
 import { aeroApi } from './api.ts'
 
@@ -98,8 +99,6 @@ export function AddRunDialog({
       setBaseline(false)
     },
   })
-  const input =
-    'mt-1 block w-full rounded-lg border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600'
   const ready = name.trim() !== '' && where != null
   return (
     <>
@@ -123,30 +122,14 @@ export function AddRunDialog({
                 if (ready) create.mutate()
               }}
             >
-              <div>
-                <label htmlFor="run-name" className="text-sm font-medium text-slate-700">
-                  Run name
-                </label>
-                <input
-                  id="run-name"
-                  required
-                  value={name}
-                  onChange={(e) => setName(e.target.value)}
-                  className={input}
-                />
-              </div>
-              <div>
-                <label htmlFor="run-setup" className="text-sm font-medium text-slate-700">
-                  Configuration
-                </label>
-                <input
-                  id="run-setup"
-                  value={setup}
-                  placeholder="e.g. aero helmet, 60 mm wheels"
-                  onChange={(e) => setSetup(e.target.value)}
-                  className={input}
-                />
-              </div>
+              <Field label="Run name" required inputMode="text" value={name} onChange={setName} />
+              <Field
+                label="Configuration"
+                inputMode="text"
+                value={setup}
+                placeholder="e.g. aero helmet, 60 mm wheels"
+                onChange={setSetup}
+              />
               <fieldset>
                 <legend className="text-sm font-medium text-slate-700">Part of the data</legend>
                 <div className="mt-1 flex gap-4 text-sm text-slate-700">
@@ -174,68 +157,40 @@ export function AddRunDialog({
               {mode === 'range' ? (
                 <div className="grid grid-cols-2 gap-3">
                   <div className="col-span-2">
-                    <label htmlFor="run-file" className="text-sm font-medium text-slate-700">
-                      File
-                    </label>
-                    <select
-                      id="run-file"
-                      value={fileIndex}
-                      onChange={(e) => setFileIndex(Number(e.target.value))}
-                      className={input}
-                    >
-                      {files.map((f, i) => (
-                        <option key={f.block_id} value={i}>
-                          {f.name}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <div>
-                    <label htmlFor="run-from" className="text-sm font-medium text-slate-700">
-                      From (m:ss)
-                    </label>
-                    <input
-                      id="run-from"
-                      value={from}
-                      placeholder="2:30"
-                      onChange={(e) => setFrom(e.target.value)}
-                      className={input}
+                    <Select
+                      label="File"
+                      value={String(fileIndex)}
+                      onChange={(v) => setFileIndex(Number(v))}
+                      options={files.map((f, i) => ({ value: String(i), label: f.name }))}
                     />
                   </div>
-                  <div>
-                    <label htmlFor="run-to" className="text-sm font-medium text-slate-700">
-                      To (m:ss)
-                    </label>
-                    <input
-                      id="run-to"
-                      value={to}
-                      placeholder="7:45"
-                      onChange={(e) => setTo(e.target.value)}
-                      className={input}
-                    />
-                  </div>
+                  <Field
+                    label="From"
+                    unit="m:ss"
+                    inputMode="text"
+                    value={from}
+                    placeholder="2:30"
+                    onChange={setFrom}
+                  />
+                  <Field
+                    label="To"
+                    unit="m:ss"
+                    inputMode="text"
+                    value={to}
+                    placeholder="7:45"
+                    onChange={setTo}
+                  />
                   {rangeError ? (
                     <p className="col-span-2 text-xs text-red-700">{rangeError}</p>
                   ) : null}
                 </div>
               ) : (
-                <div>
-                  <label htmlFor="run-lap" className="text-sm font-medium text-slate-700">
-                    Which lap
-                  </label>
-                  <select
-                    id="run-lap"
-                    value={lap}
-                    onChange={(e) => setLap(Number(e.target.value))}
-                    className={input}
-                  >
-                    {laps.map((l) => (
-                      <option key={l.value} value={l.value}>
-                        {l.label}
-                      </option>
-                    ))}
-                  </select>
-                </div>
+                <Select
+                  label="Which lap"
+                  value={String(lap)}
+                  onChange={(v) => setLap(Number(v))}
+                  options={laps.map((l) => ({ value: String(l.value), label: l.label }))}
+                />
               )}
               <label className="flex items-center gap-2 text-sm text-slate-700">
                 <input

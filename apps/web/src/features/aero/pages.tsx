@@ -6,7 +6,8 @@ import { DeviceIcon, WindIcon } from '../../components/icons.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { api } from '../../lib/api-client.ts'
-import { Button, Card, Field, Select } from './ui.tsx'
+import { Field, Select } from '../../components/form.tsx'
+import { Button, Card } from './ui.tsx'
 import { SessionPage } from './session-page.tsx'
 
 function Title({ children, sub }: { children: React.ReactNode; sub?: React.ReactNode }) {

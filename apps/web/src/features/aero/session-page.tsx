@@ -25,7 +25,8 @@ import {
   useUnits,
   type UnitSystem,
 } from '../../lib/units.ts'
-import { Button, Card, Field, Select, inputClass } from './ui.tsx'
+import { Field, inputClass, Select } from '../../components/form.tsx'
+import { Button, Card } from './ui.tsx'
 import { AddRunDialog } from './add-run-dialog.tsx'
 import { aeroApi, errorText, uploadSessionFile, type RunBlock, type VersionAnswer } from './api.ts'
 import { CdaChart } from './cda-chart.tsx'

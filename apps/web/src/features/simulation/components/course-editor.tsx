@@ -6,7 +6,8 @@ import { fromDisplay, toDisplay, unitLabel, useUnits } from '../../../lib/units.
 import type { Course } from '../lib/api.ts'
 import { errorMessage } from '../lib/api.ts'
 import { setSurface, surfaceLengths, trimCourse } from '../lib/course-edit.ts'
-import { Button, Field, Select } from './ui.tsx'
+import { Field, Select } from '../../../components/form.tsx'
+import { Button } from './ui.tsx'
 
 type Surface = 'smooth' | 'normal' | 'rough'
 const SURFACES = [

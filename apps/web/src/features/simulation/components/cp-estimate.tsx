@@ -3,7 +3,8 @@
 // setup's CP and W′ fields only when the user applies it.
 import { useState } from 'react'
 import { criticalPowerFromEfforts, type CriticalPowerFit } from '@veloptima/engine'
-import { Button, Field } from './ui.tsx'
+import { Field } from '../../../components/form.tsx'
+import { Button } from './ui.tsx'
 
 type Effort = { minutes: string; power: string }
 

@@ -8,7 +8,8 @@ import {
   type OptimizationForm,
   type WindRowForm,
 } from '../lib/optimization-form.ts'
-import { Button, Card, Field, Select } from './ui.tsx'
+import { Field, Select } from '../../../components/form.tsx'
+import { Button, Card } from './ui.tsx'
 
 type SetForm = (change: (f: OptimizationForm) => OptimizationForm) => void
 

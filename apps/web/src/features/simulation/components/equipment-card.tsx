@@ -10,7 +10,8 @@ import {
   type OptionForm,
 } from '../lib/optimization-form.ts'
 import { WHEEL_PRESETS, type WheelPreset } from '../lib/wheel-presets.ts'
-import { Button, Card, ErrorBox, Field, Select } from './ui.tsx'
+import { Field, Select } from '../../../components/form.tsx'
+import { Button, Card, ErrorBox } from './ui.tsx'
 
 type Props = {
   groups: GroupForm[]

@@ -6,7 +6,8 @@
 // only when the user applies them.
 import { useState } from 'react'
 import { calibrateRecordedRide, type RideCalibrationReport } from '@veloptima/engine'
-import { Button, Field } from './ui.tsx'
+import { Field } from '../../../components/form.tsx'
+import { Button } from './ui.tsx'
 
 export type RideCalibrationValues = { cdaM2: number; crr: number }
 

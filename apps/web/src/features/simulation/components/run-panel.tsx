@@ -11,7 +11,8 @@ import {
   type RunStarted,
 } from '../lib/api.ts'
 import { formatDate } from '../lib/format.ts'
-import { Button, ErrorBox, Field } from './ui.tsx'
+import { Field } from '../../../components/form.tsx'
+import { Button, ErrorBox } from './ui.tsx'
 
 type ResultSummary = Omit<OptimizationResult, 'inputs' | 'result'>
 

@@ -17,7 +17,8 @@ import { errorMessage, type Course } from '../lib/api.ts'
 import { percent } from '../lib/format.ts'
 import { initialSections, sectionCourse, sectionsToJson } from '../lib/sections.ts'
 import { ElevationChart } from './elevation-chart.tsx'
-import { Button, Field, inputClass } from './ui.tsx'
+import { Field, inputClass } from '../../../components/form.tsx'
+import { Button } from './ui.tsx'
 
 const LEVELS: { value: SectionLevel; label: string }[] = [
   { value: 'coarse', label: 'Coarse' },

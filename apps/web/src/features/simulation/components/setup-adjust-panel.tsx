@@ -14,7 +14,8 @@ import {
   type OverrideTexts,
   type SetupOverride,
 } from '../lib/setup-override.ts'
-import { Button, Field } from './ui.tsx'
+import { Field } from '../../../components/form.tsx'
+import { Button } from './ui.tsx'
 
 export function SetupAdjustPanel({
   setup,

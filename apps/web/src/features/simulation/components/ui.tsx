@@ -1,9 +1,6 @@
-// Small building blocks of the simulation screens (Tailwind, the tools feature's look).
-import { useId, type ReactNode } from 'react'
+// Small layout pieces of the simulation screens (Tailwind); form fields come from the form kit (components/form.tsx).
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-
-export const inputClass =
-  'block w-full rounded-md border-0 bg-white py-1.5 px-3 text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:ring-inset sm:text-sm'
 
 export function PageHeader({
   title,
@@ -112,94 +109,6 @@ export function ButtonLink({ to, children }: { to: string; children: ReactNode }
     >
       {children}
     </Link>
-  )
-}
-
-/** A labelled text/number input; `error` is shown under it and marks it invalid. */
-export function Field({
-  label,
-  value,
-  onChange,
-  unit,
-  error,
-  hint,
-  inputMode = 'decimal',
-  name,
-  type = 'text',
-}: {
-  label: string
-  value: string
-  onChange(value: string): void
-  unit?: string
-  error?: string | undefined
-  hint?: string | undefined
-  inputMode?: 'decimal' | 'text'
-  name?: string
-  /** `datetime-local`: the browser's date and time picker ("YYYY-MM-DDTHH:mm"). */
-  type?: 'text' | 'datetime-local'
-}) {
-  const id = useId()
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-        {unit ? <span className="text-slate-500"> ({unit})</span> : null}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        inputMode={type === 'text' ? inputMode : undefined}
-        autoComplete="off"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error || hint ? `${id}-msg` : undefined}
-        className={`${inputClass} mt-1 ${error ? 'ring-red-500' : ''}`}
-      />
-      {error ? (
-        <p id={`${id}-msg`} className="mt-1 text-xs text-red-600">
-          {error}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-msg`} className="mt-1 text-xs text-slate-500">
-          {hint}
-        </p>
-      ) : null}
-    </div>
-  )
-}
-
-export function Select<T extends string>({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string
-  value: T
-  onChange(value: NoInfer<T>): void
-  options: readonly { value: NoInfer<T>; label: string }[]
-}) {
-  const id = useId()
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select
-        id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value as T)}
-        className={`${inputClass} mt-1`}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
   )
 }
 

@@ -6,17 +6,8 @@ import { CourseEditor } from '../components/course-editor.tsx'
 import { ElevationChart } from '../components/elevation-chart.tsx'
 import { RouteMap } from '../components/route-map.tsx'
 import { SectionsPanel } from '../components/sections-panel.tsx'
-import {
-  Button,
-  Card,
-  ErrorBox,
-  Field,
-  Loading,
-  Page,
-  PageHeader,
-  Select,
-  Stat,
-} from '../components/ui.tsx'
+import { Field, Select } from '../../../components/form.tsx'
+import { Button, Card, ErrorBox, Loading, Page, PageHeader, Stat } from '../components/ui.tsx'
 import { errorMessage, useApiData, type Course } from '../lib/api.ts'
 import { GRADE_WINDOW_M, gradeRangeOf } from '../lib/course-edit.ts'
 import { percent } from '../lib/format.ts'

@@ -8,16 +8,8 @@ import { EquipmentCard } from '../components/equipment-card.tsx'
 import { PreviewPanel } from '../components/preview-panel.tsx'
 import { RunPanel } from '../components/run-panel.tsx'
 import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
-import {
-  Button,
-  Card,
-  ErrorBox,
-  Field,
-  Loading,
-  Page,
-  PageHeader,
-  Select,
-} from '../components/ui.tsx'
+import { Field, Select } from '../../../components/form.tsx'
+import { Button, Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import {
   errorMessage,
   useApiData,
