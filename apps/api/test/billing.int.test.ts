@@ -6,10 +6,12 @@ import type { AddressInfo } from 'node:net'
 import Stripe from 'stripe'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { stripeEvents, subscriptions } from '@veloptima/db'
+import { stripeCustomers, stripeEvents, subscriptions } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
+import { Accounts } from '../src/idp/accounts.ts'
 import { computeClaims } from '../src/services/claims.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
+import { signInWithPassword, startIdentity } from './idp-flow.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
 import { SseClient } from './sse-client.ts'
 
@@ -256,5 +258,76 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
     const res = await post(signed('customer.created', { id: 'cus_x', object: 'customer' }, now))
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ applied: false })
+  })
+})
+
+// The claims change end to end: a user of the embedded provider signs in, a signed webhook
+// stores a plan, and the next custom-token exchange (what the browser does on the live
+// notification) carries the plan's claims without signing out.
+describe('billing: the next session token carries the plan', () => {
+  let id: Awaited<ReturnType<typeof startIdentity>>
+  beforeAll(async () => {
+    id = await startIdentity({
+      STRIPE_SECRET_KEY: KEY,
+      STRIPE_WEBHOOK_SECRET: SECRET,
+      STRIPE_PRICE_AERO_YEAR: 'price_aero_y',
+    })
+    await new Accounts(id.t.database.db).create({
+      email: 'ann@example.com',
+      name: 'Ann',
+      password: 'ann-password-1',
+    })
+  })
+  afterAll(() => id.close())
+
+  it('webhook → custom-token claims include create:simulations and access:aerooptimization', async () => {
+    const { tokens } = await signInWithPassword(id.settings, 'ann@example.com', 'ann-password-1')
+    const exchange = () =>
+      id.t.app.inject({
+        method: 'POST',
+        url: '/api/auth/custom-token',
+        payload: { accessToken: tokens!.access_token },
+      })
+    const before = (await exchange()).json()
+    expect(before.claims).toEqual({})
+    const uid = before.user.uid as string
+    const now = Math.floor(Date.now() / 1000)
+    const payload = JSON.stringify({
+      id: 'evt_ann_1',
+      object: 'event',
+      type: 'customer.subscription.created',
+      created: now,
+      data: {
+        object: {
+          id: 'sub_ann',
+          object: 'subscription',
+          status: 'active',
+          customer: 'cus_ann',
+          // No metadata: the plan is found by its price id, the holder by the customer below.
+          metadata: {},
+          start_date: now - 5,
+          items: {
+            data: [
+              { quantity: 1, current_period_end: now + 365 * 86400, price: { id: 'price_aero_y' } },
+            ],
+          },
+        },
+      },
+    })
+    await id.t.database.db.insert(stripeCustomers).values({ customerId: 'cus_ann', uid })
+    const res = await id.t.app.inject({
+      method: 'POST',
+      url: '/api/billing/webhook',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': sdk.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+      },
+      payload,
+    })
+    expect(res.json()).toEqual({ applied: true })
+    expect((await exchange()).json().claims).toEqual({
+      'access:aerooptimization': true,
+      'create:simulations': true,
+    })
   })
 })
