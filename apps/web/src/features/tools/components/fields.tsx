@@ -1,4 +1,61 @@
+import { ToolInputError } from '@veloptima/engine'
 import type { ReactNode } from 'react'
+
+/** What a calculator shows under its form: its result, or why there is none. */
+export type ToolOutcome<T> = { result?: T; error?: string }
+
+/** The message while a required field is empty or holds no number. */
+export const FILL_IN = 'Fill in the highlighted fields to see a recommendation.'
+
+/** Engine validation errors, phrased for the form (the engine speaks SI and field names). */
+export function describeInputError(e: ToolInputError, labels: Record<string, string>): string {
+  const label = labels[e.field] ?? e.field
+  if (e.message.includes('expected a number')) {
+    return `${label} is outside the range this calculator handles.`
+  }
+  if (e.field === 'tyreMinPressurePa') return 'The tyre minimum must be below its maximum.'
+  return `${label}: ${e.message.slice(e.field.length + 2)}`
+}
+
+/** Runs a calculator; an engine validation error becomes the form's message (`labels` name the fields). */
+export function solveTool<T>(compute: () => T, labels: Record<string, string>): ToolOutcome<T> {
+  try {
+    return { result: compute() }
+  } catch (e) {
+    if (e instanceof ToolInputError) return { error: describeInputError(e, labels) }
+    throw e
+  }
+}
+
+/** A calculator's inputs: two columns, recomputed as the user types (never submitted). */
+export function ToolForm({ children }: { children: ReactNode }) {
+  return (
+    <form className="mt-4 grid grid-cols-2 gap-4" onSubmit={(e) => e.preventDefault()}>
+      {children}
+    </form>
+  )
+}
+
+/** The live region under a calculator's form: the result, or the reason there is none. */
+export function ToolResult<T>({
+  outcome,
+  children,
+}: {
+  outcome: ToolOutcome<T>
+  children(result: T): ReactNode
+}) {
+  return (
+    <div aria-live="polite" className="mt-6 border-t border-slate-200 pt-4">
+      {outcome.result !== undefined ? (
+        children(outcome.result)
+      ) : (
+        <p role="alert" className="text-sm text-red-700">
+          {outcome.error}
+        </p>
+      )}
+    </div>
+  )
+}
 
 /** The card around one calculator. */
 export function ToolCard({

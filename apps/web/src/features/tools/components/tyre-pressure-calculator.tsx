@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react'
 import {
   HOOKLESS_MAX_PA,
   recommendTyrePressure,
-  ToolInputError,
   type BikeType,
   type Surface,
   type TyrePressureInput,
@@ -15,7 +14,16 @@ import { CheckboxField, NumberField, Select } from '../../../components/form.tsx
 import { millimetres, percent, pressure, quantity } from '../../../components/quantity.ts'
 import { useQuantityField } from '../../../components/use-quantity-field.ts'
 import { formatPressure, formatPressureOther } from '../lib/display.ts'
-import { Assumptions, ToolCard, Warnings } from './fields.tsx'
+import {
+  Assumptions,
+  FILL_IN,
+  solveTool,
+  ToolCard,
+  ToolForm,
+  ToolResult,
+  Warnings,
+  type ToolOutcome,
+} from './fields.tsx'
 import { PressureChart } from './pressure-chart.tsx'
 
 const LABELS: Record<string, string> = {
@@ -27,16 +35,6 @@ const LABELS: Record<string, string> = {
   speedMps: 'Speed',
   tyreMinPressurePa: 'Tyre minimum',
   tyreMaxPressurePa: 'Tyre maximum',
-}
-
-/** Engine validation errors, phrased for the form (the engine speaks SI and field names). */
-export function describeInputError(e: ToolInputError, labels: Record<string, string>): string {
-  const label = labels[e.field] ?? e.field
-  if (e.message.includes('expected a number')) {
-    return `${label} is outside the range this calculator handles.`
-  }
-  if (e.field === 'tyreMinPressurePa') return 'The tyre minimum must be below its maximum.'
-  return `${label}: ${e.message.slice(e.field.length + 2)}`
 }
 
 /** The engine's warnings in the user's units (the engine speaks kg and psi). */
@@ -111,9 +109,9 @@ export function TyrePressureCalculator() {
     speed.si,
     tyreMax.si,
   ]
-  const outcome = useMemo((): { result?: TyrePressureResult; error?: string } => {
+  const outcome = useMemo((): ToolOutcome<TyrePressureResult> => {
     if (invalid || riderKg === undefined || bikeKg === undefined) {
-      return { error: 'Fill in the highlighted fields to see a recommendation.' }
+      return { error: FILL_IN }
     }
     const input: TyrePressureInput = {
       riderMassKg: riderKg,
@@ -130,12 +128,7 @@ export function TyrePressureCalculator() {
     if (speedSi !== undefined) input.speedMps = speedSi
     if (minPa !== undefined) input.tyreMinPressurePa = minPa
     if (maxPa !== undefined) input.tyreMaxPressurePa = maxPa
-    try {
-      return { result: recommendTyrePressure(input) }
-    } catch (e) {
-      if (e instanceof ToolInputError) return { error: describeInputError(e, LABELS) }
-      throw e
-    }
+    return solveTool(() => recommendTyrePressure(input), LABELS)
   }, [
     invalid,
     riderKg,
@@ -153,14 +146,13 @@ export function TyrePressureCalculator() {
     maxPa,
   ])
 
-  const r = outcome.result
   return (
     <ToolCard
       title="Tyre pressure"
       labelledBy="tyre-pressure-title"
       intro="Front and rear pressures from the load on each wheel, the tyre's real width and the road."
     >
-      <form className="mt-4 grid grid-cols-2 gap-4" onSubmit={(e) => e.preventDefault()}>
+      <ToolForm>
         <NumberField name="rider_mass" label="Rider mass" field={rider} />
         <NumberField name="bike_mass" label="Bike and kit" field={bike} />
         <Select
@@ -238,10 +230,10 @@ export function TyrePressureCalculator() {
           field={tyreMax}
           hint="Optional: printed on the sidewall."
         />
-      </form>
+      </ToolForm>
 
-      <div aria-live="polite" className="mt-6 border-t border-slate-200 pt-4">
-        {r ? (
+      <ToolResult outcome={outcome}>
+        {(r) => (
           <>
             <dl className="grid grid-cols-2 gap-4">
               {(['front', 'rear'] as const).map((w) => (
@@ -293,12 +285,8 @@ export function TyrePressureCalculator() {
             />
             <Assumptions items={[r.basis, ...r.assumptions]} />
           </>
-        ) : (
-          <p role="alert" className="text-sm text-red-700">
-            {outcome.error}
-          </p>
         )}
-      </div>
+      </ToolResult>
     </ToolCard>
   )
 }

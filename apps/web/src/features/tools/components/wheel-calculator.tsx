@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import {
   recommendWheels,
-  ToolInputError,
   type CourseSegmentInput,
   type Handling,
   type Terrain,
@@ -15,8 +14,16 @@ import { CheckboxField, NumberField, Select } from '../../../components/form.tsx
 import { fixedUnit, quantity } from '../../../components/quantity.ts'
 import { useQuantityField } from '../../../components/use-quantity-field.ts'
 import { formatDuration } from '../lib/display.ts'
-import { Assumptions, ToolCard, Warnings } from './fields.tsx'
-import { describeInputError } from './tyre-pressure-calculator.tsx'
+import {
+  Assumptions,
+  FILL_IN,
+  solveTool,
+  ToolCard,
+  ToolForm,
+  ToolResult,
+  Warnings,
+  type ToolOutcome,
+} from './fields.tsx'
 
 const watts = fixedUnit('W', 0)
 
@@ -79,9 +86,9 @@ export function WheelCalculator() {
 
   const invalid = [rider, bike, wind, power].some((f) => f.invalid)
   const [riderKg, bikeKg, windMps, powerW] = [rider.si, bike.si, wind.si, power.si]
-  const outcome = useMemo((): { result?: WheelsResult; error?: string } => {
+  const outcome = useMemo((): ToolOutcome<WheelsResult> => {
     if (invalid || riderKg === undefined || windMps === undefined) {
-      return { error: 'Fill in the highlighted fields to see a recommendation.' }
+      return { error: FILL_IN }
     }
     const input: WheelsInput = {
       riderMassKg: riderKg,
@@ -93,22 +100,16 @@ export function WheelCalculator() {
     if (bikeKg !== undefined) input.bikeMassKg = bikeKg
     if (powerW !== undefined) input.powerW = powerW
     if (selected) input.course = selected
-    try {
-      return { result: recommendWheels(input) }
-    } catch (e) {
-      if (e instanceof ToolInputError) return { error: describeInputError(e, LABELS) }
-      throw e
-    }
+    return solveTool(() => recommendWheels(input), LABELS)
   }, [invalid, riderKg, bikeKg, windMps, powerW, handling, terrain, allowDisc, selected])
 
-  const r = outcome.result
   return (
     <ToolCard
       title="Wheel depth"
       labelledBy="wheels-title"
       intro="Front and rear rim depth from the time each saves on the course, with the front limited by crosswind handling."
     >
-      <form className="mt-4 grid grid-cols-2 gap-4" onSubmit={(e) => e.preventDefault()}>
+      <ToolForm>
         <NumberField name="wheels_rider_mass" label="Rider mass" field={rider} />
         <NumberField name="wheels_bike_mass" label="Bike and kit" field={bike} />
         <Select
@@ -174,15 +175,15 @@ export function WheelCalculator() {
           checked={allowDisc}
           onChange={setAllowDisc}
         />
-      </form>
+      </ToolForm>
       {courseId && course?.id === courseId && !course.value ? (
         <p className="mt-2 text-xs text-amber-700">
           This course has no profile yet; the terrain type is used instead.
         </p>
       ) : null}
 
-      <div aria-live="polite" className="mt-6 border-t border-slate-200 pt-4">
-        {r ? (
+      <ToolResult outcome={outcome}>
+        {(r) => (
           <>
             <dl className="grid grid-cols-3 gap-3">
               <div className="rounded-lg bg-brand-50 p-3">
@@ -267,12 +268,8 @@ export function WheelCalculator() {
             </table>
             <Assumptions items={[r.method, ...r.assumptions]} />
           </>
-        ) : (
-          <p role="alert" className="text-sm text-red-700">
-            {outcome.error}
-          </p>
         )}
-      </div>
+      </ToolResult>
     </ToolCard>
   )
 }
