@@ -107,6 +107,11 @@ export const configSchema = z.object({
   STRIPE_PRICE_AERO_YEAR: z.string().min(1).optional(),
   /** Stripe API address for tests against a local server, e.g. http://127.0.0.1:12111. */
   STRIPE_API_URL: z.url().optional(),
+  // Race-day weather (see README "Race-day weather").
+  /** Where forecasts and past weather come from; `none`: no fetching, the typed wind and air only. */
+  WEATHER_PROVIDER: z.enum(['open-meteo', 'none']).default('open-meteo'),
+  /** The provider's base URL (both /v1/forecast and /v1/archive under it); unset: Open-Meteo's hosts. */
+  WEATHER_URL: z.url().optional(),
   /**
    * GET /api/metrics (Prometheus text) answers callers sending `Authorization: Bearer <token>`;
    * without a token, only direct loopback callers (no proxy header) are answered.
