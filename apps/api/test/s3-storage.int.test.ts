@@ -156,8 +156,16 @@ describe('S3 storage through the AWS SDK against s3rver', () => {
   })
 
   describe('the files API with STORAGE_DRIVER=s3', () => {
-    const apps: TestApp[] = []
-    const start = async (env: Record<string, string> = {}) => {
+    // Two apps on the same bucket (each start migrates a database, so they are shared by tests):
+    // proxied downloads with the default upload limit, and presigned downloads with a 64 KiB one.
+    const apps = new Map<string, Promise<{ t: TestApp; auth: { authorization: string } }>>()
+    const start = (env: Record<string, string> = {}) => {
+      const name = JSON.stringify(env)
+      if (!apps.has(name)) apps.set(name, open(env))
+      return apps.get(name)!
+    }
+    const presigned = { S3_PRESIGNED_DOWNLOADS: 'true', MAX_UPLOAD_BYTES: '65536' }
+    const open = async (env: Record<string, string>) => {
       const t = await startTestApp({
         STORAGE_DRIVER: 's3',
         S3_BUCKET: BUCKET,
@@ -167,7 +175,6 @@ describe('S3 storage through the AWS SDK against s3rver', () => {
         S3_FORCE_PATH_STYLE: 'true',
         ...env,
       })
-      apps.push(t)
       await createUser(t.database, 'alice')
       return { t, auth: await t.bearer({ uid: 'alice' }) }
     }
@@ -176,20 +183,61 @@ describe('S3 storage through the AWS SDK against s3rver', () => {
         await storage.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'uploads/' }))
       ).Contents?.map((o) => o.Key) ?? []
     afterAll(async () => {
-      for (const t of apps) await t.close()
+      for (const app of apps.values()) await (await app).t.close()
     })
 
-    async function upload(t: TestApp, auth: object, gpx: string) {
-      const body = await multipart('ride.gpx', gpx)
-      const res = await t.app.inject({
+    async function post(t: TestApp, auth: object, gpx: string, fields = {}) {
+      const body = await multipart('ride.gpx', gpx, fields)
+      return t.app.inject({
         method: 'POST',
         url: '/api/files',
         headers: { ...auth, ...body.headers },
         payload: body.payload,
       })
-      expect(res.statusCode).toBe(201)
-      return res.json() as { id: string; sha256: string }
     }
+    async function upload(t: TestApp, auth: object, gpx: string) {
+      const res = await post(t, auth, gpx)
+      expect(res.statusCode).toBe(201)
+      return res.json() as { id: string; sha256: string; size: number }
+    }
+
+    it('streams a 12 MB upload through the API into the bucket as a multipart upload', async () => {
+      const { t, auth } = await start()
+      const sent: string[] = []
+      const { client } = t.app.files.storage as S3Storage
+      client.middlewareStack.add(
+        (next, context) => (args) => {
+          sent.push(String(context.commandName))
+          return next(args)
+        },
+        { step: 'initialize' },
+      )
+      const gpx = syntheticGpx(180_000, 'Long synthetic ride')
+      expect(Buffer.byteLength(gpx)).toBeGreaterThan(2 * PART_BYTES)
+      const file = await upload(t, auth, gpx)
+      expect(file).toMatchObject({ size: Buffer.byteLength(gpx), sha256: sha256(gpx) })
+      expect(sent.filter((c) => c === 'UploadPartCommand')).toHaveLength(
+        Math.ceil(Buffer.byteLength(gpx) / PART_BYTES),
+      )
+      const stored = await storage.get(`uploads/${file.id}.gpx`)
+      expect(sha256(await buffer(stored))).toBe(file.sha256)
+    })
+
+    it('leaves nothing in the bucket when an upload is refused (too large, wrong type, foreign team)', async () => {
+      const { t, auth } = await start(presigned)
+      const before = await keys()
+      const tooLarge = await post(t, auth, syntheticGpx(2000))
+      expect(tooLarge.statusCode).toBe(413)
+      expect(tooLarge.json()).toMatchObject({ code: 'file-too-large' })
+      const wrongType = await post(t, auth, 'just some words, not a track')
+      expect(wrongType.statusCode).toBe(415)
+      // The owner field comes after the file: the bytes are stored first, then removed.
+      const foreign = await post(t, auth, syntheticGpx(20), {
+        owner: '00000000-0000-4000-8000-000000000000',
+      })
+      expect(foreign.statusCode).toBe(404)
+      expect(await keys()).toEqual(before)
+    })
 
     it('uploads into the bucket, downloads through the API signed link, deletes from the bucket', async () => {
       const { t, auth } = await start()
@@ -215,7 +263,7 @@ describe('S3 storage through the AWS SDK against s3rver', () => {
     })
 
     it('with S3_PRESIGNED_DOWNLOADS=true hands out a bucket URL that plain fetch downloads', async () => {
-      const { t, auth } = await start({ S3_PRESIGNED_DOWNLOADS: 'true' })
+      const { t, auth } = await start(presigned)
       const gpx = syntheticGpx(30, 'Presigned loop')
       const file = await upload(t, auth, gpx)
       const link = await t.app.inject({ url: `/api/files/${file.id}/download-url`, headers: auth })

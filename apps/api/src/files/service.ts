@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import type { Database, Db } from '@veloptima/db'
 import { AppError, notFound } from '../errors.ts'
 import {
@@ -30,15 +30,21 @@ export function cleanFileName(name: string, fallback = 'file'): string {
   return cleaned || fallback
 }
 
-/** Bytes checked and ready to store: their type from sniffing, their checksum and key. */
-export type PreparedFile = {
+/** A stored or storable file: its type from sniffing, its size, checksum and key. */
+export type StagedFile = {
   id: string
   key: string
   name: string
-  bytes: Uint8Array
   type: SniffedType
+  size: number
   sha256: string
 }
+
+/** Bytes checked and ready to store. */
+export type PreparedFile = StagedFile & { bytes: Uint8Array }
+
+/** How much of a streamed upload is read before its type is decided (all `sniff` looks at). */
+const SNIFF_BYTES = 65536
 
 /**
  * Stored files: uploads and exports. The bytes go to the storage backend first, then the row is
@@ -75,7 +81,76 @@ export class FileService {
       name: fileName,
       bytes,
       type,
+      size: bytes.byteLength,
       sha256: createHash('sha256').update(bytes).digest('hex'),
+    }
+  }
+
+  /**
+   * Stores an upload as it arrives, without holding it whole: the first 64 KiB are sniffed (a
+   * JSON file, or a head `sniff` does not recognize, is read whole, since only all of it tells),
+   * then every chunk is hashed and counted on its way to the storage. Throws
+   * `unsupported-file-type` (415) before anything is stored; the row is written by
+   * `insertStaged`. An error of `chunks` (a size limit) fails the write and stores nothing.
+   */
+  async stage(name: string, chunks: AsyncIterable<Uint8Array>): Promise<StagedFile> {
+    const fileName = cleanFileName(name)
+    const source = chunks[Symbol.asyncIterator]()
+    const head: Uint8Array[] = []
+    let headBytes = 0
+    let ended = false
+    const readAll = async () => {
+      for (let next = await source.next(); !next.done; next = await source.next()) {
+        head.push(next.value)
+      }
+      ended = true
+    }
+    while (!ended && headBytes < SNIFF_BYTES) {
+      const next = await source.next()
+      if (next.done) ended = true
+      else {
+        head.push(next.value)
+        headBytes += next.value.byteLength
+      }
+    }
+    let first = Buffer.concat(head)
+    let type = sniff(first)
+    if (!ended && (!type || type.kind === 'json')) {
+      await readAll()
+      first = Buffer.concat(head)
+      type = sniff(first)
+    }
+    if (!type) throw new AppError('unsupported-file-type', 415, describeUnknown(first, fileName))
+
+    const id = randomUUID()
+    const hash = createHash('sha256')
+    let size = 0
+    const counted = async function* () {
+      const rest = async function* () {
+        yield first
+        if (!ended) yield* { [Symbol.asyncIterator]: () => source }
+      }
+      for await (const chunk of rest()) {
+        hash.update(chunk)
+        size += chunk.byteLength
+        yield chunk
+      }
+    }
+    const key = `uploads/${id}.${type.extension}`
+    await this.storage.put(key, Readable.from(counted()), type.contentType)
+    return { id, key, name: fileName, type, size, sha256: hash.digest('hex') }
+  }
+
+  /**
+   * Writes the row of a staged upload for the owner `owner()` resolves to; when that or the
+   * insert fails, the stored bytes are deleted and the error is rethrown.
+   */
+  async insertStaged(file: StagedFile, owner: () => Promise<Owner>): Promise<FileRow> {
+    try {
+      return await this.insertRow(this.database.db, file, await owner(), 'upload')
+    } catch (error) {
+      await this.storage.delete(file.key).catch(() => undefined)
+      throw error
     }
   }
 
@@ -94,23 +169,17 @@ export class FileService {
   }
 
   /** Inserts the row of a prepared file (inside the caller's transaction when `db` is a tx). */
-  insertRow(db: Db, file: PreparedFile, owner: Owner, kind: 'upload' | 'export'): Promise<FileRow> {
+  insertRow(db: Db, file: StagedFile, owner: Owner, kind: 'upload' | 'export'): Promise<FileRow> {
     return insertFile(db, {
       id: file.id,
       ...ownerValues(owner),
       name: file.name,
       contentType: file.type.contentType,
-      size: file.bytes.byteLength,
+      size: file.size,
       storageKey: file.key,
       sha256: file.sha256,
       kind,
     })
-  }
-
-  /** Stores one upload for `owner`. */
-  async upload(owner: Owner, name: string, bytes: Uint8Array): Promise<FileRow> {
-    const file = this.prepare(name, bytes)
-    return this.storeWith(file, () => this.insertRow(this.database.db, file, owner, 'upload'))
   }
 
   /**

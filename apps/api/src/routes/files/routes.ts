@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import multipart from '@fastify/multipart'
+import { buffer } from 'node:stream/consumers'
 import { z } from 'zod'
 import { AppError, badRequest } from '../../errors.ts'
 import { callerOf } from '../../plugins/authenticate.ts'
@@ -20,40 +21,57 @@ export const fileJson = (row: FileRow) => ({
 const idParams = z.object({ id: z.string() })
 const uploadQuery = z.object({ owner: z.string().optional() })
 
+/** The chunks of a file part; they fail with FST_REQ_FILE_TOO_LARGE when the part was cut at the limit. */
+async function* checkedChunks(file: AsyncIterable<Buffer> & { truncated?: boolean }) {
+  yield* file
+  if (file.truncated)
+    throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })
+}
+
 /**
- * Reads the one file part of a multipart request into memory, within MAX_UPLOAD_BYTES.
- * Errors name the problem: no file, too large, not multipart.
+ * Reads the one file part of a multipart request, within MAX_UPLOAD_BYTES: into memory, or
+ * through `read` (which may stream it to storage; `discard` then undoes it when the request turns
+ * out wrong after the file). Errors name the problem: no file, too large, not multipart.
  */
-export async function readUpload(
+export async function readUpload<T = Buffer>(
   request: FastifyRequest,
   maxBytes: number,
-): Promise<{ filename: string; bytes: Buffer; fields: Record<string, string> }> {
+  read: (filename: string, chunks: AsyncIterable<Buffer>) => Promise<T> = (_, chunks) =>
+    buffer(chunks) as Promise<T>,
+  discard: (file: T) => Promise<void> = async () => undefined,
+): Promise<{ filename: string; bytes: T; fields: Record<string, string> }> {
   if (!request.isMultipart()) {
     throw badRequest('Send the file as multipart/form-data with a part named "file".')
   }
   // Every part is read, so text fields count wherever they are (before or after the file).
   const fields: Record<string, string> = {}
-  let file: { filename: string; bytes: Buffer } | undefined
+  let file: { filename: string; bytes: T } | undefined
   const parts = request.parts({ limits: { fileSize: maxBytes, files: 2, fields: 10 } })
-  for await (const part of parts) {
-    if (part.type === 'field') {
-      if (typeof part.value === 'string') fields[part.fieldname] = part.value
-      continue
-    }
-    if (file) throw badRequest('Send one file per request.')
-    try {
-      file = { filename: part.filename || 'upload', bytes: await part.toBuffer() }
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw new AppError(
-          'file-too-large',
-          413,
-          `${part.filename} is larger than the ${formatBytes(maxBytes)} upload limit.`,
-          { max_bytes: maxBytes },
-        )
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value
+        continue
       }
-      throw error
+      if (file) throw badRequest('Send one file per request.')
+      try {
+        const filename = part.filename || 'upload'
+        file = { filename, bytes: await read(filename, checkedChunks(part.file)) }
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError(
+            'file-too-large',
+            413,
+            `${part.filename} is larger than the ${formatBytes(maxBytes)} upload limit.`,
+            { max_bytes: maxBytes },
+          )
+        }
+        throw error
+      }
     }
+  } catch (error) {
+    if (file) await discard(file.bytes).catch(() => undefined)
+    throw error
   }
   if (!file) throw badRequest('The request has no file part: send the file in a part named "file".')
   return { ...file, fields }
@@ -78,9 +96,16 @@ export async function filesRoutes(app: FastifyInstance) {
   app.post('/files', { preHandler: app.authenticate }, async (request, reply) => {
     const caller = callerOf(request)
     const query = uploadQuery.parse(request.query)
-    const upload = await readUpload(request, config.MAX_UPLOAD_BYTES)
-    const owner = await app.files.resolveOwner(caller.uid, query.owner ?? upload.fields.owner)
-    const row = await app.files.upload(owner, upload.filename, upload.bytes)
+    // Streamed to storage as it arrives; the owner (a field may follow the file) is checked after.
+    const upload = await readUpload(
+      request,
+      config.MAX_UPLOAD_BYTES,
+      (filename, chunks) => app.files.stage(filename, chunks),
+      (staged) => app.files.storage.delete(staged.key),
+    )
+    const row = await app.files.insertStaged(upload.bytes, () =>
+      app.files.resolveOwner(caller.uid, query.owner ?? upload.fields.owner),
+    )
     return reply.status(201).send(fileJson(row))
   })
 
