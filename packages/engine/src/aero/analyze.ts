@@ -18,7 +18,7 @@ import type {
 import { compareRuns, type CompareRun } from './compare.ts'
 import { directCda, type DirectRunResult } from './direct.ts'
 import { detectRuns } from './runs.ts'
-import { densitySeries, localPositions, prepareVe } from './series.ts'
+import { densitySeries, localPositions, positionAveragedElevation, prepareVe } from './series.ts'
 import { FALLBACK_CRR, fitVirtualElevation } from './ve.ts'
 import { validateAeroInput, validateSamples } from './validate.ts'
 
@@ -28,6 +28,9 @@ export const DEFAULT_REFERENCE_SPEED_MPS = 40 / 3.6
 export const DEFAULT_REFERENCE_POWER_W = 300
 /** A fitted Crr whose 95 % half-width exceeds this is not believed (held at FALLBACK_CRR). */
 const MAX_CRR_HALF_WIDTH = 0.002
+/** Elevation by position: cell size (m) and the share of samples on ground ridden again. */
+const ELEVATION_CELL_M = 20
+const MIN_REVISITED = 0.5
 /** Zero-power deceleration above this (m/s²) counts as braking: energy the model does not know. */
 const BRAKING_DECEL_MPS2 = 0.6
 
@@ -158,7 +161,25 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   const flat = prepareVe(samples, densityOptions)
   const noGps = !flat.heading.some((h) => Number.isFinite(h))
   const trackOption = input.track ?? (!flat.elevation && noGps)
-  const series = trackOption ? prepareVe(samples, { ...densityOptions, track: trackOption }) : flat
+  // The same road ridden again and again (out and back, loops): the altitude channel drifts and
+  // lags between passes (the helmet tests: 6 m apart at one spot two minutes later), so each
+  // sample takes the mean elevation of every pass through its spot.
+  const averaged = flat.elevation ? positionAveragedElevation(samples, ELEVATION_CELL_M) : null
+  const byPosition = averaged !== null && averaged.revisited >= MIN_REVISITED
+  if (byPosition) {
+    warnings.push(
+      `elevation averaged by position over the passes (${ELEVATION_CELL_M} m cells, ` +
+        `${Math.round(100 * averaged.revisited)} % of the samples on ground ridden again)`,
+    )
+  }
+  const series =
+    trackOption || byPosition
+      ? prepareVe(samples, {
+          ...densityOptions,
+          track: trackOption,
+          elevationCellM: byPosition ? ELEVATION_CELL_M : undefined,
+        })
+      : flat
   const veModel = series.track ? 'track' : 'road'
   if (series.track) {
     const g = series.track.geometry

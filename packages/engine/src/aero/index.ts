@@ -7,7 +7,13 @@ export {
   DEFAULT_REFERENCE_SPEED_MPS,
 } from './analyze.ts'
 export { detectRuns } from './runs.ts'
-export { DEFAULT_TRACK, prepareVe, trackSeries, type PrepareVeOptions } from './series.ts'
+export {
+  DEFAULT_TRACK,
+  positionAveragedElevation,
+  prepareVe,
+  trackSeries,
+  type PrepareVeOptions,
+} from './series.ts'
 export { virtualElevation, fitVirtualElevation, FALLBACK_CRR } from './ve.ts'
 export { directCda, type DirectOptions, type DirectRunResult, type DirectWindow } from './direct.ts'
 export { compareRuns, type CompareOptions, type CompareRun } from './compare.ts'

@@ -23,6 +23,61 @@ export interface PrepareVeOptions {
   useAirspeed?: boolean
   /** Velodrome model (`VeTrack`): the geometry, or true for the defaults; default off. */
   track?: TrackGeometry | boolean
+  /**
+   * Replace the elevation by its mean over every pass through the same spot (square cells of
+   * this size, m; `positionAveragedElevation`); default off (the samples' own elevation).
+   */
+  elevationCellM?: number
+}
+
+/** Two visits of a cell more than this apart (s) are two passes. */
+const PASS_GAP_S = 60
+
+/**
+ * The elevation of each sample as the mean of every sample recorded in the same square cell
+ * (`cellM`, by GPS position) over the whole file, and the share of samples whose cell was passed
+ * again more than 60 s later or earlier (`revisited`). On a road ridden repeatedly (out and back,
+ * loops) an altitude channel that drifts or lags between passes then gives one road profile, the
+ * same for every pass; samples without a position keep their own elevation. Null without GPS or
+ * elevation.
+ */
+export function positionAveragedElevation(
+  s: ActivitySamples,
+  cellM: number,
+): { elevation: Float64Array; revisited: number } | null {
+  const pos = localPositions(s)
+  const alt = s.altitude
+  if (!pos || !alt) return null
+  const n = s.t.length
+  const cells = new Map<string, { sum: number; count: number; first: number; last: number }>()
+  const keys: (string | null)[] = new Array<string | null>(n).fill(null)
+  for (let i = 0; i < n; i++) {
+    const x = pos.x[i]!
+    const y = pos.y[i]!
+    const z = alt[i]!
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue
+    const key = `${Math.round(x / cellM)},${Math.round(y / cellM)}`
+    keys[i] = key
+    const c = cells.get(key)
+    if (c) {
+      c.sum += z
+      c.count++
+      c.last = s.t[i]!
+    } else cells.set(key, { sum: z, count: 1, first: s.t[i]!, last: s.t[i]! })
+  }
+  const elevation = Float64Array.from(alt)
+  let placed = 0
+  let again = 0
+  for (let i = 0; i < n; i++) {
+    const key = keys[i]
+    if (key === null || key === undefined) continue
+    const c = cells.get(key)!
+    elevation[i] = c.sum / c.count
+    placed++
+    if (c.last - c.first > PASS_GAP_S) again++
+  }
+  if (placed === 0) return null
+  return { elevation, revisited: again / placed }
 }
 
 /** Default velodrome: 250 m lap, bends of radius 22 m (55 % of the lap), centre of mass 0.95 m. */
@@ -228,7 +283,13 @@ export function prepareVe(s: ActivitySamples, o: PrepareVeOptions = {}): VeSerie
     valid[i] = ok ? 1 : 0
   }
   let elevation: Float64Array | null = null
-  if (s.altitude && countFinite(s.altitude, -500, 9000) > 0) elevation = s.altitude
+  if (s.altitude && countFinite(s.altitude, -500, 9000) > 0) {
+    elevation = s.altitude
+    if (o.elevationCellM !== undefined) {
+      const averaged = positionAveragedElevation(s, o.elevationCellM)
+      if (averaged) elevation = averaged.elevation
+    }
+  }
   const track = o.track
     ? trackSeries(s.speed, dt, typeof o.track === 'object' ? o.track : {})
     : null
