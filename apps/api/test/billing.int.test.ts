@@ -28,6 +28,7 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
   let rita: Caller
   let ritaToken: string
   let eventNo = 0
+  let teamId = ''
   const now = Math.floor(Date.now() / 1000)
 
   /** Answers in the shape of Stripe's API reference (checkout session, portal session). */
@@ -165,6 +166,7 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
 
   it('checkout: a team plan needs a team the caller manages, and sends its seats', async () => {
     const team = await rita.post('/api/teams', { name: 'Rita Racing' })
+    teamId = team.body.id as string
     const res = await rita.post('/api/billing/checkout', {
       plan: 'team',
       period: 'year',
@@ -252,6 +254,46 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
     expect(await row()).toEqual(after)
     expect((await post(deleted)).json()).toEqual({ applied: false })
     expect(await computeClaims(t.database.db, 'rita', [], new Date((now + 101) * 1000))).toEqual({})
+  })
+
+  it('seats: a team plan of 2 seats refuses a third member or invitation; removing a member frees one', async () => {
+    const invite = (email: string) => rita.post(`/api/teams/${teamId}/invitations`, { email })
+    // Before the plan the team is not limited (an administrator's plan has no seats either).
+    const first = await invite('bea@example.com')
+    expect(first.status).toBe(201)
+    const teamSub = {
+      id: 'sub_team',
+      object: 'subscription',
+      status: 'active',
+      customer: 'cus_team',
+      metadata: { plan: 'team', period: 'year', team_id: teamId },
+      start_date: now - 60,
+      items: {
+        data: [
+          { quantity: 2, current_period_end: now + 365 * 86400, price: { id: 'price_team_y' } },
+        ],
+      },
+    }
+    expect((await post(signed('customer.subscription.created', teamSub, now))).json()).toEqual({
+      applied: true,
+    })
+    const [stored] = await t.database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.stripeSubscriptionId, 'sub_team'))
+    expect(stored).toMatchObject({ teamId, plan: 'team', seats: 2, status: 'active' })
+    // Rita (1 member) + Bea's open invitation fill both seats.
+    const full = await invite('cid@example.com')
+    expect(full.status).toBe(409)
+    expect(full.body.code).toBe('no-seats')
+    expect(full.body.message).toContain('2 seats, all taken (1 member and 1 open invitation)')
+    const bea = caller(t, await t.bearer({ uid: 'bea' }))
+    await bea.get('/api/users/bea')
+    const token = String(first.body.link).split('/').at(-1)
+    expect((await bea.post('/api/invitations/accept', { token })).status).toBe(200)
+    expect((await invite('cid@example.com')).body.code).toBe('no-seats')
+    expect((await rita.del(`/api/teams/${teamId}/members/bea`)).status).toBe(204)
+    expect((await invite('cid@example.com')).status).toBe(201)
   })
 
   it('webhook: an unknown event type is acknowledged and changes nothing', async () => {

@@ -1,9 +1,10 @@
-import { eq, inArray, or, sql } from 'drizzle-orm'
+import { and, count, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import {
   notifications,
   stripeCustomers,
   stripeEvents,
   subscriptions,
+  teamInvitations,
   teamMembers,
   type Db,
 } from '@veloptima/db'
@@ -122,4 +123,45 @@ export async function notifyClaims(
   await db
     .insert(notifications)
     .values(uids.map((uid) => ({ uid, ...note, data: { kind: 'claims' } })))
+}
+
+/**
+ * Seats of a team's current plans: the sum of their seats, or undefined when no current team
+ * plan limits them (none, or one an administrator granted without seats).
+ */
+export async function teamSeats(db: Db, teamId: string, now: Date): Promise<number | undefined> {
+  const plans = await db
+    .select({ seats: subscriptions.seats })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.teamId, teamId),
+        eq(subscriptions.plan, 'team'),
+        eq(subscriptions.status, 'active'),
+        lte(subscriptions.startsAt, now),
+        gt(subscriptions.endsAt, now),
+      ),
+    )
+  if (plans.length === 0 || plans.some((p) => p.seats === null)) return undefined
+  return plans.reduce((n, p) => n + (p.seats ?? 0), 0)
+}
+
+/** Members of a team and its open (unused, unrevoked, unexpired) invitations. */
+export async function seatsTaken(db: Db, teamId: string, now: Date) {
+  const [m] = await db
+    .select({ n: count() })
+    .from(teamMembers)
+    .where(eq(teamMembers.teamId, teamId))
+  const [i] = await db
+    .select({ n: count() })
+    .from(teamInvitations)
+    .where(
+      and(
+        eq(teamInvitations.teamId, teamId),
+        isNull(teamInvitations.acceptedAt),
+        isNull(teamInvitations.revokedAt),
+        gt(teamInvitations.expiresAt, now),
+      ),
+    )
+  return { members: Number(m?.n ?? 0), invitations: Number(i?.n ?? 0) }
 }

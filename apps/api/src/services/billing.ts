@@ -381,3 +381,28 @@ export function subscriptionJson(r: repo.SubscriptionRow, now: Date): BillingSub
     lapsing: current && r.stripeStatus === 'past_due',
   }
 }
+
+/**
+ * A team plan's seats are the members allowed: 409 `no-seats` when the members (and, for a new
+ * invitation, the open invitations, which would take a seat on acceptance) fill them. Removing a
+ * member or revoking an invitation frees a seat. Teams without a seat-limited plan are not limited.
+ */
+export async function assertSeatFree(
+  db: Db,
+  teamId: string,
+  now: Date,
+  counting: 'members' | 'members-and-invitations',
+): Promise<void> {
+  const seats = await repo.teamSeats(db, teamId, now)
+  if (seats === undefined) return
+  const taken = await repo.seatsTaken(db, teamId, now)
+  const invitations = counting === 'members' ? 0 : taken.invitations
+  if (taken.members + invitations < seats) return
+  const parts = [`${taken.members} member${taken.members === 1 ? '' : 's'}`]
+  if (invitations) parts.push(`${invitations} open invitation${invitations === 1 ? '' : 's'}`)
+  throw new AppError(
+    'no-seats',
+    409,
+    `The team’s plan has ${seats} seat${seats === 1 ? '' : 's'}, all taken (${parts.join(' and ')}). Add seats in Manage subscription, or remove a member${invitations ? ' or revoke an invitation' : ''}.`,
+  )
+}

@@ -22,6 +22,7 @@ import { AppError, forbidden, notFound } from '../errors.ts'
 import { isUuid } from '../repositories/ownership.ts'
 import * as teamsRepo from '../repositories/teams.ts'
 import * as repo from '../repositories/users.ts'
+import { assertSeatFree } from './billing.ts'
 import { parse } from './validation.ts'
 
 const rank: Record<repo.Role, number> = { member: 0, admin: 1, owner: 2 }
@@ -120,6 +121,7 @@ export class TeamService {
         `${body.email ? `email: ${body.email}` : `uid: ${body.uid}`} has not signed in to Veloptima yet; ask them to sign in once, then add them.`,
       )
     }
+    await assertSeatFree(this.db, teamId, new Date(), 'members')
     if (!(await repo.addMember(this.db, teamId, person.uid, body.role))) {
       throw new AppError('already-member', 409, `${person.email} is already a member of the team.`)
     }
@@ -264,6 +266,7 @@ export class InvitationService {
       throw new AppError('already-member', 409, `${email} is already a member of the team.`)
     }
     const now = this.now()
+    await assertSeatFree(this.deps.db, teamId, now, 'members-and-invitations')
     const recent = await teamsRepo.invitationsSince(
       this.deps.db,
       teamId,
@@ -393,6 +396,7 @@ export class InvitationService {
     if (await repo.teamWithRole(this.deps.db, caller.uid, inv.teamId)) {
       throw new AppError('already-member', 409, `You are already a member of ${teamName}.`)
     }
+    await assertSeatFree(this.deps.db, inv.teamId, this.now(), 'members')
     const used = await teamsRepo.acceptInvitation(this.deps.db, inv.id, caller.uid, this.now())
     if (!used) {
       throw new AppError('invitation-used', 410, 'This invitation has just been used or withdrawn.')
