@@ -25,7 +25,7 @@ import {
   useUnits,
   type UnitSystem,
 } from '../../lib/units.ts'
-import { Field, inputClass, Select } from '../../components/form.tsx'
+import { Field, Select } from '../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 import { AddRunDialog } from './add-run-dialog.tsx'
 import { aeroApi, errorText, uploadSessionFile, type RunBlock, type VersionAnswer } from './api.ts'
@@ -339,22 +339,17 @@ function Devices({ session }: { session: AeroSession }) {
         </ul>
       )}
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        <label className="text-sm text-slate-700">
-          Add a device
-          <select
-            aria-label="Add a device"
-            className={`${inputClass} mt-1 min-w-60`}
+        <div className="min-w-60">
+          <Select
+            label="Add a device"
             value={adding}
-            onChange={(e) => setAdding(e.target.value)}
-          >
-            <option value="">Choose a registered device…</option>
-            {others.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name} ({d.serial})
-              </option>
-            ))}
-          </select>
-        </label>
+            onChange={setAdding}
+            options={[
+              { value: '', label: 'Choose a registered device…' },
+              ...others.map((d) => ({ value: d.id, label: `${d.name} (${d.serial})` })),
+            ]}
+          />
+        </div>
         <Button
           variant="secondary"
           disabled={!adding || save.isPending}
@@ -868,21 +863,17 @@ function RunCharts({ latest }: { latest: VersionAnswer }) {
     <div className="space-y-6">
       <Card>
         <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
-          <label className="text-sm text-slate-700">
-            Run
-            <select
-              aria-label="Run to plot"
-              className={`${inputClass} mt-1 min-w-72`}
-              value={selected}
-              onChange={(e) => setSelected(Number(e.target.value))}
-            >
-              {latest.runs.map((r, i) => (
-                <option key={r.id} value={i}>
-                  {r.data.name} — CdA {r.data.results.cda.toFixed(3)} m²
-                </option>
-              ))}
-            </select>
-          </label>
+          <div className="min-w-72">
+            <Select
+              label="Run to plot"
+              value={String(selected)}
+              onChange={(v) => setSelected(Number(v))}
+              options={latest.runs.map((r, i) => ({
+                value: String(i),
+                label: `${r.data.name} — CdA ${r.data.results.cda.toFixed(3)} m²`,
+              }))}
+            />
+          </div>
           <span className="text-xs text-slate-500">
             {block.data.results.method === 'direct'
               ? 'Direct method (air speed)'
