@@ -20,20 +20,17 @@ function compassHint(text: string): string | undefined {
   return `From the ${compassPoint(v)}.`
 }
 
-export function EnvironmentCard({
-  form,
-  setForm,
-  errors,
-  system,
-  sections,
-}: {
+/** What the card and its wind stretches are given. */
+type EnvironmentProps = {
   form: OptimizationForm
   setForm: SetForm
   errors: Record<string, string>
   system: UnitSystem
   /** The selected course's sections (to fill the wind rows from), null without a course. */
   sections: readonly { start_m: number; end_m: number }[] | null
-}) {
+}
+
+export function EnvironmentCard({ form, setForm, errors, system, sections }: EnvironmentProps) {
   const set = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) =>
     setForm((f) => ({ ...f, [k]: v }))
   const speed = unitLabel('speed', system)
@@ -113,19 +110,7 @@ export function EnvironmentCard({
   )
 }
 
-function WindStretches({
-  form,
-  setForm,
-  errors,
-  system,
-  sections,
-}: {
-  form: OptimizationForm
-  setForm: SetForm
-  errors: Record<string, string>
-  system: UnitSystem
-  sections: readonly { start_m: number; end_m: number }[] | null
-}) {
+function WindStretches({ form, setForm, errors, system, sections }: EnvironmentProps) {
   const dist = unitLabel('distance', system)
   const speed = unitLabel('speed', system)
   const rows = form.windRows
