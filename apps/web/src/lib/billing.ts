@@ -60,23 +60,20 @@ export function usePortal() {
 }
 
 /**
- * A plan changed (the webhook wrote a notification with data.kind = 'claims'): renew the
- * session token so its claims, and the menu entries they unlock, follow without signing out.
+ * A plan changed (the webhook wrote a notification with data.kind = 'claims'; the live
+ * provider renews the session token for every page): re-read the plans shown on this page.
  */
 export function useClaimsFollowPlans() {
   const live = useLive()
-  const auth = useAuth()
   const client = useQueryClient()
-  const { refreshClaims } = auth
-  const uid = auth.user?.uid
+  const uid = useAuth().user?.uid
   useEffect(
     () =>
       live.subscribe('notification', (data) => {
         if ((data as Notification).data?.kind !== 'claims') return
-        void refreshClaims()
         void client.invalidateQueries({ queryKey: billingSubscriptionsKey(uid) })
         void client.invalidateQueries({ queryKey: ['subscriptions', uid] })
       }),
-    [live, refreshClaims, client, uid],
+    [live, client, uid],
   )
 }

@@ -40,7 +40,7 @@ const RECONNECT_MS = 2_000
  * stream is reopened with a fresh token, resuming after the last event id received.
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
-  const { user, getSessionToken } = useAuth()
+  const { user, getSessionToken, refreshClaims } = useAuth()
   const uid = user?.uid
   const [profile, setProfile] = useState<{ uid: string; value: RiderProfile | null }>()
   const listeners = useRef(new Map<LiveEventName, Set<Listener>>())
@@ -70,7 +70,11 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         es.addEventListener(name, (e) => {
           const message = e as MessageEvent<string>
           if (message.lastEventId) lastEventId = message.lastEventId
-          dispatch(name, JSON.parse(message.data))
+          const data = JSON.parse(message.data) as { data?: { kind?: unknown } | null }
+          // A plan changed (Stripe's webhook): renew the session token, so its claims and the
+          // menu entries they unlock follow without signing out.
+          if (name === 'notification' && data.data?.kind === 'claims') void refreshClaims()
+          dispatch(name, data)
         })
       }
       es.onerror = () => {
@@ -85,7 +89,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       source?.close()
       if (timer) clearTimeout(timer)
     }
-  }, [uid, getSessionToken])
+  }, [uid, getSessionToken, refreshClaims])
 
   // Stable, so that listeners do not re-subscribe whenever the profile changes.
   const subscribe = useCallback<LiveState['subscribe']>((event, listener) => {
