@@ -28,6 +28,32 @@ export const DEFAULT_REFERENCE_SPEED_MPS = 40 / 3.6
 export const DEFAULT_REFERENCE_POWER_W = 300
 /** A fitted Crr whose 95 % half-width exceeds this is not believed (held at FALLBACK_CRR). */
 const MAX_CRR_HALF_WIDTH = 0.002
+/**
+ * Mean air speed / mean ground speed over the runs inside which an air-speed column counts as
+ * already calibrated (a raw probe with cal 1.3–1.5 reads 0.82–0.88; wind on a course ridden both
+ * ways raises the time average by a few %).
+ */
+const CALIBRATED_RATIO: [number, number] = [0.95, 1.08]
+
+/** Σ air speed / Σ ground speed over the runs' samples where both are finite and moving. */
+function airToGroundRatio(s: ActivitySamples, runs: { pieces: [number, number][] }[]): number {
+  let air = 0
+  let ground = 0
+  for (const r of runs) {
+    for (const [a, b] of r.pieces) {
+      for (let i = a; i < b; i++) {
+        const v = s.speed[i]!
+        const w = s.airspeed![i]!
+        if (Number.isFinite(v) && Number.isFinite(w) && v > 1) {
+          air += w
+          ground += v
+        }
+      }
+    }
+  }
+  return ground > 0 ? air / ground : NaN
+}
+
 /** Elevation by position: cell size (m) and the share of samples on ground ridden again. */
 const ELEVATION_CELL_M = 20
 const MIN_REVISITED = 0.5
@@ -125,7 +151,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   const eta = input.drivetrainEfficiency ?? MARTIN.drivetrainEfficiency
   const resamples = input.resamples ?? 200
   const seed = input.seed ?? 1
-  const cal = input.calibrationFactor ?? DEFAULT_CALIBRATION_FACTOR
+  let cal = input.calibrationFactor ?? DEFAULT_CALIBRATION_FACTOR
   const fw = MARTIN.spokeDragAreaM2
 
   const specs = input.runs ?? detectRuns(samples)
@@ -242,6 +268,26 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   // Direct method where air speed exists.
   let direct: DirectRunResult[] | null = null
   if (method === 'direct') {
+    if (input.calibrationFactor === undefined) {
+      // No calibration from the device or the input: a raw probe reads the air speed / √cal
+      // (≈ 0.85 of the ground speed in still air with the default 1.400); a column that already
+      // matches the ground speed over the runs was calibrated by the device or its app, and
+      // multiplying it by 1.400 again would shrink the CdA by 1.4.
+      const ratio = airToGroundRatio(samples, runs)
+      if (ratio >= CALIBRATED_RATIO[0] && ratio <= CALIBRATED_RATIO[1]) {
+        cal = 1
+        warnings.push(
+          `direct method: the air speed averages ${ratio.toFixed(3)} × the ground speed: the column ` +
+            `is taken as already calibrated (factor 1.000, not the default ${DEFAULT_CALIBRATION_FACTOR.toFixed(3)}); ` +
+            'give calibrationFactor to override',
+        )
+      } else {
+        warnings.push(
+          `direct method: no calibration factor for the sensor: the default ` +
+            `${DEFAULT_CALIBRATION_FACTOR.toFixed(3)} is used (air speed ${ratio.toFixed(3)} × the ground speed)`,
+        )
+      }
+    }
     const airSeries = prepareVe(samples, {
       ...densityOptions,
       useAirspeed: true,

@@ -76,4 +76,31 @@ describe('direct method', () => {
     expect(byDefault.fittedCalibrationFactor).not.toBeNull()
     expect(Math.abs(byDefault.fittedCalibrationFactor! / CAL - 1)).toBeLessThan(0.04)
   })
+
+  it('without a given calibration: a column reading the ground speed is taken as calibrated (1.000), a raw one gets 1.400', () => {
+    // The same ride with the pitot column already calibrated (true air speed along the bike).
+    const s = ride.samples
+    const calibrated = { ...s, airspeed: s.airspeed!.map((a) => a * Math.sqrt(CAL)) }
+    const raw = analyzeAero(s, { massKg: 82, airDensity: 1.2, crr: 0.0045 })
+    expect(raw.runs[0]!.calibrationFactor).toBe(1.4)
+    expect(
+      raw.warnings.some((w) => /no calibration factor for the sensor: the default 1\.400/.test(w)),
+    ).toBe(true)
+    const already = analyzeAero(calibrated, { massKg: 82, airDensity: 1.2, crr: 0.0045 })
+    expect(
+      already.warnings.some((w) => /taken as already calibrated \(factor 1\.000/.test(w)),
+    ).toBe(true)
+    for (const run of already.runs) {
+      expect(run.calibrationFactor).toBe(1)
+      expect(Math.abs(run.cda - 0.28)).toBeLessThan(0.006)
+    }
+    // Given explicitly, the factor is used as it is, whatever the column reads.
+    const forced = analyzeAero(calibrated, {
+      massKg: 82,
+      airDensity: 1.2,
+      crr: 0.0045,
+      calibrationFactor: 1.4,
+    })
+    expect(forced.runs[0]!.calibrationFactor).toBe(1.4)
+  })
 })
