@@ -30,6 +30,8 @@ export interface LatLon {
 export interface HourlySeries {
   /** Terrain height of the model's grid cell (m). */
   elevationM: number
+  /** The place's offset from UTC (s). */
+  utcOffsetS: number
   /** Hour start (unix s) → values in SI units; hours with a missing required value are absent. */
   hours: Map<number, WeatherCacheValues>
 }
@@ -60,7 +62,9 @@ export function requestUrl(
     hourly: HOURLY_VARIABLES.join(','),
     wind_speed_unit: 'ms',
     timeformat: 'unixtime',
-    timezone: 'GMT',
+    // The place's own zone: dates are local there and the answer says its offset from UTC (times
+    // stay unix seconds, so nothing is ambiguous).
+    timezone: 'auto',
     start_date: startDate,
     end_date: endDate,
   })
@@ -168,6 +172,13 @@ export function parseAnswer(body: unknown, count: number): HourlySeries[] {
     const o = item as Record<string, unknown>
     if (!isNum(o.elevation))
       malformed(`${at}.elevation`, `expected a number, got ${JSON.stringify(o.elevation)}`)
+    const offset = o.utc_offset_seconds ?? 0
+    if (!isNum(offset) || Math.abs(offset) > 15 * 3600) {
+      malformed(
+        `${at}.utc_offset_seconds`,
+        `expected seconds within ±15 h, got ${JSON.stringify(offset)}`,
+      )
+    }
     const hourly = o.hourly as Record<string, unknown> | undefined
     if (!hourly || typeof hourly !== 'object') malformed(`${at}.hourly`, 'missing')
     const units = (o.hourly_units ?? {}) as Record<string, unknown>
@@ -225,8 +236,9 @@ export function parseAnswer(body: unknown, count: number): HourlySeries[] {
         relativeHumidity: rh,
         surfacePressurePa: p,
         elevationM: o.elevation,
+        utcOffsetS: offset,
       })
     }
-    return { elevationM: o.elevation, hours }
+    return { elevationM: o.elevation, utcOffsetS: offset, hours }
   })
 }

@@ -72,8 +72,12 @@ describe('weather source and cache', () => {
     expect(f.points[0]!.windSpeedMps[0]).toBeCloseTo(w.windSpeedMps, 1)
     expect(f.points[0]!.elevationM).toBe(w.elevationM)
     expect(f.issuedAtS).toBe(NOW)
-    // Two days of hours per point cached (start and end dates of the request).
-    expect(await rows()).toBe(4 * 24)
+    // Three local days of hours per point cached (the ride's date and a day either side: the
+    // request's dates are the place's own).
+    expect(await rows()).toBe(4 * 72)
+    expect(standIn.requests[0]!.searchParams.get('start_date')).toBe('2026-07-01')
+    expect(standIn.requests[0]!.searchParams.get('timezone')).toBe('auto')
+    expect(first.utcOffsetS).toBe(0)
 
     const again = await source(NOW + 600).alongCourse(course, START, END)
     expect(standIn.requests).toHaveLength(1)
@@ -89,8 +93,8 @@ describe('weather source and cache', () => {
     const later = await source(NOW + FORECAST_TTL_S + 1).alongCourse(course, START, END)
     expect(standIn.requests).toHaveLength(2)
     expect(later.fetchedAtS).toBe(NOW + FORECAST_TTL_S + 1)
-    expect(await rows()).toBe(4 * 24)
-    expect(await source(NOW + 2 * FORECAST_TTL_S + 2).purgeExpired()).toBe(4 * 24)
+    expect(await rows()).toBe(4 * 72)
+    expect(await source(NOW + 2 * FORECAST_TTL_S + 2).purgeExpired()).toBe(4 * 72)
   })
 
   it('only the points missing from the cache are fetched', async () => {
@@ -126,10 +130,17 @@ describe('weather source and cache', () => {
     const e = await failure(source().alongCourse(course, START, END))
     expect(e.reason).toBe('not_covered')
     expect(e.message).toMatch(/no usable weather for 2026-07-02T11:00:00.000Z at 45.100, 6.000/)
-    expect(await rows()).toBe(4 * 16) // 8 of 24 hours a day have a null temperature
+    expect(await rows()).toBe(4 * 48) // every third hour has a null temperature
     standIn.mode = { kind: 'short' }
     await database.db.delete(weatherCache)
     expect((await failure(source().alongCourse(course, START, END))).reason).toBe('not_covered')
+  })
+
+  it('says the place’s offset from UTC (timezone=auto), from the answer and from the cache', async () => {
+    const east = [{ latDeg: 45, lonDeg: 30, distanceM: 0 }] // the stand-in's zone: UTC+2
+    expect((await source().alongCourse(east, START, END)).utcOffsetS).toBe(7200)
+    expect((await source().alongCourse(east, START, END)).cachedPoints).toBe(1)
+    expect((await source().alongCourse(east, START, END)).utcOffsetS).toBe(7200)
   })
 
   it('WEATHER_PROVIDER=none and a ride beyond 16 days fetch nothing', async () => {

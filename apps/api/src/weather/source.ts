@@ -29,6 +29,8 @@ export interface CourseWeather {
   kind: WeatherKind
   /** Oldest fetch among the hours used (unix s): the forecast is as issued then. */
   fetchedAtS: number
+  /** The course start's offset from UTC (s), as the provider knows its zone. */
+  utcOffsetS: number
   /** Points served from the cache and fetched. */
   cachedPoints: number
   fetchedPoints: number
@@ -90,7 +92,11 @@ export class WeatherSource {
     const series: (HourlySeries | null)[] = keys.map((k) => {
       const hours = cached.get(`${k.lat},${k.lon}`)
       return hours && wanted.every((h) => hours.has(h))
-        ? { elevationM: hours.values().next().value!.elevationM, hours }
+        ? {
+            elevationM: hours.values().next().value!.elevationM,
+            utcOffsetS: hours.values().next().value!.utcOffsetS ?? 0,
+            hours,
+          }
         : null
     })
     const missing = series.flatMap((s, j) => (s ? [] : [j]))
@@ -98,8 +104,9 @@ export class WeatherSource {
       const fetched = await fetchHourly(
         kind,
         missing.map((j) => ({ latDeg: keys[j]!.lat / 100, lonDeg: keys[j]!.lon / 100 })),
-        isoDate(first),
-        isoDate(last),
+        // The dates are the place's local dates: a day more on each side covers any zone.
+        isoDate(first - 86_400),
+        isoDate(last + 86_400),
         { ...this.options, baseUrl: this.config.WEATHER_URL },
       )
       await this.writeCache(
@@ -147,6 +154,7 @@ export class WeatherSource {
       forecast: { points: forecastPoints, issuedAtS: fetchedAtS, source },
       kind,
       fetchedAtS,
+      utcOffsetS: series[0]!.utcOffsetS,
       cachedPoints: points.length - missing.length,
       fetchedPoints: missing.length,
     }

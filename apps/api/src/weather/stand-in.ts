@@ -121,8 +121,12 @@ export async function startOpenMeteoStandIn(): Promise<StandIn> {
         reason: 'Parameter start_date and end_date must both be set',
       })
     }
-    const t0 = Date.parse(`${start}T00:00:00Z`) / 1000
-    const t1 = Date.parse(`${end}T23:00:00Z`) / 1000
+    // timezone=auto: the place's zone (here whole hours from the longitude); dates are local.
+    const zone = url.searchParams.get('timezone') ?? 'GMT'
+    const offsetOf = (lon: number) => (zone === 'auto' ? Math.round(lon / 15) * 3600 : 0)
+    const offset0 = offsetOf(lons[0]!)
+    const t0 = Date.parse(`${start}T00:00:00Z`) / 1000 - offset0
+    const t1 = Date.parse(`${end}T23:00:00Z`) / 1000 - offset0
     if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 < t0) {
       return send(400, { error: true, reason: `Invalid date range ${start} to ${end}` })
     }
@@ -179,9 +183,9 @@ export async function startOpenMeteoStandIn(): Promise<StandIn> {
         latitude: cellLat,
         longitude: cellLon,
         generationtime_ms: 0.1,
-        utc_offset_seconds: 0,
-        timezone: 'GMT',
-        timezone_abbreviation: 'GMT',
+        utc_offset_seconds: offsetOf(cellLon),
+        timezone: zone === 'auto' ? 'Etc/Stand-in' : 'GMT',
+        timezone_abbreviation: zone === 'auto' ? 'LOC' : 'GMT',
         elevation: w[0]?.elevationM ?? standInWeather(cellLat, cellLon, t0).elevationM,
         hourly_units: units,
         hourly: cols,

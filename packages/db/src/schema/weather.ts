@@ -35,4 +35,6 @@ export type WeatherCacheValues = {
   relativeHumidity: number
   surfacePressurePa: number
   elevationM: number
+  /** The place's offset from UTC at the time of the answer (s), from the provider's timezone=auto. */
+  utcOffsetS?: number
 }
