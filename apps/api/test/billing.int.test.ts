@@ -296,6 +296,37 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
     expect((await invite('cid@example.com')).status).toBe(201)
   })
 
+  it('webhook: a failed payment marks the team plan past due: claims kept until the period ends, then lapsed', async () => {
+    const failed = signed(
+      'invoice.payment_failed',
+      {
+        id: 'in_1',
+        object: 'invoice',
+        customer: 'cus_team',
+        parent: {
+          type: 'subscription_details',
+          subscription_details: { subscription: 'sub_team' },
+        },
+      },
+      now + 10,
+    )
+    expect((await post(failed)).json()).toEqual({ applied: true })
+    const plans = (await rita.get('/api/billing/subscriptions')).body.items as {
+      seats: number | null
+      stripe_status: string
+      lapsing: boolean
+      current: boolean
+    }[]
+    const team = plans.find((p) => p.seats === 2)!
+    expect(team).toMatchObject({ stripe_status: 'past_due', lapsing: true, current: true })
+    const inPeriod = new Date((now + 20) * 1000)
+    expect(await computeClaims(t.database.db, 'rita', [], inPeriod)).toMatchObject({
+      'use:multipleRiderProfiles': true,
+    })
+    const after = new Date((now + 366 * 86400) * 1000)
+    expect(await computeClaims(t.database.db, 'rita', [], after)).toEqual({})
+  })
+
   it('webhook: an unknown event type is acknowledged and changes nothing', async () => {
     const res = await post(signed('customer.created', { id: 'cus_x', object: 'customer' }, now))
     expect(res.statusCode).toBe(200)

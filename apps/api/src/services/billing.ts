@@ -278,7 +278,8 @@ export class BillingService {
       endsAt: ends,
       stripeSubscriptionId: subId,
       stripeStatus: 'active',
-      stripeEventAt: created,
+      // Provisional: any event of the subscription itself, older or not, replaces this state.
+      stripeEventAt: null,
     })
     notes.push(activated(await repo.peopleOf(tx, holder), plan.plan))
     return true
