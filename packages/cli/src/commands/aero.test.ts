@@ -141,6 +141,22 @@ describe('veloptima aero on the real field tests of ../shared/data/aero', () => 
     })
   }
 
+  it('airspeed-bom.csv (air speed column, no device calibration): direct CdA 0.18–0.40 m², agreeing with VE', () => {
+    // The column averages 1.01 × the ground speed: a raw probe would read ≈ 0.85 (1/√1.4), so it
+    // is already calibrated and the default 1.400 would shrink the CdA by 1.4 (it gave 0.143).
+    const f = analyse('airspeed-bom.csv') as ReturnType<typeof analyse> & {
+      runs: (RunOut & { calibration_factor?: number })[]
+    }
+    expect(f.runs.every((run) => run.method === 'direct')).toBe(true)
+    expect(f.runs.every((run) => run.calibration_factor === 1)).toBe(true)
+    expect(f.warnings.some((w) => w.includes('taken as already calibrated'))).toBe(true)
+    expect(f.cda).toBeGreaterThanOrEqual(0.18)
+    expect(f.cda).toBeLessThanOrEqual(0.4)
+    // Independent of the air speed: virtual elevation on the same file, same Crr.
+    const ve = analyse('airspeed-bom.csv', { method: 've', crr: f.crr })
+    expect(Math.abs(ve.cda - f.cda)).toBeLessThanOrEqual(0.03)
+  })
+
   it("velodrome-2015-a.tcx (no GPS, flat, 12 laps): Crr as the laps' own energy balance gives", () => {
     // Independent truth: over each recorded lap of a flat track, the work at the wheel equals the
     // change of kinetic and potential energy plus rolling, bearing and air losses (Martin et al.
