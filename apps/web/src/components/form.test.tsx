@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { UnitsContext, type UnitSystem } from '../lib/units.ts'
-import { CheckboxField, Field, NOT_A_NUMBER, NumberField, Select } from './form.tsx'
+import { CheckboxField, Field, fieldBinder, NOT_A_NUMBER, NumberField, Select } from './form.tsx'
 import { quantity } from './quantity.ts'
 import { useQuantityField } from './use-quantity-field.ts'
 
@@ -156,5 +156,22 @@ describe('NumberField with the units hook', () => {
     expect(input['aria-invalid']).toBe('true')
     expect(textOf(html, input['aria-describedby']!)).toBe(NOT_A_NUMBER)
     expect(NOT_A_NUMBER).toBe('Enter a number.')
+  })
+})
+
+describe('fieldBinder', () => {
+  it('gives a Field the form text, its error, and writes back through set', () => {
+    const form = { bikeMass: '8.2', extraMass: '', bikeType: 'road' as 'road' | 'tt' }
+    const writes: [string, unknown][] = []
+    const bind = fieldBinder(form, (k, v) => writes.push([k, v]), { bikeMass: 'too light' })
+    const bike = bind('bikeMass')
+    expect(bike.value).toBe('8.2')
+    expect(bike.error).toBe('too light')
+    expect(bind('extraMass').error).toBeUndefined()
+    bike.onChange('9')
+    expect(writes).toEqual([['bikeMass', '9']])
+    const html = renderToStaticMarkup(<Field label="Bike mass" unit="kg" {...bike} />)
+    expect(attrs(html, 'input').value).toBe('8.2')
+    expect(attrs(html, 'input')['aria-invalid']).toBe('true')
   })
 })

@@ -216,3 +216,23 @@ export function CheckboxField({
     </div>
   )
 }
+
+/** The keys of a form whose values are the texts of its fields. */
+export type TextKeys<F> = { [K in keyof F]: F[K] extends string ? K : never }[keyof F]
+
+/**
+ * Binds Fields to a form kept as texts: `bind('bikeMass')` gives the Field its value, its
+ * onChange and its error (`<Field label="Bike mass" {...bind('bikeMass')} />`).
+ */
+export function fieldBinder<F extends object>(
+  form: F,
+  set: <K extends keyof F>(key: K, value: F[K]) => void,
+  errors: Partial<Record<keyof F, string>> | Record<string, string>,
+) {
+  const byKey = errors as Partial<Record<keyof F, string>>
+  return (key: TextKeys<F>) => ({
+    value: form[key] as string,
+    onChange: (value: string) => set(key, value as F[TextKeys<F>]),
+    error: byKey[key],
+  })
+}

@@ -25,7 +25,7 @@ import {
   useUnits,
   type UnitSystem,
 } from '../../lib/units.ts'
-import { Field, Select } from '../../components/form.tsx'
+import { Field, fieldBinder, Select } from '../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 import { AddRunDialog } from './add-run-dialog.tsx'
 import { aeroApi, errorText, uploadSessionFile, type RunBlock, type VersionAnswer } from './api.ts'
@@ -505,6 +505,7 @@ function SettingsCard({
   const { settings, errors } = settingsOf(form, system)
   const set = <K extends keyof SettingsForm>(k: K, v: SettingsForm[K]) =>
     setForm((f) => ({ ...f, [k]: v }))
+  const bind = fieldBinder(form, set, errors)
   const save = useMutation({
     mutationFn: async () => {
       const environment = { ...session.environment, ...settings }
@@ -558,9 +559,7 @@ function SettingsCard({
             <Field
               label="System mass (rider, bike, kit)"
               unit={unitLabel('mass', system)}
-              value={form.mass}
-              onChange={(v) => set('mass', v)}
-              error={errors.mass}
+              {...bind('mass')}
             />
             <Select
               label="Rolling resistance"
@@ -571,22 +570,11 @@ function SettingsCard({
                 { value: 'fixed', label: 'Fixed Crr' },
               ]}
             />
-            {form.crrMode === 'fixed' ? (
-              <Field
-                label="Crr"
-                value={form.crr}
-                onChange={(v) => set('crr', v)}
-                error={errors.crr}
-              />
-            ) : (
-              <div />
-            )}
+            {form.crrMode === 'fixed' ? <Field label="Crr" {...bind('crr')} /> : <div />}
             <Field
               label="Drivetrain efficiency"
               unit="%"
-              value={form.eta}
-              onChange={(v) => set('eta', v)}
-              error={errors.eta}
+              {...bind('eta')}
               hint="97.6 % for crank power; 100 % for a hub"
             />
             <Select
@@ -610,58 +598,28 @@ function SettingsCard({
               ]}
             />
             {form.airMode === 'density' ? (
-              <Field
-                label="Air density"
-                unit="kg/m³"
-                value={form.density}
-                onChange={(v) => set('density', v)}
-                error={errors.density}
-              />
+              <Field label="Air density" unit="kg/m³" {...bind('density')} />
             ) : null}
             {form.airMode === 'weather' ? (
               <>
                 <Field
                   label="Temperature"
                   unit={system === 'metric' ? '°C' : '°F'}
-                  value={form.temperature}
-                  onChange={(v) => set('temperature', v)}
-                  error={errors.temperature}
+                  {...bind('temperature')}
                 />
-                <Field
-                  label="Station pressure"
-                  unit="hPa"
-                  value={form.pressureHpa}
-                  onChange={(v) => set('pressureHpa', v)}
-                  error={errors.pressureHpa}
-                />
-                <Field
-                  label="Relative humidity"
-                  unit="%"
-                  value={form.humidityPct}
-                  onChange={(v) => set('humidityPct', v)}
-                  error={errors.humidityPct}
-                />
+                <Field label="Station pressure" unit="hPa" {...bind('pressureHpa')} />
+                <Field label="Relative humidity" unit="%" {...bind('humidityPct')} />
               </>
             ) : null}
             <Field
               label="Reference speed (watts saved)"
               unit={unitLabel('speed', system)}
-              value={form.refSpeed}
-              onChange={(v) => set('refSpeed', v)}
-              error={errors.refSpeed}
+              {...bind('refSpeed')}
             />
-            <Field
-              label="Reference power (time per 40 km)"
-              unit="W"
-              value={form.refPower}
-              onChange={(v) => set('refPower', v)}
-              error={errors.refPower}
-            />
+            <Field label="Reference power (time per 40 km)" unit="W" {...bind('refPower')} />
             <Field
               label="Calibration factor (direct method)"
-              value={form.calibration}
-              onChange={(v) => set('calibration', v)}
-              error={errors.calibration}
+              {...bind('calibration')}
               hint="Empty: the session device's, else 1.400"
             />
           </div>

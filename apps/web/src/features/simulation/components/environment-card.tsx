@@ -8,7 +8,7 @@ import {
   type OptimizationForm,
   type WindRowForm,
 } from '../lib/optimization-form.ts'
-import { Field, Select } from '../../../components/form.tsx'
+import { Field, fieldBinder, Select } from '../../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 
 type SetForm = (change: (f: OptimizationForm) => OptimizationForm) => void
@@ -33,6 +33,7 @@ type EnvironmentProps = {
 export function EnvironmentCard({ form, setForm, errors, system, sections }: EnvironmentProps) {
   const set = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) =>
     setForm((f) => ({ ...f, [k]: v }))
+  const bind = fieldBinder(form, set, errors)
   const speed = unitLabel('speed', system)
   return (
     <Card title="Environment">
@@ -41,19 +42,11 @@ export function EnvironmentCard({ form, setForm, errors, system, sections }: Env
           <Field
             label="Event date and start time"
             type="datetime-local"
-            value={form.eventStart}
-            onChange={(v) => set('eventStart', v)}
-            error={errors.eventStart}
+            {...bind('eventStart')}
             hint="Local time at the course: the plan shows the clock time at each section."
           />
         </div>
-        <Field
-          label="Temperature"
-          unit={temperatureUnit(system)}
-          value={form.temperature}
-          onChange={(v) => set('temperature', v)}
-          error={errors.temperature}
-        />
+        <Field label="Temperature" unit={temperatureUnit(system)} {...bind('temperature')} />
         <Select
           label="Air given by"
           value={form.airMode}
@@ -64,20 +57,12 @@ export function EnvironmentCard({ form, setForm, errors, system, sections }: Env
           ]}
         />
         {form.airMode === 'pressure' ? (
-          <Field
-            label="Air pressure"
-            unit="hPa"
-            value={form.pressureHpa}
-            onChange={(v) => set('pressureHpa', v)}
-            error={errors.pressureHpa}
-          />
+          <Field label="Air pressure" unit="hPa" {...bind('pressureHpa')} />
         ) : (
           <Field
             label="Altitude"
             unit={unitLabel('elevation', system)}
-            value={form.altitude}
-            onChange={(v) => set('altitude', v)}
-            error={errors.altitude}
+            {...bind('altitude')}
             hint="Empty: the course's own altitude."
           />
         )}
@@ -85,17 +70,13 @@ export function EnvironmentCard({ form, setForm, errors, system, sections }: Env
         <Field
           label="Wind speed"
           unit={speed}
-          value={form.windSpeed}
-          onChange={(v) => set('windSpeed', v)}
-          error={errors.windSpeed}
+          {...bind('windSpeed')}
           hint={form.windRows.length > 0 ? 'Outside the stretches below.' : undefined}
         />
         <Field
           label="Wind from"
           unit="° from north"
-          value={form.windFrom}
-          onChange={(v) => set('windFrom', v)}
-          error={errors.windFrom}
+          {...bind('windFrom')}
           hint={compassHint(form.windFrom)}
         />
       </div>

@@ -8,7 +8,7 @@ import { EquipmentCard } from '../components/equipment-card.tsx'
 import { PreviewPanel } from '../components/preview-panel.tsx'
 import { RunPanel } from '../components/run-panel.tsx'
 import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
-import { Field, Select } from '../../../components/form.tsx'
+import { Field, fieldBinder, Select } from '../../../components/form.tsx'
 import { Button, Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import {
   errorMessage,
@@ -207,6 +207,7 @@ function OptimizationEditor({
   }
 
   const errors = shownErrors
+  const bind = fieldBinder(form, set, errors)
   return (
     <Page>
       <PageHeader
@@ -234,13 +235,7 @@ function OptimizationEditor({
         >
           <Card title="Course and rider">
             <div className="space-y-3">
-              <Field
-                label="Optimization name"
-                inputMode="text"
-                value={form.name}
-                onChange={(v) => set('name', v)}
-                error={errors.name}
-              />
+              <Field label="Optimization name" inputMode="text" {...bind('name')} />
               {courses.data?.length === 0 ? (
                 <p className="text-sm text-slate-600">
                   No course yet:{' '}
@@ -309,19 +304,11 @@ function OptimizationEditor({
                 />
               </div>
               {form.constraint !== 'w_prime_balance' ? (
-                <Field
-                  label="Power"
-                  unit="W"
-                  value={form.power}
-                  onChange={(v) => set('power', v)}
-                  error={errors.power}
-                />
+                <Field label="Power" unit="W" {...bind('power')} />
               ) : null}
               <Field
                 label="Number of targets"
-                value={form.maxTargets}
-                onChange={(v) => set('maxTargets', v)}
-                error={errors.maxTargets}
+                {...bind('maxTargets')}
                 hint="At most 20 power targets to ride."
               />
             </div>

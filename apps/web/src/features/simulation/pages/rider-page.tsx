@@ -4,7 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router'
 import { api } from '../../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../../lib/auth.ts'
 import { fromDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
-import { Field, Select } from '../../../components/form.tsx'
+import { Field, fieldBinder, Select } from '../../../components/form.tsx'
 import { Button, Card, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { errorMessage, useApiData, type RiderSetup } from '../lib/api.ts'
 import { estimatePositions } from '../lib/cda.ts'
@@ -79,6 +79,7 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
 
   const set = <K extends keyof SetupForm>(key: K, value: SetupForm[K]) =>
     setForm((f) => ({ ...f, [key]: value }))
+  const bind = fieldBinder(form, set, errors)
   const setPos = (i: 0 | 1, key: keyof SetupForm['positions'][0], value: string) =>
     setForm((f) => {
       const positions = [...f.positions] as SetupForm['positions']
@@ -220,57 +221,37 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
       >
         <Card title="Rider">
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-            <Field
-              label="Setup name"
-              inputMode="text"
-              value={form.name}
-              onChange={(v) => set('name', v)}
-              error={errors.name}
-            />
+            <Field label="Setup name" inputMode="text" {...bind('name')} />
             <Field
               label="Rider name"
               inputMode="text"
               value={form.riderName}
               onChange={(v) => set('riderName', v)}
             />
-            <Field
-              label="Rider weight"
-              unit={unitLabel('mass', system)}
-              value={form.riderMass}
-              onChange={(v) => set('riderMass', v)}
-              error={errors.riderMass}
-            />
+            <Field label="Rider weight" unit={unitLabel('mass', system)} {...bind('riderMass')} />
             <Field
               label="Rider height"
               unit={unitLabel('height', system)}
-              value={form.riderHeight}
-              onChange={(v) => set('riderHeight', v)}
-              error={errors.riderHeight}
+              {...bind('riderHeight')}
               hint="Used to estimate the CdA when you do not know it."
             />
             <Field
               label="CP"
               unit="W"
-              value={form.cp}
-              onChange={(v) => set('cp', v)}
-              error={errors.cp}
+              {...bind('cp')}
               hint="Critical power; with W′ it bounds the effort."
             />
             <Field
               label="W′"
               unit="kJ"
-              value={form.wPrimeKj}
-              onChange={(v) => set('wPrimeKj', v)}
-              error={errors.wPrimeKj}
+              {...bind('wPrimeKj')}
               hint="The work you can do above CP (a typical trained cyclist: 15–25 kJ)."
             />
             <CpEstimatePanel onApply={applyCp} />
             <Field
               label="Max power"
               unit="W"
-              value={form.maxPower}
-              onChange={(v) => set('maxPower', v)}
-              error={errors.maxPower}
+              {...bind('maxPower')}
               hint="The highest power a plan may ask for (e.g. your best 1-minute power). Optimizations need it."
             />
             {!setup && team && hasClaims(auth, 'use:multipleRiderProfiles') ? (
@@ -294,26 +275,16 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
               onChange={(v) => set('bikeType', v)}
               options={BIKE_TYPES}
             />
-            <Field
-              label="Bike mass"
-              unit={unitLabel('mass', system)}
-              value={form.bikeMass}
-              onChange={(v) => set('bikeMass', v)}
-              error={errors.bikeMass}
-            />
+            <Field label="Bike mass" unit={unitLabel('mass', system)} {...bind('bikeMass')} />
             <Field
               label="Kit and bottles mass"
               unit={unitLabel('mass', system)}
-              value={form.extraMass}
-              onChange={(v) => set('extraMass', v)}
-              error={errors.extraMass}
+              {...bind('extraMass')}
             />
             <Field
               label="Drivetrain efficiency"
               unit="%"
-              value={form.efficiency}
-              onChange={(v) => set('efficiency', v)}
-              error={errors.efficiency}
+              {...bind('efficiency')}
               hint="97.6 % for a clean, lubricated chain (Martin 1998)."
             />
           </div>
