@@ -144,11 +144,10 @@ describe('veloptima aero on the real field tests of ../shared/data/aero', () => 
   it('airspeed-bom.csv (air speed column, no device calibration): direct CdA 0.18–0.40 m², agreeing with VE', () => {
     // The column averages 1.01 × the ground speed: a raw probe would read ≈ 0.85 (1/√1.4), so it
     // is already calibrated and the default 1.400 would shrink the CdA by 1.4 (it gave 0.143).
-    const f = analyse('airspeed-bom.csv') as ReturnType<typeof analyse> & {
-      runs: (RunOut & { calibration_factor?: number })[]
-    }
+    const f = analyse('airspeed-bom.csv')
+    const runs = f.runs as (RunOut & { calibration_factor?: number })[]
     expect(f.runs.every((run) => run.method === 'direct')).toBe(true)
-    expect(f.runs.every((run) => run.calibration_factor === 1)).toBe(true)
+    expect(runs.every((run) => run.calibration_factor === 1)).toBe(true)
     expect(f.warnings.some((w) => w.includes('taken as already calibrated'))).toBe(true)
     expect(f.cda).toBeGreaterThanOrEqual(0.18)
     expect(f.cda).toBeLessThanOrEqual(0.4)
