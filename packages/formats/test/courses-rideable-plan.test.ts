@@ -41,13 +41,14 @@ describe("the rideable plan on Alpe d'Huez", () => {
 // Issue 15's setting on the real climbs and the peer courses (research/peer-bench.md): CP 300 W,
 // W′ 20 kJ, 75 + 8 kg, CdA 0.25, Crr 0.004, η 0.976, max 600 W, ρ 1.2; the default plan of at
 // most 12 targets over sections of at least 200 m. The share of the per-segment optimum's gain
-// (the bound) that the plan keeps, as measured in session 4 (decision 0002):
-//   tt-beton-classic 94 %, galibier-briancon 78 %, mont-ventoux-bedoin 77 %, alpe-dhuez 63 %,
-//   crank-the-kanc 45 %.
-// The issue asks ≥ 80 % on the peer courses and ≥ 70 % on the climbs: met on tt-beton and
-// Ventoux (and the 70 % on Galibier), not the 80 % on Galibier nor Alpe d'Huez and Crank the Kanc,
-// whose optimum gains by surges on stretches shorter than a section (decision 0002). The floors
-// below guard what is reached.
+// (the bound) that the plan keeps, as measured in session 4 (decision 0002), first version →
+// with several section cuts, both level weightings and a final polish of the winner's powers:
+//   tt-beton-classic 94 → 100 %, galibier-briancon 78 → 96 %, mont-ventoux-bedoin 77 %,
+//   alpe-dhuez 63 → 67 %, crank-the-kanc 45 → 67 %.
+// The issue asks ≥ 80 % on the peer courses and ≥ 70 % on the climbs: met on tt-beton, Galibier
+// and Ventoux, not on Alpe d'Huez and Crank the Kanc, whose optimum gains by surges on stretches
+// shorter than a section (decision 0002). The floors below guard what is reached, a few points
+// under it.
 describe('the rideable 12-target plan keeps most of the per-segment optimum’s gain (issue 15)', () => {
   const rider: Rider = {
     massKg: 75,
@@ -60,11 +61,11 @@ describe('the rideable 12-target plan keeps most of the per-segment optimum’s 
     maxPowerW: 600,
   }
   const floors: [string, number][] = [
-    ['tt-beton-classic.gpx', 0.8],
-    ['galibier-briancon.gpx', 0.75],
-    ['mont-ventoux-bedoin.gpx', 0.7],
-    ['alpe-dhuez.gpx', 0.6],
-    ['crank-the-kanc.gpx', 0.4],
+    ['tt-beton-classic.gpx', 0.95],
+    ['galibier-briancon.gpx', 0.9],
+    ['mont-ventoux-bedoin.gpx', 0.75],
+    ['alpe-dhuez.gpx', 0.65],
+    ['crank-the-kanc.gpx', 0.6],
   ]
   for (const [file, floor] of floors) {
     it(`${file}: keeps ≥ ${100 * floor} % of the bound's gain, with at most 12 targets over sections ≥ 200 m, feasible as ridden`, () => {
