@@ -31,6 +31,7 @@ import {
 import { planCsv } from './plan-csv.ts'
 import { insertJob, markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobDefinition, type JobSystem } from './system.ts'
+import { raceDayWeatherFromEnv, type RaceDayWeather } from '../weather/race-day.ts'
 import type { PacingOutput, RunOutput } from './tasks.ts'
 
 export const OPTIMIZATION_RUN = 'optimization-run'
@@ -138,6 +139,7 @@ export class OptimizationRuns {
     private readonly db: Db,
     private readonly jobs: JobSystem,
     private readonly files: FileService,
+    private readonly weather: RaceDayWeather = raceDayWeatherFromEnv(db),
   ) {
     jobs.define({
       queue: OPTIMIZATION_RUN,
@@ -274,6 +276,10 @@ export class OptimizationRuns {
       throw new PermanentJobError('invalid-inputs', (error as Error).message)
     }
     ctx.progress(1, 'Starting')
+    // Race-day weather (an event start): the forecast's wind and air along the course; when it
+    // cannot be had, the typed inputs apply and the result's `weather` says why.
+    const weather = await this.weather.forRun(snapshot, plan.input)
+    if (weather) plan = { ...plan, input: weather.input }
     const output = await ctx.pool.run<RunOutput>(
       plan.task,
       plan.input,
@@ -309,7 +315,9 @@ export class OptimizationRuns {
         .set({
           status: 'succeeded',
           progress: 100,
-          result: output as unknown as JsonObject,
+          result: (weather
+            ? { ...output, weather: weather.record }
+            : output) as unknown as JsonObject,
           error: null,
           finishedAt: sql`now()`,
           updatedAt: sql`now()`,

@@ -1,0 +1,228 @@
+// Race-day weather for an optimization run: when the optimization has an event start
+// (`inputs.environment.event_start`, local date and time at the course), conditions along the
+// course are fetched (a handful of points, the ride's hours), the arrival times iterated, and the
+// optimizer's scenario gets per-segment wind (rider height) and air; wind stretches typed by hand
+// still win. Weather that cannot be had never fails the run: the typed inputs stay in charge and
+// the result says why.
+import { eq } from 'drizzle-orm'
+import { courses, type Db, type JsonObject } from '@veloptima/db'
+import {
+  forecastSensitivity,
+  iterateArrival,
+  simulationEvaluator,
+  type ArrivalInput,
+  type Environment,
+  type SimulationResult,
+} from '@veloptima/engine'
+import {
+  parseOptimizerInput,
+  type OptimizerInput,
+  type RunSnapshot,
+} from '../jobs/engine-inputs.ts'
+import { configSchema } from '../config.ts'
+import { WeatherUnavailable } from './errors.ts'
+import { WeatherSource, type CoursePoint } from './source.ts'
+
+/** Forecast points along the course: the start, the finish and evenly between (6 in all). */
+export const COURSE_POINTS = 6
+
+export interface RaceDayOutcome {
+  /** The optimizer input with the forecast's fields (unchanged when the weather is unavailable). */
+  input: OptimizerInput
+  /** Stored with the result as `weather`. */
+  record: JsonObject
+}
+
+/** `YYYY-MM-DDTHH:mm` read as if UTC (the offset of the place is applied later). */
+function localAsUtcS(text: string): number {
+  const t = Date.parse(`${text}:00Z`)
+  return Number.isFinite(t) ? t / 1000 : NaN
+}
+
+/** Points along a track at even distances, positions interpolated between the track's points. */
+export function pointsAlong(
+  track: { lat: number[]; lon: number[]; distance: number[] },
+  count = COURSE_POINTS,
+): CoursePoint[] {
+  const d = track.distance
+  const total = d[d.length - 1] ?? 0
+  const out: CoursePoint[] = []
+  let k = 0
+  for (let j = 0; j < count; j++) {
+    const at = count === 1 ? 0 : (total * j) / (count - 1)
+    while (k < d.length - 2 && d[k + 1]! < at) k++
+    const span = d[k + 1]! - d[k]!
+    const f = span > 0 ? Math.min(1, Math.max(0, (at - d[k]!) / span)) : 0
+    out.push({
+      latDeg: track.lat[k]! + f * (track.lat[k + 1]! - track.lat[k]!),
+      lonDeg: track.lon[k]! + f * (track.lon[k + 1]! - track.lon[k]!),
+      distanceM: at,
+    })
+  }
+  return out
+}
+
+const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d
+
+export class RaceDayWeather {
+  constructor(
+    private readonly db: Db,
+    private readonly source: WeatherSource,
+  ) {}
+
+  /** Null when the optimization has no event start (the typed inputs apply, nothing to say). */
+  async forRun(snapshot: RunSnapshot, input: OptimizerInput): Promise<RaceDayOutcome | null> {
+    const env = (
+      (snapshot.optimization.inputs ?? {}) as { environment?: { event_start?: unknown } }
+    ).environment
+    const eventStart = env?.event_start
+    if (typeof eventStart !== 'string') return null
+    const unavailable = (reason: string, message: string): RaceDayOutcome => ({
+      input,
+      record: { status: 'unavailable', reason, message, event_start: eventStart },
+    })
+    const local = localAsUtcS(eventStart)
+    if (!Number.isFinite(local))
+      return unavailable('invalid_start', `event_start ${eventStart} is not a date and time`)
+    const [row] = await this.db
+      .select({ track: courses.track })
+      .from(courses)
+      .where(eq(courses.id, snapshot.course.id))
+    const track = row?.track
+    if (!track || track.lat.length < 2 || track.distance.length !== track.lat.length) {
+      return unavailable(
+        'no_positions',
+        'the course has no positions (latitude/longitude) to read the weather at',
+      )
+    }
+    try {
+      const parsed = parseOptimizerInput(input).input
+      const points = pointsAlong(track)
+      // Hours to fetch: the local start ± the widest zone offsets, plus a slow ride (5 m/s) + 1 h.
+      const rideS = track.distance[track.distance.length - 1]! / 5 + 3600
+      let weather = await this.source.alongCourse(
+        points,
+        local - 14 * 3600,
+        local + 14 * 3600 + rideS,
+      )
+      const startS = local - weather.utcOffsetS
+      // Arrival times from a steady ride at 90 % of CP (200 W without CP): the optimized plan
+      // changes them by little (a few % of the time) and must not wait for the weather.
+      const powerW = parsed.rider.cpW ? round(0.9 * parsed.rider.cpW, 0) : 200
+      const manual = parsed.environment?.windSegments ?? []
+      const base: Environment = { ...parsed.environment }
+      delete base.windSegments
+      const arrival: ArrivalInput<SimulationResult> = {
+        course: parsed.course,
+        forecast: weather.forecast,
+        startTimeS: startS,
+        baseEnvironment: base,
+        manualWind: manual,
+        evaluate: simulationEvaluator({
+          course: parsed.course,
+          rider: parsed.rider,
+          ...(parsed.options ? { options: parsed.options } : {}),
+          pacing: { type: 'constant', powerW },
+        }),
+      }
+      let outcome = iterateArrival(arrival)
+      if (!Number.isFinite(outcome.timeS)) {
+        return unavailable(
+          'not_finished',
+          `a steady ${powerW} W does not finish this course: no arrival times`,
+        )
+      }
+      // A ride longer than the hours fetched: fetch exactly its hours and iterate again.
+      if (startS + outcome.timeS + 3600 > local + 14 * 3600 + rideS) {
+        weather = await this.source.alongCourse(points, startS, startS + 2 * outcome.timeS + 3600)
+        arrival.forecast = weather.forecast
+        outcome = iterateArrival(arrival)
+      }
+      const sensitivity = forecastSensitivity(arrival)
+      const scenario = { ...input.scenario }
+      const environment = { ...(scenario.environment as JsonObject) }
+      environment.wind_segments = (outcome.environment.windSegments ?? []).map((w) => ({
+        start_m: w.startM,
+        end_m: w.endM,
+        wind_speed_mps: round(w.speedMps, 3),
+        wind_from_deg: round(w.fromDeg, 1) % 360,
+      }))
+      environment.air_segments = (outcome.environment.airSegments ?? []).map((a) => ({
+        start_m: a.startM,
+        end_m: a.endM,
+        temperature_c: round(a.temperatureC, 2),
+        pressure_pa: round(a.pressurePa, 0),
+        relative_humidity: round(a.relativeHumidity, 3),
+        altitude_m: round(a.altitudeM, 1),
+      }))
+      scenario.environment = environment
+      const c = outcome.conditions
+      // For the wind strip: the conditions on stretches of about 1/100 of the course.
+      const strip: JsonObject[] = []
+      const step = Math.max(1, Math.ceil(c.n / 100))
+      for (let i = 0; i < c.n; i += step) {
+        const j = Math.min(c.n - 1, i + Math.floor(step / 2))
+        strip.push({
+          start_m: round(parsed.course.start[i]!, 0),
+          end_m: round(parsed.course.start[Math.min(c.n, i + step)]!, 0),
+          time: new Date(c.timeS[j]! * 1000).toISOString(),
+          wind_speed_mps: round(c.windSpeedMps[j]!),
+          wind_from_deg: round(c.windFromDeg[j]!, 0),
+          gust_mps: Number.isFinite(c.gustMps[j]!) ? round(c.gustMps[j]!) : null,
+          temperature_c: round(c.temperatureC[j]!, 1),
+          air_density_kg_m3: round(c.rho[j]!, 4),
+        })
+      }
+      return {
+        input: { ...input, scenario },
+        record: {
+          status: 'used',
+          source: weather.forecast.source ?? 'open-meteo',
+          kind: weather.kind,
+          event_start: eventStart,
+          start_utc: new Date(startS * 1000).toISOString(),
+          utc_offset_s: weather.utcOffsetS,
+          issued_at: new Date(weather.fetchedAtS * 1000).toISOString(),
+          points: points.map((p) => ({
+            distance_m: round(p.distanceM, 0),
+            lat: round(p.latDeg, 5),
+            lon: round(p.lonDeg, 5),
+          })),
+          wind_height_factor: round(c.heightFactor, 3),
+          manual_wind_segments: manual.length,
+          arrival: {
+            power_w: powerW,
+            iterations: outcome.iterations,
+            converged: outcome.converged,
+            time_s: round(outcome.timeS, 1),
+          },
+          sensitivity: {
+            wind_delta_mps: sensitivity.windDeltaMps,
+            direction_delta_deg: sensitivity.directionDeltaDeg,
+            base_s: round(sensitivity.baseS, 1),
+            min_s: round(sensitivity.minS, 1),
+            max_s: round(sensitivity.maxS, 1),
+          },
+          strip,
+        },
+      }
+    } catch (error) {
+      const e = error as Error & { field?: string }
+      if (error instanceof WeatherUnavailable) return unavailable(error.reason, error.message)
+      if (e.name === 'EngineInputError') return unavailable('not_covered', e.message)
+      throw error
+    }
+  }
+}
+
+/** The race-day weather of this process, configured by WEATHER_PROVIDER and WEATHER_URL. */
+export function raceDayWeatherFromEnv(
+  db: Db,
+  env: Record<string, string | undefined> = process.env,
+) {
+  const config = configSchema.pick({ WEATHER_PROVIDER: true, WEATHER_URL: true }).parse({
+    WEATHER_PROVIDER: env.WEATHER_PROVIDER || undefined,
+    WEATHER_URL: env.WEATHER_URL || undefined,
+  })
+  return new RaceDayWeather(db, new WeatherSource(db, config))
+}
