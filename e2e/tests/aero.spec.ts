@@ -169,8 +169,11 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   await expect(chart).toBeVisible()
   const rmse = page.getByTestId('ve-rmse')
   const before = await rmse.textContent()
-  await chart.getByRole('slider', { name: 'CdA' }).fill('0.4')
-  await expect(page.getByTestId('ve-cda')).toHaveText('0.400 m²')
+  // The slider spans the fitted CdA ± 0.15 m²: move it 0.1 m² above the fit.
+  const cdaSlider = chart.getByRole('slider', { name: 'CdA' })
+  const target = (Number(await cdaSlider.inputValue()) + 0.1).toFixed(3)
+  await cdaSlider.fill(target)
+  await expect(page.getByTestId('ve-cda')).toHaveText(`${target} m²`)
   await expect(rmse).not.toHaveText(before ?? '')
   await expect(page.getByTestId('laps-map')).toBeVisible()
   await page.locator('#run-data-blocks').screenshot({ path: screenshotPath('aero-ve-chart') })
