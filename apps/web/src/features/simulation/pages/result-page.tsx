@@ -3,6 +3,7 @@
 import { Link, useParams } from 'react-router'
 import { ExportButtons } from '../components/export-buttons.tsx'
 import { OutputView } from '../components/preview-panel.tsx'
+import { WeatherStrip, type WeatherRecord } from '../components/weather-strip.tsx'
 import { Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { useApiData, type OptimizationResult } from '../lib/api.ts'
 import { clockTime, formatDate, formatEventStart } from '../lib/format.ts'
@@ -41,6 +42,8 @@ export function ResultPage() {
   const type = snapshot.optimization.type
   const base = `/simulation/optimizations/${type}/${simId}`
   const output = isOutput(r.result) ? r.result : null
+  // Race-day weather the run used (or why not): README "Race-day weather".
+  const weather = output ? (r.result as { weather?: WeatherRecord }).weather : undefined
   const eventStart = snapshot.optimization.inputs?.environment?.event_start
   const sections = sectionsOfSettings(snapshot.course.settings)
   const finish = output ? clockTime(eventStart, pacingOf(output).time_s) : null
@@ -89,6 +92,7 @@ export function ResultPage() {
             </button>
           </p>
         ) : null}
+        {weather ? <WeatherStrip weather={weather} segments={snapshot.course.segments} /> : null}
         {output ? (
           <OutputView
             output={output}
