@@ -55,7 +55,8 @@ export interface StandIn {
 
 const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d
 
-export async function startOpenMeteoStandIn(): Promise<StandIn> {
+/** Starts the stand-in on 127.0.0.1 (`port` 0: any free port). */
+export async function startOpenMeteoStandIn(port = 0): Promise<StandIn> {
   const state: StandIn = { url: '', requests: [], mode: { kind: 'ok' }, close: async () => {} }
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in')
@@ -196,7 +197,7 @@ export async function startOpenMeteoStandIn(): Promise<StandIn> {
     if (mode.kind === 'slow') setTimeout(() => send(200, body), mode.delayMs)
     else send(200, body)
   })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()))
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   state.close = () =>
     new Promise<void>((r) => {
