@@ -1,4 +1,4 @@
-// Makes sure the services the test suites need are there: PostgreSQL (127.0.0.1:5432) and
+// Makes sure the services the test suites need are there: PostgreSQL (127.0.0.1:5432), nginx and
 // Debian's Chromium. As root it installs or starts them; otherwise it says what to do.
 import { execSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
@@ -105,4 +105,20 @@ export function ensureChromium() {
   if (!existsSync(CHROMIUM))
     throw new Error(`apt-get installed chromium but ${CHROMIUM} is missing`)
   return CHROMIUM
+}
+
+export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
+
+/** Returns the path of Debian's nginx (the multi-process test's balancer), installing it as root. */
+export function ensureNginx() {
+  if (existsSync(NGINX)) return NGINX
+  if (!isRoot) {
+    throw new Error(
+      `nginx is missing at ${NGINX}. Install it: sudo apt-get install nginx-light (or set NGINX_PATH).`,
+    )
+  }
+  console.log('Installing nginx (apt-get install nginx-light)…')
+  aptInstall('nginx-light')
+  if (!existsSync(NGINX)) throw new Error(`apt-get installed nginx but ${NGINX} is missing`)
+  return NGINX
 }

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { root, run } from './lib.mjs'
-import { ensureChromium, ensurePostgres } from './services.mjs'
+import { ensureChromium, ensureNginx, ensurePostgres } from './services.mjs'
 
 const only = process.argv.slice(2) // e.g. `npm test -- unit e2e`
 const wanted = (name) => only.length === 0 || only.includes(name)
@@ -111,7 +111,14 @@ await vitestSuite('integration-pglite', 'integration', { DB_DRIVER: 'pglite' })
 if (wanted('integration-pg')) {
   try {
     const url = await ensurePostgres()
-    await vitestSuite('integration-pg', 'integration', { DB_DRIVER: 'pg', TEST_DATABASE_URL: url })
+    // The multi-process test (apps/api/test/multi-process.int.test.ts) runs nginx in front of
+    // several API and worker processes.
+    const nginx = ensureNginx()
+    await vitestSuite('integration-pg', 'integration', {
+      DB_DRIVER: 'pg',
+      TEST_DATABASE_URL: url,
+      NGINX_PATH: nginx,
+    })
   } catch (error) {
     record('integration-pg', false, error.message, 0, 1)
   }

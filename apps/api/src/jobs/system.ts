@@ -121,8 +121,12 @@ export class JobSystem {
               connectionString: database.pool!.options.connectionString!,
               max: 4,
               useListenNotify: true,
-              // Stale heartbeats are found by the supervisor: look as often as they can go stale.
+              // Stale heartbeats are failed by the supervisor's monitor pass, which runs per queue
+              // every monitorIntervalSeconds (60 s by default) on the supervise timer: both as often
+              // as a heartbeat can go stale, so a dead worker's job is retried within about
+              // 2 × JOB_HEARTBEAT_SECONDS (multi-process.int.test.ts measures it).
               superviseIntervalSeconds: this.heartbeatSeconds,
+              monitorIntervalSeconds: this.heartbeatSeconds,
             })
       boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'))
       await boss.start()
@@ -212,6 +216,8 @@ export class JobSystem {
     const attempt = job.retryCount + 1
     const lastAttempt = job.retryCount >= job.retryLimit
     await markRunning(db, jobId, attempt)
+    // Which process took which attempt: with several worker processes, the log says who ran it.
+    this.log.info({ jobId, queue: d.queue, attempt, pid: process.pid }, 'job attempt started')
     const local = new AbortController()
     this.running.set(jobId, local)
     const signal = AbortSignal.any([local.signal, job.signal])

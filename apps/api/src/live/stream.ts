@@ -7,6 +7,9 @@ import { unshownAfter } from '../repositories/notifications.ts'
 import { notificationJson } from '../services/notifications.ts'
 import { profileJson } from '../services/users.ts'
 
+/** How long a commit may lag behind the seq it took (a job's last transaction is short). */
+const SETTLE_MS = 10_000
+
 /**
  * One caller's Server-Sent Events stream. `pump` sends whatever is new since the last pump:
  * unshown notifications after the last seq sent (each with `id: seq`, so the browser's
@@ -19,6 +22,10 @@ export class LiveStream {
   private profileStamp: string | undefined
   private readonly jobStamps = new Map<string, string>()
   private closed = false
+  /** Every unshown notification with seq ≤ floor was sent (or committed before the stream). */
+  private floor: number
+  /** Seqs above the floor already sent, with when. */
+  private readonly sent = new Map<number, number>()
 
   constructor(
     private readonly db: Db,
@@ -26,7 +33,9 @@ export class LiveStream {
     private readonly res: ServerResponse,
     private lastSeq: number,
     private readonly since: string,
-  ) {}
+  ) {
+    this.floor = lastSeq
+  }
 
   write(chunk: string) {
     if (!this.closed) this.res.write(chunk)
@@ -66,14 +75,28 @@ export class LiveStream {
   }
 
   private async pumpOnce() {
+    // Seqs are taken at insert but become visible at commit: with several writers (worker
+    // processes) seq 34 can commit before seq 33. So the feed reads from `floor`, below which
+    // everything is settled, and skips what it sent already; a seq counts as settled once it and
+    // every seq below it that the feed saw were sent more than SETTLE_MS ago.
+    const now = Date.now()
+    let after = this.floor
+    let settling = true
     for (;;) {
-      const batch = await unshownAfter(this.db, this.uid, this.lastSeq)
+      const batch = await unshownAfter(this.db, this.uid, after)
       for (const n of batch) {
-        this.send('notification', notificationJson(n), n.seq)
-        this.lastSeq = n.seq
+        if (!this.sent.has(n.seq)) {
+          this.send('notification', notificationJson(n), n.seq)
+          this.sent.set(n.seq, now)
+          this.lastSeq = Math.max(this.lastSeq, n.seq)
+        }
+        settling &&= now - this.sent.get(n.seq)! >= SETTLE_MS
+        if (settling) this.floor = n.seq
+        after = n.seq
       }
       if (batch.length < 100) break
     }
+    for (const seq of this.sent.keys()) if (seq <= this.floor) this.sent.delete(seq)
 
     const [p] = await this.db
       .select({
