@@ -41,14 +41,15 @@ describe("the rideable plan on Alpe d'Huez", () => {
 // Issue 15's setting on the real climbs and the peer courses (research/peer-bench.md): CP 300 W,
 // W′ 20 kJ, 75 + 8 kg, CdA 0.25, Crr 0.004, η 0.976, max 600 W, ρ 1.2; the default plan of at
 // most 12 targets over sections of at least 200 m. The share of the per-segment optimum's gain
-// (the bound) that the plan keeps, as measured in session 4 (decision 0002), first version →
-// with several section cuts, both level weightings and a final polish of the winner's powers:
-//   tt-beton-classic 94 → 100 %, galibier-briancon 78 → 96 %, mont-ventoux-bedoin 77 %,
-//   alpe-dhuez 63 → 67 %, crank-the-kanc 45 → 67 %.
-// The issue asks ≥ 80 % on the peer courses and ≥ 70 % on the climbs: met on tt-beton, Galibier
-// and Ventoux, not on Alpe d'Huez and Crank the Kanc, whose optimum gains by surges on stretches
-// shorter than a section (decision 0002). The floors below guard what is reached, a few points
-// under it.
+// (the bound: the faster of the two runs' optima, default and fine control segments) that the
+// plan keeps, as measured in session 4 (decision 0002), first version → now (several section
+// cuts, both level weightings, a final polish, and the run with 50–200 m control segments):
+//   tt-beton-classic 94 → 100 %, galibier-briancon 78 → 92 %, mont-ventoux-bedoin 77 → 74 %
+//   (of a bound 0.7 s larger; the plan saves 11.6 s instead of 11.5 s), alpe-dhuez 63 → 72 %,
+//   crank-the-kanc 45 → 100 %.
+// The issue asks ≥ 80 % on the peer courses and ≥ 70 % on the climbs: met except the 80 % on
+// Alpe d'Huez, whose optimum gains by surges on stretches shorter than a section (decision
+// 0002). The floors below guard what is reached.
 describe('the rideable 12-target plan keeps most of the per-segment optimum’s gain (issue 15)', () => {
   const rider: Rider = {
     massKg: 75,
@@ -62,10 +63,10 @@ describe('the rideable 12-target plan keeps most of the per-segment optimum’s 
   }
   const floors: [string, number][] = [
     ['tt-beton-classic.gpx', 0.95],
-    ['galibier-briancon.gpx', 0.9],
-    ['mont-ventoux-bedoin.gpx', 0.75],
-    ['alpe-dhuez.gpx', 0.65],
-    ['crank-the-kanc.gpx', 0.6],
+    ['galibier-briancon.gpx', 0.85],
+    ['mont-ventoux-bedoin.gpx', 0.7],
+    ['alpe-dhuez.gpx', 0.7],
+    ['crank-the-kanc.gpx', 0.95],
   ]
   for (const [file, floor] of floors) {
     it(`${file}: keeps ≥ ${100 * floor} % of the bound's gain, with at most 12 targets over sections ≥ 200 m, feasible as ridden`, () => {
