@@ -210,7 +210,8 @@ export class RaceDayWeather {
       const e = error as Error & { field?: string }
       if (error instanceof WeatherUnavailable) return unavailable(error.reason, error.message)
       if (e.name === 'EngineInputError') return unavailable('not_covered', e.message)
-      throw error
+      // Anything else (the cache's database, say): the run goes on with the typed inputs.
+      return unavailable('error', `the weather could not be used (${e.message.slice(0, 200)})`)
     }
   }
 }

@@ -105,6 +105,15 @@ describe('weather source and cache', () => {
     expect(standIn.requests[0]!.searchParams.get('latitude')).toBe('45.3100,45.4000')
   })
 
+  it('a loop: start and finish in one cell are fetched once and cached once', async () => {
+    const loop = [course[0]!, course[1]!, { ...course[0]!, latDeg: 45.1004, distanceM: 40_000 }]
+    const r = await source().alongCourse(loop, START, END)
+    expect(standIn.requests[0]!.searchParams.get('latitude')).toBe('45.1000,45.2000')
+    expect(r.forecast.points.map((p) => p.distanceM)).toEqual([0, 30_000, 40_000])
+    expect(r.forecast.points[2]!.windSpeedMps).toEqual(r.forecast.points[0]!.windSpeedMps)
+    expect(await rows()).toBe(2 * 72)
+  })
+
   it('an old ride is read in the archive and cached for long', async () => {
     const old = Date.UTC(2026, 4, 10, 8) / 1000
     const r = await source().alongCourse(course.slice(0, 1), old, old + 3600)

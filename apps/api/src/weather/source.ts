@@ -101,9 +101,14 @@ export class WeatherSource {
     })
     const missing = series.flatMap((s, j) => (s ? [] : [j]))
     if (missing.length > 0) {
+      // One request for the cells not in the cache, each cell once (a loop's start and finish,
+      // or two points within 0.01°, share a cell).
+      const cells = [
+        ...new Map(missing.map((j) => [`${keys[j]!.lat},${keys[j]!.lon}`, keys[j]!])).entries(),
+      ]
       const fetched = await fetchHourly(
         kind,
-        missing.map((j) => ({ latDeg: keys[j]!.lat / 100, lonDeg: keys[j]!.lon / 100 })),
+        cells.map(([, k]) => ({ latDeg: k.lat / 100, lonDeg: k.lon / 100 })),
         // The dates are the place's local dates: a day more on each side covers any zone.
         isoDate(first - 86_400),
         isoDate(last + 86_400),
@@ -111,12 +116,13 @@ export class WeatherSource {
       )
       await this.writeCache(
         source,
-        missing.map((j) => keys[j]!),
+        cells.map(([, k]) => k),
         fetched,
         now,
         kind,
       )
-      missing.forEach((j, m) => (series[j] = fetched[m]!))
+      const byCell = new Map(cells.map(([key], m) => [key, fetched[m]!]))
+      for (const j of missing) series[j] = byCell.get(`${keys[j]!.lat},${keys[j]!.lon}`)!
     }
     let fetchedAtS = now
     const forecastPoints: ForecastPoint[] = []
@@ -217,18 +223,20 @@ export class WeatherSource {
         ),
       })),
     )
-    if (rows.length === 0) return
-    await this.db
-      .insert(weatherCache)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: [weatherCache.source, weatherCache.latE2, weatherCache.lonE2, weatherCache.hour],
-        set: {
-          values: sql`excluded.values`,
-          fetchedAt: sql`excluded.fetched_at`,
-          expiresAt: sql`excluded.expires_at`,
-        },
-      })
+    // In chunks of 1,000 rows (7,000 parameters), far under PostgreSQL's 65,535.
+    for (let at = 0; at < rows.length; at += 1000) {
+      await this.db
+        .insert(weatherCache)
+        .values(rows.slice(at, at + 1000))
+        .onConflictDoUpdate({
+          target: [weatherCache.source, weatherCache.latE2, weatherCache.lonE2, weatherCache.hour],
+          set: {
+            values: sql`excluded.values`,
+            fetchedAt: sql`excluded.fetched_at`,
+            expiresAt: sql`excluded.expires_at`,
+          },
+        })
+    }
   }
 
   /** Removes expired rows; returns how many. */
