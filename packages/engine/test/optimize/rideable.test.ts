@@ -11,7 +11,7 @@ import {
   type Environment,
   type Rider,
 } from '../../src/index.ts'
-import { optimizePacing } from '../../src/optimize/pacing.ts'
+import { FINE_CONTROLS, optimizePacing } from '../../src/optimize/pacing.ts'
 import { rng } from '../random.ts'
 
 /** The issue's rider: 70 + 8 kg, CdA 0.26, Crr 0.004, η 0.976, CP 300 W, W′ 20 kJ, max 900 W. */
@@ -202,6 +202,33 @@ describe('property: never beaten by a plain structured plan (generated courses w
       // and it is what it says: feasible, simulated as ridden
       const sim = simulate({ ...r, pacing: { type: 'plan', powerW: plan.powerW } })
       expect(sim.timeS).toBe(plan.timeS)
+      expect(sim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
+    })
+  }
+})
+
+describe('under W′, two control grids: the faster plan of the two single runs is handed out', () => {
+  for (const [kind, seed] of [
+    ['rolling', 5],
+    ['stepped', 6],
+    ['out-and-back', 7],
+  ] as const) {
+    it(`${kind}, seed ${seed}: plan and bound no slower than those of the default-grid and the fine-grid run, each run on its own`, () => {
+      const r = generated(kind, seed)
+      const constraint = { type: 'w_prime_balance' } as const
+      const both = optimizePacing({ ...r, pacing: { constraint } })
+      // a scenario that sets control options gets one run on that grid
+      const coarse = optimizePacing({ ...r, pacing: { constraint, controls: {} } })
+      const fine = optimizePacing({ ...r, pacing: { constraint, controls: FINE_CONTROLS } })
+      for (const x of [both, coarse, fine]) expect(x.status).toBe('optimal')
+      expect(both.plan!.timeS).toBe(Math.min(coarse.plan!.timeS, fine.plan!.timeS))
+      expect(both.timeS).toBe(Math.min(coarse.timeS, fine.timeS))
+      expect(both.timeS).toBeLessThanOrEqual(both.plan!.timeS)
+      expect(both.stats.gradientEvaluations).toBe(
+        coarse.stats.gradientEvaluations + fine.stats.gradientEvaluations,
+      )
+      const sim = simulate({ ...r, pacing: { type: 'plan', powerW: both.plan!.powerW } })
+      expect(sim.timeS).toBe(both.plan!.timeS)
       expect(sim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
     })
   }
