@@ -147,19 +147,27 @@ export async function startCluster({ apis, workers, threads = 1, env = {} }: Clu
     )
     // deploy/nginx.conf as shipped, on these ports (one API process: its line only).
     let conf = readFileSync(join(root, 'deploy/nginx.conf'), 'utf8')
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('#'))
+      .join('\n')
       .replace('listen 8080;', `listen 127.0.0.1:${lb};`)
       .replace('listen 8081;', `listen 127.0.0.1:${lbIdp};`)
       .replace('worker_processes auto;', 'worker_processes 1;')
     const upstream = (from: number, i: number, offset: number) => {
       const port = apiPorts[i]
       conf = port
-        ? conf.replace(`127.0.0.1:${from}`, `127.0.0.1:${port + offset}`)
+        ? conf.replace(`server 127.0.0.1:${from} `, `server 127.0.0.1:${port + offset} `)
         : conf.replace(new RegExp(`\\n\\s*server 127\\.0\\.0\\.1:${from}[^\\n]*`), '')
     }
     upstream(3000, 0, 0)
     upstream(3010, 1, 0)
     upstream(4000, 0, 1)
     upstream(4010, 1, 1)
+    for (const shipped of ['3000', '3010', '4000', '4010', '8080', '8081']) {
+      if (conf.includes(`127.0.0.1:${shipped} `) || conf.includes(`listen ${shipped};`)) {
+        throw new Error(`deploy/nginx.conf: port ${shipped} was not replaced`)
+      }
+    }
     writeFileSync(join(dir, 'nginx.conf'), conf)
     nginx = spawn(
       NGINX,

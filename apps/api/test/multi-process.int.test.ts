@@ -140,6 +140,16 @@ describe.skipIf(!enabled)('several processes behind nginx on one PostgreSQL', ()
       expect(written.results[0]!.id).toBe(q.resultId)
       expect(written.notifications).toHaveLength(1)
     }
+    // nginx spread the job polls over both API processes (each process's own request counter,
+    // read straight from it: GET /api/metrics answers loopback callers).
+    for (const port of cluster.apiPorts) {
+      const text = await (await fetch(`http://127.0.0.1:${port}/api/metrics`)).text()
+      const polls = text
+        .split('\n')
+        .filter((l) => l.startsWith('http_requests_total{') && l.includes('route="/api/jobs/:id"'))
+        .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0)
+      expect(polls).toBeGreaterThan(JOBS / 8)
+    }
     // Each attempt ran exactly once, somewhere; both workers took a fair share.
     const runs = workers.map((w) => startedJobs(w).filter((r) => ids.has(r.jobId!)))
     const all = runs.flat().map((r) => r.jobId!)
