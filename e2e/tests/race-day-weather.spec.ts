@@ -1,0 +1,73 @@
+import { resolve } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+
+// Race-day weather (issue 19): an optimization with an event date and start uses the forecast
+// along the course from the weather provider's local stand-in (playwright.config.ts starts it and
+// points WEATHER_URL at it), shows the wind strip and the time range for the forecast's spread,
+// and keeps the wind stretch typed by hand.
+
+const data = resolve(import.meta.dirname, '../../../shared/data/courses')
+const UUID = '[0-9a-f-]{36}'
+
+test('race-day weather: forecast wind strip, time range, typed stretch kept', async ({ page }) => {
+  test.setTimeout(180_000)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  await signIn(page, DEMO.rider)
+
+  await page.goto('/simulation/courses')
+  await page.getByLabel('Course file').setInputFiles(resolve(data, 'tt-beton-classic.gpx'))
+  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 30_000 })
+  const course = (await page.getByRole('heading', { level: 1 }).textContent())!
+
+  await page.goto('/simulation/riders/new')
+  await page.getByLabel('Setup name').fill('Weather bike')
+  await page.getByLabel(/^Rider weight/).fill('72')
+  await page.getByLabel(/^Rider height/).fill('180')
+  await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
+  await page.getByLabel(/^CP/).fill('280')
+  await page.getByLabel(/^W′/).fill('20')
+  await page.getByLabel(/^Max power/).fill('650')
+  await page.getByRole('button', { name: 'Create rider setup' }).click()
+  await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
+
+  // Tomorrow 09:30: inside the forecast's 16 days.
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+  await page.goto('/simulation/optimizations/new?type=pacing')
+  await page.getByLabel('Course', { exact: true }).selectOption({ label: course })
+  await page.getByLabel('Rider setup').selectOption({ label: 'Weather bike' })
+  await page.getByLabel('Optimization name').fill('Weather plan')
+  await page.getByLabel('Event date and start time').fill(`${tomorrow}T09:30`)
+  await page.getByRole('button', { name: 'Add wind stretch' }).click()
+  await page.getByLabel(/^Stretch 1 end/).fill('4')
+  await page.getByLabel(/^Stretch 1 wind speed/).fill('20')
+  await page.getByLabel(/^Stretch 1 wind from/).fill('90')
+  await page.getByRole('button', { name: 'Create' }).click()
+  await page.waitForURL(new RegExp(`/simulation/optimizations/pacing/${UUID}$`))
+  await page.getByRole('button', { name: 'Run' }).click()
+  await page.waitForURL(new RegExp(`/optimizations/pacing/${UUID}/results/${UUID}$`), {
+    timeout: 60_000,
+  })
+  await expect(page.getByTestId('predicted-time')).toHaveText(/^(\d+:)?\d?\d:\d\d$/, {
+    timeout: 60_000,
+  })
+
+  const card = page.getByRole('img', { name: /Wind along the course/ })
+  await expect(card).toBeVisible()
+  expect(await card.locator('[data-wind-arrow]').count()).toBeGreaterThan(10)
+  const range = page.getByTestId('weather-range')
+  await expect(range).toContainText('wind ± 2 m/s and direction ± 30°')
+  const [lo, hi] = (await range.locator('strong').innerText()).split(' – ')
+  const secs = (t: string) =>
+    t
+      .trim()
+      .split(':')
+      .map(Number)
+      .reduce((a, b) => a * 60 + b, 0)
+  expect(secs(hi!)).toBeGreaterThan(secs(lo!))
+  await expect(page.getByText('1 typed wind stretch kept')).toBeVisible()
+  await expect(page.getByText(`start ${tomorrow} 09:30 UTC`)).toBeVisible()
+  await page.screenshot({ path: screenshotPath('race-day-weather'), fullPage: true })
+  expect(errors).toEqual([])
+})
