@@ -4,6 +4,8 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { root, run } from './lib.mjs'
 
+// Benchmarks never reach the internet: no weather source unless a bench sets one up itself.
+process.env.WEATHER_PROVIDER ??= 'none'
 const filter = process.argv.slice(2)
 const files = []
 for (const group of ['packages', 'apps']) {

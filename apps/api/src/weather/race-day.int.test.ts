@@ -25,6 +25,7 @@ const track = { lat: [45, 45.09], lon: [6, 6], ele: [300, 300], distance: [0, 20
 beforeAll(async () => {
   standIn = await startOpenMeteoStandIn()
   process.env.WEATHER_URL = standIn.url
+  process.env.WEATHER_PROVIDER = 'open-meteo' // vitest.config.ts turns it off for every other test
   t = await startTestApp({ FILES_DIR: tempDir('race-day') })
   await createUser(t.database, 'rider')
   auth = await t.bearer({ uid: 'rider', claims: { 'create:simulations': true } })
@@ -34,6 +35,7 @@ afterAll(async () => {
   await t.close()
   await standIn.close()
   delete process.env.WEATHER_URL
+  process.env.WEATHER_PROVIDER = 'none'
 })
 
 const manual = { start_m: 0, end_m: 8000, wind_speed_mps: 5, wind_from_deg: 90 }
