@@ -6,7 +6,8 @@ import { isEmail, normalizeEmail } from './accounts.ts'
 import type { Mailer } from './mail.ts'
 import { forgotPage, loginPage, messagePage, resetPage, signupPage } from './pages.ts'
 import { passwordProblem } from './passwords.ts'
-import { FailedAttempts } from './rate-limit.ts'
+import type { Db } from '@veloptima/db'
+import { StoredFailedAttempts, type AttemptLimiter } from './rate-limit.ts'
 
 export type InteractionDeps = {
   provider: Provider
@@ -16,8 +17,10 @@ export type InteractionDeps = {
   appUrl: string
   log: (line: string) => void
   /** Failed sign-ins per e-mail, and per client address (defaults: 5 and 20 in 15 minutes). */
-  perEmail?: FailedAttempts
-  perAddress?: FailedAttempts
+  perEmail?: AttemptLimiter
+  perAddress?: AttemptLimiter
+  /** Where the default limiters keep their counts (shared by every process). */
+  db: Db
 }
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
@@ -47,10 +50,11 @@ const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60))
  */
 export function interactionRoutes(deps: InteractionDeps) {
   const { provider, accounts, mailer } = deps
-  const perEmail = deps.perEmail ?? new FailedAttempts(5, 15 * 60_000)
-  const perAddress = deps.perAddress ?? new FailedAttempts(20, 15 * 60_000)
+  const perEmail = deps.perEmail ?? new StoredFailedAttempts(deps.db, 'email', 5, 15 * 60_000)
+  const perAddress =
+    deps.perAddress ?? new StoredFailedAttempts(deps.db, 'address', 20, 15 * 60_000)
   // New accounts per client address: 10 an hour.
-  const signups = new FailedAttempts(10, 60 * 60_000)
+  const signups = new StoredFailedAttempts(deps.db, 'signup', 10, 60 * 60_000)
   const expired = () =>
     messagePage(
       'This sign-in has expired',
@@ -76,20 +80,20 @@ export function interactionRoutes(deps: InteractionDeps) {
     if (!email || !password) {
       return html(ctx, 400, loginPage(uid, { email, error: 'Enter your e-mail and password.' }))
     }
-    const wait = Math.max(perEmail.retryAfter(email), perAddress.retryAfter(ctx.ip))
+    const wait = Math.max(await perEmail.retryAfter(email), await perAddress.retryAfter(ctx.ip))
     if (wait > 0) {
       const error = `Too many failed attempts. Try again in ${minutes(wait)} minute${minutes(wait) > 1 ? 's' : ''}.`
       return html(ctx, 429, loginPage(uid, { email, error, code: 'too-many-requests' }))
     }
     const account = await accounts.authenticate(email, password)
     if (!account) {
-      perEmail.fail(email)
-      perAddress.fail(ctx.ip)
+      await perEmail.fail(email)
+      await perAddress.fail(ctx.ip)
       // One answer for an unknown e-mail and a wrong password: the page does not reveal accounts.
       const error = 'Wrong e-mail or password.'
       return html(ctx, 401, loginPage(uid, { email, error, code: 'invalid-credential' }))
     }
-    perEmail.clear(email)
+    await perEmail.clear(email)
     await finishLogin(ctx, account.sub)
   }
 
@@ -105,7 +109,7 @@ export function interactionRoutes(deps: InteractionDeps) {
     if (!isEmail(email)) return page(`"${email}" is not an e-mail address.`)
     const problem = passwordProblem(password)
     if (problem) return page(problem)
-    const wait = signups.retryAfter(ctx.ip)
+    const wait = await signups.retryAfter(ctx.ip)
     if (wait > 0) {
       return page(
         `Too many new accounts from this address. Try again in ${minutes(wait)} minutes.`,
@@ -114,7 +118,7 @@ export function interactionRoutes(deps: InteractionDeps) {
       )
     }
     const account = await accounts.create({ name, email, password })
-    signups.fail(ctx.ip)
+    await signups.fail(ctx.ip)
     if (!account) {
       return page(
         'An account with this e-mail already exists. Sign in instead.',
@@ -136,9 +140,9 @@ export function interactionRoutes(deps: InteractionDeps) {
         forgotPage(uid, { email, error: `"${email}" is not an e-mail address.` }),
       )
     }
-    const wait = perEmail.retryAfter(`reset:${email}`)
+    const wait = await perEmail.retryAfter(`reset:${email}`)
     if (wait === 0) {
-      perEmail.fail(`reset:${email}`)
+      await perEmail.fail(`reset:${email}`)
       const account = await accounts.findByEmail(email)
       if (account) {
         const token = await accounts.createResetToken(account.sub)
@@ -193,7 +197,7 @@ export function interactionRoutes(deps: InteractionDeps) {
         }),
       )
     }
-    perEmail.clear(account.email)
+    await perEmail.clear(account.email)
     html(
       ctx,
       200,

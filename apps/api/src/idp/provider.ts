@@ -8,7 +8,7 @@ import { interactionRoutes } from './interactions.ts'
 import { loadCookieKeys, loadSigningKeys } from './keys.ts'
 import type { Mailer } from './mail.ts'
 import { escapeHtml, logoutPage, messagePage } from './pages.ts'
-import type { FailedAttempts } from './rate-limit.ts'
+import type { AttemptLimiter } from './rate-limit.ts'
 
 export type IdpSettings = {
   /** `http://HOST:IDP_PORT/`, with the trailing slash the Auth0 SDK expects of `iss`. */
@@ -25,8 +25,8 @@ export type IdpDeps = {
   db: Db
   mailer: Mailer
   log: (line: string) => void
-  perEmail?: FailedAttempts
-  perAddress?: FailedAttempts
+  perEmail?: AttemptLimiter
+  perAddress?: AttemptLimiter
 }
 
 const OIDC_SCOPES = 'openid offline_access profile email'
@@ -206,6 +206,7 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
       issuer: settings.issuer,
       appUrl: settings.appOrigins[0] ?? '/',
       log: deps.log,
+      db: deps.db,
       ...(deps.perEmail ? { perEmail: deps.perEmail } : {}),
       ...(deps.perAddress ? { perAddress: deps.perAddress } : {}),
     }),
