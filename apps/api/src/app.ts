@@ -31,6 +31,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
     logController: new LogController({ disableRequestLogging: !config.LOG_REQUESTS }),
     bodyLimit: 2 * 1024 * 1024,
+    // Behind the balancers of TRUST_PROXY, request.ip is the client's (X-Forwarded-For).
+    trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',').map((a) => a.trim()) : false,
   })
   app.decorate('deps', deps)
 

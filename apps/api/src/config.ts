@@ -17,6 +17,11 @@ export const configSchema = z.object({
   BIND_ADDRESS: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
   IDP_PORT: port.default(4000),
+  /**
+   * Load balancers whose X-Forwarded-For gives the client's address (rate limits, sign-in
+   * lockouts): comma-separated addresses or CIDRs, or `loopback`; unset: trust no proxy.
+   */
+  TRUST_PROXY: z.string().min(1).optional(),
   /** Public URL of the app (SPA + API); defaults to http://HOST:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** Directory of the embedded database and local files. */

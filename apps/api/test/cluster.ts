@@ -69,6 +69,7 @@ export async function startCluster({ apis, workers, threads = 1, env = {} }: Clu
     BIND_ADDRESS: '127.0.0.1',
     PUBLIC_URL: publicUrl,
     AUTH_ISSUER: issuer,
+    TRUST_PROXY: '127.0.0.1', // nginx, for the per-address limits
     FILES_DIR: join(dir, 'files'),
     LIVE_POLL_MS: '1000',
     LIVE_HEARTBEAT_MS: '2000',

@@ -32,6 +32,13 @@ export async function startEmbeddedIdp(
       log,
     },
   )
+  if (config.TRUST_PROXY) {
+    // Behind a balancer: the client's address is the last X-Forwarded-For entry (the one the
+    // balancer appended), for the per-address sign-in limits. The provider's port must then be
+    // reachable only through the balancer.
+    provider.proxy = true
+    provider.maxIpsCount = 1
+  }
   provider.on('server_error', (_ctx, error) => log(`identity provider error: ${error.stack}`))
   const { close } = await listenIdp(provider, config.IDP_PORT, config.BIND_ADDRESS, database.db)
   return { issuer: settings.issuer, demoCreated, close }
