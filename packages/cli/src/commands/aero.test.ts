@@ -247,6 +247,55 @@ describe('veloptima aero on the real field tests of ../shared/data/aero', () => 
     expect(Math.abs(f.crr - crrEnergy)).toBeLessThanOrEqual(0.0015)
     expect(Math.abs(f.cda - cdaEnergy)).toBeLessThanOrEqual(0.03)
   })
+
+  it('velodrome-2015-a.tcx: the velodrome model on its own (no GPS, no elevation), track: false gives the road model, a geometry is passed on', () => {
+    const file = resolve(sharedData, 'aero/velodrome-2015-a.tcx')
+    // The file itself: no position and no altitude in any sample (a plain search of the TCX).
+    const tcx = readFileSync(file, 'utf8')
+    expect(tcx).not.toContain('<LatitudeDegrees>')
+    expect(tcx).not.toContain('<AltitudeMeters>')
+    const run = (extra: object) => {
+      const r = aero({ file, mass_kg: 80, resamples: 0, ...extra })
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      return JSON.parse(r.stdout) as { ve_model: string; crr: number; warnings: string[] }
+    }
+    const auto = run({})
+    expect(auto.ve_model).toBe('track')
+    expect(auto.warnings.some((w) => w.startsWith('velodrome model: 250 m lap'))).toBe(true)
+    const road = run({ track: false })
+    expect(road.ve_model).toBe('road')
+    expect(road.warnings.some((w) => w.startsWith('velodrome model'))).toBe(false)
+    // The lean moves the centre of mass inward and loads the tyres: the two models differ.
+    expect(road.crr).not.toBe(auto.crr)
+    const geometry = run({ track: { lap_length_m: 333.33, bend_radius_m: 28, com_height_m: 1 } })
+    expect(geometry.ve_model).toBe('track')
+    expect(
+      geometry.warnings.some((w) =>
+        w.startsWith('velodrome model: 333.33 m lap, bends of radius 28 m, centre of mass 1 m'),
+      ),
+    ).toBe(true)
+    // The road file with GPS stays on the road model unless asked.
+    const helmetOut = aero({ file: helmet, mass_kg: 80, resamples: 0 })
+    expect((JSON.parse(helmetOut.stdout) as { ve_model: string }).ve_model).toBe('road')
+  })
+
+  it('track: bad values exit 2 naming the field', () => {
+    const file = resolve(sharedData, 'aero/velodrome-2015-a.tcx')
+    expect(refused({ file, mass_kg: 80, track: 'yes' })).toContain(
+      'track: expected true, false or {lap_length_m, bend_radius_m, com_height_m}, got "yes"',
+    )
+    expect(refused({ file, mass_kg: 80, track: { lap_length_m: 50 } })).toContain(
+      'track.lap_length_m: expected a number from 100 to 1000, got 50',
+    )
+    expect(refused({ file, mass_kg: 80, track: { radius: 20 } })).toContain(
+      'track.radius: expected no such field',
+    )
+    // The engine's own check (two bends must fit in the lap), in the scenario's names.
+    expect(
+      refused({ file, mass_kg: 80, track: { lap_length_m: 100, bend_radius_m: 30 } }),
+    ).toContain('track.bend_radius_m')
+  })
 })
 
 describe('veloptima aero end to end: a ride with known drag written as a CSV in other units', () => {

@@ -13,6 +13,7 @@ import type {
   AeroEnvironment,
   AeroRun,
   RunSpec,
+  TrackGeometry,
 } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
 import type { ImportedActivity } from '@veloptima/formats'
@@ -34,11 +35,13 @@ const KEYS = [
   'reference_power_w',
   'device_serial',
   'fit_wind',
+  'track',
   'resamples',
   'seed',
 ] as const
 const ENV_KEYS = ['air_density_kg_m3', 'temperature_c', 'pressure_pa', 'relative_humidity']
 const RUN_KEYS = ['lap', 'start_s', 'end_s', 'label', 'configuration']
+const TRACK_KEYS = ['lap_length_m', 'bend_radius_m', 'com_height_m']
 
 type Json = Record<string, unknown>
 
@@ -158,6 +161,7 @@ export class AeroScenario {
       if (typeof o.fit_wind !== 'boolean') this.fail('fit_wind', 'true or false', o.fit_wind)
       input.fitWind = o.fit_wind
     }
+    if (o.track !== undefined) input.track = this.track(o.track)
     const resamples = this.number(o, 'resamples', 'resamples', 0, 10_000)
     if (resamples !== undefined) {
       if (!Number.isInteger(resamples)) this.fail('resamples', 'a whole number 0–10000', resamples)
@@ -167,6 +171,24 @@ export class AeroScenario {
     if (seed !== undefined) input.seed = seed
     const deviceSerial = o.device_serial === undefined ? undefined : String(o.device_serial)
     return { file, ...(deviceSerial !== undefined ? { deviceSerial } : {}), input }
+  }
+
+  /**
+   * `track`: true (the engine's velodrome defaults), false (the road model even on a flat file
+   * without GPS), or the geometry `{lap_length_m?, bend_radius_m?, com_height_m?}`.
+   */
+  track(v: unknown): TrackGeometry | boolean {
+    if (typeof v === 'boolean') return v
+    const t = this.object(v, 'track', 'true, false or {lap_length_m, bend_radius_m, com_height_m}')
+    this.only(t, TRACK_KEYS, 'track.')
+    const geometry: TrackGeometry = {}
+    const lap = this.number(t, 'lap_length_m', 'track.lap_length_m', 100, 1000)
+    if (lap !== undefined) geometry.lapLengthM = lap
+    const radius = this.number(t, 'bend_radius_m', 'track.bend_radius_m', 10, 100)
+    if (radius !== undefined) geometry.bendRadiusM = radius
+    const com = this.number(t, 'com_height_m', 'track.com_height_m', 0.3, 1.5)
+    if (com !== undefined) geometry.comHeightM = com
+    return geometry
   }
 
   /** `{lap: 1-based lap number}` or `{start_s, end_s}` (seconds from the file's first sample). */
@@ -246,6 +268,7 @@ export function aeroResultJson(file: string, activity: ImportedActivity, a: Aero
     samples: s.t.length,
     duration_s: round(s.t[s.t.length - 1]!, 1),
     laps: activity.laps.length,
+    ve_model: a.veModel,
     crr: round(a.crr, 5),
     fitted_calibration_factor:
       a.fittedCalibrationFactor === null ? null : round(a.fittedCalibrationFactor, 4),
@@ -287,6 +310,9 @@ const SNAKE: Record<string, string> = {
   humidity: 'relative_humidity',
   startT: 'start_s',
   endT: 'end_s',
+  lapLengthM: 'lap_length_m',
+  bendRadiusM: 'bend_radius_m',
+  comHeightM: 'com_height_m',
 }
 
 /** Runs must fall inside the file: a lap it has, a time range that overlaps it. */
