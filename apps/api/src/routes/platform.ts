@@ -9,6 +9,7 @@ import { notificationsRoutes } from './notifications/routes.ts'
 import { createPlatformServices } from './platform-context.ts'
 import { teamsRoutes } from './teams/routes.ts'
 import { usersRoutes } from './users/routes.ts'
+import { weatherRoutes } from './weather/routes.ts'
 
 /**
  * The data API (register with prefix /api): users, teams, rider profiles, the owned
@@ -28,6 +29,7 @@ async function platformRoutes(app: FastifyInstance, options: { prefix?: string }
       await api.register(billingRoutes)
       await api.register(liveRoutes)
       await api.register(adminRoutes)
+      await api.register(weatherRoutes)
     },
     { prefix: options.prefix ?? '/api' },
   )

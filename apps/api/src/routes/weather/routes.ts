@@ -1,0 +1,137 @@
+// The forecast wind along a course for a start date and time (the wheel tool's "use the forecast
+// for my course and date"): per stretch between the forecast points, the wind at rider height
+// and its direction, at the hour a steady rider reaches the stretch; or `unavailable` with the
+// reason, and the caller keeps the typed wind.
+import type { FastifyInstance } from 'fastify'
+import { eq } from 'drizzle-orm'
+import { courses, type CourseTrack, type Db } from '@veloptima/db'
+import { conditionsAt, windHeightFactor } from '@veloptima/engine'
+import { configSchema } from '../../config.ts'
+import { badRequest } from '../../errors.ts'
+import { courseSpec } from '../../services/collection-specs.ts'
+import { CollectionService } from '../../services/collections.ts'
+import { WeatherUnavailable } from '../../weather/errors.ts'
+import { pointsAlong } from '../../weather/race-day.ts'
+import { WeatherSource } from '../../weather/source.ts'
+import { param, signedIn, uidOf } from '../platform-context.ts'
+
+/** The steady speed that places the rider on each stretch in time (m/s, 36 km/h). */
+export const ASSUMED_SPEED_MPS = 10
+const START = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/
+
+const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d
+
+function altitudeAt(track: CourseTrack, distanceM: number): number {
+  const d = track.distance
+  let k = 0
+  while (k < d.length - 1 && d[k + 1]! <= distanceM) k++
+  return track.ele?.[k] ?? 0
+}
+
+/** The forecast wind along `track` for a local start `start` (YYYY-MM-DDTHH:mm at the course). */
+export async function courseWind(source: WeatherSource, track: CourseTrack, start: string) {
+  const local = Date.parse(`${start}:00Z`) / 1000
+  const points = pointsAlong(track)
+  const total = track.distance[track.distance.length - 1]!
+  const rideS = total / ASSUMED_SPEED_MPS
+  // The local start ± the widest zone offsets, plus the ride and an hour.
+  const weather = await source.alongCourse(
+    points,
+    local - 14 * 3600,
+    local + 14 * 3600 + rideS + 3600,
+  )
+  const startS = local - weather.utcOffsetS
+  const factor = windHeightFactor()
+  const stretches = []
+  let east = 0
+  let north = 0
+  let speed10 = 0
+  for (let i = 0; i + 1 < points.length; i++) {
+    const a = points[i]!.distanceM
+    const b = points[i + 1]!.distanceM
+    if (!(b > a)) continue
+    const mid = (a + b) / 2
+    const timeS = startS + mid / ASSUMED_SPEED_MPS
+    const c = conditionsAt(weather.forecast, mid, timeS, altitudeAt(track, mid))
+    const w = (b - a) / total
+    speed10 += w * c.windSpeedMps
+    east += w * c.windSpeedMps * Math.sin((c.windFromDeg * Math.PI) / 180)
+    north += w * c.windSpeedMps * Math.cos((c.windFromDeg * Math.PI) / 180)
+    stretches.push({
+      start_m: round(a, 0),
+      end_m: round(b, 0),
+      time: new Date(timeS * 1000).toISOString(),
+      wind_speed_mps: round(c.windSpeedMps * factor),
+      wind_speed_10m_mps: round(c.windSpeedMps),
+      wind_from_deg: round(c.windFromDeg, 0) % 360,
+      gust_mps: Number.isFinite(c.gustMps) ? round(c.gustMps) : null,
+    })
+  }
+  return {
+    status: 'used' as const,
+    start,
+    start_utc: new Date(startS * 1000).toISOString(),
+    issued_at: new Date(weather.fetchedAtS * 1000).toISOString(),
+    source: weather.forecast.source ?? 'open-meteo',
+    kind: weather.kind,
+    wind_height_factor: round(factor, 3),
+    assumed_speed_mps: ASSUMED_SPEED_MPS,
+    stretches,
+    mean: {
+      wind_speed_10m_mps: round(speed10),
+      wind_speed_mps: round(speed10 * factor),
+      wind_from_deg: round(((Math.atan2(east, north) * 180) / Math.PI + 360) % 360, 0) % 360,
+    },
+  }
+}
+
+function sourceFromEnv(db: Db, env: Record<string, string | undefined> = process.env) {
+  const config = configSchema.pick({ WEATHER_PROVIDER: true, WEATHER_URL: true }).parse({
+    WEATHER_PROVIDER: env.WEATHER_PROVIDER || undefined,
+    WEATHER_URL: env.WEATHER_URL || undefined,
+  })
+  return new WeatherSource(db, config)
+}
+
+export async function weatherRoutes(app: FastifyInstance) {
+  const db = app.deps.database.db
+  const courseService = new CollectionService(db, courseSpec)
+  app.get('/weather/course/:courseId', signedIn(app), async (request) => {
+    const id = param(request, 'courseId')
+    // Visibility as GET /api/courses/:id: 404 for a course the caller cannot see.
+    await courseService.get(uidOf(request), id)
+    const start = (request.query as { start?: unknown }).start
+    if (
+      typeof start !== 'string' ||
+      !START.test(start) ||
+      !Number.isFinite(Date.parse(`${start}:00Z`))
+    ) {
+      throw badRequest(
+        `start: expected a local date and time YYYY-MM-DDTHH:mm, got ${String(start)}`,
+      )
+    }
+    const unavailable = (reason: string, message: string) => ({
+      status: 'unavailable' as const,
+      reason,
+      message,
+      start,
+    })
+    const [row] = await db.select({ track: courses.track }).from(courses).where(eq(courses.id, id))
+    const track = row?.track
+    if (!track || track.lat.length < 2 || track.distance.length !== track.lat.length) {
+      return unavailable(
+        'no_positions',
+        'the course has no positions (latitude/longitude) to read the weather at',
+      )
+    }
+    try {
+      return await courseWind(sourceFromEnv(db), track, start)
+    } catch (error) {
+      const e = error as Error
+      if (error instanceof WeatherUnavailable) return unavailable(error.reason, error.message)
+      if (e.name === 'EngineInputError') return unavailable('not_covered', e.message)
+      request.log.warn({ err: e }, 'course weather failed')
+      return unavailable('error', `the weather could not be had (${e.message.slice(0, 200)})`)
+    }
+  })
+}
