@@ -1,10 +1,11 @@
-import type { z } from 'zod'
+import { z } from 'zod'
 import type { Db } from '@veloptima/db'
 import { AppError, notFound } from '../errors.ts'
 import type { OwnedCollection } from '../repositories/collection.ts'
 import { isMember, isUuid, ownerToColumns, type Owner } from '../repositories/ownership.ts'
 import { decodeCursor, pageFrom } from '../repositories/pagination.ts'
-import type { SQL } from 'drizzle-orm'
+import { and, eq, type SQL } from 'drizzle-orm'
+import { teamMembers } from '@veloptima/db'
 import { parse } from './validation.ts'
 
 /** How one owned collection maps between API JSON and rows, and what it checks. */
@@ -99,4 +100,47 @@ export class CollectionService<Row extends { id: string }> {
       throw notFound(`The ${this.spec.noun}`)
     }
   }
+
+  /**
+   * Moves an item between its owners: to one of the caller's teams, or back to the caller.
+   * A personal item is moved by its owner; a team's item by the team's owners and admins
+   * (403 `move-forbidden` for a member); someone else's item is 404. The item's references
+   * (course, setup, file, devices) must be visible and, when moving to a team, the team's or
+   * samples (400 `reference-not-shared` naming the field that blocks it).
+   */
+  async move(uid: string, id: string, input: unknown): Promise<unknown> {
+    const { owner: target } = parse(moveSchema, input)
+    const current = isUuid(id) ? await this.spec.repo.findWritable(this.db, uid, id) : undefined
+    if (!current) throw notFound(`The ${this.spec.noun}`)
+    const { ownerTeam } = current as unknown as { ownerTeam: string | null }
+    if (ownerTeam && !(await this.managesTeam(uid, ownerTeam))) {
+      throw new AppError(
+        'move-forbidden',
+        403,
+        `Only the team’s owners and admins move its ${this.spec.noun}s.`,
+      )
+    }
+    const owner = await resolveOwner(this.db, uid, target)
+    await this.spec.checkRefs?.(
+      this.db,
+      uid,
+      this.spec.json(current) as Record<string, unknown>,
+      owner,
+    )
+    const row = await this.spec.repo.update(this.db, uid, id, ownerToColumns(owner))
+    if (!row) throw notFound(`The ${this.spec.noun}`)
+    return this.spec.json(row)
+  }
+
+  private async managesTeam(uid: string, teamId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ role: teamMembers.role })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.uid, uid)))
+    return row?.role === 'owner' || row?.role === 'admin'
+  }
 }
+
+const moveSchema = z.object({
+  owner: z.string().min(1, 'expected your user id or one of your teams’ ids'),
+})

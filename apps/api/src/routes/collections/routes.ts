@@ -46,6 +46,9 @@ function collectionRoutes<Row extends { id: string }, Q extends typeof listQuery
   app.post(`/${path}`, auth, async (request, reply) =>
     reply.status(201).send(await service.create(callerOf(request).uid, request.body ?? {})),
   )
+  app.post(`/${path}/:id/move`, auth, async (request) =>
+    service.move(callerOf(request).uid, id(request), request.body ?? {}),
+  )
   app.delete(`/${path}/:id`, auth, async (request, reply) => {
     await service.remove(callerOf(request).uid, id(request))
     return reply.status(204).send()

@@ -1,0 +1,179 @@
+// Moving an item between its owners (POST /api/<collection>/:id/move {owner}): who may move,
+// where to, and the references rule (a team item refers only to the same team's items or samples).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { courses } from '@veloptima/db'
+import { testDriver } from '@veloptima/db/testing'
+import { startTestApp, type TestApp } from './helpers.ts'
+import {
+  caller,
+  courseBody,
+  deviceBody,
+  sessionBody,
+  setupBody,
+  type Caller,
+} from './platform-fixtures.ts'
+
+const tokenOf = (link: string) => link.slice(link.lastIndexOf('/') + 1)
+
+describe(`moving items between personal and team on ${testDriver()}`, () => {
+  let t: TestApp
+  let olga: Caller // owner of the team
+  let ada: Caller // admin
+  let max: Caller // member
+  let otto: Caller // outsider with his own team
+  let teamId: string
+  let ottoTeam: string
+
+  async function invite(team: string, by: Caller, who: Caller, uid: string, role: string) {
+    const inv = await by.post(`/api/teams/${team}/invitations`, {
+      email: `${uid}@example.com`,
+      role,
+    })
+    expect(inv.status, JSON.stringify(inv.body)).toBe(201)
+    const ok = await who.post('/api/invitations/accept', { token: tokenOf(inv.body.link) })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp({ PUBLIC_URL: 'https://veloptima.example' })
+    olga = caller(t, await t.bearer({ uid: 'olga' }))
+    ada = caller(t, await t.bearer({ uid: 'ada' }))
+    max = caller(t, await t.bearer({ uid: 'max' }))
+    otto = caller(t, await t.bearer({ uid: 'otto' }))
+    for (const c of [olga, ada, max, otto]) await c.get('/api/teams')
+    teamId = (await olga.post('/api/teams', { name: 'Fast Club' })).body.id
+    await invite(teamId, olga, ada, 'ada', 'admin')
+    await invite(teamId, olga, max, 'max', 'member')
+    ottoTeam = (await otto.post('/api/teams', { name: 'Other Club' })).body.id
+  })
+  afterAll(() => t.close())
+
+  const bodies = {
+    courses: () => courseBody(),
+    'rider-setups': () => setupBody(),
+    optimizations: () => ({ type: 'pacing', name: 'Plan' }),
+    devices: () => deviceBody(),
+    'aero-sessions': () => sessionBody(),
+  } as const
+
+  for (const [path, body] of Object.entries(bodies)) {
+    it(`${path}: the owner moves a personal item to the team and back; members then see it`, async () => {
+      const made = await max.post(`/api/${path}`, body())
+      expect(made.status).toBe(201)
+      const id = made.body.id as string
+      expect(made.body).toMatchObject({ owner: 'max', owner_type: 'user' })
+      expect((await olga.get(`/api/${path}/${id}`)).status).toBe(404)
+
+      const toTeam = await max.post(`/api/${path}/${id}/move`, { owner: teamId })
+      expect(toTeam.status, JSON.stringify(toTeam.body)).toBe(200)
+      expect(toTeam.body).toMatchObject({ id, owner: teamId, owner_type: 'team' })
+      const seen = await olga.get(`/api/${path}/${id}`)
+      expect(seen.body).toMatchObject({ owner: teamId, owner_type: 'team' })
+
+      // A member may not take the team's item back; the owner may move it to herself.
+      const byMember = await max.post(`/api/${path}/${id}/move`, { owner: 'max' })
+      expect(byMember.status).toBe(403)
+      expect(byMember.body.code).toBe('move-forbidden')
+      const back = await olga.post(`/api/${path}/${id}/move`, { owner: 'olga' })
+      expect(back.status, JSON.stringify(back.body)).toBe(200)
+      expect(back.body).toMatchObject({ owner: 'olga', owner_type: 'user' })
+      expect((await max.get(`/api/${path}/${id}`)).status).toBe(404)
+    })
+  }
+
+  it('an admin moves a team item to herself; the list reports the new owner', async () => {
+    const id = (await max.post('/api/devices', { ...deviceBody('AD-1'), owner: teamId })).body.id
+    const moved = await ada.post(`/api/devices/${id}/move`, { owner: 'ada' })
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200)
+    const list = await ada.get('/api/devices')
+    const item = (list.body.items as { id: string; owner: string }[]).find((d) => d.id === id)
+    expect(item).toMatchObject({ owner: 'ada', owner_type: 'user' })
+  })
+
+  it("someone else's item is 404; a team the caller is not in is 404 owner-not-found", async () => {
+    const id = (await max.post('/api/courses', courseBody())).body.id
+    const other = await otto.post(`/api/courses/${id}/move`, { owner: ottoTeam })
+    expect(other.status).toBe(404)
+    const stolen = await otto.post(`/api/courses/${id}/move`, { owner: 'otto' })
+    expect(stolen.status).toBe(404)
+    const foreign = await max.post(`/api/courses/${id}/move`, { owner: ottoTeam })
+    expect(foreign.status).toBe(404)
+    expect(foreign.body.code).toBe('owner-not-found')
+    const bad = await max.post(`/api/courses/not-a-uuid/move`, { owner: teamId })
+    expect(bad.status).toBe(404)
+    const missing = await max.post(`/api/courses/${id}/move`, {})
+    expect(missing.status).toBe(400)
+    // Nothing changed.
+    expect((await max.get(`/api/courses/${id}`)).body).toMatchObject({ owner: 'max' })
+  })
+
+  it('an optimization moving to the team must refer to the team’s course and setup (or samples)', async () => {
+    const course = (await max.post('/api/courses', courseBody())).body.id
+    const setup = (await max.post('/api/rider-setups', setupBody())).body.id
+    const opt = (
+      await max.post('/api/optimizations', {
+        type: 'pacing',
+        name: 'Plan',
+        course_id: course,
+        rider_setup_id: setup,
+      })
+    ).body.id
+    const blocked = await max.post(`/api/optimizations/${opt}/move`, { owner: teamId })
+    expect(blocked.status).toBe(400)
+    expect(blocked.body.code).toBe('reference-not-shared')
+    expect(blocked.body.message).toContain('course_id')
+
+    expect((await max.post(`/api/courses/${course}/move`, { owner: teamId })).status).toBe(200)
+    const stillBlocked = await max.post(`/api/optimizations/${opt}/move`, { owner: teamId })
+    expect(stillBlocked.status).toBe(400)
+    expect(stillBlocked.body.message).toContain('rider_setup_id')
+
+    expect((await max.post(`/api/rider-setups/${setup}/move`, { owner: teamId })).status).toBe(200)
+    const ok = await max.post(`/api/optimizations/${opt}/move`, { owner: teamId })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    expect(ok.body).toMatchObject({ owner: teamId, course_id: course, rider_setup_id: setup })
+  })
+
+  it('an optimization on a sample course moves to the team (samples are shared)', async () => {
+    const [sample] = await t.database.db
+      .insert(courses)
+      .values({ name: 'Sample: Kona', sample: true })
+      .returning()
+    const opt = (
+      await max.post('/api/optimizations', { type: 'pacing', name: 'S', course_id: sample!.id })
+    ).body.id
+    const ok = await max.post(`/api/optimizations/${opt}/move`, { owner: teamId })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+  })
+
+  it('an aero session moving to the team must use the team’s devices', async () => {
+    const device = (await max.post('/api/devices', deviceBody('AS-9'))).body.id
+    const made = await max.post('/api/aero-sessions', {
+      ...sessionBody(),
+      devices: [{ device_id: device }],
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    const blocked = await max.post(`/api/aero-sessions/${made.body.id}/move`, { owner: teamId })
+    expect(blocked.status).toBe(400)
+    expect(blocked.body.code).toBe('reference-not-shared')
+    expect(blocked.body.message).toContain('devices.0.device_id')
+    expect((await max.post(`/api/devices/${device}/move`, { owner: teamId })).status).toBe(200)
+    const ok = await max.post(`/api/aero-sessions/${made.body.id}/move`, { owner: teamId })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+  })
+
+  it('moving a team item back to personal keeps its references (visible to the mover)', async () => {
+    const course = (await olga.post('/api/courses', { ...courseBody(), owner: teamId })).body.id
+    const opt = (
+      await olga.post('/api/optimizations', {
+        type: 'pacing',
+        name: 'Team plan',
+        owner: teamId,
+        course_id: course,
+      })
+    ).body.id
+    const back = await olga.post(`/api/optimizations/${opt}/move`, { owner: 'olga' })
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect(back.body).toMatchObject({ owner: 'olga', owner_type: 'user', course_id: course })
+  })
+})
