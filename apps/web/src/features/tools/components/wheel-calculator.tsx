@@ -10,8 +10,9 @@ import {
 import { useAuth } from '../../../lib/auth.ts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { courseSegments, listCourses, type CourseSummary } from '../api/courses.ts'
-import { CheckboxField, NumberField, Select } from '../../../components/form.tsx'
-import { fixedUnit, quantity } from '../../../components/quantity.ts'
+import { courseForecast, forecastWind, type ForecastWind } from '../api/weather.ts'
+import { CheckboxField, Field, NumberField, Select } from '../../../components/form.tsx'
+import { fixedUnit, formatInput, quantity } from '../../../components/quantity.ts'
 import { useQuantityField } from '../../../components/use-quantity-field.ts'
 import { formatDuration } from '../lib/display.ts'
 import {
@@ -26,6 +27,42 @@ import {
 } from './fields.tsx'
 
 const watts = fixedUnit('W', 0)
+const windSpeed = quantity('speed', 1)
+const START = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/
+
+/** Tomorrow 09:00 in the browser's time, as a datetime-local value. */
+function tomorrowMorning(): string {
+  const d = new Date()
+  d.setDate(d.getDate() + 1)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T09:00`
+}
+
+/** "2026-06-01 07:30 UTC" from an ISO time. */
+function utcMinute(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+}
+
+/**
+ * The course forecast for the wheel tool: fetched when the option is on with a course and a
+ * start; null while it loads or when off. Errors of the call become an unavailable reason.
+ */
+function useCourseForecast(on: boolean, courseId: string, start: string) {
+  const key = on && courseId && START.test(start) ? `${courseId}|${start}` : ''
+  const [state, setState] = useState<{ key: string; value: ForecastWind } | null>(null)
+  useEffect(() => {
+    if (!key) return
+    const ctl = new AbortController()
+    courseForecast(courseId, start, ctl.signal)
+      .then((f) => setState({ key, value: forecastWind(f) }))
+      .catch((e: unknown) => {
+        if (ctl.signal.aborted) return
+        setState({ key, value: { ok: false, reason: (e as Error).message } })
+      })
+    return () => ctl.abort()
+  }, [key, courseId, start])
+  return key && state?.key === key ? { key, value: state.value } : null
+}
 
 const LABELS: Record<string, string> = {
   riderMassKg: 'Rider mass',
@@ -63,7 +100,7 @@ export function WheelCalculator() {
   const { system } = useUnits()
   const rider = useQuantityField(quantity('mass'), 70)
   const bike = useQuantityField(quantity('mass'), 8)
-  const wind = useQuantityField(quantity('speed', 1), 15 / 3.6)
+  const wind = useQuantityField(windSpeed, 15 / 3.6)
   const power = useQuantityField(watts, undefined, true)
   const [terrain, setTerrain] = useState<Terrain>('flat')
   const [handling, setHandling] = useState<Handling>('medium')
@@ -83,6 +120,19 @@ export function WheelCalculator() {
     return () => ctl.abort()
   }, [courseId])
   const selected = courseId && course?.id === courseId ? course.value : null
+  const [useForecast, setUseForecast] = useState(false)
+  const [start, setStart] = useState(tomorrowMorning)
+  const forecastOn = useForecast && courseId !== ''
+  const forecast = useCourseForecast(forecastOn, courseId, start)
+  const fromForecast = forecast?.value.ok ? forecast.value : null
+  // The forecast fills the wind box once per answer (state adjusted during render, React's
+  // documented pattern); the user may still type over it.
+  const [filled, setFilled] = useState('')
+  if (fromForecast && forecast && filled !== forecast.key) {
+    setFilled(forecast.key)
+    wind.onChange(formatInput(fromForecast.windSpeedMps, windSpeed, system))
+  }
+  const windFromDeg = forecastOn && fromForecast ? fromForecast.windFromDeg : undefined
 
   const invalid = [rider, bike, wind, power].some((f) => f.invalid)
   const [riderKg, bikeKg, windMps, powerW] = [rider.si, bike.si, wind.si, power.si]
@@ -100,8 +150,20 @@ export function WheelCalculator() {
     if (bikeKg !== undefined) input.bikeMassKg = bikeKg
     if (powerW !== undefined) input.powerW = powerW
     if (selected) input.course = selected
+    if (windFromDeg !== undefined) input.windFromDeg = windFromDeg
     return solveTool(() => recommendWheels(input), LABELS)
-  }, [invalid, riderKg, bikeKg, windMps, powerW, handling, terrain, allowDisc, selected])
+  }, [
+    invalid,
+    riderKg,
+    bikeKg,
+    windMps,
+    powerW,
+    handling,
+    terrain,
+    allowDisc,
+    selected,
+    windFromDeg,
+  ])
 
   return (
     <ToolCard
@@ -145,6 +207,27 @@ export function WheelCalculator() {
             Courses you upload under Simulation can be used here instead of a terrain type.
           </p>
         )}
+        {courseId ? (
+          <CheckboxField
+            name="use_forecast"
+            label="Use the forecast for my course and date"
+            checked={useForecast}
+            onChange={(on) => {
+              setUseForecast(on)
+              if (!on) setFilled('')
+            }}
+          />
+        ) : null}
+        {forecastOn ? (
+          <Field
+            name="forecast_start"
+            label="Start (local time at the course)"
+            type="datetime-local"
+            value={start}
+            onChange={setStart}
+            error={START.test(start) ? undefined : 'Enter the date and time of the start.'}
+          />
+        ) : null}
         <NumberField
           name="wind"
           label="Expected wind"
@@ -179,6 +262,15 @@ export function WheelCalculator() {
       {courseId && course?.id === courseId && !course.value ? (
         <p className="mt-2 text-xs text-amber-700">
           This course has no profile yet; the terrain type is used instead.
+        </p>
+      ) : null}
+      {forecastOn && START.test(start) ? (
+        <p className="mt-2 text-xs text-slate-600" role="status" data-testid="wheels-forecast">
+          {!forecast
+            ? 'Reading the forecast for this course and start…'
+            : forecast.value.ok
+              ? `Wind from the forecast issued ${utcMinute(forecast.value.issuedAt)} for the start at ${utcMinute(forecast.value.startUtc)}: ${formatQuantity('speed', forecast.value.windSpeedMps, system, 1)} at 10 m from ${Math.round(forecast.value.windFromDeg)}°, the mean along the course.`
+              : `Forecast unavailable (${forecast.value.reason}); the typed wind is used.`}
         </p>
       ) : null}
 
