@@ -191,6 +191,8 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
       .from(notifications)
       .where(eq(notifications.title, 'Aero analysis ready'))
     expect(note?.uid).toBe('ann')
+    // What the notification's "Open session" link needs: /aero/sessions/<format>/<id>.
+    expect(note?.data).toMatchObject({ aero_session_id: id, aero_session_format: 'v6' })
 
     // Setting the baseline on Helmet B: a new version compares against it; earlier versions stay.
     const set = await t.app.inject({
@@ -242,6 +244,22 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
       expect(r.results!.crr as number).toBeCloseTo(truth.runs[i]!.crr, 9)
       expect(r.results!.cda_ci95).toEqual(truth.runs[i]!.cdaCi95)
     })
+    // The file has no GPS and no altitude (a plain search of the TCX): the version stores the
+    // velodrome model the engine chose on its own, and the engine's warnings with it.
+    const tcx = shared('aero/velodrome-2015-a.tcx').toString('utf8')
+    expect(tcx).not.toMatch(/<LatitudeDegrees>|<AltitudeMeters>/)
+    expect(truth.veModel).toBe('track')
+    const stored = await t.app.inject({
+      method: 'GET',
+      url: `/api/aero-sessions/${id}/analyses/1`,
+      headers: auth.ann,
+    })
+    const summary = stored.json<{
+      analysis: { summary: { ve_model: string; warnings: string[] } }
+    }>().analysis.summary
+    expect(summary.ve_model).toBe('track')
+    for (const w of truth.warnings) expect(summary.warnings).toContain(w)
+    expect(summary.warnings.some((w) => w.startsWith('velodrome model: 250 m lap'))).toBe(true)
     const again = await t.app.inject({
       method: 'POST',
       url: `/api/aero-sessions/${id}/analyses`,

@@ -217,6 +217,8 @@ export type AeroAnalysisVersion = {
   created_at: string
   summary: {
     crr: number
+    /** The VE motion model used: 'road' or 'track' (velodrome); absent in versions made before it was stored. */
+    ve_model?: 'road' | 'track'
     fitted_calibration_factor: number | null
     comparison: unknown
     warnings: string[]

@@ -774,6 +774,7 @@ export class AeroAnalyses {
       }
       const summary: NonNullable<AnalysisData['summary']> = {
         crr: output.crr,
+        ve_model: output.veModel,
         fitted_calibration_factor: output.fittedCalibrationFactor,
         comparison: output.comparison,
         warnings: [...data.warnings, ...output.warnings],

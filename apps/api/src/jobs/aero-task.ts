@@ -163,6 +163,8 @@ export type AeroTaskOutput = {
   comparison: unknown
   fittedCalibrationFactor: number | null
   crr: number
+  /** The VE motion model: 'road' (the rider moves as the wheel) or 'track' (velodrome lean). */
+  veModel: 'road' | 'track'
   warnings: string[]
   files: { fileId: string; summary: ActivitySummary }[]
 }
@@ -467,6 +469,7 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
     comparison: analysis.comparison,
     fittedCalibrationFactor: analysis.fittedCalibrationFactor,
     crr: analysis.crr,
+    veModel: analysis.veModel,
     warnings: [...analysis.warnings, ...read.flatMap((r) => r.activity.warnings ?? []).map(String)],
     files: read.map((r) => ({ fileId: r.file.fileId, summary: summaryOf(r.activity) })),
   }

@@ -180,6 +180,12 @@ function Files({ files }: { files: AeroSourceFile[] }) {
   )
 }
 
+/** How the virtual elevation moved the rider (the engine's `veModel`), in words. */
+export const VE_MODEL_TEXT: Record<'road' | 'track', string> = {
+  road: 'road (the rider moves as the wheel)',
+  track: 'velodrome (lean in the bends, flat closed track)',
+}
+
 function VersionStatus({ versions }: { versions: AeroAnalysisVersion[] }) {
   const v = versions[0]
   if (!v) return null
@@ -210,12 +216,22 @@ function VersionStatus({ versions }: { versions: AeroAnalysisVersion[] }) {
           {versions.length > 1
             ? ` · ${versions.length - 1} earlier version${versions.length > 2 ? 's' : ''} kept`
             : ''}
+          {v.summary?.ve_model ? (
+            <span data-testid="ve-model">
+              {' · VE model: '}
+              {VE_MODEL_TEXT[v.summary.ve_model]}
+            </span>
+          ) : null}
         </p>
       )}
       {versions.length > 1 ? <Versions versions={versions} /> : null}
       {v.summary?.warnings.length ? (
-        <ul className="mt-2 list-disc pl-5 text-xs text-amber-800">
-          {v.summary.warnings.slice(0, 6).map((w) => (
+        <ul
+          className="mt-2 list-disc pl-5 text-xs text-amber-800"
+          aria-label="Analysis warnings"
+          data-testid="analysis-warnings"
+        >
+          {v.summary.warnings.map((w) => (
             <li key={w}>{w}</li>
           ))}
         </ul>

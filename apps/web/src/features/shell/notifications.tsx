@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'react'
+import { useNavigate } from 'react-router'
+import type { NavigateFunction } from 'react-router'
 import { toast } from '../../lib/toast.tsx'
 import type { Notification, Page } from '@veloptima/contracts'
 import { DownloadIcon } from '../../components/icons.tsx'
@@ -21,7 +23,22 @@ async function downloadUrlOf(n: Notification): Promise<string | undefined> {
   }
 }
 
-function show(n: Notification, url: string | undefined) {
+/**
+ * The aero session a notification is about ("Aero analysis ready" / "failed": data carries
+ * aero_session_id and aero_session_format), as its route /aero/sessions/<format>/<id>.
+ */
+export function sessionPathOf(n: Pick<Notification, 'data'>): string | undefined {
+  const id = n.data?.aero_session_id
+  if (typeof id !== 'string' || id === '') return undefined
+  const format = n.data?.aero_session_format === 'v5' ? 'v5' : 'v6'
+  return `/aero/sessions/${format}/${encodeURIComponent(id)}`
+}
+
+const linkClass =
+  'inline-flex items-center gap-1 font-semibold text-brand-700 underline underline-offset-2'
+
+function show(n: Notification, url: string | undefined, navigate: (to: string) => unknown) {
+  const session = sessionPathOf(n)
   const kind = n.type === 'error' ? toast.error : n.type === 'success' ? toast.success : toast
   kind(n.title, {
     id: `notification-${n.id}`,
@@ -33,13 +50,26 @@ function show(n: Notification, url: string | undefined) {
         {url && (
           <>
             {' '}
-            <a
-              href={url}
-              download
-              className="inline-flex items-center gap-1 font-semibold text-brand-700 underline underline-offset-2"
-            >
+            <a href={url} download className={linkClass}>
               <DownloadIcon className="h-4 w-4" />
               Download
+            </a>
+          </>
+        )}
+        {session && (
+          <>
+            {' '}
+            <a
+              href={session}
+              className={linkClass}
+              onClick={(e) => {
+                // the popup lives outside the routes: navigate in the app, new tab on modifiers
+                if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return
+                e.preventDefault()
+                void navigate(session)
+              }}
+            >
+              Open session
             </a>
           </>
         )}
@@ -55,6 +85,12 @@ function show(n: Notification, url: string | undefined) {
 export function Notifications() {
   const { user } = useAuth()
   const { subscribe } = useLive()
+  // a ref: the effect (subscription and first fetch) must not re-run when navigate changes
+  const routerNavigate = useNavigate()
+  const navigate = useRef<NavigateFunction>(routerNavigate)
+  useEffect(() => {
+    navigate.current = routerNavigate
+  }, [routerNavigate])
   const seen = useRef(new Set<string>())
   const uid = user?.uid
 
@@ -64,7 +100,7 @@ export function Notifications() {
     const handle = async (n: Notification) => {
       if (!active || n.showed || n.user !== uid || seen.current.has(n.id)) return
       seen.current.add(n.id)
-      show(n, await downloadUrlOf(n))
+      show(n, await downloadUrlOf(n), (to) => navigate.current(to))
       try {
         await api(`/api/notifications/${encodeURIComponent(n.id)}`, {
           method: 'PATCH',
