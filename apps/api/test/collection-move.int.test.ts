@@ -176,4 +176,45 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
     expect(back.status, JSON.stringify(back.body)).toBe(200)
     expect(back.body).toMatchObject({ owner: 'olga', owner_type: 'user', course_id: course })
   })
+
+  it('a team course or setup used by a team optimization cannot leave the team (409 names it)', async () => {
+    const course = (await olga.post('/api/courses', { ...courseBody(), owner: teamId })).body.id
+    const setup = (await olga.post('/api/rider-setups', { ...setupBody(), owner: teamId })).body.id
+    const opt = (
+      await max.post('/api/optimizations', {
+        type: 'pacing',
+        name: 'Club TT',
+        owner: teamId,
+        course_id: course,
+        rider_setup_id: setup,
+      })
+    ).body.id
+    for (const [path, id] of [
+      ['courses', course],
+      ['rider-setups', setup],
+    ] as const) {
+      const out = await olga.post(`/api/${path}/${id}/move`, { owner: 'olga' })
+      expect(out.status).toBe(409)
+      expect(out.body.code).toBe('reference-in-use')
+      expect(out.body.message).toContain(opt)
+      expect((await max.get(`/api/${path}/${id}`)).body).toMatchObject({ owner: teamId })
+    }
+    // Once the optimization has left, nothing holds them.
+    expect((await olga.post(`/api/optimizations/${opt}/move`, { owner: 'olga' })).status).toBe(200)
+    expect((await olga.post(`/api/courses/${course}/move`, { owner: 'olga' })).status).toBe(200)
+  })
+
+  it('a team device used by a team session cannot leave the team', async () => {
+    const device = (await olga.post('/api/devices', { ...deviceBody('AS-77'), owner: teamId })).body
+      .id
+    const session = await olga.post('/api/aero-sessions', {
+      ...sessionBody(),
+      owner: teamId,
+      devices: [{ device_id: device }],
+    })
+    expect(session.status, JSON.stringify(session.body)).toBe(201)
+    const out = await olga.post(`/api/devices/${device}/move`, { owner: 'olga' })
+    expect(out.status).toBe(409)
+    expect(out.body.message).toContain(session.body.id)
+  })
 })

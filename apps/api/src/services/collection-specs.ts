@@ -1,5 +1,6 @@
 // The owned collections of the API: how each maps to its table and what it references.
-import { sql } from 'drizzle-orm'
+import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm'
+import type { PgColumn } from 'drizzle-orm/pg-core'
 import {
   aeroSessions,
   courses,
@@ -77,6 +78,37 @@ async function mustSee(
   }
 }
 
+/**
+ * Team items that refer to an item (`refers`) and would no longer see it in `owner`: every team
+ * item referring to it must be `owner`'s (else 409 reference-in-use naming the first one).
+ */
+async function mustNotStrand(
+  db: Db,
+  owner: Owner,
+  noun: string,
+  referrer: { ownerTeam: PgColumn; id: PgColumn; name: PgColumn },
+  what: string,
+  refers: SQL,
+) {
+  const elsewhere =
+    owner.kind === 'team'
+      ? sql`${referrer.ownerTeam} <> ${owner.teamId}`
+      : isNotNull(referrer.ownerTeam)
+  const [row] = await db
+    .select({ id: referrer.id, name: referrer.name })
+    .from(referrer.id.table)
+    .where(and(refers, isNotNull(referrer.ownerTeam), elsewhere))
+    .limit(1)
+  if (row) {
+    throw new AppError(
+      'reference-in-use',
+      409,
+      `The team’s ${what} “${String(row.name)}” (${String(row.id)}) uses this ${noun}; its members would lose it. Move or change that ${what} first.`,
+      { referrer: row.id },
+    )
+  }
+}
+
 export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
   noun: 'rider setup',
   repo: riderSetupRepo,
@@ -84,6 +116,15 @@ export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
   patchSchema: riderSetupPatchSchema,
   json: (row) => ownedJson(row),
   columns: toColumns,
+  checkReferrers: (db, id, owner) =>
+    mustNotStrand(
+      db,
+      owner,
+      'rider setup',
+      optimizations,
+      'optimization',
+      eq(optimizations.riderSetupId, id),
+    ),
 }
 
 const courseJson = (row: typeof courses.$inferSelect, omit: string[] = []) => ({
@@ -102,6 +143,15 @@ export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
   columns: toColumns,
   checkRefs: (db, uid, body, owner) =>
     mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id),
+  checkReferrers: (db, id, owner) =>
+    mustNotStrand(
+      db,
+      owner,
+      'course',
+      optimizations,
+      'optimization',
+      eq(optimizations.courseId, id),
+    ),
 }
 
 export const optimizationSpec: CollectionSpec<typeof optimizations.$inferSelect> = {
@@ -124,6 +174,15 @@ export const deviceSpec: CollectionSpec<typeof devices.$inferSelect> = {
   patchSchema: devicePatchSchema,
   json: (row) => ownedJson(row),
   columns: toColumns,
+  checkReferrers: (db, id, owner) =>
+    mustNotStrand(
+      db,
+      owner,
+      'device',
+      aeroSessions,
+      'aero session',
+      sql`${aeroSessions.devices} @> ${JSON.stringify([{ device_id: id }])}::jsonb`,
+    ),
 }
 
 export const aeroSessionSpec: CollectionSpec<typeof aeroSessions.$inferSelect> = {

@@ -27,6 +27,11 @@ export type CollectionSpec<Row extends { id: string }> = {
    * member of the team may see.
    */
   checkRefs?(db: Db, uid: string, body: Record<string, unknown>, owner: Owner): Promise<void>
+  /**
+   * Before a move: that no team item refers to this one from a team other than the new owner
+   * (a team's optimization keeps seeing its course). Throws 409 `reference-in-use`.
+   */
+  checkReferrers?(db: Db, id: string, owner: Owner): Promise<void>
 }
 
 /**
@@ -127,6 +132,7 @@ export class CollectionService<Row extends { id: string }> {
       this.spec.json(current) as Record<string, unknown>,
       owner,
     )
+    await this.spec.checkReferrers?.(this.db, id, owner)
     const row = await this.spec.repo.update(this.db, uid, id, ownerToColumns(owner))
     if (!row) throw notFound(`The ${this.spec.noun}`)
     return this.spec.json(row)
