@@ -100,6 +100,18 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
     timeout: 120_000,
   })
   await expect(page.getByTestId('analysis-status')).toContainText('done', { timeout: 120_000 })
+  // road files with GPS: the road VE model, said next to the status
+  await expect(page.getByTestId('ve-model')).toContainText('VE model: road')
+  // The "Aero analysis ready" popup links back to this session (/aero/sessions/v6/<id>).
+  const ready = page
+    .locator('[data-sonner-toast]')
+    .filter({ hasText: 'Aero analysis ready' })
+    .first()
+  await expect(ready.getByRole('link', { name: 'Open session' })).toHaveAttribute(
+    'href',
+    new URL(page.url()).pathname,
+  )
+  expect(new URL(page.url()).pathname).toMatch(/^\/aero\/sessions\/v6\/[^/]+$/)
 
   const table = page.getByTestId('runs-table')
   await expect(table.getByRole('row')).not.toHaveCount(1)
