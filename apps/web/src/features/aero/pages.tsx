@@ -9,6 +9,7 @@ import { api } from '../../lib/api-client.ts'
 import { Field, Select } from '../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 import { SessionPage } from './session-page.tsx'
+import { OwnerControl } from '../../components/owner-control.tsx'
 
 function Title({ children, sub }: { children: React.ReactNode; sub?: React.ReactNode }) {
   return (
@@ -52,10 +53,10 @@ export function SessionsPage() {
       ) : (
         <ul className="divide-y divide-slate-200 overflow-hidden rounded-2xl bg-white ring-1 ring-slate-200">
           {q.data.items.map((s) => (
-            <li key={s.id}>
+            <li key={s.id} className="flex items-center gap-3 pr-5 hover:bg-slate-50">
               <Link
                 to={`/aero/sessions/${s.format}/${s.id}`}
-                className="flex items-center justify-between gap-4 px-5 py-4 hover:bg-slate-50"
+                className="flex flex-1 items-center justify-between gap-4 px-5 py-4"
               >
                 <span>
                   <span className="block font-medium text-slate-900">{s.name}</span>
@@ -68,6 +69,7 @@ export function SessionsPage() {
                   {s.format}
                 </span>
               </Link>
+              <OwnerControl collection="aero-sessions" item={s} onMoved={() => void q.refetch()} />
             </li>
           ))}
         </ul>
@@ -124,16 +126,17 @@ export function DevicesPage() {
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2">
           {q.data.items.map((d) => (
-            <li key={d.id}>
-              <Link
-                to={`/aero/devices/${d.id}`}
-                className="block rounded-2xl bg-white p-5 ring-1 ring-slate-200 hover:ring-brand-300"
-              >
+            <li
+              key={d.id}
+              className="flex items-start justify-between gap-3 rounded-2xl bg-white p-5 ring-1 ring-slate-200 hover:ring-brand-300"
+            >
+              <Link to={`/aero/devices/${d.id}`} className="block flex-1">
                 <span className="block font-medium text-slate-900">{d.name}</span>
                 <span className="block text-sm text-slate-500">
                   {d.model ?? 'Unknown model'} · serial {d.serial}
                 </span>
               </Link>
+              <OwnerControl collection="devices" item={d} onMoved={() => void q.refetch()} />
             </li>
           ))}
         </ul>

@@ -1,6 +1,7 @@
 import { Link, useNavigate } from 'react-router'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { CourseUpload } from '../components/course-upload.tsx'
+import { OwnerControl } from '../../../components/owner-control.tsx'
 import { EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { useList, type CourseSummary } from '../lib/api.ts'
 import { formatDate } from '../lib/format.ts'
@@ -48,13 +49,16 @@ export function CoursesPage() {
                     {formatDate(c.updated_at)}
                   </p>
                 </div>
-                {c.stats ? (
-                  <p className="text-sm text-slate-700 tabular-nums">
-                    {formatQuantity('distance', c.stats.distance, system)} · ↑{' '}
-                    {formatQuantity('elevation', c.stats.ascent, system, 0)} · ↓{' '}
-                    {formatQuantity('elevation', c.stats.descent, system, 0)}
-                  </p>
-                ) : null}
+                <div className="flex flex-wrap items-center gap-3">
+                  {c.stats ? (
+                    <p className="text-sm text-slate-700 tabular-nums">
+                      {formatQuantity('distance', c.stats.distance, system)} · ↑{' '}
+                      {formatQuantity('elevation', c.stats.ascent, system, 0)} · ↓{' '}
+                      {formatQuantity('elevation', c.stats.descent, system, 0)}
+                    </p>
+                  ) : null}
+                  <OwnerControl collection="courses" item={c} onMoved={courses.reload} />
+                </div>
               </li>
             ))}
           </ul>

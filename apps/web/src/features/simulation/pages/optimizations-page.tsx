@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from 'react-router'
 import { ButtonLink, EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
+import { OwnerControl } from '../../../components/owner-control.tsx'
 import { useList, type Optimization } from '../lib/api.ts'
 import { formatDate } from '../lib/format.ts'
 
@@ -51,8 +52,11 @@ export function OptimizationsPage() {
                 >
                   {o.name}
                 </Link>
-                <span className="text-xs text-slate-500">
-                  {o.type} · updated {formatDate(o.updated_at)}
+                <span className="flex flex-wrap items-center gap-3">
+                  <span className="text-xs text-slate-500">
+                    {o.type} · updated {formatDate(o.updated_at)}
+                  </span>
+                  <OwnerControl collection="optimizations" item={o} onMoved={list.reload} />
                 </span>
               </li>
             ))}

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { ButtonLink, EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
+import { OwnerControl } from '../../../components/owner-control.tsx'
 import { useList, type RiderSetup } from '../lib/api.ts'
 import { BIKE_TYPES } from '../lib/setup-form.ts'
 
@@ -43,14 +44,16 @@ export function RidersPage() {
                   </Link>
                   <p className="text-xs text-slate-500">
                     {BIKE_TYPES.find((b) => b.value === s.bike_type)?.label}
-                    {s.owner_type === 'team' ? ' · team' : ''}
                   </p>
                 </div>
-                <p className="text-sm text-slate-700 tabular-nums">
-                  {formatQuantity('mass', s.rider_mass, system)} · CdA{' '}
-                  {s.positions.map((p) => p.cda.toFixed(3)).join(' / ')} m²
-                  {s.cp ? ` · CP ${s.cp} W` : ''}
-                </p>
+                <div className="flex flex-wrap items-center gap-3">
+                  <p className="text-sm text-slate-700 tabular-nums">
+                    {formatQuantity('mass', s.rider_mass, system)} · CdA{' '}
+                    {s.positions.map((p) => p.cda.toFixed(3)).join(' / ')} m²
+                    {s.cp ? ` · CP ${s.cp} W` : ''}
+                  </p>
+                  <OwnerControl collection="rider-setups" item={s} onMoved={setups.reload} />
+                </div>
               </li>
             ))}
           </ul>

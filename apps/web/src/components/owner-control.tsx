@@ -1,0 +1,101 @@
+// Who owns an item of a list (a "Personal" or team-name badge) and, for those who may, a
+// "Move to…" select: POST /api/<collection>/:id/move {owner}. A personal item is moved by its
+// owner, a team's item by the team's owners and admins; the API's refusal (e.g. an optimization
+// whose course is not the team's) is shown under the select.
+import { useState } from 'react'
+import type { MyTeam } from '@veloptima/contracts'
+import { api } from '../lib/api-client.ts'
+import { useAuth } from '../lib/auth.ts'
+import { useMyTeams } from '../lib/user.ts'
+
+export type OwnedItem = { id: string; name?: string; owner: string | null; owner_type: string }
+
+/** Whether `uid` may move `item` (the API's rule, so no select is shown that would be refused). */
+export function canMove(item: OwnedItem, uid: string | undefined, teams: MyTeam[]): boolean {
+  if (!uid) return false
+  if (item.owner_type === 'user') return item.owner === uid
+  if (item.owner_type !== 'team') return false
+  const role = teams.find((t) => t.id === item.owner)?.role
+  return role === 'owner' || role === 'admin'
+}
+
+/** Where `item` may go: back to the caller, or any of the caller's other teams. */
+export function moveTargets(item: OwnedItem, uid: string, teams: MyTeam[]) {
+  const targets = teams
+    .filter((t) => t.id !== item.owner)
+    .map((t) => ({ value: t.id, label: t.name }))
+  return item.owner_type === 'team' ? [{ value: uid, label: 'Personal' }, ...targets] : targets
+}
+
+export function OwnerControl({
+  collection,
+  item,
+  onMoved,
+}: {
+  /** The API path segment: courses, rider-setups, optimizations, devices, aero-sessions. */
+  collection: string
+  item: OwnedItem
+  onMoved(): void
+}) {
+  const { user } = useAuth()
+  const teams = useMyTeams().data ?? []
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  if (item.owner_type === 'sample') return null
+  const team = item.owner_type === 'team' ? teams.find((t) => t.id === item.owner) : undefined
+  const badge = item.owner_type === 'team' ? (team?.name ?? 'Team') : 'Personal'
+  const targets = user && canMove(item, user.uid, teams) ? moveTargets(item, user.uid, teams) : []
+
+  async function move(owner: string) {
+    setBusy(true)
+    setError(null)
+    try {
+      await api(`/api/${collection}/${encodeURIComponent(item.id)}/move`, {
+        method: 'POST',
+        body: { owner },
+      })
+      onMoved()
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <span className="inline-flex flex-col items-end gap-1">
+      <span className="inline-flex items-center gap-2">
+        <span
+          className={
+            item.owner_type === 'team'
+              ? 'rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700'
+              : 'rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600'
+          }
+        >
+          {badge}
+        </span>
+        {targets.length > 0 ? (
+          <select
+            aria-label={`Move ${item.name ?? 'item'} to`}
+            className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs text-slate-700"
+            value=""
+            disabled={busy}
+            onChange={(e) => e.target.value && void move(e.target.value)}
+          >
+            <option value="">Move to…</option>
+            {targets.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        ) : null}
+      </span>
+      {error ? (
+        <span role="alert" className="max-w-xs text-right text-xs text-red-700">
+          {error}
+        </span>
+      ) : null}
+    </span>
+  )
+}
