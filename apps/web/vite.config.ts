@@ -41,5 +41,22 @@ export default defineConfig(({ command }) => ({
     }),
   ],
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
-  build: { sourcemap: true },
+  build: {
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // React, react-router and TanStack Query in one chunk: the landing page needs all
+        // three, and one file compresses better than the four shared chunks the default split
+        // makes of them (issue 18 §4: about 1.6 KB gzip less on the first page).
+        codeSplitting: {
+          groups: [
+            {
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
 }))

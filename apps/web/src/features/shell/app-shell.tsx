@@ -1,13 +1,20 @@
+import { lazy, Suspense } from 'react'
 import { Outlet, useNavigation } from 'react-router'
+import { useAuth } from '../../lib/auth.ts'
 import { Footer } from './footer.tsx'
-import { Notifications } from './notifications.tsx'
 import { PwaBanner } from './pwa-banner.tsx'
 import { ScrollManager } from './scroll-manager.tsx'
 import { TopNav } from './top-nav.tsx'
 
+// Signed-in only: its module loads after sign-in, not with the landing page (issue 18 §4).
+const Notifications = lazy(() =>
+  import('./notifications.tsx').then((m) => ({ default: m.Notifications })),
+)
+
 /** The frame of every page: top bar, main area, footer, notifications and the update banner. */
 export function AppShell() {
   const navigation = useNavigation()
+  const { user } = useAuth()
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900">
       <a
@@ -29,7 +36,11 @@ export function AppShell() {
       </main>
       <Footer />
       <ScrollManager />
-      <Notifications />
+      {user && (
+        <Suspense fallback={null}>
+          <Notifications />
+        </Suspense>
+      )}
     </div>
   )
 }
