@@ -109,6 +109,17 @@ describe(`authorization matrix on ${testDriver()}`, () => {
     ['GET', `/api/aero-data-blocks/${i.block}`],
     ['DELETE', `/api/aero-data-blocks/${i.block}`],
     ['PATCH', `/api/files/${i.file}`, { name: 'stolen' }],
+    // Aero analyses of the session, and moving any item to the intruder.
+    ['GET', `/api/aero-sessions/${i.session}/files`],
+    ['GET', `/api/aero-sessions/${i.session}/analyses`],
+    ['GET', `/api/aero-sessions/${i.session}/analyses/latest`],
+    ['POST', `/api/aero-sessions/${i.session}/analyses`, {}],
+    ['POST', `/api/aero-runs/${i.run}/baseline`],
+    ['POST', `/api/rider-setups/${i.setup}/move`, { owner: 'bob' }],
+    ['POST', `/api/courses/${i.course}/move`, { owner: 'bob' }],
+    ['POST', `/api/optimizations/${i.optimization}/move`, { owner: 'bob' }],
+    ['POST', `/api/devices/${i.device}/move`, { owner: 'bob' }],
+    ['POST', `/api/aero-sessions/${i.session}/move`, { owner: 'bob' }],
     // References to the items from the intruder's own new items.
     ['POST', '/api/optimizations', { type: 'pacing', name: 'x', course_id: i.course }],
     ['POST', '/api/optimizations', { type: 'pacing', name: 'x', rider_setup_id: i.setup }],
