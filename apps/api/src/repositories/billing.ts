@@ -1,13 +1,7 @@
-import { and, count, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm'
-import {
-  notifications,
-  stripeCustomers,
-  stripeEvents,
-  subscriptions,
-  teamInvitations,
-  teamMembers,
-  type Db,
-} from '@veloptima/db'
+import { and, eq, gt, inArray, lte, or, sql } from 'drizzle-orm'
+import { notifications, stripeCustomers, stripeEvents, subscriptions, type Db } from '@veloptima/db'
+import { myTeamIds } from './ownership.ts'
+import { memberCount, memberUids, openInvitationCount } from './teams.ts'
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -89,25 +83,17 @@ export async function upsertStripeSubscription(db: Tx, values: SubscriptionValue
 
 /** Plans held by the user or by the teams the user belongs to, newest first. */
 export async function subscriptionsOf(db: Db, uid: string): Promise<SubscriptionRow[]> {
-  const myTeams = db
-    .select({ id: teamMembers.teamId })
-    .from(teamMembers)
-    .where(eq(teamMembers.uid, uid))
   return db
     .select()
     .from(subscriptions)
-    .where(or(eq(subscriptions.uid, uid), inArray(subscriptions.teamId, myTeams)))
+    .where(or(eq(subscriptions.uid, uid), inArray(subscriptions.teamId, myTeamIds(db, uid))))
     .orderBy(sql`${subscriptions.endsAt} desc`)
 }
 
 /** Everyone whose claims a holder's plan changes: the user, or every member of the team. */
 export async function peopleOf(db: Db | Tx, holder: Holder): Promise<string[]> {
   if (holder.uid) return [holder.uid]
-  const members = await db
-    .select({ uid: teamMembers.uid })
-    .from(teamMembers)
-    .where(eq(teamMembers.teamId, holder.teamId!))
-  return members.map((m) => m.uid)
+  return memberUids(db as Db, holder.teamId!)
 }
 
 /**
@@ -148,20 +134,8 @@ export async function teamSeats(db: Db, teamId: string, now: Date): Promise<numb
 
 /** Members of a team and its open (unused, unrevoked, unexpired) invitations. */
 export async function seatsTaken(db: Db, teamId: string, now: Date) {
-  const [m] = await db
-    .select({ n: count() })
-    .from(teamMembers)
-    .where(eq(teamMembers.teamId, teamId))
-  const [i] = await db
-    .select({ n: count() })
-    .from(teamInvitations)
-    .where(
-      and(
-        eq(teamInvitations.teamId, teamId),
-        isNull(teamInvitations.acceptedAt),
-        isNull(teamInvitations.revokedAt),
-        gt(teamInvitations.expiresAt, now),
-      ),
-    )
-  return { members: Number(m?.n ?? 0), invitations: Number(i?.n ?? 0) }
+  return {
+    members: await memberCount(db, teamId),
+    invitations: await openInvitationCount(db, teamId, now),
+  }
 }

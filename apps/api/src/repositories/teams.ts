@@ -96,16 +96,27 @@ export async function revokeInvitation(db: Db, id: string, now: Date): Promise<b
 }
 
 /**
- * Uses the invitation and adds the member, in one transaction. The update only matches an
- * open, unexpired invitation, so of two concurrent accepts one wins; false when none matched.
+ * Uses the invitation and adds the member, in one transaction that holds the team's row lock:
+ * `beforeJoin` (the seat check) runs under that lock, so of two invitations accepted at the same
+ * moment on a team with one free seat, the second sees the first's member and may refuse (its
+ * error rolls the transaction back). The update only matches an open, unexpired invitation, so
+ * of two concurrent accepts of one link one wins; undefined when none matched.
  */
 export async function acceptInvitation(
   db: Db,
-  id: string,
+  invitation: { id: string; teamId: string },
   uid: string,
   now: Date,
+  beforeJoin: (tx: Db) => Promise<void> = async () => {},
 ): Promise<InvitationRow | undefined> {
+  const id = invitation.id
   return db.transaction(async (tx) => {
+    await tx
+      .select({ id: teams.id })
+      .from(teams)
+      .where(eq(teams.id, invitation.teamId))
+      .for('update')
+    await beforeJoin(tx as unknown as Db)
     const [used] = await tx
       .update(teamInvitations)
       .set({ acceptedAt: now, acceptedBy: uid })
@@ -160,11 +171,39 @@ export async function teamContents(db: Db, teamId: string, now: Date) {
     const [row] = await db.select({ n: count() }).from(t).where(eq(t.ownerTeam, teamId))
     return Number(row?.n ?? 0)
   }
-  const [memberCount] = await db
+  return {
+    courses: await owned(courses),
+    rider_setups: await owned(riderSetups),
+    optimizations: await owned(optimizations),
+    devices: await owned(devices),
+    aero_sessions: await owned(aeroSessions),
+    files: await owned(files),
+    members: await memberCount(db, teamId),
+    pending_invitations: await openInvitationCount(db, teamId, now),
+  }
+}
+
+/** How many members the team has (teams and billing count seats with it). */
+export async function memberCount(db: Db, teamId: string): Promise<number> {
+  const [row] = await db
     .select({ n: count() })
     .from(teamMembers)
     .where(eq(teamMembers.teamId, teamId))
-  const [open] = await db
+  return Number(row?.n ?? 0)
+}
+
+/** The uids of the team's members (whose claims a team plan changes). */
+export async function memberUids(db: Db, teamId: string): Promise<string[]> {
+  const rows = await db
+    .select({ uid: teamMembers.uid })
+    .from(teamMembers)
+    .where(eq(teamMembers.teamId, teamId))
+  return rows.map((r) => r.uid)
+}
+
+/** Invitations that can still be accepted: neither used nor revoked, and not expired at `now`. */
+export async function openInvitationCount(db: Db, teamId: string, now: Date): Promise<number> {
+  const [row] = await db
     .select({ n: count() })
     .from(teamInvitations)
     .where(
@@ -175,16 +214,7 @@ export async function teamContents(db: Db, teamId: string, now: Date) {
         gt(teamInvitations.expiresAt, now),
       ),
     )
-  return {
-    courses: await owned(courses),
-    rider_setups: await owned(riderSetups),
-    optimizations: await owned(optimizations),
-    devices: await owned(devices),
-    aero_sessions: await owned(aeroSessions),
-    files: await owned(files),
-    members: Number(memberCount?.n ?? 0),
-    pending_invitations: Number(open?.n ?? 0),
-  }
+  return Number(row?.n ?? 0)
 }
 
 export async function teamFileIds(db: Db, teamId: string): Promise<string[]> {

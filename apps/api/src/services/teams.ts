@@ -396,8 +396,10 @@ export class InvitationService {
     if (await repo.teamWithRole(this.deps.db, caller.uid, inv.teamId)) {
       throw new AppError('already-member', 409, `You are already a member of ${teamName}.`)
     }
-    await assertSeatFree(this.deps.db, inv.teamId, this.now(), 'members')
-    const used = await teamsRepo.acceptInvitation(this.deps.db, inv.id, caller.uid, this.now())
+    const now = this.now()
+    const used = await teamsRepo.acceptInvitation(this.deps.db, inv, caller.uid, now, (tx) =>
+      assertSeatFree(tx, inv.teamId, now, 'members'),
+    )
     if (!used) {
       throw new AppError('invitation-used', 410, 'This invitation has just been used or withdrawn.')
     }
