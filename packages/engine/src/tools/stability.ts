@@ -1,3 +1,5 @@
+// Forecast wind is at 10 m: the product's one rider-height profile (weather/profile.ts, science.md §1.1).
+import { RIDER_HEIGHT_WIND_FACTOR } from '../weather/profile.ts'
 import { sideForceArea, type FrontWheel, type RearWheel } from './wheel-tables.ts'
 
 /**
@@ -22,8 +24,6 @@ export const STABILITY_THRESHOLD: Record<Handling, number> = {
 export const STABLE_SHARE = 0.7
 /** Peak gust over the mean wind in open terrain (WMO gust factors ≈1.4–1.6; ours 1.5). */
 export const GUST_FACTOR = 1.5
-/** Forecast wind is at 10 m; at 1.5 m in open country w·(0.15)^0.16 ≈ 0.74 (science.md §1.1). */
-export const RIDER_HEIGHT_WIND_FACTOR = 0.74
 
 export type StabilityRating = 'stable' | 'manageable' | 'unstable'
 

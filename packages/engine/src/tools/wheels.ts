@@ -4,11 +4,11 @@ import {
   frontStability,
   HANDLING_LEVELS,
   rearStability,
-  RIDER_HEIGHT_WIND_FACTOR,
   type Handling,
   type StabilityAssessment,
 } from './stability.ts'
 import type { ToolWarning } from './tyre-pressure.ts'
+import { RIDER_HEIGHT_WIND_FACTOR } from '../weather/profile.ts'
 import {
   optionalBoolean,
   optionalChoice,

@@ -1,24 +1,29 @@
-// Wind at rider height from a forecast's 10 m wind: the neutral logarithmic profile
-// u(z) = u_ref · ln((z − d)/z0) / ln((z_ref − d)/z0), with roughness length z0 and zero-plane
-// displacement d (Allen et al. 1998, FAO Irrigation and Drainage Paper 56, eq. 47 and box 4;
-// WMO-No. 8 Annex 5 roughness classes). Default terrain: z0 = 0.03 m, d = 0 ("open": flat open
-// country, low grass, isolated obstacles; Davenport–Wieringa class 3), which is what a race course
-// mostly crosses; a rider's drag is centred about 1 m above the road.
+// Wind at rider height from a forecast's 10 m wind: THE one profile of the product (the race-day
+// weather, the /tools wheel recommendation and its crosswind check all use it). It is the power
+// law of science.md §1.1, u(z) = u10 · (z / 10)^α, with α by terrain: 0.16 rural (open country,
+// what a race course mostly crosses), 0.3 suburbs, 0.4 city, at a rider height of 1.5 m — the
+// constants of johnjdavisiv/wind-calculator `scripts.js` (ALPHA_RURAL, ALPHA_SUBURBS,
+// ALPHA_CITY, CHEST_HEIGHT = 1.5, WIND_REFERENCE_HEIGHT = 10). Default factor (0.15)^0.16 = 0.738
+// ("factor 0.74 (rural)", science.md §1.1).
 import { EngineInputError, requireNumber } from '../sim/validate.ts'
 
+/** Power-law exponents by terrain (science.md §1.1). */
+export const WIND_SHEAR_EXPONENT = { rural: 0.16, suburbs: 0.3, city: 0.4 } as const
+export type WindTerrain = keyof typeof WIND_SHEAR_EXPONENT
+
 export interface WindProfile {
-  /** Height of the rider's aerodynamic centre (m), default 1.0. */
+  /** Height where the wind acts on the rider (m), default 1.5. */
   heightM?: number
-  /** Aerodynamic roughness length of the terrain (m), default 0.03 (open country). */
-  roughnessM?: number
-  /** Zero-plane displacement (m), default 0. */
-  displacementM?: number
+  /** Terrain class, default 'rural' (α = 0.16); ignored when `exponent` is given. */
+  terrain?: WindTerrain
+  /** Power-law exponent α (0 = no reduction), overrides `terrain`. */
+  exponent?: number
   /** Height of the forecast's wind (m), default 10. */
   referenceHeightM?: number
 }
 
-export const DEFAULT_RIDER_WIND_HEIGHT_M = 1.0
-export const DEFAULT_ROUGHNESS_M = 0.03
+export const DEFAULT_RIDER_WIND_HEIGHT_M = 1.5
+export const DEFAULT_WIND_TERRAIN: WindTerrain = 'rural'
 
 /** Factor that turns the wind at the reference height (10 m) into the wind at rider height. */
 export function windHeightFactor(profile: WindProfile = {}): number {
@@ -29,26 +34,22 @@ export function windHeightFactor(profile: WindProfile = {}): number {
     100,
     true,
   )
-  const z0 = requireNumber(
-    'profile.roughnessM',
-    profile.roughnessM ?? DEFAULT_ROUGHNESS_M,
-    0,
-    5,
-    true,
-  )
-  const d = requireNumber('profile.displacementM', profile.displacementM ?? 0, 0, 50)
   const zr = requireNumber('profile.referenceHeightM', profile.referenceHeightM ?? 10, 0, 200, true)
-  if (!(z - d > z0)) {
+  const terrain = profile.terrain ?? DEFAULT_WIND_TERRAIN
+  if (profile.exponent === undefined && !(terrain in WIND_SHEAR_EXPONENT)) {
     throw new EngineInputError(
-      'profile.heightM',
-      `expected more than displacement + roughness (${d + z0} m), got ${z}`,
+      'profile.terrain',
+      `expected one of ${Object.keys(WIND_SHEAR_EXPONENT).join(', ')}, got ${String(terrain)}`,
     )
   }
-  if (!(zr - d > z0)) {
-    throw new EngineInputError(
-      'profile.referenceHeightM',
-      `expected more than displacement + roughness (${d + z0} m), got ${zr}`,
-    )
-  }
-  return Math.log((z - d) / z0) / Math.log((zr - d) / z0)
+  const alpha = requireNumber(
+    'profile.exponent',
+    profile.exponent ?? WIND_SHEAR_EXPONENT[terrain],
+    0,
+    1,
+  )
+  return Math.pow(z / zr, alpha)
 }
+
+/** The product's 10 m → rider-height factor (the default profile): 0.738. */
+export const RIDER_HEIGHT_WIND_FACTOR = windHeightFactor()

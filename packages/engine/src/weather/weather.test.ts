@@ -12,7 +12,8 @@ import { iterateArrival, simulationEvaluator } from './arrival.ts'
 import { conditionsAlongCourse, forecastEnvironment, overlayWindSegments } from './conditions.ts'
 import { conditionsAt, validateForecast } from './forecast.ts'
 import type { Forecast, ForecastPoint } from './forecast.ts'
-import { windHeightFactor } from './profile.ts'
+import { RIDER_HEIGHT_WIND_FACTOR, windHeightFactor } from './profile.ts'
+import { recommendWheels } from '../tools/wheels.ts'
 import { forecastSensitivity } from './sensitivity.ts'
 
 const T0 = Date.UTC(2026, 6, 1, 8) / 1000 // 2026-07-01 08:00 UTC
@@ -53,26 +54,29 @@ const rider: Rider = {
   drivetrainEfficiency: 0.976,
 }
 
-describe('wind profile (log law)', () => {
-  it('reproduces FAO-56 eq. 47 (Allen et al. 1998): u2 = 0.748·u10 over reference grass', () => {
-    // Eq. 47, u2 = uz·4.87/ln(67.8z − 5.42), is the log law with d = 0.67·h and z0 = 0.123·h
-    // for grass h = 0.12 m; FAO-56 gives 0.748 for z = 10 m (Annex 2, table 2.9).
-    const f = windHeightFactor({ heightM: 2, roughnessM: 0.123 * 0.12, displacementM: 0.67 * 0.12 })
-    expect(f).toBeCloseTo(0.748, 3)
-    expect(f).toBeCloseTo(4.87 / Math.log(67.8 * 10 - 5.42), 3)
-  })
-  it('defaults: open country z0 = 0.03 m at 1 m, ln(1/0.03)/ln(10/0.03) = 0.604; 1 at 10 m', () => {
-    expect(windHeightFactor()).toBeCloseTo(Math.log(1 / 0.03) / Math.log(10 / 0.03), 12)
-    expect(windHeightFactor()).toBeCloseTo(0.604, 3)
+describe('wind profile (power law, science.md §1.1)', () => {
+  it('defaults: rural α = 0.16 at 1.5 m, (0.15)^0.16 = 0.738 — science.md §1.1 "factor 0.74 (rural)"', () => {
+    expect(windHeightFactor()).toBeCloseTo(Math.pow(1.5 / 10, 0.16), 12)
+    expect(windHeightFactor()).toBeCloseTo(0.74, 2)
+    expect(RIDER_HEIGHT_WIND_FACTOR).toBe(windHeightFactor())
     expect(windHeightFactor({ heightM: 10 })).toBe(1)
-    // Rougher terrain slows the wind near the ground more.
-    expect(windHeightFactor({ roughnessM: 0.3 })).toBeLessThan(
-      windHeightFactor({ roughnessM: 0.03 }),
-    )
   })
-  it('refuses a height inside the roughness layer, naming the field', () => {
-    expect(() => windHeightFactor({ heightM: 0.02 })).toThrow(
-      /profile\.heightM: expected more than/,
+  it('suburbs (α = 0.3) at 1.5 m: 0.57 (science.md §1.1); rougher terrain slows the wind more', () => {
+    expect(windHeightFactor({ terrain: 'suburbs' })).toBeCloseTo(0.57, 2)
+    expect(windHeightFactor({ terrain: 'city' })).toBeLessThan(
+      windHeightFactor({ terrain: 'suburbs' }),
+    )
+    expect(windHeightFactor({ exponent: 0 })).toBe(1)
+  })
+  it('the wheel tool reduces the typed 10 m wind with the same factor', () => {
+    // tools/wheels.ts states the reduced wind in its assumptions: 5 m/s → 5 × 0.738 = 3.7 m/s.
+    const r = recommendWheels({ riderMassKg: 70, windSpeedMps: 5, handling: 'medium' })
+    expect(r.assumptions.join(' ')).toContain('5 m/s at 10 m → 3.7 m/s at rider height')
+  })
+  it('refuses a bad height or terrain, naming the field', () => {
+    expect(() => windHeightFactor({ heightM: 0 })).toThrow(/profile\.heightM: expected/)
+    expect(() => windHeightFactor({ terrain: 'moon' as never })).toThrow(
+      /profile\.terrain: expected one of rural, suburbs, city, got moon/,
     )
   })
 })
