@@ -1,95 +1,22 @@
 // Raw points (from GPX, TCX, FIT or JSON) → Course: geodesic distances, elevation cleaning
 // (missing values filled or the file rejected, spikes removed, light smoothing), resampling into
 // equal segments, heading and curvature radius.
-import type { Course, CourseStats } from './types.ts'
+import type { Course } from './types.ts'
 import { courseStats } from './types.ts'
 import { enuOffset, groundDistance, mengerRadius } from './geo.ts'
+import { CourseError } from './build-types.ts'
+import type { BuildCourseOptions, BuiltCourse, RawPoints } from './build-types.ts'
+import { checkPlausible, MAX_COURSE_M, MAX_GRADE } from './plausible.ts'
+import { diff, fillGaps, interpolator, median5, movingAverage, steepestWindow } from './profile.ts'
 
-/** Points as read from a file; NaN marks a missing value. */
-export interface RawPoints {
-  lat: ArrayLike<number>
-  lon: ArrayLike<number>
-  /** Elevation (m). */
-  ele: ArrayLike<number>
-  /** Recorded cumulative distance (m), e.g. from a wheel sensor; optional. */
-  distance?: ArrayLike<number>
-  /** Timestamps (s); optional. Dense timestamped points are a recorded ride (noisier elevation). */
-  time?: ArrayLike<number>
-}
-
-export interface BuildCourseOptions {
-  /** Target segment length (m), default 10. */
-  segmentLengthM?: number
-  /** Largest share of points allowed without elevation (default 0.5). */
-  maxMissingElevation?: number
-  /** A point farther than this from the median of its neighbours is a spike (m, default 25). */
-  spikeThresholdM?: number
-  /** Half-width of the moving average on the resampled altitude (m; default 25, or 100 for a recorded ride: dense timestamped points; 0 = none). */
-  smoothingM?: number
-  /** Half-distance of the three points used for the curvature radius (m, default 20). */
-  curvatureBaseM?: number
-  /** Radii above this are straight road (m, default 200). */
-  straightRadiusM?: number
-  /** Use the recorded distance channel when (almost) every point has one (default true). */
-  preferRecordedDistance?: boolean
-}
-
-export type CourseErrorCode =
-  | 'too_few_points'
-  | 'no_distance'
-  | 'no_elevation'
-  | 'too_much_missing_elevation'
-  | 'too_short'
-  /** A value that is not a finite number (Infinity, a non-numeric text in the file). */
-  | 'invalid_value'
-  /** Latitude outside −90…90° or longitude outside −180…180°. */
-  | 'invalid_coordinates'
-  /** Elevation outside −500…9,000 m. */
-  | 'invalid_elevation'
-  /** Two timestamped points farther apart than a bicycle can go in the time between them. */
-  | 'impossible_speed'
-  /** A stretch of at least 100 m steeper than ±50 % after cleaning. */
-  | 'impossible_grade'
-  /** Longer than 2,000 km. */
-  | 'too_long'
-
-/** The points do not make a course; `code` is stable, the message says what is missing. */
-export class CourseError extends Error {
-  constructor(
-    readonly code: CourseErrorCode,
-    message: string,
-  ) {
-    super(message)
-    this.name = 'CourseError'
-  }
-}
-
-export interface CourseCleaning {
-  pointsRead: number
-  pointsUsed: number
-  elevationFilled: number
-  spikesRemoved: number
-  /** 'positions' (geodesic) or 'recorded' (distance channel, no positions). */
-  distanceSource: 'positions' | 'recorded'
-  /** Elevation change over stops of 30 s or more (m, summed), removed as sensor drift. */
-  driftAtStopsM: number
-  /** A recorded loop (ends within 200 m) whose altitudes did not close: the end-minus-start
-   * difference (m) removed in proportion to the moving time; null when not a recorded loop. */
-  loopClosureM: number | null
-  /** Largest distance (m) by which a recording's corrected altitude was brought back into the
-   * file's own range of altitudes (0 when it stayed inside). */
-  clampedToFileRangeM: number
-}
-
-export interface BuiltCourse {
-  course: Course
-  stats: CourseStats
-  cleaning: CourseCleaning
-  /** For each point read, its distance along the course (m, the frame of `course.start`); a
-   * repeated (stationary) point has the distance of the point it repeats, NaN for a point that
-   * was not used (no position or distance). Maps a recording's samples onto segments. */
-  pointDistanceM: Float64Array
-}
+export * from './build-types.ts'
+export {
+  checkPlausible,
+  ELEVATION_RANGE_M,
+  MAX_COURSE_M,
+  MAX_GRADE,
+  MAX_SPEED_MPS,
+} from './plausible.ts'
 
 const finite = Number.isFinite
 /**
@@ -104,112 +31,7 @@ const STOP_DRIFT_MIN_S = 30
 /** A recording whose first and last positions are this close (m) is a loop. */
 const LOOP_CLOSE_M = 200
 
-/** Linear interpolation of y at x over increasing xs, with a moving cursor for sorted queries. */
-function interpolator(xs: Float64Array, ys: Float64Array): (x: number) => number {
-  let j = 0
-  const n = xs.length
-  return (x: number): number => {
-    if (x <= xs[0]!) return ys[0]!
-    if (x >= xs[n - 1]!) return ys[n - 1]!
-    if (x < xs[j]! || x > xs[Math.min(j + 8, n - 1)]!) {
-      // Far from the cursor: binary search (queries are mostly, not always, increasing).
-      let a = 0
-      let b = n - 1
-      while (b - a > 1) {
-        const c = (a + b) >> 1
-        if (xs[c]! < x) a = c
-        else b = c
-      }
-      j = a
-    }
-    while (j < n - 2 && xs[j + 1]! < x) j++
-    const x0 = xs[j]!
-    const x1 = xs[j + 1]!
-    const t = x1 > x0 ? (x - x0) / (x1 - x0) : 0
-    return ys[j]! + t * (ys[j + 1]! - ys[j]!)
-  }
-}
-
-/** Plausible elevations (m): the Dead Sea shore is at −430 m, Everest at 8,849 m. */
-export const ELEVATION_RANGE_M: readonly [number, number] = [-500, 9000]
-/** Fastest a bicycle goes between two timestamped points (m/s, 180 km/h: beyond any descent),
- * plus a slack (m) for a GPS fix that jumps a little. */
-export const MAX_SPEED_MPS = 50
-const JUMP_SLACK_M = 100
-/** Longest course accepted (m). */
-export const MAX_COURSE_M = 2_000_000
-/** Steepest 100 m accepted after cleaning (rise/run): the steepest streets are about 35 %. */
-export const MAX_GRADE = 0.5
-
 const show = (v: number): string => (Number.isNaN(v) ? 'NaN' : String(v))
-
-/**
- * Refuses points no real course has: non-finite values (NaN is "missing", Infinity is not),
- * coordinates outside their ranges, elevations outside ELEVATION_RANGE_M, and consecutive
- * timestamped points farther apart than MAX_SPEED_MPS allows (by position, or by the distance
- * channel without positions). The error names the point (index in the file) and the value.
- */
-export function checkPlausible(raw: RawPoints): void {
-  const n0 = raw.lat.length
-  const bad = (code: CourseErrorCode, i: number, what: string): never => {
-    throw new CourseError(code, `point ${i}: ${what}`)
-  }
-  const columns: [string, ArrayLike<number> | undefined][] = [
-    ['latitude', raw.lat],
-    ['longitude', raw.lon],
-    ['elevation', raw.ele],
-    ['distance', raw.distance],
-    ['time', raw.time],
-  ]
-  for (const [name, col] of columns) {
-    if (!col) continue
-    for (let i = 0; i < Math.min(n0, col.length); i++) {
-      const v = col[i]!
-      if (!Number.isNaN(v) && !finite(v))
-        bad('invalid_value', i, `${name} expected a finite number, got ${show(v)}`)
-    }
-  }
-  const [lo, hi] = ELEVATION_RANGE_M
-  for (let i = 0; i < n0; i++) {
-    const la = raw.lat[i]!
-    const lon = raw.lon[i]!
-    const e = raw.ele[i]!
-    if (la < -90 || la > 90) bad('invalid_coordinates', i, `latitude expected −90…90°, got ${la}`)
-    if (lon < -180 || lon > 180)
-      bad('invalid_coordinates', i, `longitude expected −180…180°, got ${lon}`)
-    if (e < lo || e > hi)
-      bad('invalid_elevation', i, `elevation expected ${lo}…${hi} m, got ${show(e)} m`)
-  }
-  if (!raw.time) return
-  let p = -1
-  for (let i = 0; i < n0; i++) {
-    const t = raw.time[i]!
-    const pos = finite(raw.lat[i]!) && finite(raw.lon[i]!)
-    const rd = raw.distance ? raw.distance[i]! : NaN
-    if (!finite(t) || (!pos && !finite(rd))) continue
-    if (p >= 0) {
-      const pPos = finite(raw.lat[p]!) && finite(raw.lon[p]!)
-      const d =
-        pos && pPos
-          ? groundDistance(raw.lat[p]!, raw.lon[p]!, raw.lat[i]!, raw.lon[i]!)
-          : Math.abs(rd - raw.distance![p]!)
-      const dt = t - raw.time[p]!
-      if (d > JUMP_SLACK_M && dt >= 0 && d > MAX_SPEED_MPS * dt + JUMP_SLACK_M) {
-        bad(
-          'impossible_speed',
-          i,
-          `${Math.round(d)} m from point ${p} in ${dt} s, expected at most ${MAX_SPEED_MPS * 3.6} km/h`,
-        )
-      }
-    }
-    p = i
-  }
-}
-
-function median5(a: number, b: number, c: number, d: number, e: number): number {
-  const s = [a, b, c, d, e].sort((x, y) => x - y)
-  return s[2]!
-}
 
 export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): BuiltCourse {
   const n0 = raw.lat.length
@@ -468,63 +290,5 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
       clampedToFileRangeM: clampedM,
     },
     pointDistanceM,
-  }
-}
-
-/** The steepest (by absolute grade) window of at least `window` metres: its first boundary k. */
-function steepestWindow(
-  alt: Float64Array,
-  start: Float64Array,
-  window: number,
-): { k: number; grade: number } {
-  const n = start.length - 1
-  let best = { k: 0, grade: (alt[n]! - alt[0]!) / start[n]! }
-  let j = 0
-  for (let k = 0; k < n; k++) {
-    if (j <= k) j = k + 1
-    while (j < n && start[j]! - start[k]! < window) j++
-    const run = start[j]! - start[k]!
-    if (run < window) break
-    const g = (alt[j]! - alt[k]!) / run
-    if (Math.abs(g) > Math.abs(best.grade)) best = { k, grade: g }
-  }
-  return best
-}
-
-function diff(a: Float64Array): Float64Array {
-  const out = new Float64Array(a.length - 1)
-  for (let i = 0; i < out.length; i++) out[i] = a[i + 1]! - a[i]!
-  return out
-}
-
-/** Fills NaN entries of ys by linear interpolation over xs (held flat beyond the ends). */
-function fillGaps(xs: Float64Array, ys: ArrayLike<number>, out: Float64Array): void {
-  const m = xs.length
-  let prev = -1
-  for (let i = 0; i < m; i++) {
-    if (!finite(ys[i]!)) continue
-    out[i] = ys[i]!
-    if (prev < 0) for (let k = 0; k < i; k++) out[k] = ys[i]!
-    else if (i - prev > 1) {
-      for (let k = prev + 1; k < i; k++) {
-        const t = (xs[k]! - xs[prev]!) / (xs[i]! - xs[prev]!)
-        out[k] = ys[prev]! + t * (ys[i]! - ys[prev]!)
-      }
-    }
-    prev = i
-  }
-  for (let k = prev + 1; k < m; k++) out[k] = ys[prev]!
-}
-
-/** Centred moving average of half-width `half` samples, in place (ends use shorter windows). */
-function movingAverage(a: Float64Array, half: number): void {
-  const n = a.length
-  const src = a.slice()
-  // Symmetric windows that shrink near the ends: the course starts and ends where the file says.
-  const prefix = new Float64Array(n + 1)
-  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i]! + src[i]!
-  for (let i = 0; i < n; i++) {
-    const h = Math.min(half, i, n - 1 - i)
-    a[i] = (prefix[i + h + 1]! - prefix[i - h]!) / (2 * h + 1)
   }
 }
