@@ -158,3 +158,22 @@ describe('arrival times from the optimized plan', () => {
     ).rejects.toThrow(/firstGuessS: expected 80 times \(one per segment\), got 1/)
   })
 })
+
+describe('a plan beyond the forecast’s hours', () => {
+  it('keeps the last plan and says why instead of extrapolating', async () => {
+    // Starting at 12:30 with hours to 13:00: the first guess (start time everywhere) is covered,
+    // the plan's own arrivals (≈ 1.5 h later) are not.
+    const out = await iteratePlanArrival({
+      course,
+      forecast,
+      startTimeS: T0 + 4.5 * H,
+      firstGuessS: new Float64Array(course.n).fill(T0 + 4.5 * H),
+      optimize,
+      timelineOf,
+    })
+    expect(out.converged).toBe(false)
+    expect(out.rounds).toHaveLength(1)
+    expect(out.stoppedBy).toMatch(/forecast: expected hours covering/)
+    expect(out.result.status).toBe('optimal')
+  })
+})

@@ -60,6 +60,8 @@ export interface PlanArrivalOutcome<R> {
   rounds: PlanRound[]
   /** The returned plan's own arrivals are within the tolerance of those it was optimized with. */
   converged: boolean
+  /** Why the iteration stopped early: the forecast does not cover the plan's hours (its message). */
+  stoppedBy?: string
 }
 
 /**
@@ -152,8 +154,16 @@ export async function iteratePlanArrival<R>(
       break
     }
     if (round >= maxRounds) break
+    let nextConditions: CourseConditions
+    try {
+      nextConditions = conditionsAlongCourse(course, forecast, next, input.profile)
+    } catch (error) {
+      // The plan rides into hours the forecast does not have: keep the last plan, say why.
+      if (!(error instanceof EngineInputError)) throw error
+      return { result, environment, conditions, rounds, converged, stoppedBy: error.message }
+    }
     times = next
-    conditions = conditionsAlongCourse(course, forecast, times, input.profile)
+    conditions = nextConditions
     environment = forecastEnvironment(course, conditions, base, manual)
     result = await input.optimize(environment, round + 1)
   }
