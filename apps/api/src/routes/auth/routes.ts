@@ -6,6 +6,7 @@ import { AppError, badRequest } from '../../errors.ts'
 import { authSettings } from '../../idp/settings.ts'
 import { createAccessTokenVerifier, remoteKeys } from '../../services/provider-tokens.ts'
 import { exchangeAccessToken } from './exchange.ts'
+import { storedRateLimitStore } from './rate-limit-store.ts'
 
 const body = z.object({ accessToken: z.string().min(1).max(16_384) })
 
@@ -33,8 +34,11 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     }
   }
 
+  // Counted in the database, so that every API process behind the balancer counts the same
+  // requests of an address (README "Running on several machines").
   await app.register(rateLimit, {
     global: false,
+    store: storedRateLimitStore(database.db),
     errorResponseBuilder: (_request, context) =>
       new AppError(
         'too-many-requests',
