@@ -34,13 +34,21 @@ export const notificationPatchSchema = z.object({ showed: z.boolean() }).partial
  * - `notification`: data is a Notification with showed=false; `id:` is its `seq`, so that
  *   EventSource's automatic reconnect (Last-Event-ID) resumes after the last one received;
  * - `job`: data is {id, kind, status, progress, message, subject_type, subject_id};
+ * - `team-item`: data is {collection, team_id}: items of one of the caller's teams in that
+ *   collection were created, edited, moved or deleted (reload that list);
  * - comments (`: ping`) as heartbeats.
  * The stream ends when the session token used to open it expires: open a new one with a fresh
  * token, passing the last event id received as `?last_event_id=` (a new EventSource does not
  * send the Last-Event-ID header; its own automatic reconnects do).
  */
-export const liveEventNames = ['rider-profile', 'notification', 'job'] as const
+export const liveEventNames = ['rider-profile', 'notification', 'job', 'team-item'] as const
 export type LiveEventName = (typeof liveEventNames)[number]
+
+export const liveTeamItemsSchema = z.object({
+  collection: z.enum(['courses', 'rider-setups', 'optimizations', 'devices', 'aero-sessions']),
+  team_id: z.string(),
+})
+export type LiveTeamItems = z.infer<typeof liveTeamItemsSchema>
 
 export const liveJobSchema = z.object({
   id: z.string(),

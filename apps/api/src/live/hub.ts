@@ -1,7 +1,9 @@
 import { gt, sql } from 'drizzle-orm'
 import { jobs, notifications, riderProfiles, rows, type Database } from '@veloptima/db'
+import { LIVE_CHANNEL } from './channel.ts'
+import { membersOfTeams, teamsChangedSince } from './team-items.ts'
 
-export const LIVE_CHANNEL = 'veloptima_live'
+export { LIVE_CHANNEL }
 
 type Wake = () => void
 
@@ -76,7 +78,18 @@ export class LiveHub {
       const msg = JSON.parse(payload) as { t?: string; uid?: string | null; team?: string | null }
       // A team's job concerns every member: let each stream check what it may see.
       if (msg.t === 'job' && msg.team) this.wakeAll()
+      else if (msg.t === 'team-item' && msg.team) void this.wakeTeams([msg.team])
       else this.wake(msg.uid)
+    } catch {
+      this.wakeAll()
+    }
+  }
+
+  /** Wakes the streams of the teams' members (their team lists changed). */
+  private async wakeTeams(teams: string[]) {
+    if (this.byUid.size === 0 || teams.length === 0) return
+    try {
+      for (const uid of await membersOfTeams(this.database.db, teams)) this.wake(uid)
     } catch {
       this.wakeAll()
     }
@@ -109,6 +122,8 @@ export class LiveHub {
         .where(sql`${jobs.updatedAt} > ${since}`)
       if (changedJobs.some((j) => j.team)) this.wakeAll()
       else for (const j of changedJobs) this.wake(j.uid)
+      // Team items written without a NOTIFY (the course import, the worker's results).
+      await this.wakeTeams(await teamsChangedSince(db, since))
       this.lastChange = now?.now ?? this.lastChange
     } catch {
       // The database is restarting or closing: the next tick tries again.

@@ -6,6 +6,7 @@ import { visibleTo } from '../repositories/ownership.ts'
 import { unshownAfter } from '../repositories/notifications.ts'
 import { notificationJson } from '../services/notifications.ts'
 import { profileJson } from '../services/users.ts'
+import { changedTeamItems, teamItemSignature } from './team-items.ts'
 
 /** How long a commit may lag behind the seq it took (a job's last transaction is short). */
 const SETTLE_MS = 10_000
@@ -21,6 +22,8 @@ export class LiveStream {
   private again = false
   private profileStamp: string | undefined
   private readonly jobStamps = new Map<string, string>()
+  /** What the caller's teams held at the last pump (undefined before the first). */
+  private teamItems: Map<string, string> | undefined
   private closed = false
   /** Every unshown notification with seq ≤ floor was sent (or committed before the stream). */
   private floor: number
@@ -141,5 +144,14 @@ export class LiveStream {
       }
       this.send('job', data)
     }
+
+    // Team lists: a member's new course (or any change to the team's items, a membership
+    // begun or ended) tells the others which list to reload. The first reading is the baseline.
+    const signature = await teamItemSignature(this.db, this.uid)
+    if (this.teamItems) {
+      for (const change of changedTeamItems(this.teamItems, signature))
+        this.send('team-item', change)
+    }
+    this.teamItems = signature
   }
 }

@@ -6,6 +6,7 @@ import { isMember, isUuid, ownerToColumns, type Owner } from '../repositories/ow
 import { decodeCursor, pageFrom } from '../repositories/pagination.ts'
 import { and, eq, type SQL } from 'drizzle-orm'
 import { teamMembers } from '@veloptima/db'
+import { notifyTeamItems } from '../live/team-items.ts'
 import { parse } from './validation.ts'
 
 /** How one owned collection maps between API JSON and rows, and what it checks. */
@@ -85,6 +86,7 @@ export class CollectionService<Row extends { id: string }> {
       ...this.spec.columns(rest),
       ...ownerToColumns(owner),
     })
+    if (owner.kind === 'team') await notifyTeamItems(this.db, [owner.teamId])
     return this.spec.json(row)
   }
 
@@ -97,13 +99,16 @@ export class CollectionService<Row extends { id: string }> {
     await this.spec.checkRefs?.(this.db, uid, body, owner)
     const row = await this.spec.repo.update(this.db, uid, id, this.spec.columns(body))
     if (!row) throw notFound(`The ${this.spec.noun}`)
+    await notifyTeamItems(this.db, [ownerTeam])
     return this.spec.json(row)
   }
 
   async remove(uid: string, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.spec.repo.remove(this.db, uid, id))) {
+    const current = isUuid(id) ? await this.spec.repo.find(this.db, uid, id) : undefined
+    if (!current || !(await this.spec.repo.remove(this.db, uid, id))) {
       throw notFound(`The ${this.spec.noun}`)
     }
+    await notifyTeamItems(this.db, [(current as unknown as { ownerTeam: string | null }).ownerTeam])
   }
 
   /**
@@ -135,6 +140,7 @@ export class CollectionService<Row extends { id: string }> {
     await this.spec.checkReferrers?.(this.db, id, owner)
     const row = await this.spec.repo.update(this.db, uid, id, ownerToColumns(owner))
     if (!row) throw notFound(`The ${this.spec.noun}`)
+    await notifyTeamItems(this.db, [ownerTeam, owner.kind === 'team' ? owner.teamId : null])
     return this.spec.json(row)
   }
 

@@ -8,7 +8,8 @@ import {
   useState,
   type ReactNode,
 } from 'react'
-import type { LiveEventName, RiderProfile } from '@veloptima/contracts'
+import { useQueryClient } from '@tanstack/react-query'
+import type { LiveEventName, LiveTeamItems, RiderProfile } from '@veloptima/contracts'
 import { useAuth } from './auth.ts'
 
 type Listener = (data: unknown) => void
@@ -44,6 +45,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const uid = user?.uid
   const [profile, setProfile] = useState<{ uid: string; value: RiderProfile | null }>()
   const listeners = useRef(new Map<LiveEventName, Set<Listener>>())
+  const queryClient = useQueryClient()
 
   useEffect(() => {
     if (!uid) return
@@ -65,6 +67,13 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       source = es
       es.addEventListener('rider-profile', (e) => {
         setProfile({ uid, value: JSON.parse((e as MessageEvent<string>).data) as RiderProfile })
+      })
+      es.addEventListener('team-item', (e) => {
+        const data = JSON.parse((e as MessageEvent<string>).data) as LiveTeamItems
+        // Lists kept by TanStack Query (/aero: ['aero-sessions'], ['devices']) refetch here;
+        // the simulation lists listen through useTeamItemsReload.
+        void queryClient.invalidateQueries({ queryKey: [data.collection] })
+        dispatch('team-item', data)
       })
       for (const name of ['notification', 'job'] as const) {
         es.addEventListener(name, (e) => {
@@ -89,7 +98,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       source?.close()
       if (timer) clearTimeout(timer)
     }
-  }, [uid, getSessionToken, refreshClaims])
+  }, [uid, getSessionToken, refreshClaims, queryClient])
 
   // Stable, so that listeners do not re-subscribe whenever the profile changes.
   const subscribe = useCallback<LiveState['subscribe']>((event, listener) => {
@@ -109,4 +118,20 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     [profile, uid, subscribe],
   )
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>
+}
+
+/**
+ * Reloads a list of `/api/<collection>` (query string allowed) when the live stream says that
+ * one of the caller's teams changed its items in that collection: a member's new course
+ * appears for the others without a reload. Other paths are left alone.
+ */
+export function useTeamItemsReload(path: string, reload: () => void): void {
+  const { subscribe } = useLive()
+  const collection = /^\/api\/([a-z-]+)(?:\?|$)/.exec(path)?.[1]
+  useEffect(() => {
+    if (!collection) return
+    return subscribe('team-item', (data) => {
+      if ((data as LiveTeamItems).collection === collection) reload()
+    })
+  }, [collection, reload, subscribe])
 }

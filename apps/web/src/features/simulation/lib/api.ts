@@ -9,6 +9,7 @@ import type {
   RiderSetup,
 } from '@veloptima/contracts'
 import { api, ApiError, sessionToken } from '../../../lib/api-client.ts'
+import { useTeamItemsReload } from '../../../lib/live.tsx'
 
 export type { Course, CourseSummary, Optimization, OptimizationResult, RiderSetup }
 
@@ -80,7 +81,9 @@ export async function listAll<T>(path: string, max = 1000): Promise<T[]> {
 }
 
 export function useList<T>(path: string): Loaded<T[]> {
-  return useLoaded<T[]>(path, () => listAll<T>(path))
+  const loaded = useLoaded<T[]>(path, () => listAll<T>(path))
+  useTeamItemsReload(path, loaded.reload)
+  return loaded
 }
 
 export type ImportedCourse = CourseSummary & {
