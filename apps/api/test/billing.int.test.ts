@@ -1,7 +1,6 @@
-// Subscriptions and payment (issue 17): Stripe's official SDK against a local HTTP server that
-// records what it sends (Stripe's API cannot be reached from here), and webhooks signed by the
-// SDK's own test-header helper, posted to the real app.
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+// Subscriptions and payment (issue 17): Stripe's official SDK against the local Stripe stand-in
+// (stripe-stand-in.ts: it checks and records what the SDK sends; Stripe cannot be reached from
+// here), and webhooks signed by the SDK's own test-header helper, posted to the real app.
 import type { AddressInfo } from 'node:net'
 import Stripe from 'stripe'
 import { eq } from 'drizzle-orm'
@@ -14,59 +13,22 @@ import { startTestApp, type TestApp } from './helpers.ts'
 import { signInWithPassword, startIdentity } from './idp-flow.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
 import { SseClient } from './sse-client.ts'
+import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.ts'
 
 const SECRET = 'whsec_test_secret'
 const KEY = 'sk_test_local'
 const sdk = new Stripe(KEY)
-type Recorded = { method: string; path: string; auth: string; form: URLSearchParams }
 
 describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
   let t: TestApp
-  let stripeServer: Server
-  const seen: Recorded[] = []
+  let stripe: StripeStandIn
+  const seen = () => stripe.requests
   let base: string
   let rita: Caller
   let ritaToken: string
   let eventNo = 0
   let teamId = ''
   const now = Math.floor(Date.now() / 1000)
-
-  /** Answers in the shape of Stripe's API reference (checkout session, portal session). */
-  async function stripeApi(req: IncomingMessage) {
-    let body = ''
-    for await (const chunk of req) body += String(chunk)
-    const path = (req.url ?? '').split('?')[0]!
-    seen.push({
-      method: req.method ?? '',
-      path,
-      auth: String(req.headers.authorization),
-      form: new URLSearchParams(body),
-    })
-    if (path === '/v1/checkout/sessions' && req.method === 'POST') {
-      return {
-        id: 'cs_test_1',
-        object: 'checkout.session',
-        mode: 'subscription',
-        url: 'https://checkout.stripe.com/c/pay/cs_test_1',
-      }
-    }
-    if (path === '/v1/checkout/sessions/cs_test_1') {
-      return {
-        id: 'cs_test_1',
-        object: 'checkout.session',
-        client_reference_id: 'rita',
-        subscription: 'sub_rita',
-      }
-    }
-    if (path === '/v1/billing_portal/sessions') {
-      return {
-        id: 'bps_1',
-        object: 'billing_portal.session',
-        url: 'https://billing.stripe.com/p/session/bps_1',
-      }
-    }
-    return undefined
-  }
 
   const signed = (type: string, object: object, created: number, id = `evt_${++eventNo}`) => {
     const payload = JSON.stringify({ id, object: 'event', type, created, data: { object } })
@@ -100,23 +62,14 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
     )[0]
 
   beforeAll(async () => {
-    stripeServer = createServer((req, res) => {
-      void stripeApi(req).then((answer) => {
-        res.writeHead(answer ? 200 : 404, { 'content-type': 'application/json' })
-        res.end(
-          JSON.stringify(answer ?? { error: { type: 'invalid_request_error', message: 'no' } }),
-        )
-      })
-    })
-    await new Promise<void>((r) => stripeServer.listen(0, '127.0.0.1', r))
-    const port = (stripeServer.address() as AddressInfo).port
+    stripe = await startStripeStandIn({ secretKey: KEY, prices: ['price_ind_m', 'price_team_y'] })
     t = await startTestApp({
       PUBLIC_URL: 'https://veloptima.example',
       STRIPE_SECRET_KEY: KEY,
       STRIPE_WEBHOOK_SECRET: SECRET,
       STRIPE_PRICE_INDIVIDUAL_MONTH: 'price_ind_m',
       STRIPE_PRICE_TEAM_YEAR: 'price_team_y',
-      STRIPE_API_URL: `http://127.0.0.1:${port}`,
+      STRIPE_API_URL: stripe.url,
       LIVE_POLL_MS: '0',
     })
     await t.app.listen({ port: 0, host: '127.0.0.1' })
@@ -128,7 +81,7 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
   })
   afterAll(async () => {
     await t.close()
-    await new Promise((r) => stripeServer.close(r))
+    await stripe.close()
   })
 
   it('config: only the plans with a price id can be bought', async () => {
@@ -148,8 +101,9 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
   it('checkout: the SDK posts a subscription session with the price, quantity, return URL and the caller', async () => {
     const res = await rita.post('/api/billing/checkout', { plan: 'individual', period: 'month' })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
-    expect(res.body.url).toBe('https://checkout.stripe.com/c/pay/cs_test_1')
-    const req = seen.find((r) => r.path === '/v1/checkout/sessions')!
+    // The Checkout page Stripe (here its stand-in) answered with.
+    expect(res.body.url).toBe(`${stripe.url}/c/pay/cs_test_1`)
+    const req = seen().find((r) => r.path === '/v1/checkout/sessions')!
     expect(req.method).toBe('POST')
     expect(req.auth).toBe(`Bearer ${KEY}`)
     expect(req.form.get('mode')).toBe('subscription')
@@ -174,7 +128,9 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
       team_id: team.body.id,
     })
     expect(res.status).toBe(200)
-    const req = seen.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!
+    const req = seen()
+      .filter((r) => r.path === '/v1/checkout/sessions')
+      .at(-1)!
     expect(req.form.get('line_items[0][price]')).toBe('price_team_y')
     expect(req.form.get('line_items[0][quantity]')).toBe('6')
     expect(req.form.get('client_reference_id')).toBe(`team:${team.body.id}`)
@@ -228,15 +184,17 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
     const n = JSON.parse(live.events.find((x) => x.event === 'notification')!.data)
     expect(n.data).toEqual({ kind: 'claims' })
     live.close()
+    // Rita paid on the Checkout page: the session has her customer and subscription.
+    stripe.complete('cs_test_1', { customer: 'cus_rita', subscription: 'sub_rita' })
     const status = await rita.get('/api/billing/status?session_id=cs_test_1')
     expect(status.body.status).toBe('active')
     // Replayed: nothing changes.
     const again = await post(done)
     expect(again.json()).toEqual({ applied: false })
-    expect((await rita.post('/api/billing/portal')).body.url).toBe(
-      'https://billing.stripe.com/p/session/bps_1',
+    expect((await rita.post('/api/billing/portal')).body.url).toMatch(
+      new RegExp(`^${stripe.url}/p/session/bps_test_\\d+$`),
     )
-    const portal = seen.find((r) => r.path === '/v1/billing_portal/sessions')!
+    const portal = seen().find((r) => r.path === '/v1/billing_portal/sessions')!
     expect(portal.form.get('customer')).toBe('cus_rita')
   })
 
