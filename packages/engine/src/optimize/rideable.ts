@@ -16,11 +16,14 @@ import { sectionLabel, type PlanSection, type PlanTarget, type SimplifiedPlan } 
 import { controlPowers, makePolishSetup, polish } from './polish.ts'
 import { dpWprimeTwoPass } from './dp.ts'
 import {
-  augmentedObjective,
-  type AugmentedState,
-  type ConstraintSpec,
-  type Workspace,
-} from './problem.ts'
+  compactTargets,
+  enforceMinLength,
+  freeSections,
+  levelSections,
+  movingMean,
+  targetMeans,
+} from './sections.ts'
+import { type AugmentedState, type ConstraintSpec, type Workspace } from './problem.ts'
 
 /** Defaults of the rideable plan (issue 15). */
 export const DEFAULT_MAX_TARGETS = 12
@@ -85,21 +88,6 @@ export interface TargetPlan {
   gradients: number
   /** the augmented-Lagrangian state where the polish ended (prices the constraint) */
   al: AugmentedState
-}
-
-/** Renumbers targets 0…T−1 in order of first use; returns T. */
-export function compactTargets(targetOf: Int32Array): number {
-  const map = new Map<number, number>()
-  for (let k = 0; k < targetOf.length; k++) {
-    const t = targetOf[k]!
-    let m = map.get(t)
-    if (m === undefined) {
-      m = map.size
-      map.set(t, m)
-    }
-    targetOf[k] = m
-  }
-  return map.size
 }
 
 /**
@@ -258,309 +246,6 @@ function targetPowers(r: TargetPlan, controls: Controls): Float64Array {
   return out
 }
 
-/**
- * ∂J/∂(power of each control) of the augmented objective at a plan (one power per control), on
- * the coarse model, with the constraint priced by `al`: one forward pass and one reverse sweep.
- * Returns the derivative for a power increase and for a decrease (they differ at CP, the kink of
- * the W′ model).
- */
-function controlGradient(
-  s: ReducedSetup,
-  power: Float64Array,
-  al: AugmentedState,
-): { up: Float64Array; down: Float64Array } {
-  const K = s.controls.count
-  const split = s.spec.type === 'w_prime_balance'
-  const cp = s.spec.type === 'w_prime_balance' ? s.spec.cpW : 0
-  const x = new Float64Array(split ? 2 * K : K)
-  for (let k = 0; k < K; k++) {
-    if (split) {
-      x[k] = Math.max(0, power[k]! - cp)
-      x[K + k] = Math.max(0, cp - power[k]!)
-    } else x[k] = power[k]!
-  }
-  const g = new Float64Array(x.length)
-  const ic = s.coarse.controls
-  const floor = new Float64Array(s.im.n)
-  for (let i = 0; i < s.im.n; i++) floor[i] = s.floorC[ic.of[i]!]!
-  augmentedObjective(
-    s.im,
-    s.v0,
-    ic.of,
-    K,
-    s.spec,
-    { ...al },
-    s.timeScale,
-    x,
-    g,
-    s.ws,
-    split ? 0.01 * cp : 0,
-    floor,
-  )
-  const up = new Float64Array(K)
-  const down = new Float64Array(K)
-  for (let k = 0; k < K; k++) {
-    if (!split) {
-      up[k] = g[k]!
-      down[k] = g[k]!
-    } else {
-      up[k] = power[k]! >= cp ? g[k]! : -g[K + k]!
-      down[k] = power[k]! > cp ? g[k]! : -g[K + k]!
-    }
-  }
-  return { up, down }
-}
-
-/**
- * Boundary moves: the control at either end of each section may change to its neighbour's
- * target when the augmented objective's derivative says the plan gains by it (second-order
- * estimate, curvature of a ride's time in power ≈ t/P²) and both sections stay at least
- * `minLength` long; the target powers are then re-optimized and the plan re-timed, and the moves
- * are kept while the plan gets faster (at most `rounds` times).
- */
-export function refineBoundaries(
-  s: ReducedSetup,
-  start: TargetPlan,
-  length: Float64Array,
-  minLength: number,
-  rounds: number,
-  maxMoves = Infinity,
-): { plan: TargetPlan; simulations: number; gradients: number } {
-  const { controls } = s
-  const K = controls.count
-  let plan = start
-  let simulations = 0
-  let gradients = 0
-  for (let round = 0; round < rounds; round++) {
-    const tp = targetPowers(plan, controls)
-    const power = new Float64Array(K)
-    const time = new Float64Array(K)
-    const sim = plan.verdict.sim!
-    for (let i = 0; i < s.course.n; i++) {
-      time[controls.of[i]!] = time[controls.of[i]!]! + sim.segments.duration[i]!
-    }
-    for (let k = 0; k < K; k++) power[k] = tp[plan.targetOf[k]!]!
-    const g = controlGradient(s, power, plan.al)
-    gradients++
-    const targetOf = Int32Array.from(plan.targetOf)
-    // run lengths, kept current as controls move
-    const runLen = new Float64Array(K)
-    const runOf = new Int32Array(K)
-    let run = -1
-    for (let k = 0; k < K; k++) {
-      if (k === 0 || targetOf[k] !== targetOf[k - 1]) run++
-      runOf[k] = run
-      runLen[run] = runLen[run]! + length[k]!
-    }
-    // the estimated gain of each boundary's better move; only the best few are made (the
-    // estimates are local: many moves at once interact through W′, measured to lose)
-    const cands: { k: number; left: boolean; gain: number }[] = []
-    for (let k = 0; k + 1 < K; k++) {
-      if (runOf[k] === runOf[k + 1]) continue
-      const a = targetOf[k]!
-      const b = targetOf[k + 1]!
-      const gain = (q: number, to: number) => {
-        const dP = tp[to]! - power[q]!
-        const slope = dP > 0 ? g.up[q]! : g.down[q]!
-        const curv = time[q]! / Math.max(1, power[q]! * power[q]!) / s.timeScale
-        return slope * dP + 0.5 * curv * dP * dP
-      }
-      const ra = runOf[k]!
-      const rb = runOf[k + 1]!
-      const left = runLen[ra]! - length[k]! >= minLength - 1e-9 ? gain(k, b) : Infinity
-      const right = runLen[rb]! - length[k + 1]! >= minLength - 1e-9 ? gain(k + 1, a) : Infinity
-      if (Math.min(left, right) >= 0) continue
-      cands.push({ k, left: left <= right, gain: Math.min(left, right) })
-    }
-    cands.sort((x, y) => x.gain - y.gain)
-    const touched = new Uint8Array(K)
-    let moves = 0
-    for (const c of cands) {
-      if (moves >= maxMoves) break
-      const ra = runOf[c.k]!
-      const rb = runOf[c.k + 1]!
-      if (touched[ra] || touched[rb]) continue
-      touched[ra] = 1
-      touched[rb] = 1
-      if (c.left) targetOf[c.k] = targetOf[c.k + 1]!
-      else targetOf[c.k + 1] = targetOf[c.k]!
-      moves++
-    }
-    if (moves === 0) break
-    const next = optimizeTargets(s, targetOf, [tp], { rounds: 2, inner: 25 })
-    if (!next) break
-    simulations += next.simulations
-    gradients += next.gradients
-    if (next.verdict.sim!.timeS >= plan.verdict.sim!.timeS) break
-    plan = next
-  }
-  return { plan, simulations, gradients }
-}
-
-/** Time-weighted moving mean of `power` over ±`half` controls. */
-function movingMean(power: Float64Array, time: Float64Array, half: number): Float64Array {
-  const K = power.length
-  const out = new Float64Array(K)
-  for (let k = 0; k < K; k++) {
-    let e = 0
-    let t = 0
-    for (let q = Math.max(0, k - half); q <= Math.min(K - 1, k + half); q++) {
-      e += power[q]! * time[q]!
-      t += time[q]!
-    }
-    out[k] = t > 0 ? e / t : power[k]!
-  }
-  return out
-}
-
-/** Time-weighted mean of `power` over the controls of each target. */
-function targetMeans(targetOf: Int32Array, T: number, power: Float64Array, time: Float64Array) {
-  const e = new Float64Array(T)
-  const t = new Float64Array(T)
-  for (let k = 0; k < targetOf.length; k++) {
-    e[targetOf[k]!] = e[targetOf[k]!]! + power[k]! * time[k]!
-    t[targetOf[k]!] = t[targetOf[k]!]! + time[k]!
-  }
-  for (let q = 0; q < T; q++) e[q] = t[q]! > 0 ? e[q]! / t[q]! : 0
-  return e
-}
-
-/**
- * Sections at least `minLength` long: the shortest run of one target shorter than that joins the
- * neighbouring run whose target power is closer to the run's own power (the per-segment optimum's),
- * until none is left. Rewrites targetOf in place.
- */
-export function enforceMinLength(
-  targetOf: Int32Array,
-  level: Float64Array,
-  power: Float64Array,
-  time: Float64Array,
-  length: Float64Array,
-  minLength: number,
-): void {
-  type Run = { first: number; last: number; target: number; len: number; e: number; t: number }
-  const runs: Run[] = []
-  for (let k = 0; k < targetOf.length; k++) {
-    const prev = runs[runs.length - 1]
-    const tk = time[k]!
-    if (prev && prev.target === targetOf[k]) {
-      prev.last = k
-      prev.len += length[k]!
-      prev.e += power[k]! * tk
-      prev.t += tk
-    } else {
-      runs.push({
-        first: k,
-        last: k,
-        target: targetOf[k]!,
-        len: length[k]!,
-        e: power[k]! * tk,
-        t: tk,
-      })
-    }
-  }
-  const join = (a: Run, b: Run) => {
-    a.last = b.last
-    a.len += b.len
-    a.e += b.e
-    a.t += b.t
-  }
-  while (runs.length > 1) {
-    let g = -1
-    for (let q = 0; q < runs.length; q++) {
-      if (runs[q]!.len < minLength - 1e-9 && (g < 0 || runs[q]!.len < runs[g]!.len)) g = q
-    }
-    if (g < 0) break
-    const r = runs[g]!
-    const p = r.t > 0 ? r.e / r.t : 0
-    const left = runs[g - 1]
-    const right = runs[g + 1]
-    const dl = left ? Math.abs(level[left.target]! - p) : Infinity
-    const dr = right ? Math.abs(level[right.target]! - p) : Infinity
-    const into = dl <= dr ? left! : right!
-    r.target = into.target
-    // the run takes its neighbour's target; equal neighbours become one run
-    if (left && left.target === r.target) {
-      join(left, r)
-      runs.splice(g, 1)
-      g--
-    }
-    const cur = runs[g]!
-    const nxt = runs[g + 1]
-    if (nxt && nxt.target === cur.target) {
-      join(cur, nxt)
-      runs.splice(g + 1, 1)
-    }
-  }
-  for (const r of runs) for (let k = r.first; k <= r.last; k++) targetOf[k] = r.target
-}
-
-/**
- * Optimal 1-D clustering of the controls' powers into at most M levels, minimizing the
- * time-weighted squared deviation (dynamic programming over the sorted powers, rounded to 0.5 W).
- * Returns the level of each control.
- */
-export function clusterLevels(power: Float64Array, time: Float64Array, M: number): Int32Array {
-  const K = power.length
-  const keyOf = new Float64Array(K)
-  const byKey = new Map<number, number>()
-  for (let k = 0; k < K; k++) {
-    keyOf[k] = Math.round(power[k]! * 2) / 2
-    byKey.set(keyOf[k]!, (byKey.get(keyOf[k]!) ?? 0) + Math.max(time[k]!, 1e-9))
-  }
-  const values = [...byKey.keys()].sort((a, b) => a - b)
-  const U = values.length
-  const L = Math.min(M, U)
-  // prefix sums of weight, weight·x, weight·x²
-  const w = new Float64Array(U + 1)
-  const wx = new Float64Array(U + 1)
-  const wxx = new Float64Array(U + 1)
-  for (let u = 0; u < U; u++) {
-    const x = values[u]!
-    const wt = byKey.get(x)!
-    w[u + 1] = w[u]! + wt
-    wx[u + 1] = wx[u]! + wt * x
-    wxx[u + 1] = wxx[u]! + wt * x * x
-  }
-  const cost = (a: number, b: number) => {
-    // values a…b−1
-    const W = w[b]! - w[a]!
-    const S = wx[b]! - wx[a]!
-    return Math.max(0, wxx[b]! - wxx[a]! - (S * S) / W)
-  }
-  // D[l][b]: best cost of the first b values in l clusters
-  const D = new Float64Array((L + 1) * (U + 1)).fill(Infinity)
-  const arg = new Int32Array((L + 1) * (U + 1))
-  D[0] = 0
-  for (let l = 1; l <= L; l++) {
-    for (let b = l; b <= U; b++) {
-      let m = Infinity
-      let am = l - 1
-      for (let a = l - 1; a < b; a++) {
-        const c = D[(l - 1) * (U + 1) + a]! + cost(a, b)
-        if (c < m) {
-          m = c
-          am = a
-        }
-      }
-      D[l * (U + 1) + b] = m
-      arg[l * (U + 1) + b] = am
-    }
-  }
-  const clusterOfValue = new Int32Array(U)
-  let b = U
-  for (let l = L; l >= 1; l--) {
-    const a = arg[l * (U + 1) + b]!
-    for (let u = a; u < b; u++) clusterOfValue[u] = l - 1
-    b = a
-  }
-  const index = new Map<number, number>()
-  values.forEach((v, u) => index.set(v, clusterOfValue[u]!))
-  const out = new Int32Array(K)
-  for (let k = 0; k < K; k++) out[k] = index.get(keyOf[k]!)!
-  return out
-}
-
 /** Time-unweighted mean power of each target over its fine segments (a start for the polish). */
 export function targetMeansOf(
   targetOf: Int32Array,
@@ -577,162 +262,6 @@ export function targetMeansOf(
   }
   for (let t = 0; t < T; t++) sum[t] = count[t]! > 0 ? sum[t]! / count[t]! : 0
   return sum
-}
-
-/**
- * Sections of at least `minLength` over the controls, each riding one of the given levels, that
- * deviate least from the per-segment optimum (Σ time·(power − level)²): dynamic programming over
- * the section ends. A section of 2·minLength + the longest control or more can always be cut in
- * two at the same level and the same cost, so only shorter last sections are searched.
- */
-export function segmentLevels(
-  power: Float64Array,
-  time: Float64Array,
-  length: Float64Array,
-  levels: Float64Array,
-  minLength: number,
-): Int32Array {
-  const K = power.length
-  const s0 = new Float64Array(K + 1)
-  const s1 = new Float64Array(K + 1)
-  const s2 = new Float64Array(K + 1)
-  const at = new Float64Array(K + 1)
-  let longest = 0
-  for (let k = 0; k < K; k++) {
-    const w = Math.max(time[k]!, 1e-9)
-    s0[k + 1] = s0[k]! + w
-    s1[k + 1] = s1[k]! + w * power[k]!
-    s2[k + 1] = s2[k]! + w * power[k]! * power[k]!
-    at[k + 1] = at[k]! + length[k]!
-    longest = Math.max(longest, length[k]!)
-  }
-  const window = 2 * minLength + longest
-  const f = new Float64Array(K + 1).fill(Infinity)
-  const from = new Int32Array(K + 1)
-  const lev = new Int32Array(K + 1)
-  f[0] = 0
-  const L = levels.length
-  for (let k = 1; k <= K; k++) {
-    for (let j = k - 1; j >= 0; j--) {
-      const len = at[k]! - at[j]!
-      if (len > window && f[k]! < Infinity) break
-      // too short, unless it is the whole course (shorter than one section)
-      if (len < minLength - 1e-9 && !(j === 0 && k === K)) continue
-      if (f[j] === Infinity) continue
-      const w0 = s0[k]! - s0[j]!
-      const w1 = s1[k]! - s1[j]!
-      const w2 = s2[k]! - s2[j]!
-      for (let l = 0; l < L; l++) {
-        const q = levels[l]!
-        const c = f[j]! + w2 - 2 * q * w1 + q * q * w0
-        if (c < f[k]!) {
-          f[k] = c
-          from[k] = j
-          lev[k] = l
-        }
-      }
-    }
-  }
-  const out = new Int32Array(K)
-  if (f[K] === Infinity) return out
-  for (let k = K; k > 0; k = from[k]!) out.fill(lev[k]!, from[k]!, k)
-  return out
-}
-
-/**
- * The shortest sections (at least `minLength`) that follow the optimum's power: dynamic
- * programming over the section ends, minimizing Σ time·(power − section mean)² with every
- * section its own level. A section of 2·minLength + the longest control or more can be cut in two
- * without more cost, so only shorter sections are searched.
- */
-export function freeSections(
-  power: Float64Array,
-  time: Float64Array,
-  length: Float64Array,
-  minLength: number,
-): Int32Array {
-  const K = power.length
-  const s0 = new Float64Array(K + 1)
-  const s1 = new Float64Array(K + 1)
-  const s2 = new Float64Array(K + 1)
-  const at = new Float64Array(K + 1)
-  let longest = 0
-  for (let k = 0; k < K; k++) {
-    const w = Math.max(time[k]!, 1e-9)
-    s0[k + 1] = s0[k]! + w
-    s1[k + 1] = s1[k]! + w * power[k]!
-    s2[k + 1] = s2[k]! + w * power[k]! * power[k]!
-    at[k + 1] = at[k]! + length[k]!
-    longest = Math.max(longest, length[k]!)
-  }
-  const window = 2 * minLength + longest
-  const f = new Float64Array(K + 1).fill(Infinity)
-  const from = new Int32Array(K + 1)
-  f[0] = 0
-  for (let k = 1; k <= K; k++) {
-    for (let j = k - 1; j >= 0; j--) {
-      const len = at[k]! - at[j]!
-      if (len > window && f[k]! < Infinity) break
-      if (len < minLength - 1e-9 && !(j === 0 && k === K)) continue
-      if (f[j] === Infinity) continue
-      const w1 = s1[k]! - s1[j]!
-      const c = f[j]! + s2[k]! - s2[j]! - (w1 * w1) / (s0[k]! - s0[j]!)
-      if (c < f[k]!) {
-        f[k] = c
-        from[k] = j
-      }
-    }
-  }
-  const out = new Int32Array(K)
-  if (f[K] === Infinity) return out
-  const ends: number[] = []
-  for (let k = K; k > 0; k = from[k]!) ends.push(k)
-  ends.reverse()
-  // long flat stretches are cut into sections of about minLength, so the sections' own optimum
-  // has as much freedom as the rider can follow
-  let q = 0
-  let startK = 0
-  for (const e of ends) {
-    let a = startK
-    for (let k = startK; k < e; k++) {
-      const done = at[k + 1]! - at[a]!
-      const rest = at[e]! - at[k + 1]!
-      if (done >= 2 * minLength - 1e-9 && rest >= minLength - 1e-9) {
-        out.fill(q++, a, k + 1)
-        a = k + 1
-      }
-    }
-    out.fill(q++, a, e)
-    startK = e
-  }
-  return out
-}
-
-/**
- * Levels and sections together: from the optimal clustering of the powers into M levels, the
- * best sections for the levels (`segmentLevels`) and the levels for the sections (time-weighted
- * means), alternately, until the sections no longer change (at most 10 rounds).
- */
-export function levelSections(
-  power: Float64Array,
-  time: Float64Array,
-  length: Float64Array,
-  M: number,
-  minLength: number,
-): Int32Array {
-  let targetOf = clusterLevels(power, time, M)
-  let T = compactTargets(targetOf)
-  for (let round = 0; round < 10; round++) {
-    const levels = targetMeans(targetOf, T, power, time)
-    const next = segmentLevels(power, time, length, levels, minLength)
-    const T2 = compactTargets(next)
-    let same = T2 === T
-    for (let k = 0; same && k < next.length; k++) same = next[k] === targetOf[k]
-    targetOf = next
-    T = T2
-    if (same) break
-  }
-  return targetOf
 }
 
 /** Per-control length (m), mean grade and mean head/cross wind. */
@@ -807,7 +336,7 @@ export interface RideableOptions {
  * The fastest rideable plan found from the per-segment optimum (`optimum`, its ride `optimumSim`).
  * Candidates, each with sections of at least minSectionM and its target powers optimized exactly:
  * the optimum over free sections (under W′, when it has no more sections than targets); its
- * powers in maxTargets levels over sections, then boundary moves; and `twoPlan`, the two-level
+ * powers in maxTargets levels over sections; and `twoPlan`, the two-level
  * plan of the optimizer's multi-start (its short sections joined to a neighbour). Returns the
  * fastest (null: none is feasible).
  */
@@ -859,17 +388,10 @@ export function bestTargetPlan(
     const targetOf = levelSections(pw, weight, terrain.length, M, o.minSectionM)
     const T = compactTargets(targetOf)
     if (T < 2) return
-    let r = optimizeTargets(s, targetOf, [targetMeans(targetOf, T, pw, tm)])
+    const r = optimizeTargets(s, targetOf, [targetMeans(targetOf, T, pw, tm)])
     if (r) {
       simulations += r.simulations
       gradients += r.gradients
-      // three rounds of boundary moves, none on very long courses (each round is a polish; the
-      // 180 km bench course must stay within a second)
-      const rounds = s.im.n <= LONG_COARSE ? 3 : 0
-      const refined = refineBoundaries(s, r, terrain.length, o.minSectionM, rounds)
-      simulations += refined.simulations
-      gradients += refined.gradients
-      r = refined.plan
     }
     consider(r)
   }
