@@ -17,7 +17,14 @@ export type TestApp = {
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await openTestDatabase()
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/veloptima-test', ...env })
+  // No test reaches the internet: the weather source is off unless the test points it at the
+  // local Open-Meteo stand-in (WEATHER_PROVIDER, WEATHER_URL in `env`).
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/veloptima-test',
+    WEATHER_PROVIDER: 'none',
+    ...env,
+  })
   const sessionTokens = await loadSessionTokens(database, config.publicUrl)
   const app = await buildApp({ config, database, sessionTokens })
   await app.ready()

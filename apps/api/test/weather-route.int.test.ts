@@ -23,9 +23,12 @@ const track = { lat: [45, 45.18], lon: [6, 6], ele: [300, 300], distance: [0, 20
 
 beforeAll(async () => {
   standIn = await startOpenMeteoStandIn()
-  process.env.WEATHER_URL = standIn.url
-  process.env.WEATHER_PROVIDER = 'open-meteo' // vitest.config.ts turns it off for every other test
-  t = await startTestApp({ FILES_DIR: tempDir('weather-route') })
+  // The app's config points the weather at the stand-in (every other test app has it off).
+  t = await startTestApp({
+    FILES_DIR: tempDir('weather-route'),
+    WEATHER_PROVIDER: 'open-meteo',
+    WEATHER_URL: standIn.url,
+  })
   await createUser(t.database, 'rider')
   await createUser(t.database, 'other')
   rider = await t.bearer({ uid: 'rider' })
@@ -34,8 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close()
   await standIn.close()
-  delete process.env.WEATHER_URL
-  process.env.WEATHER_PROVIDER = 'none'
 })
 
 async function course(withTrack = true) {
@@ -118,15 +119,24 @@ describe('GET /api/weather/course/:courseId', () => {
   })
 
   it('provider off or no positions → unavailable with the reason', async () => {
-    const id = await course()
-    process.env.WEATHER_PROVIDER = 'none'
+    // An app configured with WEATHER_PROVIDER=none (the stand-in is not asked).
+    const offApp = await startTestApp({ FILES_DIR: tempDir('weather-route-off') })
     try {
-      const off = await get(id, rider)
+      await createUser(offApp.database, 'rider')
+      const { course: c } = await createRunnable(offApp.database.db, { ownerUid: 'rider' })
+      await offApp.database.db.update(courses).set({ track }).where(eq(courses.id, c.id))
+      const asked = standIn.requests.length
+      const off = await offApp.app.inject({
+        method: 'GET',
+        url: `/api/weather/course/${c.id}?start=${encodeURIComponent(start)}`,
+        headers: await offApp.bearer({ uid: 'rider' }),
+      })
       expect(off.statusCode).toBe(200)
       expect(off.json()).toMatchObject({ status: 'unavailable', reason: 'disabled' })
       expect(off.json().message).toMatch(/WEATHER_PROVIDER=none/)
+      expect(standIn.requests.length).toBe(asked)
     } finally {
-      process.env.WEATHER_PROVIDER = 'open-meteo'
+      await offApp.close()
     }
     const bare = await get(await course(false), rider)
     expect(bare.json()).toMatchObject({ status: 'unavailable', reason: 'no_positions' })

@@ -8,6 +8,7 @@ import { runsRoutes } from '../routes/runs/routes.ts'
 import { FileService } from './service.ts'
 import { loadDownloadSigner } from './signed-url.ts'
 import { createStorage } from './storage.ts'
+import { raceDayWeather } from '../weather/race-day.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,7 +38,10 @@ async function filesAndJobsPlugin(app: FastifyInstance) {
   const jobs = new JobSystem(database, app.log, config.JOB_HEARTBEAT_SECONDS)
   app.decorate('files', files)
   app.decorate('jobs', jobs)
-  app.decorate('runs', new OptimizationRuns(database.db, jobs, files))
+  app.decorate(
+    'runs',
+    new OptimizationRuns(database.db, jobs, files, raceDayWeather(database.db, config)),
+  )
   app.decorate('aeroAnalyses', new AeroAnalyses(database.db, jobs, files))
   app.addHook('onClose', () => jobs.stop())
   await app.register(filesRoutes, { prefix: '/api' })

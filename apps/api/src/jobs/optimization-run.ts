@@ -31,7 +31,7 @@ import {
 import { planCsv } from './plan-csv.ts'
 import { insertJob, markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobDefinition, type JobSystem } from './system.ts'
-import { raceDayWeatherFromEnv, type RaceDayWeather } from '../weather/race-day.ts'
+import type { RaceDayWeather } from '../weather/race-day.ts'
 import type { PacingOutput, RunOutput } from './tasks.ts'
 
 export const OPTIMIZATION_RUN = 'optimization-run'
@@ -139,7 +139,8 @@ export class OptimizationRuns {
     private readonly db: Db,
     private readonly jobs: JobSystem,
     private readonly files: FileService,
-    private readonly weather: RaceDayWeather = raceDayWeatherFromEnv(db),
+    /** Configured from the app's parsed config (WEATHER_PROVIDER, WEATHER_URL). */
+    private readonly weather: RaceDayWeather,
   ) {
     jobs.define({
       queue: OPTIMIZATION_RUN,
@@ -276,16 +277,38 @@ export class OptimizationRuns {
       throw new PermanentJobError('invalid-inputs', (error as Error).message)
     }
     ctx.progress(1, 'Starting')
-    // Race-day weather (an event start): the forecast's wind and air along the course; when it
-    // cannot be had, the typed inputs apply and the result's `weather` says why.
+    // Race-day weather (an event start): the forecast's wind and air along the course, read where
+    // the plan puts the rider when (re-optimized with the plan's own arrival times until they
+    // settle); when it cannot be had, the typed inputs apply and the result's `weather` says why.
     const weather = await this.weather.forRun(snapshot, plan.input)
-    if (weather) plan = { ...plan, input: weather.input }
-    const output = await ctx.pool.run<RunOutput>(
-      plan.task,
-      plan.input,
-      (p) => ctx.progress(p.progress, p.message),
-      ctx.signal,
-    )
+    const task = plan.task
+    // With the weather's rounds, the first optimization is 0–75 % and each later one 8 % more.
+    const scale = weather?.iterate
+      ? (round: number, p: number) =>
+          round === 0 ? 0.75 * p : 75 + Math.min(24, 8 * (round - 1) + 0.08 * p)
+      : (_round: number, p: number) => p
+    const optimize = (input: OptimizerInput, round: number) =>
+      ctx.pool.run<RunOutput>(
+        task,
+        input,
+        (p) =>
+          ctx.progress(
+            Math.round(scale(round, p.progress)),
+            round === 0
+              ? p.message
+              : `Arrival times from the plan, round ${round + 1}: ${p.message ?? ''}`,
+          ),
+        ctx.signal,
+      )
+    let output: RunOutput
+    let record = weather?.record
+    if (weather?.iterate) {
+      const done = await weather.iterate(optimize)
+      output = done.output
+      record = done.record
+    } else {
+      output = await optimize(weather?.input ?? plan.input, 0)
+    }
     const pacing: PacingOutput = output.type === 'pacing' ? output : output.best
     if (pacing.status !== 'optimal') {
       throw new PermanentJobError(
@@ -315,9 +338,7 @@ export class OptimizationRuns {
         .set({
           status: 'succeeded',
           progress: 100,
-          result: (weather
-            ? { ...output, weather: weather.record }
-            : output) as unknown as JsonObject,
+          result: (record ? { ...output, weather: record } : output) as unknown as JsonObject,
           error: null,
           finishedAt: sql`now()`,
           updatedAt: sql`now()`,

@@ -24,9 +24,12 @@ const track = { lat: [45, 45.09], lon: [6, 6], ele: [300, 300], distance: [0, 20
 
 beforeAll(async () => {
   standIn = await startOpenMeteoStandIn()
-  process.env.WEATHER_URL = standIn.url
-  process.env.WEATHER_PROVIDER = 'open-meteo' // vitest.config.ts turns it off for every other test
-  t = await startTestApp({ FILES_DIR: tempDir('race-day') })
+  // The app's config points the weather at the stand-in (every other test app has it off).
+  t = await startTestApp({
+    FILES_DIR: tempDir('race-day'),
+    WEATHER_PROVIDER: 'open-meteo',
+    WEATHER_URL: standIn.url,
+  })
   await createUser(t.database, 'rider')
   auth = await t.bearer({ uid: 'rider', claims: { 'create:simulations': true } })
   await t.app.jobs.start({ workers: 1 })
@@ -34,19 +37,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close()
   await standIn.close()
-  delete process.env.WEATHER_URL
-  process.env.WEATHER_PROVIDER = 'none'
 })
 
 const manual = { start_m: 0, end_m: 8000, wind_speed_mps: 5, wind_from_deg: 90 }
-async function runnable(withTrack = true) {
+async function runnable(withTrack = true, start = eventStart) {
   const r = await createRunnable(
     t.database.db,
     { ownerUid: 'rider' },
     {
       constraint: { type: 'w_prime_balance' },
       max_targets: 6,
-      environment: { event_start: eventStart, wind_segments: [manual] },
+      environment: { event_start: start, wind_segments: [manual] },
     },
   )
   if (withTrack)
@@ -81,25 +82,33 @@ describe('race-day weather in an optimization', () => {
       air_segments: { start_m: number; pressure_pa: number }[]
     }
     // The typed stretch is kept as typed; beyond it, the forecast's wind (stand-in: 2–6 m/s at
-    // 10 m, × 0.604 at rider height) on every segment.
+    // 10 m, × (1.5/10)^0.16 = 0.738 at rider height, science.md §1.1) on every segment.
     expect(env.wind_segments.filter((w) => w.start_m < 8000)).toEqual([manual])
     const forecast = env.wind_segments.filter((w) => w.start_m >= 8000)
     expect(forecast).toHaveLength(120)
     for (const w of forecast) {
-      expect(w.wind_speed_mps).toBeGreaterThan(2 * 0.6)
-      expect(w.wind_speed_mps).toBeLessThan(6 * 0.61)
+      expect(w.wind_speed_mps).toBeGreaterThan(2 * 0.738)
+      expect(w.wind_speed_mps).toBeLessThan(6 * 0.739)
     }
     expect(env.air_segments).toHaveLength(200)
     const record = out.record as {
       start_utc: string
       issued_at: string
-      arrival: { converged: boolean; power_w: number }
-      sensitivity: { base_s: number; min_s: number; max_s: number }
+      arrival: { first_guess: { converged: boolean; power_w: number }; rounds: unknown[] }
+      sensitivity: { of: string; base_s: number; min_s: number; max_s: number }
+      wind_height_factor: number
       strip: unknown[]
     }
     expect(record.start_utc).toBe(`${tomorrow}T09:30:00.000Z`)
     expect(Date.parse(record.issued_at)).toBeLessThanOrEqual(Date.now())
-    expect(record.arrival).toMatchObject({ converged: true, power_w: 252 })
+    // First-guess arrivals: a steady 90 % of the setup's CP (280 W); the plan's rounds come with
+    // `iterate`, run by the job.
+    expect(record.arrival).toMatchObject({
+      first_guess: { converged: true, power_w: 252 },
+      rounds: [],
+    })
+    expect(record.sensitivity.of).toBe('steady ride')
+    expect(record.wind_height_factor).toBe(0.738)
     expect(record.sensitivity.min_s).toBeLessThan(record.sensitivity.base_s)
     expect(record.sensitivity.max_s).toBeGreaterThan(record.sensitivity.base_s)
     expect(record.strip).toHaveLength(100)
@@ -124,11 +133,63 @@ describe('race-day weather in an optimization', () => {
         .select()
         .from(optimizationResults)
         .where(eq(optimizationResults.id, job.result_id))
-      return row!.result as { weather: Record<string, unknown>; time_s: number }
+      return row!.result as {
+        weather: Record<string, unknown>
+        time_s: number
+        series: { distance_m: number[]; time_s: number[] }
+      }
     }
-    const used = await run((await runnable()).optimization.id)
+    // Four days ahead: days the first test did not cache, so the job must ask the stand-in (the
+    // app's config, not process.env, points it there).
+    const asked = standIn.requests.length
+    const later = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10)
+    const used = await run((await runnable(true, `${later}T09:30`)).optimization.id)
+    expect(standIn.requests.length).toBeGreaterThan(asked)
     expect(used.weather.status).toBe('used')
     expect(used.weather.issued_at).toEqual(expect.any(String))
+    // Arrival times from the plan: the first optimization used the steady ride's, each later
+    // one the previous plan's; the last plan's own arrivals are within a minute of its inputs.
+    const arrival = used.weather.arrival as {
+      rounds: { arrivals: string; time_s: number; max_shift_s: number }[]
+      converged: boolean
+      tolerance_s: number
+    }
+    expect(arrival.rounds[0]!.arrivals).toBe('first-guess')
+    expect(arrival.rounds.length).toBeGreaterThanOrEqual(1)
+    expect(arrival.rounds.length).toBeLessThanOrEqual(4)
+    expect(arrival.converged).toBe(true)
+    expect(arrival.rounds.at(-1)!.max_shift_s).toBeLessThan(60)
+    expect(arrival.rounds.at(-1)!.time_s).toBeCloseTo(used.time_s, 0)
+    // The strip's times are where the stored plan puts the rider: start + the plan's elapsed time
+    // at the stretch (its series), within the 60 s tolerance and half a stretch's riding.
+    const startMs = Date.parse(used.weather.start_utc as string)
+    const d = [0, ...used.series.distance_m]
+    const el = [0, ...used.series.time_s]
+    const elapsedAt = (x: number) => {
+      let k = 0
+      while (k < d.length - 2 && d[k + 1]! < x) k++
+      return el[k]! + ((x - d[k]!) / (d[k + 1]! - d[k]!)) * (el[k + 1]! - el[k]!)
+    }
+    for (const s of used.weather.strip as { start_m: number; end_m: number; time: string }[]) {
+      const expected = startMs / 1000 + elapsedAt((s.start_m + s.end_m) / 2)
+      expect(Math.abs(Date.parse(s.time) / 1000 - expected)).toBeLessThan(75)
+    }
+    // The range is the plan's, ridden in the changed forecasts; the forecast as issued gives
+    // the plan's own time back (the same powers, the same conditions).
+    const sens = used.weather.sensitivity as {
+      of: string
+      base_s: number
+      min_s: number
+      max_s: number
+    }
+    expect(sens.of).toBe('plan')
+    expect(Math.abs(sens.base_s - used.time_s)).toBeLessThan(2)
+    expect(sens.min_s).toBeLessThan(sens.base_s)
+    expect(sens.max_s).toBeGreaterThan(sens.base_s)
+    // The map's points carry the wind met there.
+    const points = used.weather.points as { lat: number; wind_speed_mps: number; time: string }[]
+    expect(points).toHaveLength(6)
+    for (const p of points) expect(p.wind_speed_mps).toBeGreaterThan(2 * 0.738)
     const none = await run((await runnable(false)).optimization.id)
     expect(none.weather).toMatchObject({ status: 'unavailable', reason: 'no_positions' })
     expect(none.weather.message).toMatch(/no positions/)

@@ -1,17 +1,24 @@
 // Race-day weather for an optimization run: when the optimization has an event start
 // (`inputs.environment.event_start`, local date and time at the course), conditions along the
-// course are fetched (a handful of points, the ride's hours), the arrival times iterated, and the
-// optimizer's scenario gets per-segment wind (rider height) and air; wind stretches typed by hand
-// still win. Weather that cannot be had never fails the run: the typed inputs stay in charge and
+// course are fetched (a handful of points, the ride's hours) and read at first-guess arrival times
+// (a steady ride at 90 % CP, iterated); the optimizer's scenario gets per-segment wind (rider
+// height) and air; wind stretches typed by hand still win. Then `iterate` re-optimizes with the
+// arrival times of the optimized plan itself until they move by less than a minute (at most 3
+// more rounds), and the time range for the forecast's spread is that of the plan as ridden. Weather that cannot be had never fails the run: the typed inputs stay in charge and
 // the result says why.
 import { eq } from 'drizzle-orm'
 import { courses, type Db, type JsonObject } from '@veloptima/db'
 import {
   forecastSensitivity,
   iterateArrival,
+  iteratePlanArrival,
+  pacingOf,
   simulationEvaluator,
   type ArrivalInput,
+  type CourseConditions,
   type Environment,
+  type PlanRound,
+  type RunOutput,
   type SimulationResult,
 } from '@veloptima/engine'
 import {
@@ -19,18 +26,35 @@ import {
   type OptimizerInput,
   type RunSnapshot,
 } from '../jobs/engine-inputs.ts'
-import { configSchema } from '../config.ts'
+import type { Config } from '../config.ts'
 import { WeatherUnavailable } from './errors.ts'
 import { WeatherSource, type CoursePoint } from './source.ts'
 
 /** Forecast points along the course: the start, the finish and evenly between (6 in all). */
 export const COURSE_POINTS = 6
 
+/** Re-optimizations with the plan's own arrival times, at most (issue 19 §2). */
+export const PLAN_ROUNDS = 3
+/** Arrival times that move by less than this between rounds are final (s). */
+export const ARRIVAL_TOLERANCE_S = 60
+
+/** Runs the optimizer (in a worker thread) on an input; `round` counts from 0. */
+export type Optimize = (input: OptimizerInput, round: number) => Promise<RunOutput>
+
 export interface RaceDayOutcome {
   /** The optimizer input with the forecast's fields (unchanged when the weather is unavailable). */
   input: OptimizerInput
   /** Stored with the result as `weather`. */
   record: JsonObject
+  /**
+   * With the forecast in use: optimizes with the first-guess arrivals, then again with the plan's
+   * own arrival times until they settle; answers the last output, its input and the record.
+   */
+  iterate?: (optimize: Optimize) => Promise<{
+    output: RunOutput
+    input: OptimizerInput
+    record: JsonObject
+  }>
 }
 
 /** `YYYY-MM-DDTHH:mm` read as if UTC (the offset of the place is applied later). */
@@ -63,6 +87,39 @@ export function pointsAlong(
 }
 
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d
+
+/** Index of the segment holding `distanceM` (clamped to the course). */
+function segmentAt(start: ArrayLike<number>, n: number, distanceM: number): number {
+  let i = 0
+  while (i < n - 1 && start[i + 1]! <= distanceM) i++
+  return i
+}
+
+const roundRecord = (r: PlanRound): JsonObject => ({
+  arrivals: r.arrivals,
+  time_s: Number.isFinite(r.timeS) ? round(r.timeS, 1) : null,
+  max_shift_s: Number.isFinite(r.maxShiftS) ? round(r.maxShiftS, 1) : null,
+})
+
+/** For the wind strip: the conditions on stretches of about 1/100 of the course. */
+function stripOf(c: CourseConditions, start: ArrayLike<number>): JsonObject[] {
+  const strip: JsonObject[] = []
+  const step = Math.max(1, Math.ceil(c.n / 100))
+  for (let i = 0; i < c.n; i += step) {
+    const j = Math.min(c.n - 1, i + Math.floor(step / 2))
+    strip.push({
+      start_m: round(start[i]!, 0),
+      end_m: round(start[Math.min(c.n, i + step)]!, 0),
+      time: new Date(c.timeS[j]! * 1000).toISOString(),
+      wind_speed_mps: round(c.windSpeedMps[j]!),
+      wind_from_deg: round(c.windFromDeg[j]!, 0),
+      gust_mps: Number.isFinite(c.gustMps[j]!) ? round(c.gustMps[j]!) : null,
+      temperature_c: round(c.temperatureC[j]!, 1),
+      air_density_kg_m3: round(c.rho[j]!, 4),
+    })
+  }
+  return strip
+}
 
 export class RaceDayWeather {
   constructor(
@@ -106,8 +163,8 @@ export class RaceDayWeather {
         local + 14 * 3600 + rideS,
       )
       const startS = local - weather.utcOffsetS
-      // Arrival times from a steady ride at 90 % of CP (200 W without CP): the optimized plan
-      // changes them by little (a few % of the time) and must not wait for the weather.
+      // First-guess arrival times from a steady ride at 90 % of CP (200 W without CP), iterated;
+      // `iterate` replaces them with the optimized plan's own.
       const powerW = parsed.rider.cpW ? round(0.9 * parsed.rider.cpW, 0) : 200
       const manual = parsed.environment?.windSegments ?? []
       const base: Environment = { ...parsed.environment }
@@ -138,74 +195,131 @@ export class RaceDayWeather {
         arrival.forecast = weather.forecast
         outcome = iterateArrival(arrival)
       }
-      const sensitivity = forecastSensitivity(arrival)
-      const scenario = { ...input.scenario }
-      const environment = { ...(scenario.environment as JsonObject) }
-      environment.wind_segments = (outcome.environment.windSegments ?? []).map((w) => ({
-        start_m: w.startM,
-        end_m: w.endM,
-        wind_speed_mps: round(w.speedMps, 3),
-        wind_from_deg: round(w.fromDeg, 1) % 360,
-      }))
-      environment.air_segments = (outcome.environment.airSegments ?? []).map((a) => ({
-        start_m: a.startM,
-        end_m: a.endM,
-        temperature_c: round(a.temperatureC, 2),
-        pressure_pa: round(a.pressurePa, 0),
-        relative_humidity: round(a.relativeHumidity, 3),
-        altitude_m: round(a.altitudeM, 1),
-      }))
-      scenario.environment = environment
-      const c = outcome.conditions
-      // For the wind strip: the conditions on stretches of about 1/100 of the course.
-      const strip: JsonObject[] = []
-      const step = Math.max(1, Math.ceil(c.n / 100))
-      for (let i = 0; i < c.n; i += step) {
-        const j = Math.min(c.n - 1, i + Math.floor(step / 2))
-        strip.push({
-          start_m: round(parsed.course.start[i]!, 0),
-          end_m: round(parsed.course.start[Math.min(c.n, i + step)]!, 0),
-          time: new Date(c.timeS[j]! * 1000).toISOString(),
-          wind_speed_mps: round(c.windSpeedMps[j]!),
-          wind_from_deg: round(c.windFromDeg[j]!, 0),
-          gust_mps: Number.isFinite(c.gustMps[j]!) ? round(c.gustMps[j]!) : null,
-          temperature_c: round(c.temperatureC[j]!, 1),
-          air_density_kg_m3: round(c.rho[j]!, 4),
-        })
+      const course = parsed.course
+      /** The optimizer input with an environment's per-segment wind and air. */
+      const inputFor = (env: Environment): OptimizerInput => {
+        const scenario = { ...input.scenario }
+        const environment = { ...(scenario.environment as JsonObject) }
+        environment.wind_segments = (env.windSegments ?? []).map((w) => ({
+          start_m: w.startM,
+          end_m: w.endM,
+          wind_speed_mps: round(w.speedMps, 3),
+          wind_from_deg: round(w.fromDeg, 1) % 360,
+        }))
+        environment.air_segments = (env.airSegments ?? []).map((a) => ({
+          start_m: a.startM,
+          end_m: a.endM,
+          temperature_c: round(a.temperatureC, 2),
+          pressure_pa: round(a.pressurePa, 0),
+          relative_humidity: round(a.relativeHumidity, 3),
+          altitude_m: round(a.altitudeM, 1),
+        }))
+        scenario.environment = environment
+        return { ...input, scenario }
       }
-      return {
-        input: { ...input, scenario },
-        record: {
-          status: 'used',
-          source: weather.forecast.source ?? 'open-meteo',
-          kind: weather.kind,
-          event_start: eventStart,
-          start_utc: new Date(startS * 1000).toISOString(),
-          utc_offset_s: weather.utcOffsetS,
-          issued_at: new Date(weather.fetchedAtS * 1000).toISOString(),
-          points: points.map((p) => ({
+      const firstGuess = {
+        power_w: powerW,
+        iterations: outcome.iterations,
+        converged: outcome.converged,
+        time_s: round(outcome.timeS, 1),
+      }
+      /** The record of the conditions an input was made of (and how the arrivals were found). */
+      const recordFor = (
+        c: CourseConditions,
+        arrival: JsonObject,
+        sensitivity: ReturnType<typeof forecastSensitivity>,
+        of: 'steady ride' | 'plan',
+      ): JsonObject => ({
+        status: 'used',
+        source: weather.forecast.source ?? 'open-meteo',
+        kind: weather.kind,
+        event_start: eventStart,
+        start_utc: new Date(startS * 1000).toISOString(),
+        utc_offset_s: weather.utcOffsetS,
+        issued_at: new Date(weather.fetchedAtS * 1000).toISOString(),
+        // The forecast points with the wind the rider meets there (for the map).
+        points: points.map((p) => {
+          const i = segmentAt(course.start, course.n, p.distanceM)
+          return {
             distance_m: round(p.distanceM, 0),
             lat: round(p.latDeg, 5),
             lon: round(p.lonDeg, 5),
-          })),
-          wind_height_factor: round(c.heightFactor, 3),
-          manual_wind_segments: manual.length,
-          arrival: {
-            power_w: powerW,
-            iterations: outcome.iterations,
-            converged: outcome.converged,
-            time_s: round(outcome.timeS, 1),
-          },
-          sensitivity: {
-            wind_delta_mps: sensitivity.windDeltaMps,
-            direction_delta_deg: sensitivity.directionDeltaDeg,
-            base_s: round(sensitivity.baseS, 1),
-            min_s: round(sensitivity.minS, 1),
-            max_s: round(sensitivity.maxS, 1),
-          },
-          strip,
+            time: new Date(c.timeS[i]! * 1000).toISOString(),
+            wind_speed_mps: round(c.windSpeedMps[i]!),
+            wind_speed_10m_mps: round(c.wind10Mps[i]!),
+            wind_from_deg: round(c.windFromDeg[i]!, 0) % 360,
+          }
+        }),
+        wind_height_factor: round(c.heightFactor, 3),
+        manual_wind_segments: manual.length,
+        arrival,
+        sensitivity: {
+          of,
+          wind_delta_mps: sensitivity.windDeltaMps,
+          direction_delta_deg: sensitivity.directionDeltaDeg,
+          base_s: round(sensitivity.baseS, 1),
+          min_s: round(sensitivity.minS, 1),
+          max_s: round(sensitivity.maxS, 1),
         },
+        strip: stripOf(c, course.start),
+      })
+      const record = recordFor(
+        outcome.conditions,
+        { first_guess: firstGuess, rounds: [], converged: false },
+        forecastSensitivity(arrival),
+        'steady ride',
+      )
+      const iterate = async (optimize: Optimize) => {
+        const planned = await iteratePlanArrival({
+          course,
+          forecast: weather.forecast,
+          startTimeS: startS,
+          firstGuessS: outcome.conditions.timeS,
+          baseEnvironment: base,
+          manualWind: manual,
+          optimize: (env, r) => optimize(inputFor(env), r),
+          timelineOf: (o) => {
+            const p = pacingOf(o)
+            return p.status === 'optimal' && p.series
+              ? { distanceM: p.series.distance_m, elapsedS: p.series.time_s, timeS: p.time_s }
+              : null
+          },
+          toleranceS: ARRIVAL_TOLERANCE_S,
+          maxRounds: PLAN_ROUNDS,
+        })
+        const plan = pacingOf(planned.result)
+        // The range for the forecast's spread: the plan's powers ridden in the changed forecasts
+        // (arrival times iterated again for each); without a plan, the steady ride's.
+        const sensitivity =
+          plan.status === 'optimal' && plan.series
+            ? forecastSensitivity({
+                ...arrival,
+                evaluate: simulationEvaluator({
+                  course,
+                  rider: parsed.rider,
+                  ...(parsed.options ? { options: parsed.options } : {}),
+                  pacing: { type: 'plan', powerW: plan.series.power_w },
+                }),
+              })
+            : forecastSensitivity(arrival)
+        return {
+          output: planned.result,
+          input: inputFor(planned.environment),
+          record: recordFor(
+            planned.conditions,
+            {
+              first_guess: firstGuess,
+              tolerance_s: ARRIVAL_TOLERANCE_S,
+              rounds: planned.rounds.map(roundRecord),
+              converged: planned.converged,
+              ...(planned.stoppedBy ? { stopped_by: planned.stoppedBy } : {}),
+            },
+            sensitivity,
+            plan.status === 'optimal' && plan.series ? 'plan' : 'steady ride',
+          ),
+        }
       }
+      return { input: inputFor(outcome.environment), record, iterate }
     } catch (error) {
       const e = error as Error & { field?: string }
       if (error instanceof WeatherUnavailable) return unavailable(error.reason, error.message)
@@ -217,13 +331,6 @@ export class RaceDayWeather {
 }
 
 /** The race-day weather of this process, configured by WEATHER_PROVIDER and WEATHER_URL. */
-export function raceDayWeatherFromEnv(
-  db: Db,
-  env: Record<string, string | undefined> = process.env,
-) {
-  const config = configSchema.pick({ WEATHER_PROVIDER: true, WEATHER_URL: true }).parse({
-    WEATHER_PROVIDER: env.WEATHER_PROVIDER || undefined,
-    WEATHER_URL: env.WEATHER_URL || undefined,
-  })
+export function raceDayWeather(db: Db, config: Pick<Config, 'WEATHER_PROVIDER' | 'WEATHER_URL'>) {
   return new RaceDayWeather(db, new WeatherSource(db, config))
 }

@@ -4,9 +4,8 @@
 // reason, and the caller keeps the typed wind.
 import type { FastifyInstance } from 'fastify'
 import { eq } from 'drizzle-orm'
-import { courses, type CourseTrack, type Db } from '@veloptima/db'
+import { courses, type CourseTrack } from '@veloptima/db'
 import { conditionsAt, windHeightFactor } from '@veloptima/engine'
-import { configSchema } from '../../config.ts'
 import { badRequest } from '../../errors.ts'
 import { courseSpec } from '../../services/collection-specs.ts'
 import { CollectionService } from '../../services/collections.ts'
@@ -85,16 +84,10 @@ export async function courseWind(source: WeatherSource, track: CourseTrack, star
   }
 }
 
-function sourceFromEnv(db: Db, env: Record<string, string | undefined> = process.env) {
-  const config = configSchema.pick({ WEATHER_PROVIDER: true, WEATHER_URL: true }).parse({
-    WEATHER_PROVIDER: env.WEATHER_PROVIDER || undefined,
-    WEATHER_URL: env.WEATHER_URL || undefined,
-  })
-  return new WeatherSource(db, config)
-}
-
 export async function weatherRoutes(app: FastifyInstance) {
   const db = app.deps.database.db
+  // WEATHER_PROVIDER and WEATHER_URL from the app's parsed config (read once at startup).
+  const source = new WeatherSource(db, app.deps.config)
   const courseService = new CollectionService(db, courseSpec)
   app.get('/weather/course/:courseId', signedIn(app), async (request) => {
     const id = param(request, 'courseId')
@@ -125,7 +118,7 @@ export async function weatherRoutes(app: FastifyInstance) {
       )
     }
     try {
-      return await courseWind(sourceFromEnv(db), track, start)
+      return await courseWind(source, track, start)
     } catch (error) {
       const e = error as Error
       if (error instanceof WeatherUnavailable) return unavailable(error.reason, error.message)
