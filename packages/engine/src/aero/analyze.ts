@@ -59,6 +59,12 @@ const ELEVATION_CELL_M = 20
 const MIN_REVISITED = 0.5
 /** Zero-power deceleration above this (m/s²) counts as braking: energy the model does not know. */
 const BRAKING_DECEL_MPS2 = 0.6
+/**
+ * On a velodrome: the shortest freewheeling (s) taken as leaving the line, and the seconds after
+ * pedalling resumes before the rider counts as back on it.
+ */
+const MIN_FREEWHEEL_S = 5
+const FREEWHEEL_SETTLE_S = 5
 
 interface ResolvedRun {
   spec: RunSpec
@@ -129,6 +135,39 @@ function brakingMask(s: VeSeries): Uint8Array {
     if (s.power[i]! < 20 && decel > BRAKING_DECEL_MPS2) mask[i] = 0
   }
   return mask
+}
+
+/**
+ * Velodrome (no altitude channel): the model holds the rider on the measurement line, where the
+ * track model knows the height of the centre of mass. A rider who freewheels for a while leaves
+ * the line (swings up the banking to slow down, drops back to rejoin: metres of height the file
+ * does not record), so on a track every stretch of at least `MIN_FREEWHEEL_S` seconds without
+ * power, and the `FREEWHEEL_SETTLE_S` seconds after pedalling resumes, is left out of the fit;
+ * the trace is cut there and each part gets its own offset. A shorter pause in the pedalling is
+ * kept. Returns the mask (1 = used) and the number of samples left out.
+ */
+function freewheelMask(s: VeSeries, base: Uint8Array): { mask: Uint8Array; dropped: number } {
+  const mask = Uint8Array.from(base)
+  let dropped = 0
+  const drop = (i: number) => {
+    if (mask[i] === 1) dropped++
+    mask[i] = 0
+  }
+  let i = 0
+  while (i < s.n) {
+    if (s.valid[i] !== 1 || s.power[i]! > 0) {
+      i++
+      continue
+    }
+    let j = i
+    while (j + 1 < s.n && s.valid[j + 1] === 1 && !(s.power[j + 1]! > 0)) j++
+    if (s.t[j]! - s.t[i]! + 1 >= MIN_FREEWHEEL_S) {
+      let k = i
+      for (; k < s.n && s.t[k]! - s.t[j]! <= FREEWHEEL_SETTLE_S; k++) drop(k)
+      i = k
+    } else i = j + 1
+  }
+  return { mask, dropped }
 }
 
 function hasChannel(a: Float64Array | null, min: number): boolean {
@@ -215,7 +254,19 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     )
   } else if (!series.elevation)
     warnings.push('no elevation in the file: a flat track is assumed (velodrome)')
-  const mask = brakingMask(series)
+  const braked = brakingMask(series)
+  let mask = braked
+  if (series.track) {
+    const free = freewheelMask(series, braked)
+    mask = free.mask
+    if (free.dropped > 0) {
+      warnings.push(
+        `velodrome model: ${free.dropped} samples freewheeling (${MIN_FREEWHEEL_S} s or more, and the ` +
+          `${FREEWHEEL_SETTLE_S} s after) ` +
+          'left out of the fit: off the line, the height on the banking is not in the file',
+      )
+    }
+  }
 
   // Virtual elevation in two stages. 1: one CdA per configuration (repeats share it), with the
   // session's Crr and wind; 2: one CdA per run with that Crr and wind, each bootstrap replicate
@@ -342,7 +393,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
         sv += series.speed[i]!
         sp += series.power[i]!
         sr += series.rho[i]!
-        if (mask[i] === 0) braking++
+        if (braked[i] === 0) braking++
         const res = fit.residuals[i]!
         if (Number.isFinite(res)) {
           ss += res * res
