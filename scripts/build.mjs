@@ -43,6 +43,8 @@ export async function buildApi() {
     plugins: [externalDependencies],
   })
   cpSync(join(root, 'packages/db/drizzle'), join(apiDist, 'drizzle'), { recursive: true })
+  // The embedded database's thread entry (plain JavaScript), found beside the bundle.
+  cpSync(join(root, 'packages/db/src/pglite-thread.mjs'), join(apiDist, 'server/pglite-thread.mjs'))
   writeFileSync(
     join(apiDist, 'BUILD'),
     `Built by npm run build at ${new Date().toISOString()}; start with npm run serve / npm run worker.\n`,

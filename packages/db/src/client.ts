@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { sql, type SQL } from 'drizzle-orm'
 import pg from 'pg'
 import * as schema from './schema/index.ts'
+import { PgliteThread } from './pglite-thread-client.ts'
 
 export type Schema = typeof schema
 /** One type for both drivers: repositories are written once against it. */
@@ -23,8 +24,11 @@ export type DatabaseOptions =
 export type Database = {
   db: Db
   driver: 'pglite' | 'pg'
-  /** The embedded PGlite instance (embedded mode only): pglite-socket serves it to pg-boss. */
-  pglite?: PGlite
+  /**
+   * The embedded database (embedded mode only): PGlite in its own worker thread, reached through
+   * query/exec/transaction/listen. pg-boss uses it through `fromPglite` (docs/decisions/0005).
+   */
+  pglite?: PgliteThread
   /** The node-postgres pool (server mode only). */
   pool?: pg.Pool
   /** Applies pending migrations; idempotent. */
@@ -43,19 +47,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  const client = await PGlite.create(dataDir)
+  // PGlite runs in a worker thread (issue 18): its queries never block this event loop. drizzle's
+  // PGlite driver calls only query(sql, params, { rowMode, parsers }) and transaction(fn), which
+  // the thread's client offers with PGlite's semantics.
+  const thread = await PgliteThread.start(dataDir)
+  const client = thread as unknown as PGlite
   const db = drizzlePglite({ client, schema }) as unknown as Db
   return {
     db,
     driver: 'pglite',
-    pglite: client,
+    pglite: thread,
     migrate: () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }),
     listen: async (channel, onPayload) => {
-      const unsubscribe = await client.listen(channel, onPayload)
+      const unsubscribe = await thread.listen(channel, onPayload)
       return async () => unsubscribe()
     },
     check: () => checkDatabase(db),
-    close: () => client.close(),
+    close: () => thread.close(),
   }
 }
 

@@ -82,8 +82,9 @@ const errorOf = (error: unknown): { code: string; message: string } => {
  * Background jobs: pg-boss queues in the application's own database, a `jobs` row per job for
  * status and progress, and a pool of worker threads for the computation.
  *
- * In embedded mode pg-boss talks to PGlite in-process through its `fromPglite` adapter, which
- * serializes its statements with the application's transactions (docs/decisions/0005). On
+ * In embedded mode pg-boss reaches PGlite through its `fromPglite` adapter over the database's
+ * thread client (PGlite runs in a worker thread, packages/db/src/pglite-thread.mjs), whose
+ * statements take PGlite's transaction lock like the application's (docs/decisions/0005). On
  * PostgreSQL it has its own small pool. Either way LISTEN/NOTIFY wakes a worker as soon as a job
  * is sent.
  */
