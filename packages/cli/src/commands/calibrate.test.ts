@@ -46,16 +46,17 @@ function halfway(file: string): { halfM: number; points: number } {
   return result
 }
 
-// [file, bound on the held-out half's error (%)]. The issue asks 3 %: the Edge 810 ride meets it
-// (+1.3 %); the ELEMNT ride (−6.2 %) and the Ironman leg (+3.8 %) do not. The ELEMNT ride changes
-// between halves: textbook values (CdA 0.32, Crr 0.005) replay its halves −3.3 % and −8.3 %, so no
-// single set of values predicts one half from the other to 3 %. On the Ironman leg the halves
-// differ less (−5.5 % and −4.1 % with textbook values): the miss is the first half's wind
-// (0.7 m/s from 334°, fitted on 1.5 laps), which does not hold for the rest of the day.
+// [file, bound on the held-out half's error (%)]. The issue asks 3 %. The held-out half is
+// predicted as another ride: the calibrated CdA and Crr in still air (the wind fitted on the first
+// half's hours is not carried over). Measured: Edge 810 +1.1 %, Ironman +2.3 %, ELEMNT −5.3 %.
+// The ELEMNT ride misses: its first half's recorded altitude (flat Shanghai) climbs ~30 m of
+// barometric drift that no revisit of the ride corrects, the replay closure learnt on that half
+// (k = 0.86) absorbs it and carries it to the second half; the energy fit alone (k = 1) predicts
+// that half within 1.6 % (README, "Held-out accuracy").
 const table: [string, number][] = [
   ['edge810-vector-power.fit', 3],
-  ['elemnt-devfields.fit', 7],
-  ['ironman-multisport-2019.fit', 7],
+  ['elemnt-devfields.fit', 6],
+  ['ironman-multisport-2019.fit', 3],
 ]
 
 describe('veloptima calibrate on the real rides (issue 15 §3)', () => {

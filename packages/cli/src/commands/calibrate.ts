@@ -233,15 +233,25 @@ export function runCalibration(scenarioPath: string, raw: unknown) {
   return calibrationJson(file, report, heldOut, chart)
 }
 
-/** The replay over the part of the ride the fit did not see (before fit_from_m, after fit_to_m). */
+/**
+ * The replay over the part of the ride the fit did not see (before fit_from_m, after fit_to_m),
+ * as a prediction of another ride: the calibrated rider in the scenario's air, without the wind
+ * fitted on the other hours (a wind belongs to its day and hours, not to the rider: on an
+ * out-and-back the first half's wind says nothing of the second's).
+ */
 function heldOutComparison(
   ride: RecordedRide,
   report: RideCalibrationReport,
   input: RideCalibrationInput,
 ) {
   const total = ride.course.start[ride.course.n]!
-  const before = compareReplay(ride, report.rider, report.environment, 0, input.fromM ?? 0)
-  const after = compareReplay(ride, report.rider, report.environment, input.toM ?? total)
+  const env = { ...report.environment }
+  if (report.wind) {
+    delete env.windSpeedMps
+    delete env.windFromDeg
+  }
+  const before = compareReplay(ride, report.rider, env, 0, input.fromM ?? 0)
+  const after = compareReplay(ride, report.rider, env, input.toM ?? total)
   const predicted = before.predictedTimeS + after.predictedTimeS
   const recorded = before.recordedTimeS + after.recordedTimeS
   return {
