@@ -1,8 +1,11 @@
 // The route on a Leaflet map: tiles from the configured `map_tile_url` when there is one, else a
-// clean outline of the route on a plain background (no third-party requests).
+// clean outline of the route on a plain background (no third-party requests). Optional wind
+// arrows (the race-day forecast at its points) are drawn as SVG markers: rotated by an SVG
+// `transform` attribute, not an inline style, so the page's CSP holds.
 import { useEffect, useRef, useState } from 'react'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
+import { windArrowSvg, type MapWindArrow } from '../lib/wind-arrow.ts'
 
 type Track = { lat: number[]; lon: number[] }
 
@@ -22,7 +25,17 @@ function mapTileUrl(): Promise<string | null> {
   return tileUrl
 }
 
-export function RouteMap({ track }: { track: Track }) {
+export function RouteMap({
+  track,
+  arrows,
+  className = 'h-72',
+  label = 'Route map',
+}: {
+  track: Track
+  arrows?: readonly MapWindArrow[]
+  className?: string
+  label?: string
+}) {
   const el = useRef<HTMLDivElement>(null)
   const [tiles, setTiles] = useState<string | null | undefined>(undefined)
   useEffect(() => {
@@ -40,11 +53,25 @@ export function RouteMap({ track }: { track: Track }) {
     L.circleMarker(points[points.length - 1]!, { radius: 6, color: '#0f172a', fillOpacity: 1 })
       .bindTooltip('Finish')
       .addTo(map)
-    map.fitBounds(line.getBounds(), { padding: [16, 16] })
+    const maxSpeed = Math.max(1, ...(arrows ?? []).map((a) => a.speedMps))
+    for (const a of arrows ?? []) {
+      L.marker(L.latLng(a.lat, a.lon), {
+        icon: L.divIcon({
+          html: windArrowSvg(a, maxSpeed),
+          className: 'veloptima-wind-arrow',
+          iconSize: [32, 32],
+          iconAnchor: [16, 16],
+        }),
+        keyboard: false,
+      })
+        .bindTooltip(a.label)
+        .addTo(map)
+    }
+    map.fitBounds(line.getBounds(), { padding: [24, 24] })
     return () => {
       map.remove()
     }
-  }, [tiles, track])
+  }, [tiles, track, arrows])
   if (track.lat.length < 2) {
     return <p className="text-sm text-slate-500">This course has no positions to draw.</p>
   }
@@ -52,9 +79,9 @@ export function RouteMap({ track }: { track: Track }) {
     <div
       ref={el}
       data-testid="route-map"
-      aria-label="Route map"
+      aria-label={label}
       role="img"
-      className="h-72 w-full rounded-md bg-slate-100"
+      className={`${className} w-full rounded-md bg-slate-100`}
     />
   )
 }

@@ -3,7 +3,14 @@
 // the weather was not used.
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { arrowOf, WeatherStrip, type WeatherRecord } from './weather-strip.tsx'
+import { windArrowSvg } from '../lib/wind-arrow.ts'
+import {
+  arrivalText,
+  arrowOf,
+  mapArrowsOf,
+  WeatherStrip,
+  type WeatherRecord,
+} from './weather-strip.tsx'
 
 const segments = Array.from({ length: 10 }, (_, i) => ({
   start: i * 1000,
@@ -67,5 +74,68 @@ describe('WeatherStrip', () => {
       'Weather not used: weather provider unreachable. The typed wind and air were used.',
     )
     expect(html).not.toContain('data-wind-arrow')
+  })
+
+  it('names whose time the range is and how the arrival times were found', () => {
+    const planned: WeatherRecord = {
+      ...(used as Extract<WeatherRecord, { status: 'used' }>),
+      sensitivity: { ...(used as { sensitivity: object }).sensitivity, of: 'plan' } as never,
+      arrival: {
+        first_guess: { power_w: 252, time_s: 2707 },
+        rounds: [
+          { arrivals: 'first-guess', time_s: 2437.1, max_shift_s: 267.3 },
+          { arrivals: 'plan', time_s: 2436.8, max_shift_s: 4.9 },
+        ],
+        converged: true,
+      },
+    }
+    const html = renderToStaticMarkup(<WeatherStrip weather={planned} segments={segments} />)
+    expect(html).toContain('Time of the plan with wind ± 2')
+    expect(html).toContain(
+      'Conditions read where the plan puts the rider: 2 optimizations, the last plan&#x27;s arrival times within 5 s of those it was optimized with.',
+    )
+    expect(arrivalText({ first_guess: { power_w: 252, time_s: 2707 }, rounds: [] })).toBe(
+      'Conditions read at the times of a steady 252 W ride.',
+    )
+    expect(
+      arrivalText({
+        rounds: [{ arrivals: 'first-guess', time_s: 100, max_shift_s: 300 }],
+        converged: false,
+        stopped_by: 'forecast: expected hours covering …',
+      }),
+    ).toContain('still moved 300 s in the last round (forecast: expected hours covering …)')
+    // The map is the page's (a slot): drawn below the strip when given.
+    expect(html).not.toContain('data-testid="weather-map"')
+    const withMap = renderToStaticMarkup(
+      <WeatherStrip
+        weather={planned}
+        segments={segments}
+        map={<div data-testid="weather-map" />}
+      />,
+    )
+    expect(withMap).toContain('data-testid="weather-map"')
+  })
+  it('map arrows: one per forecast point with a wind, rotated downwind by an SVG attribute', () => {
+    const arrows = mapArrowsOf(
+      [
+        {
+          distance_m: 0,
+          lat: 45,
+          lon: 6,
+          time: '2026-07-02T09:30:00.000Z',
+          wind_speed_mps: 3,
+          wind_from_deg: 270,
+        },
+        { distance_m: 4000, lat: 45.04, lon: 6 }, // an older record's point: no wind
+      ],
+      (v) => `${v} m/s`,
+    )
+    expect(arrows).toEqual([
+      { lat: 45, lon: 6, fromDeg: 270, speedMps: 3, label: '0.0 km, 09:30 UTC: 3 m/s from 270°' },
+    ])
+    const svg = windArrowSvg(arrows[0]!, 3)
+    // From the west (270°) the wind blows east: rotated 90°; no inline style (the CSP).
+    expect(svg).toContain('transform="rotate(90 16 16)"')
+    expect(svg).not.toContain('style=')
   })
 })

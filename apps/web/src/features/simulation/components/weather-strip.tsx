@@ -1,10 +1,13 @@
 // Race-day weather of a result (result.weather, README "Race-day weather"): where and when the
-// forecast came from, the predicted time's range for the forecast's spread, and a strip of wind
-// arrows (pointing where the wind blows, north up) over the elevation profile. When the weather
-// could not be used, it says why and that the typed wind and air were used.
+// forecast came from, how the arrival times were found (rounds of the plan), the predicted time's
+// range for the forecast's spread, a strip of wind arrows (pointing where the wind blows, north
+// up) over the elevation profile, and a small map with the wind at the forecast points. When the
+// weather could not be used, it says why and that the typed wind and air were used.
+import type { ReactNode } from 'react'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { formatDuration } from '../lib/format.ts'
 import { ElevationChart } from './elevation-chart.tsx'
+import type { MapWindArrow } from '../lib/wind-arrow.ts'
 import { Card } from './ui.tsx'
 
 export type WeatherStretch = {
@@ -25,7 +28,18 @@ export type WeatherRecord =
       kind: 'forecast' | 'archive'
       issued_at: string
       start_utc: string
+      /** The forecast points, with the wind the rider meets there (results from issue 19 on). */
+      points?: WeatherPoint[]
+      /** How the arrival times were found (older results: the steady ride's only). */
+      arrival?: {
+        first_guess?: { power_w: number; time_s: number }
+        rounds?: { arrivals: string; time_s: number | null; max_shift_s: number | null }[]
+        converged?: boolean
+        stopped_by?: string
+      }
       sensitivity: {
+        /** Whose time the range is: the plan's ridden in the changed forecasts, or a steady ride's. */
+        of?: 'plan' | 'steady ride'
         wind_delta_mps: number
         direction_delta_deg: number
         base_s: number
@@ -37,6 +51,15 @@ export type WeatherRecord =
     }
   | { status: 'unavailable'; reason: string; message: string }
 
+export type WeatherPoint = {
+  distance_m: number
+  lat: number
+  lon: number
+  time?: string
+  wind_speed_mps?: number
+  wind_from_deg?: number
+}
+
 type Segment = { start: number; end: number; grade: number; altitude: number }
 
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
@@ -47,12 +70,52 @@ export function arrowOf(s: WeatherStretch, totalM: number, width: number) {
   return { x, rotateDeg: (s.wind_from_deg + 180) % 360 }
 }
 
+/** The forecast points with a wind, as map arrows. */
+export function mapArrowsOf(
+  points: readonly WeatherPoint[],
+  speed: (mps: number) => string,
+): MapWindArrow[] {
+  return points
+    .filter((p) => p.wind_speed_mps !== undefined && p.wind_from_deg !== undefined)
+    .map((p) => ({
+      lat: p.lat,
+      lon: p.lon,
+      fromDeg: p.wind_from_deg!,
+      speedMps: p.wind_speed_mps!,
+      label: `${(p.distance_m / 1000).toFixed(1)} km${p.time ? `, ${p.time.slice(11, 16)} UTC` : ''}: ${speed(p.wind_speed_mps!)} from ${Math.round(p.wind_from_deg!)}°`,
+    }))
+}
+
+/** One line on how the arrival times were found. */
+export function arrivalText(a: NonNullable<Extract<WeatherRecord, { status: 'used' }>['arrival']>) {
+  const rounds = a.rounds ?? []
+  if (rounds.length === 0) {
+    return a.first_guess
+      ? `Conditions read at the times of a steady ${Math.round(a.first_guess.power_w)} W ride.`
+      : null
+  }
+  const last = rounds.at(-1)!
+  const n = rounds.length
+  const head = `Conditions read where the plan puts the rider: ${n} optimization${n > 1 ? 's' : ''}`
+  if (a.converged && last.max_shift_s !== null) {
+    return `${head}, the last plan's arrival times within ${Math.max(1, Math.round(last.max_shift_s))} s of those it was optimized with.`
+  }
+  const why = a.stopped_by ? ` (${a.stopped_by})` : ''
+  return `${head}; arrival times still moved ${last.max_shift_s !== null ? `${Math.round(last.max_shift_s)} s` : 'by an unknown amount'} in the last round${why}.`
+}
+
 export function WeatherStrip({
   weather,
   segments,
+  map,
 }: {
   weather: WeatherRecord
   segments: readonly Segment[]
+  /**
+   * The small map of the course with `mapArrowsOf(weather.points)` (the page makes it: Leaflet
+   * stays out of this component, which renders without a DOM).
+   */
+  map?: ReactNode
 }) {
   const { system } = useUnits()
   if (weather.status !== 'used') {
@@ -68,6 +131,7 @@ export function WeatherStrip({
   const total = weather.strip.at(-1)?.end_m ?? segments.at(-1)?.end ?? 1
   const width = 1000
   const maxWind = Math.max(1, ...weather.strip.map((w) => w.wind_speed_mps))
+  const arrival = weather.arrival ? arrivalText(weather.arrival) : null
   return (
     <Card title="Race-day weather">
       <p className="text-sm">
@@ -77,9 +141,14 @@ export function WeatherStrip({
           ? ` · ${weather.manual_wind_segments} typed wind stretch${weather.manual_wind_segments > 1 ? 'es' : ''} kept`
           : ''}
       </p>
+      {arrival ? (
+        <p className="text-sm" data-testid="weather-arrival">
+          {arrival}
+        </p>
+      ) : null}
       <p className="text-sm" data-testid="weather-range">
-        Steady-ride time with wind ± {s.wind_delta_mps} m/s and direction ± {s.direction_delta_deg}
-        °:{' '}
+        {s.of === 'plan' ? 'Time of the plan' : 'Steady-ride time'} with wind ± {s.wind_delta_mps}{' '}
+        m/s and direction ± {s.direction_delta_deg}°:{' '}
         <strong>
           {formatDuration(s.min_s)} – {formatDuration(s.max_s)}
         </strong>{' '}
@@ -116,6 +185,14 @@ export function WeatherStrip({
         })}
       </svg>
       <ElevationChart segments={segments} height={140} label="Elevation under the wind strip" />
+      {map ? (
+        <div className="mt-3">
+          {map}
+          <p className="mt-1 text-xs text-slate-500">
+            Wind at rider height where and when the plan puts the rider at each forecast point.
+          </p>
+        </div>
+      ) : null}
     </Card>
   )
 }

@@ -3,9 +3,11 @@
 import { Link, useParams } from 'react-router'
 import { ExportButtons } from '../components/export-buttons.tsx'
 import { OutputView } from '../components/preview-panel.tsx'
-import { WeatherStrip, type WeatherRecord } from '../components/weather-strip.tsx'
+import { RouteMap } from '../components/route-map.tsx'
+import { mapArrowsOf, WeatherStrip, type WeatherRecord } from '../components/weather-strip.tsx'
+import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
-import { useApiData, type OptimizationResult } from '../lib/api.ts'
+import { useApiData, type Course, type OptimizationResult } from '../lib/api.ts'
 import { clockTime, formatDate, formatEventStart } from '../lib/format.ts'
 import { sectionsOfSettings } from '../lib/plan-sections.ts'
 import { pacingOf, type RunOutput } from '../lib/run-output.ts'
@@ -18,7 +20,13 @@ const isOutput = (r: unknown): r is RunOutput =>
 export function ResultPage() {
   const { simId, id } = useParams()
   const result = useApiData<OptimizationResult>(`/api/optimization-results/${id}`)
+  const { system } = useUnits()
   const r = result.data
+  // The course's positions for the weather map (only when the run used the weather).
+  const usedWeather =
+    (r?.result as { weather?: { status?: string } } | null | undefined)?.weather?.status === 'used'
+  const courseId = (r?.inputs as unknown as Snapshot | undefined)?.course?.id
+  const course = useApiData<Course>(usedWeather && courseId ? `/api/courses/${courseId}` : null)
   const wrongParent = r && r.optimization_id !== simId
   const running = r && (r.status === 'queued' || r.status === 'running')
   if (result.error || wrongParent) {
@@ -47,6 +55,20 @@ export function ResultPage() {
   const eventStart = snapshot.optimization.inputs?.environment?.event_start
   const sections = sectionsOfSettings(snapshot.course.settings)
   const finish = output ? clockTime(eventStart, pacingOf(output).time_s) : null
+  const track = course.data?.track
+  const arrows =
+    weather?.status === 'used'
+      ? mapArrowsOf(weather.points ?? [], (v) => formatQuantity('speed', v, system))
+      : []
+  const weatherMap =
+    track && track.lat.length > 1 && arrows.length > 0 ? (
+      <RouteMap
+        track={track}
+        arrows={arrows}
+        className="h-56"
+        label="Forecast wind at the forecast points along the course (arrows point where the wind blows)"
+      />
+    ) : undefined
   return (
     <Page>
       <PageHeader
@@ -92,7 +114,9 @@ export function ResultPage() {
             </button>
           </p>
         ) : null}
-        {weather ? <WeatherStrip weather={weather} segments={snapshot.course.segments} /> : null}
+        {weather ? (
+          <WeatherStrip weather={weather} segments={snapshot.course.segments} map={weatherMap} />
+        ) : null}
         {output ? (
           <OutputView
             output={output}
