@@ -13,6 +13,14 @@ process.env.E2E_IDP_PORT ??= String(base + 1)
 // The weather provider's local stand-in (README "Race-day weather"): nothing from the internet.
 process.env.E2E_WEATHER_PORT ??= String(base + 1000)
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'veloptima-e2e-'))
+// A second instance with payment configured, used only by billing.spec.ts (the first one runs
+// without Stripe, as the embedded default does): its own ports and data, the same built SPA, and
+// the SDK pointed at the local Stripe stand-in (apps/api/test/stripe-stand-in.ts).
+process.env.E2E_BILLING_PORT ??= String(base + 2000)
+process.env.E2E_BILLING_IDP_PORT ??= String(base + 2001)
+process.env.E2E_STRIPE_PORT ??= String(base + 1001)
+process.env.E2E_STRIPE_KEY ??= 'sk_test_e2e_local'
+process.env.E2E_STRIPE_WEBHOOK_SECRET ??= 'whsec_e2e_local'
 // Each run builds the SPA into its own directory and keeps its own results, so that runs started
 // side by side (several developers on one machine) never swap files under each other.
 process.env.E2E_WEB_DIST_DIR ??= join(process.env.E2E_DATA_DIR, 'web')
@@ -62,6 +70,43 @@ export default defineConfig({
         WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR,
         LOG_LEVEL: 'warn',
         WEATHER_URL: `http://127.0.0.1:${process.env.E2E_WEATHER_PORT}`,
+      },
+    },
+    {
+      command: 'npx tsx apps/api/test/stripe-stand-in-main.ts',
+      cwd: '..',
+      port: Number(process.env.E2E_STRIPE_PORT),
+      timeout: 60_000,
+      reuseExistingServer: false,
+      env: {
+        PORT: process.env.E2E_STRIPE_PORT,
+        STRIPE_SECRET_KEY: process.env.E2E_STRIPE_KEY,
+        STRIPE_PRICES: 'price_e2e_individual_month,price_e2e_individual_year,price_e2e_team_year',
+      },
+    },
+    {
+      // Started after the first instance (Playwright starts them in turn), so the SPA is built:
+      // this one serves it as it is and never rebuilds it under the first one's feet.
+      command: 'node --import tsx apps/api/src/server.ts',
+      cwd: '..',
+      url: `http://localhost:${process.env.E2E_BILLING_PORT}/api/ready`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PORT: process.env.E2E_BILLING_PORT,
+        IDP_PORT: process.env.E2E_BILLING_IDP_PORT,
+        DATA_DIR: join(process.env.E2E_DATA_DIR, 'billing'),
+        WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR,
+        LOG_LEVEL: 'warn',
+        WEATHER_PROVIDER: 'none',
+        STRIPE_SECRET_KEY: process.env.E2E_STRIPE_KEY,
+        STRIPE_WEBHOOK_SECRET: process.env.E2E_STRIPE_WEBHOOK_SECRET,
+        STRIPE_API_URL: `http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`,
+        STRIPE_PRICE_INDIVIDUAL_MONTH: 'price_e2e_individual_month',
+        STRIPE_PRICE_INDIVIDUAL_YEAR: 'price_e2e_individual_year',
+        STRIPE_PRICE_TEAM_YEAR: 'price_e2e_team_year',
       },
     },
   ],

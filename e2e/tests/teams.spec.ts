@@ -2,7 +2,17 @@ import { expect, test } from '@playwright/test'
 import { DEMO, DEMO_PASSWORD, screenshotPath, signIn, submitCredentials } from '../helpers/auth.ts'
 
 // Issue 17, teams: a coach builds a team in the app and a rider joins it through an invitation
-// link (no SMTP_URL in the e2e server, so the link is shown to the coach to copy).
+// link (no SMTP_URL in the e2e server, so the link is shown to the coach to copy); a course the
+// rider gives the team appears in the coach's open list through the live stream.
+
+const COURSE = 'Col du Team'
+/** A small GPX climb (made here: 40 points, 4 m up every ~100 m). */
+const gpx = (name: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="e2e" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>${name}</name><trkseg>${Array.from(
+    { length: 40 },
+    (_, i) =>
+      `<trkpt lat="${(45 + i * 0.0009).toFixed(6)}" lon="6.000000"><ele>${700 + i * 4}</ele></trkpt>`,
+  ).join('')}</trkseg></trk></gpx>`
 
 test('a coach creates a team, invites the rider, the rider accepts, the coach changes his role and removes him', async ({
   browser,
@@ -70,8 +80,51 @@ test('a coach creates a team, invites the rider, the rider accepts, the coach ch
     rider.getByRole('heading', { name: 'This invitation has already been used' }),
   ).toBeVisible()
 
+  // Both see a team course appear live: their course lists are open while the rider adds a
+  // course to the team; it appears in both without a reload.
+  const membersPage = coach.url()
+  await coach.goto('/simulation/courses')
+  await expect(coach.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible()
+  await expect(coach.getByRole('link', { name: COURSE })).toHaveCount(0)
+  // A marker that a reload would erase.
+  await coach.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true))
+  // The rider's course, straight into the team (the upload form imports to his own courses),
+  // through the API with the session token his browser uses.
+  const teamId = /\/account\/teams\/([0-9a-f-]{36})/.exec(membersPage)![1]!
+  const riderToken = rider.waitForRequest((r) =>
+    Boolean(r.url().includes('/api/') && r.headers().authorization?.startsWith('Bearer ')),
+  )
+  await rider.goto('/simulation/courses')
+  const authorization = (await riderToken).headers().authorization!
+  await expect(rider.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible()
+  await rider.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true))
+  const imported = await rider.request.post(`/api/courses/import?owner=${teamId}`, {
+    headers: { authorization },
+    multipart: {
+      file: {
+        name: 'col-du-team.gpx',
+        mimeType: 'application/gpx+xml',
+        buffer: Buffer.from(gpx(COURSE)),
+      },
+    },
+  })
+  expect(imported.status(), await imported.text()).toBe(201)
+  // Both lists show it as the team's; a member may not move the team's course.
+  const riderItem = rider.getByRole('listitem').filter({ hasText: COURSE })
+  await expect(riderItem).toContainText('Alpine Racing')
+  await expect(riderItem.getByRole('combobox')).toHaveCount(0)
+  const coachItem = coach.getByRole('listitem').filter({ hasText: COURSE })
+  await expect(coachItem).toContainText('Alpine Racing')
+  // Neither page was reloaded: the lists followed the live stream.
+  for (const p of [coach, rider]) {
+    expect(await p.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(
+      true,
+    )
+  }
+  await coach.screenshot({ path: screenshotPath('teams-course-live'), fullPage: true })
+
   // The coach sees the rider among the members and makes him an admin.
-  await coach.reload()
+  await coach.goto(membersPage)
   const riderRow = coach.getByTestId(`member-${DEMO.rider}`)
   await expect(riderRow).toContainText(DEMO.rider)
   await expect(coach.getByRole('list', { name: 'Open invitations' })).toHaveCount(0)
