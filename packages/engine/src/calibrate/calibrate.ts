@@ -23,6 +23,8 @@ import type { BinnedSeries } from './bins.ts'
 import { classifySamples, code, REASON_CODES } from './exclude.ts'
 import type { CalibrationInput, ExclusionReason, RideCalibration } from './types.ts'
 import { EXCLUSION_REASONS } from './types.ts'
+import { applyRideWeather, validateRideWeather } from './weather.ts'
+import type { WeatherUsed } from './weather.ts'
 
 /** Crr held when the ride cannot separate it from CdA (issue 15's textbook road value). */
 export const HELD_CRR = 0.005
@@ -212,6 +214,11 @@ export function calibrateRide(samples: ActivitySamples, input: CalibrationInput)
   const ve = prepareVe(samples, {})
   applyEnvironment(ve, samples, input.environment)
   if (input.headingRad) ve.heading = input.headingRad
+  let weather: WeatherUsed | null = null
+  if (input.weather) {
+    validateRideWeather(input.weather, samples)
+    weather = applyRideWeather(ve, samples, input.weather)
+  }
   const marks = classifySamples(samples, ve, {
     massKg,
     coastPowerW: input.coastPowerW ?? 20,
@@ -226,7 +233,7 @@ export function calibrateRide(samples: ActivitySamples, input: CalibrationInput)
   const base: VeFitOptions = {
     massKg,
     drivetrainEfficiency: input.drivetrainEfficiency ?? 0.976,
-    fitWind: input.fitWind ?? true,
+    fitWind: weather ? false : (input.fitWind ?? true),
     resamples: 0,
     seed: input.seed ?? 1,
   }
@@ -273,7 +280,7 @@ export function calibrateRide(samples: ActivitySamples, input: CalibrationInput)
   for (let i = 0; i < ve.n; i++) if (marks[i]! > 0) excluded[REASON_CODES[marks[i]! - 1]!]++
 
   const wind = final.windFitted ? windEstimate(series, pieces, base, bins.marks, final) : null
-  if (!final.windFitted && (input.fitWind ?? true)) {
+  if (!final.windFitted && !weather && (input.fitWind ?? true)) {
     warnings.push('no wind fitted: the headings do not vary enough to separate wind from CdA')
   }
   let rho = 0
@@ -295,6 +302,7 @@ export function calibrateRide(samples: ActivitySamples, input: CalibrationInput)
     rmseM: final.rmseM,
     chart: chartOf(series, final),
     airDensity: used > 0 ? rho / used : NaN,
+    weather,
     warnings,
   }
 }

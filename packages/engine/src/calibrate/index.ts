@@ -10,3 +10,5 @@ export type {
   RideCalibrationReport,
   ReplayComparison,
 } from './ride.ts'
+export { applyRideWeather, rideWeatherEnvironment, validateRideWeather } from './weather.ts'
+export type { RideWeather, WeatherUsed } from './weather.ts'

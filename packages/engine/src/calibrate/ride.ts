@@ -16,6 +16,7 @@ import { replayRecorded } from '../sim/replay.ts'
 import { EngineInputError } from '../sim/validate.ts'
 import { calibrateRide } from './calibrate.ts'
 import { samplesOnCourse } from './on-course.ts'
+import { rideWeatherEnvironment } from './weather.ts'
 import type { CoursePoints } from './on-course.ts'
 import type { CalibrationInput, Estimate, RideCalibration } from './types.ts'
 
@@ -132,10 +133,17 @@ export function calibrateRecordedRide(
     )
   }
   const { closure = true, fromM: _f, toM: _t, ...fitInput } = input
+  // The weather's clock starts where the samples' does (the first recorded point with a time).
+  if (fitInput.weather) fitInput.weather = { ...fitInput.weather, startEpochS: samples.startEpochS }
   const cal = calibrateRide(samples, { ...fitInput, headingRad, startS, endS: endS + 1e-6 })
-  const environment: Environment = { ...(input.environment ?? {}) }
+  let environment: Environment = { ...(input.environment ?? {}) }
   delete environment.windSegments
-  if (cal.wind) {
+  if (input.weather) {
+    // The replay rides in the same weather: wind and air per segment at the recorded hour.
+    delete environment.windSpeedMps
+    delete environment.windFromDeg
+    environment = rideWeatherEnvironment(course, ride.points, input.weather, environment)
+  } else if (cal.wind) {
     environment.windSpeedMps = cal.wind.speedMps.value
     environment.windFromDeg = cal.wind.fromDeg
   } else {

@@ -1,6 +1,7 @@
 // Calibration of a rider's effective CdA and Crr (and a constant wind) from a recorded ride with
 // power: what the caller gives (CalibrationInput) and what it gets back (RideCalibration).
 import type { Environment } from '../sim/model.ts'
+import type { RideWeather, WeatherUsed } from './weather.ts'
 
 /** Why a sample was left out of the fit (each excluded sample has exactly one reason). */
 export type ExclusionReason =
@@ -50,8 +51,13 @@ export interface CalibrationInput {
   environment?: Environment
   /** Fix Crr instead of fitting it. */
   crr?: number
-  /** Fit a constant wind where the headings vary enough (default true). */
+  /** Fit a constant wind where the headings vary enough (default true; ignored with `weather`). */
   fitWind?: boolean
+  /**
+   * The historical weather of the ride's place and hours: its air gives each sample's density and
+   * its wind is used as known (no constant wind is fitted). Needs samples with a distance.
+   */
+  weather?: RideWeather
   /** Only samples with startS ≤ t < endS (seconds on the samples' clock) are fitted. */
   startS?: number
   endS?: number
@@ -92,7 +98,10 @@ export interface RideCalibration {
   /** For a chart: time (s), measured elevation, the calibrated virtual elevation (each stretch
    * aligned to the measured one) and the residual, at most ~2,000 points; NaN where unused. */
   chart: { t: number[]; elevationM: number[]; virtualM: number[]; residualM: number[] }
-  /** Air density used, mean over the samples used, kg/m³. */
+  /** Air density used, mean over the samples used, kg/m³ (with `weather`: the effective
+   * density, the known wind's share of the drag folded in). */
   airDensity: number
+  /** The historical weather used (mean over the ride), or null when none was given. */
+  weather: WeatherUsed | null
   warnings: string[]
 }
