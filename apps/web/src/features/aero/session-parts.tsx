@@ -1,0 +1,50 @@
+// Pieces shared by the aero session page's sections: the section frame, alerts, the query
+// key and a stat tile.
+import type { ReactNode } from 'react'
+
+export type Anchor = { id: string; label: string }
+
+export const sessionKey = (id: string) => ['aero-session', id]
+export const dateOf = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString() : 'No start time'
+
+export function Section({
+  id,
+  title,
+  children,
+  action,
+}: {
+  id: string
+  title: string
+  children: ReactNode
+  action?: ReactNode
+}) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-20">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-4">
+        <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        {action}
+      </div>
+      {children}
+    </section>
+  )
+}
+
+export function Alert({ children }: { children: ReactNode }) {
+  return (
+    <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
+      {children}
+    </p>
+  )
+}
+
+export function Stat({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <div className="rounded-md bg-white px-3 py-2 ring-1 ring-slate-200">
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="font-semibold text-slate-900">{value}</dd>
+    </div>
+  )
+}
