@@ -17,10 +17,13 @@ export type AuthSettings = {
 /** Identity settings from the configuration; the defaults give the embedded provider. */
 export function authSettings(config: Config): AuthSettings {
   const embedded = !config.AUTH_DOMAIN
-  const domain = (config.AUTH_DOMAIN ?? `http://${config.HOST}:${config.IDP_PORT}`).replace(
-    /\/$/,
-    '',
-  )
+  // The embedded provider is reached at its issuer when one is set (behind a balancer, README
+  // "Running on several machines"), else at this process's own IDP_PORT.
+  const domain = (
+    config.AUTH_DOMAIN ??
+    config.AUTH_ISSUER ??
+    `http://${config.HOST}:${config.IDP_PORT}`
+  ).replace(/\/$/, '')
   const issuer = config.AUTH_ISSUER ?? `${domain}/`
   const origin = new URL(config.publicUrl).origin
   return {
