@@ -61,14 +61,16 @@ export interface ReducedSetup {
 }
 
 /**
- * Work of one reduced polish: augmented-Lagrangian rounds × inner L-BFGS iterations. Measured on
- * the real courses (issue 15): 2 × 40 keeps the plans within a few tenths of a second of 5 × 60
- * at a third of the gradients.
+ * Work of one reduced polish: augmented-Lagrangian rounds × inner L-BFGS iterations. The reduced
+ * problem's sharp W′ aggregate converges slowly: measured on the real courses (issue 15's
+ * setting), 5 × 60 left the sections' and the levels' powers 0.3–0.9 s short (Alpe d'Huez's
+ * section plans 3395.8–3396.3 s → 3395.4–3396.0 s with 8 × 200); 15 × 300 gains nothing more.
+ * The polish stops earlier when it has converged.
  */
-export const REDUCED_BUDGET = { rounds: 5, inner: 60 }
+export const REDUCED_BUDGET = { rounds: 8, inner: 200 }
 
-/** Work of the last polish of the chosen plan's powers. */
-export const FINAL_BUDGET = { rounds: 8, inner: 200 }
+/** The same on very long courses (> LONG_COARSE pieces), where the second must hold. */
+export const LONG_BUDGET = { rounds: 5, inner: 60 }
 
 /** A coarse copy longer than this is a very long course (the 180 km bench course has 6 000). */
 export const LONG_COARSE = 3000
@@ -101,7 +103,7 @@ export function optimizeTargets(
   s: ReducedSetup,
   targetOf: Int32Array,
   starts: Float64Array[],
-  budget: { rounds: number; inner: number } = REDUCED_BUDGET,
+  budget: { rounds: number; inner: number } = s.im.n > LONG_COARSE ? LONG_BUDGET : REDUCED_BUDGET,
 ): TargetPlan | null {
   const T = starts[0]!.length
   const { controls, j, lo, hi } = s
@@ -460,17 +462,6 @@ export function bestTargetPlan(
         }
         consider(r)
       }
-    }
-  }
-  // the winner's powers polished once more with a larger budget (the reduced problem's sharp W′
-  // aggregate converges slowly: measured up to 2 s on Crank the Kanc), not on very long courses
-  const won = best as TargetPlan | null
-  if (won && won.count >= 2 && s.im.n <= LONG_COARSE) {
-    const r = optimizeTargets(s, won.targetOf, [targetPowers(won, controls)], FINAL_BUDGET)
-    if (r) {
-      simulations += r.simulations
-      gradients += r.gradients
-      consider(r)
     }
   }
   return { best, simulations, gradients }
