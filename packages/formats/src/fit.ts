@@ -16,7 +16,7 @@ interface FitRecord {
   distance?: number
   power?: number
 }
-interface FitSession {
+export interface FitSession {
   sport?: string
   startTime?: Date
   totalElapsedTime?: number
@@ -29,7 +29,15 @@ export function isFitFile(bytes: Uint8Array): boolean {
   )
 }
 
-export function readFit(bytes: Uint8Array, fileName: string | null): RawTrack {
+/**
+ * The decode step both FIT readers share: the header checked, the messages read (types as
+ * strings, dates as Dates, scales applied, components expanded). Bad header or undecodable:
+ * ImportError 'invalid_fit' naming the file.
+ */
+export function decodeFit(
+  bytes: Uint8Array,
+  fileName: string | null,
+): { messages: unknown; errors: Error[] } {
   const decoder = new Decoder(Stream.fromBuffer(bytes))
   if (!decoder.isFIT())
     throw new ImportError('invalid_fit', 'not a FIT file (bad header)', fileName)
@@ -45,19 +53,37 @@ export function readFit(bytes: Uint8Array, fileName: string | null): RawTrack {
   } catch (e) {
     throw new ImportError('invalid_fit', `cannot decode FIT (${(e as Error).message})`, fileName)
   }
-  const messages = result.messages as unknown as {
+  return { messages: result.messages, errors: result.errors }
+}
+
+/** " (first decoder error)" to append to a message, or "". */
+export function firstFitError(errors: Error[]): string {
+  return errors.length ? ` (${errors[0]!.message})` : ''
+}
+
+/**
+ * Multisport: the longest cycling session when the file also holds other sports (null when
+ * every session, or none, is cycling: the whole file is the ride).
+ */
+export function longestCyclingSession<S extends FitSession>(sessions: S[]): S | null {
+  const cycling = sessions.filter((s) => s.sport === 'cycling' && s.startTime && s.totalElapsedTime)
+  if (cycling.length === 0 || cycling.length === sessions.length) return null
+  return cycling.reduce((a, b) => (b.totalElapsedTime! > a.totalElapsedTime! ? b : a))
+}
+
+export function readFit(bytes: Uint8Array, fileName: string | null): RawTrack {
+  const result = decodeFit(bytes, fileName)
+  const messages = result.messages as {
     recordMesgs?: FitRecord[]
     sessionMesgs?: FitSession[]
   }
   let records = messages.recordMesgs ?? []
   if (records.length === 0) {
-    const why = result.errors.length ? ` (${result.errors[0]!.message})` : ''
+    const why = firstFitError(result.errors)
     throw new ImportError('no_track_points', `FIT file has no record messages${why}`, fileName)
   }
-  const sessions = messages.sessionMesgs ?? []
-  const cycling = sessions.filter((s) => s.sport === 'cycling' && s.startTime && s.totalElapsedTime)
-  if (cycling.length > 0 && cycling.length < sessions.length) {
-    const s = cycling.reduce((a, b) => (b.totalElapsedTime! > a.totalElapsedTime! ? b : a))
+  const s = longestCyclingSession(messages.sessionMesgs ?? [])
+  if (s) {
     const t0 = s.startTime!.getTime()
     const t1 = t0 + s.totalElapsedTime! * 1000
     records = records.filter(

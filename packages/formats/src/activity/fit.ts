@@ -4,8 +4,8 @@
 // field name and converted by their declared units (or inferred by magnitude, with a warning).
 // Lap messages become laps, device_info messages the device list; a multisport file keeps its
 // (longest) cycling session.
-import { Decoder, Stream } from '@garmin/fitsdk'
 import { ImportError } from '../errors.ts'
+import { decodeFit, firstFitError, longestCyclingSession, type FitSession } from '../fit.ts'
 import { SampleColumns } from './types.ts'
 import type { ActivityDevice, Channel, RawActivity, ReadActivityOptions } from './types.ts'
 import {
@@ -38,11 +38,6 @@ interface FitRecord {
 interface FitLap {
   startTime?: Date
   timestamp?: Date
-  totalElapsedTime?: number
-}
-interface FitSession {
-  sport?: string
-  startTime?: Date
   totalElapsedTime?: number
 }
 interface FitFieldDescription {
@@ -111,25 +106,11 @@ export function readFitActivity(
   fileName: string | null,
   opts: ReadActivityOptions,
 ): RawActivity {
-  const decoder = new Decoder(Stream.fromBuffer(bytes))
-  if (!decoder.isFIT())
-    throw new ImportError('invalid_fit', 'not a FIT file (bad header)', fileName)
-  let result: ReturnType<Decoder['read']>
-  try {
-    result = decoder.read({
-      convertTypesToStrings: true,
-      convertDateTimesToDates: true,
-      applyScaleAndOffset: true,
-      expandComponents: true,
-      mergeHeartRates: false,
-    })
-  } catch (e) {
-    throw new ImportError('invalid_fit', `cannot decode FIT (${(e as Error).message})`, fileName)
-  }
-  const m = result.messages as unknown as FitMessages
+  const result = decodeFit(bytes, fileName)
+  const m = result.messages as FitMessages
   let records = m.recordMesgs ?? []
   if (records.length === 0) {
-    const why = result.errors.length ? ` (${result.errors[0]!.message})` : ''
+    const why = firstFitError(result.errors)
     throw new ImportError('not_an_activity', `the FIT file has no record messages${why}`, fileName)
   }
   const warnings: string[] = []
@@ -137,9 +118,8 @@ export function readFitActivity(
   // Multisport: the records and laps of the (longest) cycling session.
   let window: [number, number] | null = null
   const sessions = m.sessionMesgs ?? []
-  const cycling = sessions.filter((s) => s.sport === 'cycling' && s.startTime && s.totalElapsedTime)
-  if (cycling.length > 0 && cycling.length < sessions.length) {
-    const s = cycling.reduce((a, b) => (b.totalElapsedTime! > a.totalElapsedTime! ? b : a))
+  const s = longestCyclingSession(sessions)
+  if (s) {
     window = [epochS(s.startTime), epochS(s.startTime) + s.totalElapsedTime!]
     const inWindow = (ts: number) => ts >= window![0] && ts <= window![1]
     records = records.filter((r) => inWindow(epochS(r.timestamp)))
