@@ -2,6 +2,8 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 
+export { Button, Card } from '../../../components/layout-kit.tsx'
+
 export function PageHeader({
   title,
   children,
@@ -29,23 +31,6 @@ export function Page({ children }: { children: ReactNode }) {
   return <div>{children}</div>
 }
 
-export function Card({
-  title,
-  children,
-  className = '',
-}: {
-  title?: string
-  children: ReactNode
-  className?: string
-}) {
-  return (
-    <section className={`rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 ${className}`}>
-      {title ? <h2 className="mb-3 text-base font-semibold text-slate-900">{title}</h2> : null}
-      {children}
-    </section>
-  )
-}
-
 export function ErrorBox({
   children,
   className = '',
@@ -68,36 +53,6 @@ export function Loading({ what }: { what: string }) {
     <p role="status" className="text-sm text-slate-500">
       Loading {what}…
     </p>
-  )
-}
-
-export function Button({
-  children,
-  onClick,
-  type = 'button',
-  variant = 'primary',
-  disabled,
-}: {
-  children: ReactNode
-  onClick?: () => void
-  type?: 'button' | 'submit'
-  variant?: 'primary' | 'secondary' | 'danger'
-  disabled?: boolean
-}) {
-  const styles = {
-    primary: 'bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-400',
-    secondary: 'bg-white text-slate-800 ring-1 ring-slate-300 ring-inset hover:bg-slate-50',
-    danger: 'bg-white text-red-700 ring-1 ring-red-300 ring-inset hover:bg-red-50',
-  }
-  return (
-    <button
-      type={type}
-      onClick={onClick}
-      disabled={disabled}
-      className={`rounded-md px-3 py-2 text-sm font-semibold shadow-sm ${styles[variant]}`}
-    >
-      {children}
-    </button>
   )
 }
 
