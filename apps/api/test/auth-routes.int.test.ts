@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FastifyInstance } from 'fastify'
 import { startTestApp, type TestApp } from './helpers.ts'
+import { apiRoutes } from './route-table.ts'
 
 // No endpoint accepts a request without a valid session token, except health, readiness, the
 // custom-token exchange and the public configuration (issue 5, "Done when"). This walks every
@@ -23,24 +23,6 @@ const PUBLIC = new Set([
  * HMAC in the query) and the admin CLI's loopback endpoint (the secret in DATA_DIR/admin.json).
  */
 const SIGNED = new Set(['GET /api/files/download', 'POST /api/admin/command'])
-
-/** Every (method, path) of the app, read from Fastify's route tree. */
-export function apiRoutes(app: FastifyInstance): { method: string; path: string }[] {
-  const found: { method: string; path: string }[] = []
-  const stack: string[] = []
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /^([\s│├└─]*)(\S.*?)(?: \(([A-Z, ]+)\))?$/.exec(line)
-    if (!m) continue
-    const depth = Math.floor((m[1] ?? '').length / 4)
-    stack.length = depth
-    stack[depth] = m[2] ?? ''
-    const path = stack.join('').replace(/\/+/g, '/')
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim())) {
-      if (method && method !== 'HEAD') found.push({ method, path })
-    }
-  }
-  return found.filter((r) => r.path.startsWith('/api/'))
-}
 
 describe('every API route requires a session token', () => {
   let t: TestApp

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { courses, files, notifications, optimizationResults } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { startTestApp, type TestApp } from './helpers.ts'
+import { apiRoutes } from './route-table.ts'
 import {
   caller,
   courseBody,
@@ -179,24 +180,42 @@ describe(`authorization matrix on ${testDriver()}`, () => {
     expect((await bob.get('/api/notifications')).body.items).toEqual([])
   })
 
-  it('the other team, its members and membership endpoints answer 404', async () => {
-    for (const [method, url, body] of [
-      ['GET', `/api/teams/${teamA}`],
-      ['PATCH', `/api/teams/${teamA}`, { name: 'stolen' }],
-      ['DELETE', `/api/teams/${teamA}`],
-      ['GET', `/api/teams/${teamA}/members`],
-      ['POST', `/api/teams/${teamA}/members`, { uid: 'bob', role: 'owner' }],
-      ['PATCH', `/api/teams/${teamA}/members/alice`, { role: 'member' }],
-      ['DELETE', `/api/teams/${teamA}/members/carol`],
-      ['GET', `/api/teams/${teamA}/contents`],
-      ['POST', `/api/teams/${teamA}/transfer`, { uid: 'bob' }],
-      ['GET', `/api/teams/${teamA}/invitations`],
-      ['POST', `/api/teams/${teamA}/invitations`, { email: 'bob@example.com' }],
-      ['DELETE', `/api/teams/${teamA}/invitations/00000000-0000-4000-8000-000000000000`],
+  it('the other team, its members and membership endpoints answer 404, and nothing changes', async () => {
+    const invitation = (
+      await alice.post(`/api/teams/${teamA}/invitations`, { email: 'dan@example.com' })
+    ).body.invitation.id as string
+    /** Every route under /api/teams/:id, walked by bob (owner of his own team B). */
+    const teamRoutes: [string, string, unknown?][] = [
+      ['GET', '/api/teams/:id'],
+      ['PATCH', '/api/teams/:id', { name: 'stolen' }],
+      ['DELETE', '/api/teams/:id'],
+      ['GET', '/api/teams/:id/members'],
+      ['POST', '/api/teams/:id/members', { uid: 'bob', role: 'owner' }],
+      ['PATCH', '/api/teams/:id/members/:uid', { role: 'member' }],
+      ['DELETE', '/api/teams/:id/members/:uid'],
+      ['GET', '/api/teams/:id/contents'],
+      ['POST', '/api/teams/:id/transfer', { uid: 'bob' }],
+      ['GET', '/api/teams/:id/invitations'],
+      ['POST', '/api/teams/:id/invitations', { email: 'bob@example.com' }],
+      ['DELETE', '/api/teams/:id/invitations/:invitationId'],
+    ]
+    // The walk covers every team route the app has (a route added later must be added here).
+    const registered = apiRoutes(t.app)
+      .filter((r) => r.path.startsWith('/api/teams/:'))
+      .map((r) => `${r.method} ${r.path.replace(/:\w+/g, ':_')}`)
+    expect(new Set(teamRoutes.map(([m, p]) => `${m} ${p.replace(/:\w+/g, ':_')}`))).toEqual(
+      new Set(registered),
+    )
+    const fill = (p: string, member: string) =>
+      p.replace(':id', teamA).replace(':uid', member).replace(':invitationId', invitation)
+    const attemptsOnA: [string, string, unknown?][] = [
+      ...teamRoutes.map(([m, p, b]) => [m, fill(p, 'alice'), b] as [string, string, unknown?]),
+      ['DELETE', fill('/api/teams/:id/members/:uid', 'carol')],
       ['PATCH', '/api/users/bob', { current_team: teamA }],
       ['POST', '/api/rider-setups', { ...setupBody(), owner: teamA }],
       ['POST', '/api/rider-setups', { ...setupBody(), owner: 'alice' }],
-    ] as const) {
+    ]
+    for (const [method, url, body] of attemptsOnA) {
       const res = await bob[
         method === 'GET'
           ? 'get'
@@ -208,7 +227,18 @@ describe(`authorization matrix on ${testDriver()}`, () => {
       ](url, body as never)
       expect(res.status, `${method} ${url}`).toBe(404)
     }
-    expect((await alice.get(`/api/teams/${teamA}/members`)).body.items).toHaveLength(2)
+    // Team A is as it was: its name, both members with their roles, the open invitation.
+    expect((await alice.get(`/api/teams/${teamA}`)).body.name).toBe('A')
+    const members = (await alice.get(`/api/teams/${teamA}/members`)).body.items as {
+      uid: string
+      role: string
+    }[]
+    expect(members.map((m) => [m.uid, m.role]).sort()).toEqual([
+      ['alice', 'owner'],
+      ['carol', 'member'],
+    ])
+    const open = (await alice.get(`/api/teams/${teamA}/invitations`)).body.items as { id: string }[]
+    expect(open.map((i) => i.id)).toEqual([invitation])
     expect((await alice.get(`/api/teams/${teamB}`)).status).toBe(404)
   })
 
