@@ -7,13 +7,9 @@
 // 250 ms debounce comes before that and React's render after it; both are printed, not measured.
 // Courses are stored by the API with at most 5 000 segments (segmentLengthFor: 40 m at 200 km),
 // so the long courses here are merged the same way. Nothing here asserts time.
-import { existsSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { chromium } from '@playwright/test'
-import { chromiumArgs, chromiumPath } from '../../../e2e/chromium.ts'
-import { build } from 'vite'
+import { exitWithoutChromium, openBenchPage } from './browser-harness.ts'
 import { courseFromSegments, mergeSegments, type Course } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
 import { coursesDir, ventouxUpAndDown } from '../../../packages/formats/bench/ventoux-course.ts'
@@ -26,12 +22,7 @@ import { optimizerInputOf } from '../src/features/simulation/lib/engine-input.ts
 import { computePreview, DRAFT_ABOVE_SEGMENTS } from '../src/features/simulation/lib/preview.ts'
 import type { BenchReply, BenchRequest } from './preview-page.ts'
 
-if (!existsSync(chromiumPath)) {
-  console.log(
-    `Chromium not found at ${chromiumPath}: install Debian's chromium (npm test does as root).`,
-  )
-  process.exit(0)
-}
+exitWithoutChromium()
 
 /** The API's segment length for a course of this length (apps/api course-rows.ts). */
 const apiSegmentLength = (distanceM: number) => Math.max(10, Math.ceil(distanceM / 5000))
@@ -89,50 +80,14 @@ const equipment: OptimizationInputs = {
 }
 
 // The page and the worker, bundled by Vite as the app's build bundles the worker.
-const output = await build({
-  configFile: false,
-  logLevel: 'silent',
-  root: import.meta.dirname,
-  build: {
-    write: false,
-    minify: true,
-    lib: {
-      entry: {
-        page: resolve(import.meta.dirname, 'preview-page.ts'),
-        worker: resolve(import.meta.dirname, '../src/features/simulation/worker/preview.worker.ts'),
-      },
-      formats: ['es'],
-      fileName: (_format, name) => `${name}.js`,
-    },
+const { page, version, close } = await openBenchPage(
+  import.meta.dirname,
+  {
+    page: resolve(import.meta.dirname, 'preview-page.ts'),
+    worker: resolve(import.meta.dirname, '../src/features/simulation/worker/preview.worker.ts'),
   },
-})
-const files = new Map<string, string>()
-for (const result of Array.isArray(output) ? output : [output]) {
-  if (!('output' in result)) continue
-  for (const item of result.output) {
-    if (item.type === 'chunk') files.set(`/${item.fileName}`, item.code)
-  }
-}
-const html = '<!doctype html><meta charset="utf-8"><script type="module" src="/page.js"></script>'
-const server = createServer((req, res) => {
-  const path = (req.url ?? '/').split('?')[0]!
-  const body = path === '/' ? html : files.get(path)
-  if (body === undefined) {
-    res.writeHead(404).end()
-    return
-  }
-  res.writeHead(200, {
-    'content-type': path === '/' ? 'text/html' : 'text/javascript',
-  })
-  res.end(body)
-})
-await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-const port = (server.address() as AddressInfo).port
-
-const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
-const page = await browser.newPage()
-await page.goto(`http://127.0.0.1:${port}/`)
-await page.waitForFunction(() => 'benchPreview' in window)
+  'benchPreview',
+)
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const runs = 5
@@ -154,7 +109,7 @@ async function measure(request: BenchRequest): Promise<BenchReply[]> {
 }
 
 console.log(
-  `Instant preview in Chromium (${(await browser.version()).split(' ')[0]}), median of ${runs}; ` +
+  `Instant preview in Chromium (${version}), median of ${runs}; ` +
     'ms from the edit (after the 250 ms debounce) to the answer on the page',
 )
 const courses = [real('alpe-dhuez.gpx'), ventoux(100), ventoux(200)]
@@ -193,5 +148,4 @@ for (const course of courses) {
     )
   }
 }
-await browser.close()
-server.close()
+await close()
