@@ -1,0 +1,141 @@
+// The team page's invitations: send one by e-mail (or show the link to copy), list, revoke.
+import { useState, type FormEvent } from 'react'
+import type { InvitationCreated, TeamRole } from '@veloptima/contracts'
+import { buttonClass } from '../../components/button.ts'
+import { PageSpinner } from '../../components/spinner.tsx'
+import { invitableRoles, roleLabels } from './team-rules.ts'
+import { useTeamActions, useTeamInvitations } from './teams-api.ts'
+import { ErrorText, inputClass, Section } from './team-ui.tsx'
+
+export function InvitationsSection({ teamId, role }: { teamId: string; role: TeamRole }) {
+  const actions = useTeamActions(teamId)
+  const invitations = useTeamInvitations(teamId, true)
+  const [email, setEmail] = useState('')
+  const [inviteRole, setInviteRole] = useState<'admin' | 'member'>('member')
+  const [created, setCreated] = useState<InvitationCreated>()
+  const [copied, setCopied] = useState(false)
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    setCopied(false)
+    actions.invite.mutate(
+      { email, role: inviteRole },
+      {
+        onSuccess: (result) => {
+          setCreated(result)
+          setEmail('')
+        },
+      },
+    )
+  }
+  return (
+    <Section title="Invite people" id="invitations">
+      <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
+        <div className="min-w-64 grow">
+          <label htmlFor="invite-email" className="text-sm font-medium text-slate-700">
+            E-mail address
+          </label>
+          <input
+            id="invite-email"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            className={`mt-1 ${inputClass}`}
+            placeholder="rider@example.com"
+          />
+        </div>
+        <div>
+          <label htmlFor="invite-role" className="text-sm font-medium text-slate-700">
+            Role
+          </label>
+          <select
+            id="invite-role"
+            value={inviteRole}
+            onChange={(e) => setInviteRole(e.target.value as 'admin' | 'member')}
+            className={`mt-1 ${inputClass} pr-8`}
+          >
+            {invitableRoles(role).map((r) => (
+              <option key={r} value={r}>
+                {roleLabels[r]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={buttonClass.primary} disabled={actions.invite.isPending}>
+          Send invitation
+        </button>
+      </form>
+      <ErrorText error={actions.invite.error} />
+      {created && (
+        <div className="mt-4 rounded-xl bg-slate-50 p-4 text-sm" role="status">
+          {created.emailed ? (
+            <p>
+              An e-mail with the link is on its way to <strong>{created.invitation.email}</strong>.
+            </p>
+          ) : (
+            <>
+              <p className="text-slate-700">
+                E-mail is not set up on this server, so nothing was sent: give this link to{' '}
+                <strong>{created.invitation.email}</strong>. It works once, for that address only,
+                until {new Date(created.invitation.expires_at).toLocaleDateString()}.
+              </p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <input
+                  readOnly
+                  aria-label="Invitation link"
+                  value={created.link ?? ''}
+                  onFocus={(e) => e.target.select()}
+                  className={`${inputClass} min-w-64 grow font-mono text-xs`}
+                />
+                <button
+                  type="button"
+                  className={buttonClass.secondary}
+                  onClick={() => {
+                    void navigator.clipboard?.writeText(created.link ?? '').then(
+                      () => setCopied(true),
+                      () => setCopied(false),
+                    )
+                  }}
+                >
+                  {copied ? 'Copied' : 'Copy link'}
+                </button>
+              </div>
+            </>
+          )}
+        </div>
+      )}
+      <h3 className="mt-8 text-sm font-semibold text-slate-900">Open invitations</h3>
+      {invitations.isPending ? (
+        <PageSpinner />
+      ) : invitations.isError ? (
+        <ErrorText error={invitations.error} />
+      ) : invitations.data.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-500">
+          None: every invitation was accepted or revoked.
+        </p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-100" aria-label="Open invitations">
+          {invitations.data.map((inv) => (
+            <li key={inv.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2 text-sm">
+              <span className="grow text-slate-900">{inv.email}</span>
+              <span className="text-slate-600">{roleLabels[inv.role]}</span>
+              <span className={inv.status === 'expired' ? 'text-red-700' : 'text-slate-500'}>
+                {inv.status === 'expired' ? 'expired' : 'valid until'}{' '}
+                {new Date(inv.expires_at).toLocaleDateString()}
+              </span>
+              <button
+                type="button"
+                className={`${buttonClass.ghost} px-3 py-1.5`}
+                disabled={actions.revoke.isPending}
+                onClick={() => actions.revoke.mutate(inv.id)}
+              >
+                {inv.status === 'expired' ? 'Remove' : 'Revoke'}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ErrorText error={actions.revoke.error} />
+    </Section>
+  )
+}

@@ -1,0 +1,39 @@
+// Building blocks shared by the team page's sections.
+import type { ReactNode } from 'react'
+
+export const dangerButton =
+  'inline-flex items-center justify-center gap-2 rounded-lg bg-white px-4 py-2.5 text-sm font-semibold text-red-700 ring-1 ring-red-300 ring-inset transition hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-60'
+
+export const inputClass =
+  'block w-full rounded-lg border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600'
+
+export function Section({
+  title,
+  children,
+  id,
+}: {
+  title: string
+  children: ReactNode
+  id: string
+}) {
+  return (
+    <section
+      aria-labelledby={`${id}-title`}
+      className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8"
+    >
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      <div className="mt-5">{children}</div>
+    </section>
+  )
+}
+
+export function ErrorText({ error }: { error: Error | null }) {
+  if (!error) return null
+  return (
+    <p role="alert" className="mt-2 text-sm text-red-700">
+      {error.message}
+    </p>
+  )
+}
