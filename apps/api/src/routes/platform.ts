@@ -9,6 +9,7 @@ import { notificationsRoutes } from './notifications/routes.ts'
 import { createPlatformServices } from './platform-context.ts'
 import { teamsRoutes } from './teams/routes.ts'
 import { usersRoutes } from './users/routes.ts'
+import { weatherHistoryRoutes } from './weather/history.ts'
 import { weatherRoutes } from './weather/routes.ts'
 
 /**
@@ -30,6 +31,7 @@ async function platformRoutes(app: FastifyInstance, options: { prefix?: string }
       await api.register(liveRoutes)
       await api.register(adminRoutes)
       await api.register(weatherRoutes)
+      await api.register(weatherHistoryRoutes)
     },
     { prefix: options.prefix ?? '/api' },
   )
