@@ -120,6 +120,11 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>
 }
 
+/** The collection of a list path (`/api/courses?type=x` → courses); undefined for any other path. */
+export function listCollection(path: string): string | undefined {
+  return /^\/api\/([a-z-]+)(?:\?|$)/.exec(path)?.[1]
+}
+
 /**
  * Reloads a list of `/api/<collection>` (query string allowed) when the live stream says that
  * one of the caller's teams changed its items in that collection: a member's new course
@@ -127,7 +132,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
  */
 export function useTeamItemsReload(path: string, reload: () => void): void {
   const { subscribe } = useLive()
-  const collection = /^\/api\/([a-z-]+)(?:\?|$)/.exec(path)?.[1]
+  const collection = listCollection(path)
   useEffect(() => {
     if (!collection) return
     return subscribe('team-item', (data) => {
