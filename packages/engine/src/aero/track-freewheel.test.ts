@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import { analyzeAero } from './analyze.ts'
 import { createRandom } from './random.ts'
+import { activitySamples } from './samples.ts'
 import { prepareVe } from './series.ts'
 import type { ActivitySamples } from './types.ts'
 import { fitVirtualElevation } from './ve.ts'
@@ -137,23 +138,12 @@ function velodromeTest(seed: number): ActivitySamples {
       lap.push(phase.lap)
     }
   }
-  return {
+  return activitySamples({
     t: Float64Array.from(t),
-    startEpochS: 0,
     speed: Float64Array.from(speed),
     power: Float64Array.from(power),
-    altitude: null,
-    distance: null,
     lap: Int32Array.from(lap),
-    lat: null,
-    lon: null,
-    airspeed: null,
-    yaw: null,
-    temperature: null,
-    pressure: null,
-    airDensity: null,
-    windSpeed: null,
-  }
+  })
 }
 
 describe('velodrome: freewheeling stretches (height on the banking unknown)', () => {

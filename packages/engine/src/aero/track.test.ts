@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { G0, MARTIN } from '../physics/constants.ts'
 import { analyzeAero } from './analyze.ts'
 import { createRandom } from './random.ts'
+import { activitySamples } from './samples.ts'
 import { DEFAULT_TRACK, prepareVe, trackSeries } from './series.ts'
 import type { ActivitySamples } from './types.ts'
 import { fitVirtualElevation, virtualElevation } from './ve.ts'
@@ -62,23 +63,7 @@ function velodromeRide(seed: number, noise = 0.01): ActivitySamples {
     x += sp[i]!
     lap[i] = Math.floor(x / 250)
   }
-  return {
-    t,
-    startEpochS: 0,
-    speed: sp,
-    power,
-    altitude: null,
-    distance: null,
-    lap,
-    lat: null,
-    lon: null,
-    airspeed: null,
-    yaw: null,
-    temperature: null,
-    pressure: null,
-    airDensity: null,
-    windSpeed: null,
-  }
+  return activitySamples({ t, speed: sp, power, lap })
 }
 
 describe('velodrome model (track)', () => {

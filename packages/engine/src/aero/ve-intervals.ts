@@ -53,6 +53,16 @@ export function tQuantile975(dof: number): number {
   return dof <= 30 ? T[Math.floor(dof)]! : 1.96 + 2.4 / dof
 }
 
+/** Work arrays of the refits (elevation, weights, innovations) and a copy of the fit's state. */
+function scratch(st: FitState, m: number) {
+  const st2: FitState = {
+    ...st,
+    cda: Float64Array.from(st.cda),
+    offsets: Float64Array.from(st.offsets),
+  }
+  return { alt2: new Float64Array(m), w2: new Float64Array(m), res2: new Float64Array(m), st2 }
+}
+
 /** What the interval step needs of a finished fit. */
 export interface IntervalContext {
   s: VeSeries
@@ -115,14 +125,7 @@ export function fitIntervals(x: IntervalContext): FitIntervals {
     const scale = huberWeights(P, alt, res, kH, new Float64Array(m))
     const medDt = median(s.dt.subarray(1)) || 1
     const blockLen = Math.max(1, Math.round((o.blockS ?? 120) / medDt))
-    const alt2 = new Float64Array(m)
-    const w2 = new Float64Array(m)
-    const res2 = new Float64Array(m)
-    const st2: FitState = {
-      ...st,
-      cda: Float64Array.from(st.cda),
-      offsets: Float64Array.from(st.offsets),
-    }
+    const { alt2, w2, res2, st2 } = scratch(st, m)
     const leaveOut = (positions: Int32Array, lo: number, hi: number, Q: VeProblem = P): boolean => {
       alt2.set(alt)
       for (let k = lo; k < hi; k++) alt2[positions[k]!] = NaN
@@ -235,14 +238,7 @@ export function fitIntervals(x: IntervalContext): FitIntervals {
     const first = 1 / Math.sqrt(1 - phi * phi)
     const fitted = new Float64Array(m)
     for (let j = 0; j < m; j++) fitted[j] = alt[j]! - lev[j]!
-    const alt2 = new Float64Array(m)
-    const w2 = new Float64Array(m)
-    const res2 = new Float64Array(m)
-    const st2: FitState = {
-      ...st,
-      cda: Float64Array.from(st.cda),
-      offsets: Float64Array.from(st.offsets),
-    }
+    const { alt2, w2, res2, st2 } = scratch(st, m)
     for (let b = 0; b < B; b++) {
       for (const g of segs) {
         let k = 0

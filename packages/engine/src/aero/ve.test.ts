@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { G0, MARTIN } from '../physics/constants.ts'
 import { prepareVe } from './series.ts'
 import { syntheticRide, type SyntheticRideOptions } from './synthetic-ride.ts'
+import { activitySamples } from './samples.ts'
 import { fitVirtualElevation, virtualElevation } from './ve.ts'
 
 const whole = (n: number) => [{ start: 0, end: n, group: 0 }]
@@ -294,23 +295,12 @@ describe('fitVirtualElevation', () => {
     // Constant speed and power on a flat road: rolling and aero work are proportional.
     const n = 600
     const t = Float64Array.from({ length: n }, (_, i) => i)
-    const samples = {
+    const samples = activitySamples({
       t,
-      startEpochS: NaN,
       speed: new Float64Array(n).fill(10),
       power: new Float64Array(n).fill(200),
       altitude: new Float64Array(n).fill(100),
-      distance: null,
-      lap: new Int32Array(n),
-      lat: null,
-      lon: null,
-      airspeed: null,
-      yaw: null,
-      temperature: null,
-      pressure: null,
-      airDensity: null,
-      windSpeed: null,
-    }
+    })
     const s = prepareVe(samples, { airDensity: 1.2 })
     const fit = fitVirtualElevation(s, whole(n), {
       massKg: 80,
