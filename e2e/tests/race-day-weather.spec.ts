@@ -4,8 +4,10 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
 // Race-day weather (issue 19): an optimization with an event date and start uses the forecast
 // along the course from the weather provider's local stand-in (playwright.config.ts starts it and
-// points WEATHER_URL at it), shows the wind strip and the time range for the forecast's spread,
-// and keeps the wind stretch typed by hand.
+// points WEATHER_URL at it) read where and when the optimized plan puts the rider, shows the
+// wind strip, a small map with wind arrows at the forecast points and the time range for the
+// forecast's spread, and keeps the wind stretch typed by hand. The preview says it uses the typed
+// wind only.
 
 const data = resolve(import.meta.dirname, '../../../shared/data/courses')
 const UUID = '[0-9a-f-]{36}'
@@ -46,6 +48,11 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
   await page.getByLabel(/^Stretch 1 wind from/).fill('90')
   await page.getByRole('button', { name: 'Create' }).click()
   await page.waitForURL(new RegExp(`/simulation/optimizations/pacing/${UUID}$`))
+  // The browser preview does not fetch the forecast, and says so.
+  await expect(page.getByTestId('preview-weather-note')).toContainText(
+    'This preview uses the wind and air typed here',
+    { timeout: 60_000 },
+  )
   await page.getByRole('button', { name: 'Run' }).click()
   await page.waitForURL(new RegExp(`/optimizations/pacing/${UUID}/results/${UUID}$`), {
     timeout: 60_000,
@@ -58,7 +65,11 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
   await expect(card).toBeVisible()
   expect(await card.locator('[data-wind-arrow]').count()).toBeGreaterThan(10)
   const range = page.getByTestId('weather-range')
-  await expect(range).toContainText('wind ± 2 m/s and direction ± 30°')
+  await expect(range).toContainText('Time of the plan with wind ± 2 m/s and direction ± 30°')
+  // Arrival times from the plan: at least one optimization, the last within a minute.
+  await expect(page.getByTestId('weather-arrival')).toHaveText(
+    /Conditions read where the plan puts the rider: [1-4] optimizations?, the last plan's arrival times within \d+ s/,
+  )
   const [lo, hi] = (await range.locator('strong').innerText()).split(' – ')
   const secs = (t: string) =>
     t
@@ -69,6 +80,20 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
   expect(secs(hi!)).toBeGreaterThan(secs(lo!))
   await expect(page.getByText('1 typed wind stretch kept')).toBeVisible()
   await expect(page.getByText(`start ${tomorrow} 09:30 UTC`)).toBeVisible()
+  // The small map: the course with one wind arrow per forecast point (6), tooltips on hover.
+  const map = page.getByRole('img', { name: /Forecast wind at the forecast points/ })
+  await expect(map).toBeVisible()
+  await expect(map.locator('[data-map-wind-arrow]')).toHaveCount(6)
+  // The start and finish arrows of this loop overlap: hover whichever is on top.
+  await map.scrollIntoViewIfNeeded()
+  await map.locator('.leaflet-marker-icon').first().hover({ force: true })
+  await expect(page.locator('.leaflet-tooltip')).toContainText(
+    /\d+\.\d km, \d\d:\d\d UTC: .* from \d+°/,
+  )
   await page.screenshot({ path: screenshotPath('race-day-weather'), fullPage: true })
+  await page
+    .getByRole('heading', { name: 'Race-day weather' })
+    .locator('xpath=ancestor::section[1]')
+    .screenshot({ path: screenshotPath('race-day-weather-card') })
   expect(errors).toEqual([])
 })

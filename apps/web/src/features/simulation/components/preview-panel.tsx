@@ -248,6 +248,13 @@ export function PreviewPanel({
             ? 'Updating…'
             : `Computed in your browser in ${Math.round(state.ms ?? 0)} ms, with the engine the saved run uses.`}
       </p>
+      {eventStart ? (
+        <p className="text-sm text-amber-800" data-testid="preview-weather-note">
+          This preview uses the wind and air typed here. The race-day forecast for this start is
+          read along the course when you run the optimization (where and when the plan puts you), so
+          the run&apos;s time can differ.
+        </p>
+      ) : null}
       {eventStart ? <StartFinish output={pacingOf(state.output)} eventStart={eventStart} /> : null}
       <OutputView
         output={state.output}

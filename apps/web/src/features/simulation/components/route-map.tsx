@@ -1,7 +1,8 @@
 // The route on a Leaflet map: tiles from the configured `map_tile_url` when there is one, else a
 // clean outline of the route on a plain background (no third-party requests). Optional wind
 // arrows (the race-day forecast at its points) are drawn as SVG markers: rotated by an SVG
-// `transform` attribute, not an inline style, so the page's CSP holds.
+// `transform` attribute, not an inline style, so the page's CSP holds. The map is its own stacking
+// context (`isolate`): Leaflet's panes (z-index 400–700) stay under the page's sticky header.
 import { useEffect, useRef, useState } from 'react'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
@@ -81,7 +82,7 @@ export function RouteMap({
       data-testid="route-map"
       aria-label={label}
       role="img"
-      className={`${className} w-full rounded-md bg-slate-100`}
+      className={`${className} isolate w-full rounded-md bg-slate-100`}
     />
   )
 }
