@@ -1,27 +1,25 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { useState, type CSSProperties, type ReactNode } from 'react'
+// Only TanStack Query's context (a few hundred bytes) is imported here: the query client and
+// everything that needs it load with the signed-in app (query-layer-store.ts, issue 18 §4).
+import { QueryClientContext } from '@tanstack/react-query'
+import { useEffect, useMemo, type CSSProperties, type ReactNode } from 'react'
 import { AuthProvider } from '../features/auth/auth-provider.tsx'
-import { LiveProvider } from '../lib/live.tsx'
+import { AuthContext, useAuth, type AuthState } from '../lib/auth.ts'
 import { ToastHost } from '../lib/toast.tsx'
-import { UnitsProvider } from './units-provider.tsx'
+import { loadQueryLayer, useQueryLayer, type QueryLayer } from './query-layer-store.ts'
+import { LocalUnitsProvider } from './units-provider.tsx'
 
 /** Notices other than notifications close after 3000 ms (specification §9), 300 px wide. */
 const NOTICE_MS = 3000
 
 /** Query data, session, live stream, units and the notices at the bottom right. */
 export function Providers({ children }: { children: ReactNode }) {
-  const [client] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
-      }),
-  )
+  const layer = useQueryLayer()
+  // Always this provider, its value undefined until the data layer has loaded: the tree keeps its
+  // shape (nothing remounts) when the client arrives.
   return (
-    <QueryClientProvider client={client}>
+    <QueryClientContext.Provider value={layer?.queryClient}>
       <AuthProvider>
-        <LiveProvider>
-          <UnitsProvider>{children}</UnitsProvider>
-        </LiveProvider>
+        <SessionLayer layer={layer}>{children}</SessionLayer>
       </AuthProvider>
       <ToastHost
         position="bottom-right"
@@ -30,6 +28,37 @@ export function Providers({ children }: { children: ReactNode }) {
         richColors
         style={{ '--width': '300px' } as CSSProperties}
       />
-    </QueryClientProvider>
+    </QueryClientContext.Provider>
+  )
+}
+
+/**
+ * A signed-in user's pages need the data layer: it starts loading as soon as a session shows
+ * (sign-in or its check under way), and until it is there the session still reads as loading
+ * (pages show their spinners instead of querying without a client).
+ */
+function SessionLayer({ layer, children }: { layer: QueryLayer | undefined; children: ReactNode }) {
+  const auth = useAuth()
+  const session = Boolean(auth.user) || auth.loggingIn
+  useEffect(() => {
+    if (session) {
+      loadQueryLayer().catch((error: unknown) =>
+        console.error('The signed-in app could not be loaded.', error),
+      )
+    }
+  }, [session])
+  const waiting = Boolean(auth.user) && !layer
+  const value = useMemo<AuthState>(
+    () => (waiting ? { ...auth, isLoading: true, user: undefined, claims: {} } : auth),
+    [auth, waiting],
+  )
+  return (
+    <AuthContext.Provider value={value}>
+      {auth.user && layer ? (
+        <layer.SignedInProviders>{children}</layer.SignedInProviders>
+      ) : (
+        <LocalUnitsProvider>{children}</LocalUnitsProvider>
+      )}
+    </AuthContext.Provider>
   )
 }

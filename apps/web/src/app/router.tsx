@@ -1,3 +1,4 @@
+import { lazy } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { aeroRoutes } from '../features/aero/routes.tsx'
 import { HomePage } from '../features/home/home-page.tsx'
@@ -6,6 +7,14 @@ import { HydrateFallback } from '../features/shell/misc-pages.tsx'
 import { LegalPage, NotFoundPage, RouteErrorPage } from '../features/shell/misc-pages.tsx'
 import { PlainPage } from '../features/shell/plain-page.tsx'
 import { simulationRoutes } from '../features/simulation/routes.tsx'
+import { loadQueryLayer } from './query-layer-store.ts'
+
+/** A signed-in visitor's home page, loaded with the data layer it queries through. */
+const SignedInHome = lazy(() =>
+  Promise.all([import('../features/home/signed-in-home.tsx'), loadQueryLayer()]).then(([m]) => ({
+    default: m.SignedInHome,
+  })),
+)
 
 /** The access gate, loaded with the pages it guards rather than with the landing page. */
 const requireAccess = () =>
@@ -39,7 +48,7 @@ export const routes: RouteObject[] = [
         errorElement: <RouteErrorPage />,
         children: [
           // The landing page is in the first chunk: one request fewer before it paints.
-          { index: true, element: <HomePage /> },
+          { index: true, element: <HomePage signedIn={<SignedInHome />} /> },
           {
             path: 'pricing',
             lazy: () =>
@@ -147,4 +156,21 @@ export const routes: RouteObject[] = [
   },
 ]
 
-export const router = createBrowserRouter(routes)
+/**
+ * Every lazy page waits for the data layer (TanStack Query's client, query-layer-store.ts) as
+ * well as for its own module: pages query the API from their first render. The landing page is
+ * not lazy and does not query: a signed-out visitor never loads the layer (issue 18 §4).
+ */
+export function withQueryLayer(table: RouteObject[]): RouteObject[] {
+  return table.map((route) => {
+    const { lazy, children } = route
+    const next = { ...route } as RouteObject
+    if (typeof lazy === 'function') {
+      next.lazy = () => Promise.all([lazy(), loadQueryLayer()]).then(([r]) => r)
+    }
+    if (children) next.children = withQueryLayer(children)
+    return next
+  })
+}
+
+export const router = createBrowserRouter(withQueryLayer(routes))
