@@ -58,6 +58,8 @@ type Stretch = {
   wind_speed_mps: number
   wind_speed_10m_mps: number
   wind_from_deg: number
+  lat: number
+  lon: number
 }
 
 describe('GET /api/weather/course/:courseId', () => {
@@ -87,6 +89,11 @@ describe('GET /api/weather/course/:courseId', () => {
       [12000, 16000],
       [16000, 20000],
     ])
+    // Each stretch's middle on the track (straight north from 45.00° to 45.18° over 20 km):
+    // 2 km → 45.018°, 6 km → 45.054° …; the longitude stays 6°.
+    expect(body.stretches.map((s) => [s.lat, s.lon])).toEqual(
+      [2, 6, 10, 14, 18].map((km) => [Math.round((45 + (0.18 * km) / 20) * 1e5) / 1e5, 6]),
+    )
     const factor = windHeightFactor()
     expect(body.wind_height_factor).toBeCloseTo(factor, 3)
     let last = 0

@@ -63,6 +63,22 @@ function localAsUtcS(text: string): number {
   return Number.isFinite(t) ? t / 1000 : NaN
 }
 
+/** The position at `distanceM` along a track (interpolated between its points, clamped). */
+export function positionAt(
+  track: { lat: number[]; lon: number[]; distance: number[] },
+  distanceM: number,
+): { latDeg: number; lonDeg: number } {
+  const d = track.distance
+  let k = 0
+  while (k < d.length - 2 && d[k + 1]! < distanceM) k++
+  const span = d[k + 1]! - d[k]!
+  const f = span > 0 ? Math.min(1, Math.max(0, (distanceM - d[k]!) / span)) : 0
+  return {
+    latDeg: track.lat[k]! + f * (track.lat[k + 1]! - track.lat[k]!),
+    lonDeg: track.lon[k]! + f * (track.lon[k + 1]! - track.lon[k]!),
+  }
+}
+
 /** Points along a track at even distances, positions interpolated between the track's points. */
 export function pointsAlong(
   track: { lat: number[]; lon: number[]; distance: number[] },

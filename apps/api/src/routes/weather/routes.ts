@@ -10,7 +10,7 @@ import { badRequest } from '../../errors.ts'
 import { courseSpec } from '../../services/collection-specs.ts'
 import { CollectionService } from '../../services/collections.ts'
 import { WeatherUnavailable } from '../../weather/errors.ts'
-import { pointsAlong } from '../../weather/race-day.ts'
+import { pointsAlong, positionAt } from '../../weather/race-day.ts'
 import { WeatherSource } from '../../weather/source.ts'
 import { param, signedIn, uidOf } from '../platform-context.ts'
 
@@ -56,9 +56,13 @@ export async function courseWind(source: WeatherSource, track: CourseTrack, star
     speed10 += w * c.windSpeedMps
     east += w * c.windSpeedMps * Math.sin((c.windFromDeg * Math.PI) / 180)
     north += w * c.windSpeedMps * Math.cos((c.windFromDeg * Math.PI) / 180)
+    const at = positionAt(track, mid)
     stretches.push({
       start_m: round(a, 0),
       end_m: round(b, 0),
+      // Where the stretch's middle is (for a map arrow).
+      lat: round(at.latDeg, 5),
+      lon: round(at.lonDeg, 5),
       time: new Date(timeS * 1000).toISOString(),
       wind_speed_mps: round(c.windSpeedMps * factor),
       wind_speed_10m_mps: round(c.windSpeedMps),
