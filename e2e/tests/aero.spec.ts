@@ -146,6 +146,20 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   await expect(aRow.locator('td').nth(5)).toHaveText(/^[+−±]\d+\.\d$/)
   await expect(aRow.locator('td').nth(6)).toHaveText(/^[+−±]\d+\.\d$/)
   await expect(page.getByTestId('comparison-summary')).toContainText('Helmet B')
+  // One row per configuration against the baseline: Helmet A's ΔCdA with its interval, W and s.
+  const summary = page.getByTestId('configuration-summary')
+  await expect(summary).toContainText('against the baseline (Helmet B)')
+  const aSummary = summary.locator('tbody tr').filter({ hasText: 'Helmet A' })
+  await expect(aSummary).toHaveCount(1)
+  await expect(aSummary.locator('td').nth(3)).toHaveText(
+    /^[+−±]\d\.\d{3} \[[+−±]\d\.\d{3}, [+−±]\d\.\d{3}\]$/,
+  )
+  await expect(aSummary.locator('td').nth(5)).toHaveText(/^[+−±]\d+\.\d$/)
+  await expect(aSummary.locator('td').nth(6)).toHaveText(/^[+−±]\d+\.\d$/)
+  await expect(aSummary.locator('td').nth(7)).toHaveText(/^(Faster|Slower|Within noise)$/)
+  // The summary's ΔCdA is the one each Helmet A run shows (the same comparison).
+  const runDelta = (await aRow.locator('td').nth(4).innerText()).split('\n')[0]!.trim()
+  expect((await aSummary.locator('td').nth(3).innerText()).startsWith(runDelta)).toBe(true)
   await page.locator('#runs').screenshot({ path: screenshotPath('aero-baseline') })
 
   // The add-run dialog: a run from a time range of one file, then one from a lap.

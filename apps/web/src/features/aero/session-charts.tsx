@@ -1,5 +1,5 @@
-// The aero session's data blocks: per run the VE chart with its sliders, the CdA chart, the
-// laps map, and the direct method's windows.
+// The aero session's data blocks: per run the VE chart with its sliders and the laps map, the
+// run blocks' table, and the direct method's windows.
 import { useState } from 'react'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { formatQuantity, useUnits } from '../../lib/units.ts'
@@ -7,6 +7,7 @@ import { Select } from '../../components/form.tsx'
 import { Card } from './ui.tsx'
 import type { RunBlock, VersionAnswer } from './api.ts'
 import { LapsMap } from './laps-map.tsx'
+import { TableHead } from './session-parts.tsx'
 import { VeChart } from './ve-chart.tsx'
 
 export function RunCharts({ latest }: { latest: VersionAnswer }) {
@@ -51,17 +52,9 @@ export function RunCharts({ latest }: { latest: VersionAnswer }) {
         className="w-full overflow-hidden rounded-2xl bg-white text-left text-sm ring-1 ring-slate-200"
         aria-label="Run data blocks"
       >
-        <thead className="bg-slate-50 text-slate-600">
-          <tr>
-            {['Block', 'From–to (s)', 'Samples', 'Mean speed', 'Mean power', 'Air density'].map(
-              (h) => (
-                <th key={h} className="px-3 py-2 font-medium">
-                  {h}
-                </th>
-              ),
-            )}
-          </tr>
-        </thead>
+        <TableHead
+          columns={['Block', 'From–to (s)', 'Samples', 'Mean speed', 'Mean power', 'Air density']}
+        />
         <tbody className="divide-y divide-slate-100">
           {latest.runs.map((r) => (
             <BlockRow key={r.id} block={r} />
@@ -108,15 +101,9 @@ export function Windows({ latest }: { latest: VersionAnswer }) {
   return (
     <div className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
       <table className="w-full text-left text-sm" aria-label="CdA measurement windows">
-        <thead className="bg-slate-50 text-slate-600">
-          <tr>
-            {['Run', 'Windows', 'CdA median (m²)', 'CdA range (m²)', 'Mean speed'].map((h) => (
-              <th key={h} className="px-3 py-2 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead
+          columns={['Run', 'Windows', 'CdA median (m²)', 'CdA range (m²)', 'Mean speed']}
+        />
         <tbody className="divide-y divide-slate-100">
           {latest.windows.map((w) => {
             const sorted = [...w.data.cda].filter(Number.isFinite).sort((a, b) => a - b)

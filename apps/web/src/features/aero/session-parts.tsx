@@ -48,3 +48,18 @@ export function Stat({ label, value }: { label: string; value: ReactNode }) {
     </div>
   )
 }
+
+/** The head row of the aero tables: the column titles on a slate band. */
+export function TableHead({ columns, nowrap = false }: { columns: string[]; nowrap?: boolean }) {
+  return (
+    <thead className="bg-slate-50 text-slate-600">
+      <tr>
+        {columns.map((h) => (
+          <th key={h} className={`px-3 py-2 font-medium${nowrap ? ' whitespace-nowrap' : ''}`}>
+            {h}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  )
+}

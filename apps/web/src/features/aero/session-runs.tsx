@@ -1,12 +1,31 @@
 // The aero session's runs table (configuration, method, CdA ± interval, Crr, ΔCdA, W and s
-// saved, verdict) and the comparison summary.
+// saved, verdict) and the comparison summary: the baseline, its drift, and one row per
+// configuration.
 import type { AeroAnalysisVersion, AeroRun, AeroRunResults } from '@veloptima/contracts'
 import type { AeroComparison } from '@veloptima/engine'
 import { formatQuantity, useUnits, type UnitSystem } from '../../lib/units.ts'
-import { Stat } from './session-parts.tsx'
+import { Stat, TableHead } from './session-parts.tsx'
 
 const signed = (x: number, digits: number) =>
   `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(digits)}`
+
+function Verdict({ verdict }: { verdict: string | null | undefined }) {
+  if (verdict === 'faster')
+    return (
+      <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">
+        Faster
+      </span>
+    )
+  if (verdict === 'slower')
+    return (
+      <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">
+        Slower
+      </span>
+    )
+  if (verdict === 'no_difference')
+    return <span className="text-xs whitespace-nowrap text-slate-500">Within noise</span>
+  return <>—</>
+}
 
 export function RunsTable({
   runs,
@@ -21,25 +40,20 @@ export function RunsTable({
   return (
     <div className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
       <table className="w-full text-left text-sm [&_td]:px-2 [&_th]:px-2" data-testid="runs-table">
-        <thead className="bg-slate-50 text-slate-600">
-          <tr>
-            {[
-              'Run',
-              'Configuration',
-              'CdA (m²) ± 95 %',
-              'Crr',
-              'ΔCdA (m²)',
-              'W saved',
-              's / 40 km',
-              'Verdict',
-              'Baseline',
-            ].map((h) => (
-              <th key={h} className="px-3 py-2 font-medium whitespace-nowrap">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            'Run',
+            'Configuration',
+            'CdA (m²) ± 95 %',
+            'Crr',
+            'ΔCdA (m²)',
+            'W saved',
+            's / 40 km',
+            'Verdict',
+            'Baseline',
+          ]}
+          nowrap
+        />
         <tbody className="divide-y divide-slate-100">
           {runs.map((r) => {
             const x = r.results as unknown as AeroRunResults | null
@@ -97,19 +111,7 @@ export function RunsTable({
                     : '—'}
                 </td>
                 <td className="px-3 py-2">
-                  {x?.verdict === 'faster' ? (
-                    <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">
-                      Faster
-                    </span>
-                  ) : x?.verdict === 'slower' ? (
-                    <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">
-                      Slower
-                    </span>
-                  ) : x?.verdict === 'no_difference' ? (
-                    <span className="text-xs whitespace-nowrap text-slate-500">Within noise</span>
-                  ) : (
-                    '—'
-                  )}
+                  <Verdict verdict={x?.verdict} />
                 </td>
                 <td className="px-3 py-2">
                   {r.is_baseline ? (
@@ -152,6 +154,23 @@ export function ComparisonSummary({ analysis }: { analysis: AeroAnalysisVersion 
   const c = analysis.summary?.comparison as AeroComparison | null | undefined
   if (!c) return null
   return (
+    <>
+      <ComparisonStats comparison={c} system={system} />
+      {(c.configurations ?? []).length > 0 ? (
+        <ConfigurationTable comparison={c} system={system} />
+      ) : null}
+    </>
+  )
+}
+
+function ComparisonStats({
+  comparison: c,
+  system,
+}: {
+  comparison: AeroComparison
+  system: UnitSystem
+}) {
+  return (
     <dl className="mt-4 grid gap-3 sm:grid-cols-4" data-testid="comparison-summary">
       <Stat label="Baseline" value={c.baseline || 'unlabelled'} />
       <Stat label="Baseline CdA" value={`${c.baselineCda.toFixed(3)} m²`} />
@@ -164,5 +183,61 @@ export function ComparisonSummary({ analysis }: { analysis: AeroAnalysisVersion 
         value={`${formatQuantity('speed', c.referenceSpeedMps, system, 0)} · ${Math.round(c.referencePowerW)} W`}
       />
     </dl>
+  )
+}
+
+/**
+ * One row per configuration against the baseline (the engine's comparison: drift-corrected mean
+ * CdA of its runs, ΔCdA with its 95 % interval, W saved at the reference speed, s per 40 km at
+ * the reference power, a verdict only when the interval excludes zero), instead of reading the
+ * configuration's ΔCdA off each of its runs.
+ */
+function ConfigurationTable({
+  comparison: c,
+  system,
+}: {
+  comparison: AeroComparison
+  system: UnitSystem
+}) {
+  const speed = formatQuantity('speed', c.referenceSpeedMps, system, 0)
+  const heads = [
+    'Configuration',
+    'Runs',
+    'CdA (m²)',
+    'ΔCdA (m²) [95 %]',
+    'Δ %',
+    `W saved at ${speed}`,
+    `s / 40 km at ${Math.round(c.referencePowerW)} W`,
+    'Verdict',
+  ]
+  return (
+    <div className="mt-4 overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
+      <table className="w-full text-left text-sm" data-testid="configuration-summary">
+        <caption className="px-3 pt-3 text-left text-sm font-semibold text-slate-900">
+          Each configuration against the baseline ({c.baseline || 'unlabelled'})
+        </caption>
+        <TableHead columns={heads} nowrap />
+        <tbody className="divide-y divide-slate-100">
+          {c.configurations.map((k) => (
+            <tr key={k.configuration}>
+              <td className="px-3 py-2 font-medium text-slate-900">
+                {k.configuration || 'unlabelled'}
+              </td>
+              <td className="px-3 py-2 tabular-nums">{k.runs.length}</td>
+              <td className="px-3 py-2 tabular-nums">{k.cda.toFixed(3)}</td>
+              <td className="px-3 py-2 whitespace-nowrap tabular-nums">
+                {`${signed(k.deltaCda, 3)} [${signed(k.deltaCdaCi95[0], 3)}, ${signed(k.deltaCdaCi95[1], 3)}]`}
+              </td>
+              <td className="px-3 py-2 tabular-nums">{signed(k.deltaPercent, 1)}</td>
+              <td className="px-3 py-2 tabular-nums">{signed(k.wattsSaved, 1)}</td>
+              <td className="px-3 py-2 tabular-nums">{signed(k.secondsPer40km, 1)}</td>
+              <td className="px-3 py-2">
+                <Verdict verdict={k.verdict} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   )
 }
