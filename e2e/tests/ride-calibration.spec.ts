@@ -5,6 +5,8 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 // "Calibrate from a ride" on the rider setup page (issue 15 §3): upload a real ride with power,
 // the engine fits CdA and Crr in the browser, shows the intervals, what was left out, the replay
 // and the residual chart, and the values go into the setup (both positions and the Crr by surface).
+// The ride has GPS and times: the calibration uses the wind and air of its place and hours from
+// the weather archive (here the Open-Meteo stand-in the Playwright config starts) and says so.
 
 const ride = resolve(import.meta.dirname, '../../../shared/data/rides/edge810-vector-power.fit')
 const UUID = '[0-9a-f-]{36}'
@@ -30,6 +32,11 @@ test('rider setup: calibrate CdA and Crr from a recorded ride and save them', as
     /Replay with these values: [\d.]+ min against 77\.5 min ridden \(-?0\.\d %\)/,
   )
   await expect(result).toContainText(/left out: .*stopped/)
+  // St. John's, Newfoundland, 16 August 2013 18:05–19:23 UTC (the file's own positions and times).
+  await expect(page.getByTestId('ride-calibration-weather')).toContainText(
+    'Weather: Open-Meteo archive, 47.63° N 52.82° W, 2013-08-16 18:00 – 20:00 UTC',
+  )
+  await expect(page.getByTestId('ride-calibration-weather')).toContainText(/km\/h at rider height/)
   await expect(page.getByRole('img', { name: /virtual elevation/ })).toBeVisible()
   const cda = (await result.innerText()).match(/CdA (0\.\d{3}) m²/)![1]!
   await page

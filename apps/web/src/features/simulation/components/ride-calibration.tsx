@@ -1,12 +1,15 @@
 // "Calibrate from a ride": the rider's effective CdA and Crr (and the day's wind) from a recorded
 // ride with power, fitted in the browser by the engine (calibrateRecordedRide: the energy balance
 // over the moving parts, then the replay closure) on the course the importer builds from the same
-// file. Shows the values with their 95 % intervals, what was left out and why, the replay of the
-// ride with them, and the measured against the virtual elevation; the values go into the setup
-// only when the user applies them.
+// file, in the ride's own weather when the file has GPS and times (POST /api/weather/history:
+// Open-Meteo's archive wind and air of its place and hours; else the typed temperature and a
+// fitted constant wind, and the panel says why). Shows the values with their 95 % intervals, the
+// weather used, what was left out and why, the replay of the ride with them, and the measured
+// against the virtual elevation; the values go into the setup only when the user applies them.
 import { useState } from 'react'
 import { calibrateRecordedRide, type RideCalibrationReport } from '@veloptima/engine'
 import { Field } from '../../../components/form.tsx'
+import { fetchRideWeather, rideWeatherQuery } from './ride-calibration-weather.ts'
 import { Button } from './ui.tsx'
 
 export type RideCalibrationValues = { cdaM2: number; crr: number }
@@ -40,11 +43,15 @@ export function crrBySurface(
   return { smooth: fitted * smooth, normal: fitted, rough: fitted * rough }
 }
 
+/** A calibration and the weather it was made in (or why the manual air was kept). */
+export type CalibrationOutcome = { report: RideCalibrationReport; weatherNote: string }
+
 async function calibrateFile(
   file: File,
   rider: CalibrationRider,
   temperatureC: number,
-): Promise<RideCalibrationReport> {
+  useHistory: boolean,
+): Promise<CalibrationOutcome> {
   const bytes = new Uint8Array(await file.arrayBuffer())
   // The readers load only when a ride is calibrated (they are not needed elsewhere on the page).
   const { importCourse, recordedRide, readActivity } = await import('@veloptima/formats')
@@ -52,23 +59,38 @@ async function calibrateFile(
   const imported = importCourse(bytes, file.name)
   const recorded = recordedRide(imported)
   if (!recorded) throw new Error(`${file.name}: expected a ride with power and time, got none`)
-  return calibrateRecordedRide(
-    {
-      course: imported.course,
-      recorded,
-      points: {
-        timeS: imported.track.time,
-        distanceM: imported.pointDistanceM,
-        powerW: imported.track.power!,
-      },
+  const ride = {
+    course: imported.course,
+    recorded,
+    points: {
+      timeS: imported.track.time,
+      distanceM: imported.pointDistanceM,
+      powerW: imported.track.power!,
     },
-    {
-      massKg: rider.massKg,
-      bikeMassKg: rider.bikeMassKg,
-      drivetrainEfficiency: rider.efficiency,
-      environment: { temperatureC },
-    },
-  )
+  }
+  const input = {
+    massKg: rider.massKg,
+    bikeMassKg: rider.bikeMassKg,
+    drivetrainEfficiency: rider.efficiency,
+    environment: { temperatureC },
+  }
+  let why = 'not asked'
+  if (useHistory) {
+    const q = rideWeatherQuery(imported.track, imported.pointDistanceM)
+    const got = q.ok ? await fetchRideWeather(q.query) : q
+    if (got.ok) {
+      try {
+        const report = calibrateRecordedRide(ride, { ...input, weather: got.weather })
+        return { report, weatherNote: `Weather: ${report.weather?.label ?? got.weather.label}` }
+      } catch (e) {
+        why = e instanceof Error ? e.message : String(e)
+      }
+    } else why = got.reason
+  }
+  return {
+    report: calibrateRecordedRide(ride, input),
+    weatherNote: `No historical weather: ${why}; manual inputs kept (${temperatureC} °C, a constant wind fitted where the route allows).`,
+  }
 }
 
 /** Measured and virtual elevation against time, and the residual under them. */
@@ -130,7 +152,8 @@ export function RideCalibrationPanel({
   const [temperature, setTemperature] = useState('20')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const [result, setResult] = useState<RideCalibrationReport | null>(null)
+  const [useHistory, setUseHistory] = useState(true)
+  const [result, setResult] = useState<CalibrationOutcome | null>(null)
   const temperatureC = Number(temperature)
   const ready =
     rider.massKg > 0 &&
@@ -145,7 +168,7 @@ export function RideCalibrationPanel({
     setError(null)
     setResult(null)
     try {
-      setResult(await calibrateFile(file, rider, temperatureC))
+      setResult(await calibrateFile(file, rider, temperatureC, useHistory))
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e))
     } finally {
@@ -153,7 +176,7 @@ export function RideCalibrationPanel({
     }
   }
 
-  const r = result
+  const r = result?.report ?? null
   const excluded = r
     ? Object.entries(r.excluded)
         .filter(([, n]) => n > 0)
@@ -169,8 +192,10 @@ export function RideCalibrationPanel({
         <p className="text-slate-700">
           A ride you recorded with a power meter (FIT, TCX or GPX with power) and the masses above:
           the energy balance over the moving parts gives your effective CdA and Crr (and the day’s
-          wind), leaving out stops, braking, fast descents and stretches in a draft; the level is
-          then set so that replaying the ride with its own power rides its recorded time.
+          wind, or the wind and air of its place and hours from the weather archive when the file
+          has GPS and times), leaving out stops, braking, fast descents and stretches in a draft;
+          the level is then set so that replaying the ride with its own power rides its recorded
+          time.
         </p>
         <div className="flex flex-wrap items-end gap-3">
           <div className="w-40">
@@ -186,6 +211,14 @@ export function RideCalibrationPanel({
               }
             />
           </div>
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              checked={useHistory}
+              onChange={(e) => setUseHistory(e.target.checked)}
+            />
+            Use the ride’s historical weather (wind, air)
+          </label>
           <label className="text-sm text-slate-700">
             <span className="block font-medium">Ride file</span>
             <input
@@ -210,6 +243,12 @@ export function RideCalibrationPanel({
           {error ? <p className="text-red-600">{error}</p> : null}
           {r ? (
             <div className="space-y-2" data-testid="ride-calibration">
+              <p className="text-slate-700" data-testid="ride-calibration-weather">
+                {result!.weatherNote}
+                {r.weather
+                  ? ` — wind ${(r.weather.windSpeedMps * 3.6).toFixed(1)} km/h at rider height from ${r.weather.windFromDeg.toFixed(0)}°, ${r.weather.temperatureC.toFixed(1)} °C, ${(r.weather.pressurePa / 100).toFixed(0)} hPa, ${(r.weather.relativeHumidity * 100).toFixed(0)} % humidity (mean over the ride).`
+                  : ''}
+              </p>
               <p>
                 CdA <strong>{r.cdaM2.value.toFixed(3)} m²</strong> (95 %:{' '}
                 {r.cdaM2.ci95.map((v) => v.toFixed(3)).join('–')}), Crr{' '}
