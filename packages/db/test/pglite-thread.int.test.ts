@@ -2,7 +2,7 @@
 // query works, transactions stay serialised as they were in-process (docs/decisions/0005), and
 // PostgreSQL's errors and types come back as drizzle expects them. Runs on PGlite whatever
 // DB_DRIVER says: it is about the embedded database.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -46,6 +46,20 @@ describe('embedded PGlite in a worker thread', () => {
     expect(ticks).toBeGreaterThan(3) // …and the timer ran meanwhile,
     expect(longestGap).toBeLessThan(queryMs / 2) // never held up for most of it
   })
+
+  it.runIf(process.platform === 'linux')(
+    "runs at a lower priority than the process (nice + 5: the API's event loop goes first)",
+    () => {
+      // /proc/self/task/<tid>/stat: field 19 is the thread's nice value (proc(5)); the first
+      // task is the process's main thread.
+      const nice = readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+      })
+      const main = nice[0]!
+      expect(nice).toContain(Math.min(19, main + 5))
+    },
+  )
 
   it('a statement outside an open transaction waits for it and survives its rollback', async () => {
     // The probe of docs/decisions/0005: through pglite-socket the outside INSERT ran inside the
