@@ -5,7 +5,12 @@ import { membersOfTeams, teamsChangedSince } from './team-items.ts'
 
 export { LIVE_CHANNEL }
 
-type Wake = () => void
+/**
+ * What a wake-up may be about: `team-items` when a team's items changed (the stream then also
+ * re-reads its teams' lists, a query it skips for every other wake-up).
+ */
+export type WakeReason = 'team-items'
+type Wake = (reason?: WakeReason) => void
 
 /**
  * Fans database changes out to the live streams of this process. Changes arrive by
@@ -65,12 +70,12 @@ export class LiveHub {
     return n
   }
 
-  private wake(uid: string | null | undefined) {
-    if (uid) for (const w of this.byUid.get(uid) ?? []) w()
+  private wake(uid: string | null | undefined, reason?: WakeReason) {
+    if (uid) for (const w of this.byUid.get(uid) ?? []) w(reason)
   }
 
-  private wakeAll() {
-    for (const set of this.byUid.values()) for (const w of set) w()
+  private wakeAll(reason?: WakeReason) {
+    for (const set of this.byUid.values()) for (const w of set) w(reason)
   }
 
   private onNotify(payload: string) {
@@ -81,7 +86,7 @@ export class LiveHub {
       else if (msg.t === 'team-item' && msg.team) void this.wakeTeams([msg.team])
       else this.wake(msg.uid)
     } catch {
-      this.wakeAll()
+      this.wakeAll('team-items')
     }
   }
 
@@ -89,9 +94,11 @@ export class LiveHub {
   private async wakeTeams(teams: string[]) {
     if (this.byUid.size === 0 || teams.length === 0) return
     try {
-      for (const uid of await membersOfTeams(this.database.db, teams)) this.wake(uid)
+      for (const uid of await membersOfTeams(this.database.db, teams)) {
+        this.wake(uid, 'team-items')
+      }
     } catch {
-      this.wakeAll()
+      this.wakeAll('team-items')
     }
   }
 

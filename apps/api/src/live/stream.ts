@@ -6,6 +6,7 @@ import { visibleTo } from '../repositories/ownership.ts'
 import { unshownAfter } from '../repositories/notifications.ts'
 import { notificationJson } from '../services/notifications.ts'
 import { profileJson } from '../services/users.ts'
+import type { WakeReason } from './hub.ts'
 import { changedTeamItems, teamItemSignature } from './team-items.ts'
 
 /** How long a commit may lag behind the seq it took (a job's last transaction is short). */
@@ -22,8 +23,10 @@ export class LiveStream {
   private again = false
   private profileStamp: string | undefined
   private readonly jobStamps = new Map<string, string>()
-  /** What the caller's teams held at the last pump (undefined before the first). */
+  /** What the caller's teams held at the last reading (undefined before the first). */
   private teamItems: Map<string, string> | undefined
+  /** Whether a team's items changed since that reading (true: the first pump reads them). */
+  private teamItemsDirty = true
   private closed = false
   /** Every unshown notification with seq ≤ floor was sent (or committed before the stream). */
   private floor: number
@@ -54,7 +57,8 @@ export class LiveStream {
     this.closed = true
   }
 
-  wake = () => {
+  wake = (reason?: WakeReason) => {
+    if (reason === 'team-items') this.teamItemsDirty = true
     if (this.running) {
       this.again = true
       return
@@ -145,9 +149,18 @@ export class LiveStream {
       this.send('job', data)
     }
 
-    // Team lists: a member's new course (or any change to the team's items, a membership
-    // begun or ended) tells the others which list to reload. The first reading is the baseline.
-    const signature = await teamItemSignature(this.db, this.uid)
+    // Team lists: a member's new course (or any change to the team's items) tells the others
+    // which list to reload. Read only when the hub said a team's items changed (a query every
+    // other wake-up skips); the first reading is the baseline.
+    if (!this.teamItemsDirty) return
+    this.teamItemsDirty = false
+    let signature: Map<string, string>
+    try {
+      signature = await teamItemSignature(this.db, this.uid)
+    } catch (error) {
+      this.teamItemsDirty = true
+      throw error
+    }
     if (this.teamItems) {
       for (const change of changedTeamItems(this.teamItems, signature))
         this.send('team-item', change)
