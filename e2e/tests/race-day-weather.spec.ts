@@ -6,8 +6,8 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 // along the course from the weather provider's local stand-in (playwright.config.ts starts it and
 // points WEATHER_URL at it) read where and when the optimized plan puts the rider, shows the
 // wind strip, a small map with wind arrows at the forecast points and the time range for the
-// forecast's spread, and keeps the wind stretch typed by hand. The preview says it uses the typed
-// wind only.
+// forecast's spread, and keeps the wind stretch typed by hand. Before the run, the optimization
+// page shows the forecast for the start (map) and the preview rides in its wind.
 
 const data = resolve(import.meta.dirname, '../../../shared/data/courses')
 const UUID = '[0-9a-f-]{36}'
@@ -48,11 +48,22 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
   await page.getByLabel(/^Stretch 1 wind from/).fill('90')
   await page.getByRole('button', { name: 'Create' }).click()
   await page.waitForURL(new RegExp(`/simulation/optimizations/pacing/${UUID}$`))
-  // The browser preview does not fetch the forecast, and says so.
+  // Before the run: the forecast for this start on the page (issue time, a small map with an
+  // arrow per stretch between the six forecast points), and the preview rides in its wind.
+  const forecastCard = page.getByTestId('forecast-card')
+  await expect(forecastCard).toContainText(
+    /Forecast \(open-meteo:forecast\) fetched .* for the start/,
+    {
+      timeout: 60_000,
+    },
+  )
+  const forecastMap = page.getByRole('img', { name: /Race-day forecast wind along the course/ })
+  await expect(forecastMap.locator('[data-map-wind-arrow]')).toHaveCount(5)
   await expect(page.getByTestId('preview-weather-note')).toContainText(
-    'This preview uses the wind and air typed here',
+    'This preview rides in the forecast’s wind',
     { timeout: 60_000 },
   )
+  await forecastCard.screenshot({ path: screenshotPath('race-day-forecast-card') })
   await page.getByRole('button', { name: 'Run' }).click()
   await page.waitForURL(new RegExp(`/optimizations/pacing/${UUID}/results/${UUID}$`), {
     timeout: 60_000,

@@ -229,7 +229,13 @@ export function PreviewPanel({
   missing,
   eventStart,
   sections,
-}: { state: PreviewState; missing: string | null } & PlanContext) {
+  forecastWind = false,
+}: {
+  state: PreviewState
+  missing: string | null
+  /** The preview rides in the race-day forecast's wind (lib/forecast-preview.ts). */
+  forecastWind?: boolean
+} & PlanContext) {
   if (missing) return <p className="text-sm text-slate-500">{missing}</p>
   if (state.error) return <ErrorBox>The preview cannot be computed: {state.error}</ErrorBox>
   if (!state.output) {
@@ -250,9 +256,9 @@ export function PreviewPanel({
       </p>
       {eventStart ? (
         <p className="text-sm text-amber-800" data-testid="preview-weather-note">
-          This preview uses the wind and air typed here. The race-day forecast for this start is
-          read along the course when you run the optimization (where and when the plan puts you), so
-          the run&apos;s time can differ.
+          {forecastWind
+            ? 'This preview rides in the forecast’s wind at the hours of a steady 36 km/h, with the air typed here. The run reads wind and air where and when the optimized plan puts you, so its time can differ.'
+            : 'This preview uses the wind and air typed here. The race-day forecast for this start is read along the course when you run the optimization (where and when the plan puts you), so the run’s time can differ.'}
         </p>
       ) : null}
       {eventStart ? <StartFinish output={pacingOf(state.output)} eventStart={eventStart} /> : null}

@@ -5,6 +5,8 @@ import { api } from '../../../lib/api-client.ts'
 import { useUnits } from '../../../lib/units.ts'
 import { EnvironmentCard } from '../components/environment-card.tsx'
 import { EquipmentCard } from '../components/equipment-card.tsx'
+import { ForecastCard } from '../components/forecast-card.tsx'
+import { withForecastWind, type CourseForecast } from '../lib/forecast-preview.ts'
 import { PreviewPanel } from '../components/preview-panel.tsx'
 import { RunPanel } from '../components/run-panel.tsx'
 import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
@@ -128,16 +130,25 @@ function OptimizationEditor({
   )
   // What this optimization computes with: the saved setup with the values tweaked here.
   const setup = savedSetup && applyOverride(savedSetup, read.body?.inputs.rider_override)
+  // With an event start and a course with positions: the race-day forecast's wind for the preview.
+  const eventStart = read.body?.inputs.environment?.event_start
+  const hasTrack = Boolean(courseData?.track && courseData.track.lat.length > 1)
+  const forecast = useApiData<CourseForecast>(
+    eventStart && hasTrack && courseData
+      ? `/api/weather/course/${courseData.id}?start=${encodeURIComponent(eventStart)}`
+      : null,
+  )
+  const forecastData = eventStart && hasTrack ? forecast.data : undefined
   const engineInputs = useMemo(() => {
     if (!read.body || !courseData || !setup) return null
     return optimizerInputOf(
       courseData.segments,
       courseData.settings.surface,
       setup,
-      read.body.inputs,
+      withForecastWind(read.body.inputs, forecastData),
       type,
     )
-  }, [read.body, courseData, setup, type])
+  }, [read.body, courseData, setup, type, forecastData])
   const preview = usePreview(engineInputs, type)
   const missing = !form.courseId
     ? 'Choose a course to see the preview.'
@@ -351,9 +362,19 @@ function OptimizationEditor({
         </form>
         <Card title="Instant preview" className="xl:col-span-3">
           {course.error ? <ErrorBox>{course.error.message}</ErrorBox> : null}
+          {eventStart && hasTrack ? (
+            <div className="mb-4">
+              <ForecastCard
+                forecast={forecastData}
+                loading={forecast.loading}
+                track={courseData?.track}
+              />
+            </div>
+          ) : null}
           <PreviewPanel
             state={preview}
             missing={missing}
+            forecastWind={forecastData?.status === 'used'}
             eventStart={read.body?.inputs.environment?.event_start}
             sections={courseSections}
           />
