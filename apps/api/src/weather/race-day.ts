@@ -279,10 +279,11 @@ export class RaceDayWeather {
         },
         strip: stripOf(c, course.start),
       })
+      const steadySensitivity = forecastSensitivity(arrival)
       const record = recordFor(
         outcome.conditions,
         { first_guess: firstGuess, rounds: [], converged: false },
-        forecastSensitivity(arrival),
+        steadySensitivity,
         'steady ride',
       )
       const iterate = async (optimize: Optimize) => {
@@ -306,18 +307,25 @@ export class RaceDayWeather {
         const plan = pacingOf(planned.result)
         // The range for the forecast's spread: the plan's powers ridden in the changed forecasts
         // (arrival times iterated again for each); without a plan, the steady ride's.
-        const sensitivity =
-          plan.status === 'optimal' && plan.series
-            ? forecastSensitivity({
-                ...arrival,
-                evaluate: simulationEvaluator({
-                  course,
-                  rider: parsed.rider,
-                  ...(parsed.options ? { options: parsed.options } : {}),
-                  pacing: { type: 'plan', powerW: plan.series.power_w },
-                }),
-              })
-            : forecastSensitivity(arrival)
+        let sensitivity = steadySensitivity
+        let of: 'plan' | 'steady ride' = 'steady ride'
+        if (plan.status === 'optimal' && plan.series) {
+          try {
+            sensitivity = forecastSensitivity({
+              ...arrival,
+              evaluate: simulationEvaluator({
+                course,
+                rider: parsed.rider,
+                ...(parsed.options ? { options: parsed.options } : {}),
+                pacing: { type: 'plan', powerW: plan.series.power_w },
+              }),
+            })
+            of = 'plan'
+          } catch (error) {
+            // A changed forecast the hours do not cover: the steady ride's range stays.
+            if ((error as Error).name !== 'EngineInputError') throw error
+          }
+        }
         return {
           output: planned.result,
           input: inputFor(planned.environment),
@@ -331,7 +339,7 @@ export class RaceDayWeather {
               ...(planned.stoppedBy ? { stopped_by: planned.stoppedBy } : {}),
             },
             sensitivity,
-            plan.status === 'optimal' && plan.series ? 'plan' : 'steady ride',
+            of,
           ),
         }
       }
