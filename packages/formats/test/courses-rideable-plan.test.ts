@@ -42,15 +42,16 @@ describe("the rideable plan on Alpe d'Huez", () => {
 // W′ 20 kJ, 75 + 8 kg, CdA 0.25, Crr 0.004, η 0.976, max 600 W, ρ 1.2; the default plan of at
 // most 12 targets over sections of at least 200 m. The share of the per-segment optimum's gain
 // (the bound: the faster of the two runs' optima, default and fine control segments) that the
-// plan keeps, measured with `optimizePacing` itself (decision 0002; session 5, with the reduced
-// problems polished to convergence, 8 × 200 iterations):
-//   tt-beton-classic 100 % (13.9 s), galibier-briancon 95 % (19.8 of 20.9 s),
-//   mont-ventoux-bedoin 77 % (11.9 of 15.6 s), alpe-dhuez 74 % (5.3 of 7.2 s),
+// plan keeps, measured with `optimizePacing` itself (decision 0002; session 5: the reduced problems
+// polished to convergence, the joint cut of sections and powers by the W′ DP, the winner polished
+// on the fine course):
+//   tt-beton-classic 100 % (13.9 s), galibier-briancon 96 % (20.0 of 20.9 s),
+//   mont-ventoux-bedoin 77 % (11.9 of 15.6 s), alpe-dhuez 81 % (5.83 of 7.19 s),
 //   crank-the-kanc 100 % (18.1 s).
-// The issue asks ≥ 80 % on the peer courses and ≥ 70 % on the climbs: met except the 80 % on
-// Alpe d'Huez, whose optimum gains by surges on ramps shorter than a section (with sections of
-// at least 100 m the plan keeps 100 %). The floors below guard what is reached, a little under it
-// (the plans move by a few tenths of a second with any change of the optimizer).
+// The issue asks ≥ 80 % on the peer courses (TT Beton, Alpe d'Huez, Crank the Kanc, Galibier) and
+// ≥ 70 % on the climbs. The floors below guard what is reached, a little under it (the plans move
+// by a few tenths of a second with any change of the optimizer), except Alpe d'Huez, held at the
+// issue's 80 %.
 describe('the rideable 12-target plan keeps most of the per-segment optimum’s gain (issue 15)', () => {
   const rider: Rider = {
     massKg: 75,
@@ -64,9 +65,9 @@ describe('the rideable 12-target plan keeps most of the per-segment optimum’s 
   }
   const floors: [string, number][] = [
     ['tt-beton-classic.gpx', 0.97],
-    ['galibier-briancon.gpx', 0.92],
+    ['galibier-briancon.gpx', 0.93],
     ['mont-ventoux-bedoin.gpx', 0.74],
-    ['alpe-dhuez.gpx', 0.72],
+    ['alpe-dhuez.gpx', 0.8],
     ['crank-the-kanc.gpx', 0.97],
   ]
   for (const [file, floor] of floors) {

@@ -34,13 +34,13 @@ export interface DpPlan {
  * Tables of each control at each candidate power: time, and the W′ map over the control as an
  * affine map W ↦ α·W + β (a composition of Skiba 2015 steps, each affine in W).
  */
-interface Tables {
+export interface Tables {
   time: Float64Array
   alpha: Float64Array
   beta: Float64Array
 }
 
-function tabulate(
+export function tabulate(
   qs: SimModel,
   ke: SimModel,
   controls: Controls,

@@ -15,6 +15,7 @@ import { fitToConstraint, scaledPlan, type Judge, type Verdict } from './exact.t
 import { sectionLabel, type PlanSection, type PlanTarget, type SimplifiedPlan } from './plan.ts'
 import { controlPowers, makePolishSetup, polish } from './polish.ts'
 import { dpWprimeTwoPass } from './dp.ts'
+import { dpCut } from './sections-dp.ts'
 import {
   compactTargets,
   enforceMinLength,
@@ -23,7 +24,7 @@ import {
   movingMean,
   targetMeans,
 } from './sections.ts'
-import { type AugmentedState, type ConstraintSpec, type Workspace } from './problem.ts'
+import { type AugmentedState, type ConstraintSpec, type Workspace, workspace } from './problem.ts'
 
 /** Defaults of the rideable plan (issue 15). */
 export const DEFAULT_MAX_TARGETS = 12
@@ -69,6 +70,9 @@ export interface ReducedSetup {
  */
 export const REDUCED_BUDGET = { rounds: 8, inner: 200 }
 
+/** Work of the last polish of the chosen plan's powers, on the fine course. */
+export const FINE_BUDGET = { rounds: 4, inner: 50 }
+
 /** The same on very long courses (> LONG_COARSE pieces), where the second must hold. */
 export const LONG_BUDGET = { rounds: 5, inner: 60 }
 
@@ -95,8 +99,8 @@ export interface TargetPlan {
 /**
  * The exact best powers of a fixed structure: the polish over T variables (one per target) from
  * each of `starts` (one power per target each: the reduced problem can have several local minima,
- * e.g. hard climbs and coasted descents against steadier climbs), then the repair to exact
- * feasibility on the fine course. The starts themselves are also repaired; the fastest plan is
+ * e.g. hard climbs and coasted descents against steadier climbs), on the coarse copy or, with
+ * `fine`, on the fine course itself, then the repair to exact feasibility on the fine course. The starts themselves are also repaired; the fastest plan is
  * returned (null: none is feasible).
  */
 export function optimizeTargets(
@@ -104,12 +108,13 @@ export function optimizeTargets(
   targetOf: Int32Array,
   starts: Float64Array[],
   budget: { rounds: number; inner: number } = s.im.n > LONG_COARSE ? LONG_BUDGET : REDUCED_BUDGET,
+  fine = false,
 ): TargetPlan | null {
   const T = starts[0]!.length
   const { controls, j, lo, hi } = s
-  const m = s.im
-  const pieceControl = s.coarse.controls.of
-  const ws = s.ws
+  const m = fine ? s.model : s.im
+  const pieceControl = fine ? s.controls.of : s.coarse.controls.of
+  const ws = fine ? workspace(m.n) : s.ws
   const of = new Int32Array(m.n)
   for (let i = 0; i < m.n; i++) of[i] = targetOf[pieceControl[i]!]!
   // each piece keeps its control's stall floor under the target's power; a target's own bound is
@@ -236,6 +241,49 @@ function sectionDp(s: ReducedSetup, sec: Int32Array, S: number): TargetPlan | nu
   }
   if (best) best.simulations = simulations
   return best
+}
+
+/** Powers of the joint cut's grid, spread over the range of the per-segment optimum (plus CP). */
+export const JOINT_CUT_POWERS = 64
+
+/**
+ * The cut of the W′ DP over section ends and powers jointly (sections-dp.ts), on a grid of
+ * JOINT_CUT_POWERS + 1 powers over the range of the per-segment optimum's powers, plus CP, and
+ * 200 W′ levels (as the fine pass of dp.ts); null without W′ or when the grid has no plan.
+ * Measured (issue 15's setting, Alpe d'Huez): 17 powers 74 %, 33 powers 76–77 %, 65 powers
+ * 78–80 %, 129 powers 77 %; 100 W′ levels 78 %, 200 levels 79–80 % (a few tenths of a second
+ * of chaos from the polish's starts make the shares move by ±1–2 %).
+ */
+function jointCut(
+  s: ReducedSetup,
+  power: Float64Array,
+  length: Float64Array,
+  minLength: number,
+): Int32Array | null {
+  if (s.spec.type !== 'w_prime_balance' || !s.qs) return null
+  let a = Infinity
+  let b = -Infinity
+  for (const p of power) {
+    a = Math.min(a, p)
+    b = Math.max(b, p)
+  }
+  a = Math.max(s.lo, a)
+  b = Math.min(s.hi, b)
+  const grid = [s.spec.cpW]
+  for (let q = 0; q <= JOINT_CUT_POWERS; q++) grid.push(a + ((b - a) * q) / JOINT_CUT_POWERS)
+  const r = dpCut({
+    qs: s.qs,
+    ke: s.im,
+    controls: s.coarse.controls,
+    length,
+    floor: s.floorC,
+    powers: Float64Array.from(grid),
+    cpW: s.spec.cpW,
+    wPrimeJ: s.spec.wPrimeJ,
+    minLength,
+    wLevels: 200,
+  })
+  return r ? r.section : null
 }
 
 /** The power of each target in a plan (its lowest segment power: stall floors only raise). */
@@ -409,13 +457,21 @@ export function bestTargetPlan(
       // grade and the averaged power put the ends where the climb changes. The fastest plan
       // wins (measured, issue 15's setting: Galibier 78 → 96 %, Crank the Kanc 45 → 67 %,
       // TT Beton 94 → 100 %, Alpe d'Huez 63 → 67 %; Mont Ventoux is best cut by the power).
-      const cuts: [Float64Array, Float64Array][] = [[powerOpt, timeOpt]]
+      // Then, not on very long courses, the cut of the W′ DP over section ends and powers jointly
+      // (all cuts at once, quasi-steady; Alpe d'Huez 74 → 78–80 %, Mont Ventoux 77 → 77–78 %).
+      const profiles: [Float64Array, Float64Array][] = [[powerOpt, timeOpt]]
       if (s.im.n <= LONG_COARSE) {
-        cuts.push([terrain.grade, terrain.length], [terrain.grade, timeOpt])
-        cuts.push([movingMean(powerOpt, timeOpt, 5), timeOpt])
+        profiles.push([terrain.grade, terrain.length], [terrain.grade, timeOpt])
+        profiles.push([movingMean(powerOpt, timeOpt, 5), timeOpt])
       }
-      for (const [profile, weight] of cuts) {
-        const sec = freeSections(profile, weight, terrain.length, o.minSectionM)
+      const cuts = profiles.map(([profile, weight]) =>
+        freeSections(profile, weight, terrain.length, o.minSectionM),
+      )
+      if (s.im.n <= LONG_COARSE) {
+        const joint = jointCut(s, powerOpt, terrain.length, o.minSectionM)
+        if (joint) cuts.push(joint)
+      }
+      for (const sec of cuts) {
         const S = compactTargets(sec)
         let rs = sectionDp(s, sec, S)
         // then the sections' powers polished with inertia, where the sections are few enough
@@ -462,6 +518,18 @@ export function bestTargetPlan(
         }
         consider(r)
       }
+    }
+  }
+  // the winner's powers polished once more on the fine course itself, where the plan is judged
+  // (the reduced problems run on the ~50 m pieces of the coarse copy; measured: Alpe d'Huez
+  // 3395.11 → 3395.02 s, Galibier 5265.92 → 5265.72 s, ~25–50 ms); not on very long courses
+  const won = best as TargetPlan | null
+  if (won && won.count >= 2 && s.im.n <= LONG_COARSE) {
+    const r = optimizeTargets(s, won.targetOf, [targetPowers(won, controls)], FINE_BUDGET, true)
+    if (r) {
+      simulations += r.simulations
+      gradients += r.gradients
+      consider(r)
     }
   }
   return { best, simulations, gradients }

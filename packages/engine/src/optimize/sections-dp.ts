@@ -1,0 +1,133 @@
+// Where the sections of a rideable plan end, chosen jointly with their powers under W′ (issue 15):
+// dynamic programming over the section ends with the W′ balance as state and, per section, one
+// power from a grid — every section at least `minLength` long, made of whole control segments.
+// Global over all such cuts (the other cuts of rideable.ts are read from one profile each), on the
+// quasi-steady times of the W′ DP (dp.ts). The cut it returns is one more candidate: its sections'
+// powers are then optimized again with inertia, and the levels read from them, like every cut.
+import type { SimModel } from '../sim/model.ts'
+import type { Controls } from './controls.ts'
+import { tabulate } from './dp.ts'
+
+export interface CutDpInput {
+  /** quasi-steady model of the pieces `controls` groups (kinetic energy off) */
+  qs: SimModel
+  /** the same pieces with kinetic energy (unused by the quasi-steady tables, passed through) */
+  ke: SimModel
+  controls: Controls
+  /** length of each control (m) */
+  length: Float64Array
+  /** stall floor of each control (W): a section never rides a control below it */
+  floor: Float64Array
+  /** the powers a section may ride (W) */
+  powers: Float64Array
+  cpW: number
+  wPrimeJ: number
+  minLength: number
+  /** W′ levels of the state grid */
+  wLevels: number
+}
+
+/**
+ * The section of each control (0, 1, … in order) of the fastest plan by quasi-steady times whose
+ * sections are all at least `minLength` long and which keeps W′ ≥ 0 at every control boundary,
+ * with the DP's time; null when none exists on the grid.
+ */
+export function dpCut(
+  o: CutDpInput,
+): { section: Int32Array; level: Int32Array; count: number; timeS: number } | null {
+  const { controls, length } = o
+  const K = controls.count
+  const T = o.powers.length
+  const L = o.wLevels
+  const w0 = o.wPrimeJ
+  const dw = w0 / (L - 1)
+  const powers = new Float64Array(K * T)
+  for (let k = 0; k < K; k++) {
+    for (let l = 0; l < T; l++) powers[k * T + l] = Math.max(o.powers[l]!, o.floor[k]!)
+  }
+  const settings = { cpW: o.cpW, wPrimeJ: w0, powers, perControl: T, levels: L }
+  const tab = tabulate(o.qs, o.ke, controls, settings, null)
+  const at = new Float64Array(K + 1)
+  let longest = 0
+  for (let k = 0; k < K; k++) {
+    at[k + 1] = at[k]! + length[k]!
+    longest = Math.max(longest, length[k]!)
+  }
+  // a section of 2·minLength + the longest control or more splits into two at the same power
+  const window = 2 * o.minLength + longest
+  const short = at[K]! < o.minLength - 1e-9 // the whole course is shorter than one section
+  // value[k·L + q]: least time from control k on, a section starting there, with W′ = q·dw
+  const value = new Float64Array((K + 1) * L).fill(Infinity)
+  value.fill(0, K * L)
+  const interp = (base: number, w: number): number => {
+    if (w < -1e-6) return Infinity
+    const x = Math.max(0, Math.min(L - 1, w / dw))
+    const q = Math.min(L - 2, x | 0)
+    const lo = value[base + q]!
+    const hi = value[base + q + 1]!
+    const f = x - q
+    if (f === 0) return lo
+    if (lo === Infinity || hi === Infinity) return f === 1 ? hi : Infinity
+    return lo + f * (hi - lo)
+  }
+  // each (start k, power l, end e): time, W′ map W ↦ A·W + B over the section, and the least
+  // entry W′ that keeps every boundary inside it at W′ ≥ 0
+  const visit = (
+    k: number,
+    l: number,
+    fn: (e: number, t: number, A: number, B: number, req: number) => void,
+  ) => {
+    let t = 0
+    let A = 1
+    let B = 0
+    let req = 0
+    for (let e = k + 1; e <= K; e++) {
+      const c = (e - 1) * T + l
+      t += tab.time[c]!
+      if (t === Infinity) break
+      const a = tab.alpha[c]!
+      A *= a
+      B = a * B + tab.beta[c]!
+      if (B < 0) req = Math.max(req, -B / A)
+      const len = at[e]! - at[k]!
+      if (len > window) break
+      if (len < o.minLength - 1e-9 && !(short && k === 0 && e === K)) continue
+      fn(e, t, A, B, req)
+    }
+  }
+  for (let k = K - 1; k >= 0; k--) {
+    const row = k * L
+    for (let l = 0; l < T; l++) {
+      visit(k, l, (e, t, A, B, req) => {
+        const next = e * L
+        for (let q = Math.max(0, Math.ceil(req / dw - 1e-9)); q < L; q++) {
+          const c = t + interp(next, A * q * dw + B)
+          if (c < value[row + q]!) value[row + q] = c
+        }
+      })
+    }
+  }
+  const section = new Int32Array(K)
+  const level = new Int32Array(K)
+  let w = w0
+  let k = 0
+  let total = 0
+  let count = 0
+  while (k < K) {
+    const pick = { c: Infinity, e: -1, l: 0, w: 0, t: 0 }
+    for (let l = 0; l < T; l++) {
+      visit(k, l, (e, t, A, B, req) => {
+        if (w < req - 1e-6) return
+        const c = t + interp(e * L, A * w + B)
+        if (c < pick.c) Object.assign(pick, { c, e, l, w: A * w + B, t })
+      })
+    }
+    if (pick.e < 0) return null
+    section.fill(count++, k, pick.e)
+    level.fill(pick.l, k, pick.e)
+    total += pick.t
+    w = Math.min(w0, Math.max(0, pick.w))
+    k = pick.e
+  }
+  return { section, level, count, timeS: total }
+}
