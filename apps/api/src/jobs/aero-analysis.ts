@@ -10,7 +10,6 @@
 // and CdA windows (`cdam` in v6, `raw` with `data.type = "cdam"` in v5) follow it. Each uploaded
 // file is a block with `data.type = "source"` at sequence < 100 000.
 import { randomUUID } from 'node:crypto'
-import type { Readable } from 'node:stream'
 import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
 import {
   aeroDataBlocks,
@@ -19,7 +18,6 @@ import {
   devices,
   files,
   jobs,
-  notifications,
   type Db,
   type JsonObject,
 } from '@veloptima/db'
@@ -28,7 +26,6 @@ import {
   aeroAnalysisSettingsSchema,
   type AeroAnalysisSettings,
   type AeroAnalysisVersion,
-  type AeroRunResults,
   type AeroSourceFile,
 } from '@veloptima/contracts'
 import { AppError, notFound } from '../errors.ts'
@@ -36,93 +33,42 @@ import type { FileService } from '../files/service.ts'
 import { visibleTo } from '../repositories/ownership.ts'
 import { isUuid } from '../repositories/ownership.ts'
 import { parse } from '../services/validation.ts'
-import type {
-  ActivitySummary,
-  AeroTaskInput,
-  AeroTaskOutput,
-  AeroTaskRun,
-  GivenRun,
-} from './aero-task.ts'
-import { TaskError } from './pool.ts'
+import type { ActivitySummary, AeroTaskInput, AeroTaskOutput, GivenRun } from './aero-task.ts'
+import {
+  activityFailure,
+  analysisOptions,
+  blockKind,
+  bytesOf,
+  configText,
+  DEFAULT_MASS_KG,
+  offsetOf,
+  pickSettings,
+  sourceBlocks,
+  sourceJson,
+  STRIDE,
+  versionJson,
+  type AnalysisData,
+  type BlockRow,
+  type SessionRow,
+  type SourceData,
+} from './aero-analysis-data.ts'
+import {
+  analysisBlockOf,
+  markAnalysisFailed,
+  storeAnalysis,
+  waitForEarlierVersions,
+} from './aero-analysis-store.ts'
 import { insertJob, markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobContext, type JobSystem } from './system.ts'
 
 export const AERO_ANALYSIS = 'aero-analysis'
-
-/** Sequence of a version's blocks: version·STRIDE + k (sources below STRIDE). */
-const STRIDE = 100_000
-/** Mass assumed when the session states none (said in the analysis' warnings). */
-const DEFAULT_MASS_KG = 80
-/** How long a version waits for the earlier versions of its session to finish. */
-const WAIT_EARLIER_MS = 10 * 60_000
+export { configText } from './aero-analysis-data.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Aero uploads and analysis versions (jobs). */
     aeroAnalyses: AeroAnalyses
   }
-}
-
-type SessionRow = typeof aeroSessions.$inferSelect
-type BlockRow = typeof aeroDataBlocks.$inferSelect
-
-/** What an analysis version records when it is asked for (the job reads it back). */
-type AnalysisData = {
-  type: 'analysis'
-  version: number
-  job_id: string
-  status: 'queued' | 'succeeded' | 'failed' | 'cancelled'
-  label: string | null
-  requested_by: string
-  settings: AeroAnalysisSettings
-  device: { id: string; serial: string } | null
-  /** Files whose runs this version detects (the newly uploaded ones). */
-  detect_file_ids: string[]
-  warnings: string[]
-  error?: { code: string; message: string }
-  summary?: AeroAnalysisVersion['summary']
-}
-
-type SourceData = {
-  type: 'source'
-  file_id: string
-  name: string
-  configuration: Record<string, string>
-  offset_s: number
-  summary: ActivitySummary
-}
-
-/** A run's configuration as one text (the engine compares runs by it). */
-export function configText(c: Record<string, string>): string {
-  return Object.entries(c)
-    .filter(([, v]) => v.trim() !== '')
-    .map(([k, v]) => (k === 'setup' ? v : `${k}: ${v}`))
-    .join(', ')
-}
-
-const blockKind = (format: SessionRow['format'], kind: 'run' | 'cdam') =>
-  format === 'v5' ? ('raw' as const) : kind
-
-async function bytesOf(stream: Readable): Promise<Uint8Array> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array))
-  return new Uint8Array(Buffer.concat(chunks))
-}
-
-/** The reader's ImportError (in a thread or here) as a 422 naming the file and the field. */
-function activityFailure(error: unknown, fileName: string): unknown {
-  const e = error as { errorName?: string; name?: string; code?: string; message: string }
-  const isImport =
-    e.name === 'ImportError' || (error instanceof TaskError && e.errorName === 'ImportError')
-  if (!isImport) return error
-  const field =
-    e.code === 'missing_power' ? 'power' : e.code === 'missing_speed' ? 'speed' : undefined
-  const message = e.message.includes(fileName) ? e.message : `${fileName}: ${e.message}`
-  return new AppError('invalid-activity-file', 422, message.replace(/\.?$/, '.'), {
-    file: fileName,
-    reason: e.code,
-    ...(field ? { field } : {}),
-  })
 }
 
 const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined)
@@ -136,7 +82,7 @@ export class AeroAnalyses {
     jobs.define({
       queue: AERO_ANALYSIS,
       run: (ctx) => this.run(ctx),
-      onFailed: (jobId, error) => this.failed(jobId, error),
+      onFailed: (jobId, error) => markAnalysisFailed(this.db, jobId, error),
       onCancelled: async (tx, jobId) => {
         await tx
           .update(aeroDataBlocks)
@@ -380,17 +326,7 @@ export class AeroAnalyses {
   }
 
   private sources(db: Db, sessionId: string) {
-    return db
-      .select()
-      .from(aeroDataBlocks)
-      .where(
-        and(
-          eq(aeroDataBlocks.sessionId, sessionId),
-          lt(aeroDataBlocks.sequence, STRIDE),
-          sql`${aeroDataBlocks.data}->>'type' = 'source'`,
-        ),
-      )
-      .orderBy(asc(aeroDataBlocks.sequence))
+    return sourceBlocks(db, sessionId)
   }
 
   /** The session device whose data and calibration the analysis uses (chosen, primary, first). */
@@ -490,26 +426,17 @@ export class AeroAnalyses {
     return version
   }
 
-  private async analysisBlock(jobId: string): Promise<BlockRow> {
-    const [row] = await this.db
-      .select()
-      .from(aeroDataBlocks)
-      .where(sql`${aeroDataBlocks.data}->>'job_id' = ${jobId}`)
-    if (!row) throw new PermanentJobError('analysis-missing', 'The aero session was deleted.')
-    return row
-  }
-
   /** One attempt of an analysis (idempotent: the final transaction applies once). */
   private async run(ctx: JobContext) {
     const { jobId } = ctx
-    const block = await this.analysisBlock(jobId)
+    const block = await analysisBlockOf(this.db, jobId)
     const data = block.data as unknown as AnalysisData
     if (data.status === 'cancelled' || data.status === 'failed') return
     if (data.status === 'succeeded') {
       await markSucceeded(this.db, jobId, { version: data.version })
       return
     }
-    await this.earlierVersionsDone(block, data.version, ctx)
+    await waitForEarlierVersions(this.db, block, data.version, ctx)
     const [session] = await this.db
       .select()
       .from(aeroSessions)
@@ -564,27 +491,7 @@ export class AeroAnalyses {
       deviceSerial: data.device?.serial,
       runs: given,
       baseline: baselineRun ? configText(baselineRun.configuration) : undefined,
-      analysis: {
-        massKg: s.mass_kg ?? DEFAULT_MASS_KG,
-        ...(s.crr != null ? { crr: s.crr } : {}),
-        ...(s.drivetrain_efficiency != null
-          ? { drivetrainEfficiency: s.drivetrain_efficiency }
-          : {}),
-        ...(s.air_density_kg_m3 != null ? { airDensity: s.air_density_kg_m3 } : {}),
-        ...(s.air_density_kg_m3 == null && s.temperature_c != null && s.pressure_pa != null
-          ? {
-              environment: {
-                temperatureC: s.temperature_c,
-                pressurePa: s.pressure_pa,
-                ...(s.humidity != null ? { humidity: s.humidity } : {}),
-              },
-            }
-          : {}),
-        ...(s.method ? { method: s.method } : {}),
-        ...(s.calibration_factor != null ? { calibrationFactor: s.calibration_factor } : {}),
-        ...(s.reference_speed_mps != null ? { referenceSpeedMps: s.reference_speed_mps } : {}),
-        ...(s.reference_power_w != null ? { referencePowerW: s.reference_power_w } : {}),
-      },
+      analysis: analysisOptions(s),
     }
     const output = await ctx.pool.run<AeroTaskOutput>(
       'aero-analysis',
@@ -592,323 +499,6 @@ export class AeroAnalyses {
       (p) => ctx.progress(p.progress, p.message),
       ctx.signal,
     )
-    await this.store(jobId, block, data, session, runRows, output)
-  }
-
-  /**
-   * Versions of one session build on each other (a version analyses the runs the earlier ones
-   * found): waits while an earlier version is still queued or running (jobs are taken in order,
-   * so it is running or about to), at most WAIT_EARLIER_MS.
-   */
-  private async earlierVersionsDone(block: BlockRow, version: number, ctx: JobContext) {
-    const deadline = Date.now() + WAIT_EARLIER_MS
-    for (;;) {
-      const [pending] = await this.db
-        .select({ id: aeroDataBlocks.id })
-        .from(aeroDataBlocks)
-        .innerJoin(jobs, sql`${jobs.id}::text = ${aeroDataBlocks.data}->>'job_id'`)
-        .where(
-          and(
-            eq(aeroDataBlocks.sessionId, block.sessionId),
-            sql`${aeroDataBlocks.data}->>'type' = 'analysis'`,
-            sql`(${aeroDataBlocks.data}->>'version')::int < ${version}`,
-            sql`${aeroDataBlocks.data}->>'status' = 'queued'`,
-            inArray(jobs.status, ['queued', 'running']),
-          ),
-        )
-        .limit(1)
-      if (!pending || Date.now() > deadline || ctx.signal.aborted) return
-      ctx.progress(0, 'Waiting for the previous analysis of this session')
-      await new Promise((r) => setTimeout(r, 300))
-    }
-  }
-
-  /** Stores a finished analysis in one transaction, once. */
-  private async store(
-    jobId: string,
-    block: BlockRow,
-    data: AnalysisData,
-    session: SessionRow,
-    runRows: (typeof aeroRuns.$inferSelect)[],
-    output: AeroTaskOutput,
-  ) {
-    const comparison = output.comparison as {
-      baseline: string
-      correctedCda: number[]
-      configurations: {
-        configuration: string
-        deltaCda: number
-        deltaCdaCi95: [number, number]
-        wattsSaved: number
-        secondsPer40km: number
-        verdict: 'faster' | 'slower' | 'no_difference'
-      }[]
-    } | null
-    const byConfig = new Map(comparison?.configurations.map((c) => [c.configuration, c]) ?? [])
-    const userBaseline = runRows.some((r) => r.isBaseline)
-    const sourceConfig = new Map<string, Record<string, string>>()
-    for (const b of await this.sources(this.db, session.id)) {
-      const d = b.data as unknown as SourceData
-      sourceConfig.set(d.file_id, d.configuration)
-    }
-    const resultsOf = (run: AeroTaskRun, i: number): AeroRunResults => {
-      const c = byConfig.get(run.configuration)
-      const isBaseline = comparison != null && run.configuration === comparison.baseline
-      return {
-        version: data.version,
-        detected: run.key == null,
-        source: run.source,
-        method: run.method,
-        cda: run.cda,
-        cda_ci95: run.cdaCi95,
-        crr: run.crr,
-        crr_ci95: run.crrCi95,
-        ve_rmse_m: run.veRmseM,
-        corrected_cda: comparison?.correctedCda[i] ?? null,
-        delta_cda: c ? c.deltaCda : isBaseline ? 0 : null,
-        delta_cda_ci95: c ? c.deltaCdaCi95 : null,
-        watts_saved: c ? c.wattsSaved : null,
-        seconds_per_40km: c ? c.secondsPer40km : null,
-        verdict: c ? c.verdict : null,
-        mean_speed_mps: run.meanSpeedMps,
-        mean_power_w: run.meanPowerW,
-        air_density: run.airDensity,
-        calibration_factor: run.calibrationFactor,
-        flags: run.flags,
-        file_id: run.fileId,
-      }
-    }
-    const k = blockKind(session.format, 'run')
-    const kc = blockKind(session.format, 'cdam')
-    const written = await this.db.transaction(async (tx) => {
-      const done = await tx
-        .update(aeroDataBlocks)
-        .set({ data: sql`jsonb_set(${aeroDataBlocks.data}, '{status}', '"succeeded"')` })
-        .where(
-          and(eq(aeroDataBlocks.id, block.id), sql`${aeroDataBlocks.data}->>'status' = 'queued'`),
-        )
-        .returning({ id: aeroDataBlocks.id })
-      if (done.length === 0) return false
-      let position = runRows.reduce((m, r) => Math.max(m, r.position + 1), 0)
-      const runIds: string[] = []
-      for (const [i, run] of output.runs.entries()) {
-        const results = resultsOf(run, i) as unknown as JsonObject
-        const baseline =
-          !userBaseline && comparison != null && run.configuration === comparison.baseline
-        if (run.key) {
-          await tx
-            .update(aeroRuns)
-            .set({ results, updatedAt: new Date(), ...(baseline ? { isBaseline: true } : {}) })
-            .where(eq(aeroRuns.id, run.key))
-          runIds.push(run.key)
-        } else {
-          const [row] = await tx
-            .insert(aeroRuns)
-            .values({
-              sessionId: session.id,
-              name: run.label.slice(0, 200),
-              position: position++,
-              configuration: (run.fileId && sourceConfig.get(run.fileId)) || {},
-              isBaseline: baseline,
-              startTime: run.startT,
-              endTime: run.endT,
-              lap: run.lap,
-              results,
-            })
-            .returning({ id: aeroRuns.id })
-          runIds.push(row!.id)
-        }
-      }
-      for (const [i, run] of output.runs.entries()) {
-        const { series, track, ...rest } = run
-        await tx.insert(aeroDataBlocks).values({
-          sessionId: session.id,
-          runId: runIds[i]!,
-          deviceId: data.device?.id ?? null,
-          kind: k,
-          sequence: data.version * STRIDE + 1 + i,
-          startTime: run.startT,
-          endTime: run.endT,
-          data: {
-            type: 'run',
-            version: data.version,
-            name: run.label,
-            results: resultsOf(run, i),
-            params: {
-              cda: rest.cda,
-              crr: rest.crr,
-              mass_kg: data.settings.mass_kg ?? DEFAULT_MASS_KG,
-              drivetrain_efficiency: data.settings.drivetrain_efficiency ?? null,
-              wind_e: rest.windE,
-              wind_n: rest.windN,
-              offset_m: rest.elevationOffsetM,
-            },
-            series,
-            track,
-          } as unknown as JsonObject,
-        })
-      }
-      const perRun = new Map<number, AeroTaskOutput['windows']>()
-      for (const w of output.windows) perRun.set(w.run, [...(perRun.get(w.run) ?? []), w])
-      for (const [i, windows] of perRun) {
-        await tx.insert(aeroDataBlocks).values({
-          sessionId: session.id,
-          runId: runIds[i] ?? null,
-          deviceId: data.device?.id ?? null,
-          kind: kc,
-          sequence: data.version * STRIDE + 50_000 + i,
-          startTime: windows[0]!.startT,
-          endTime: windows[windows.length - 1]!.endT,
-          data: {
-            type: 'cdam',
-            version: data.version,
-            start_t: windows.map((w) => w.startT),
-            end_t: windows.map((w) => w.endT),
-            cda: windows.map((w) => w.cda),
-            speed_mps: windows.map((w) => w.meanSpeedMps),
-            air_speed_mps: windows.map((w) => w.meanAirSpeedMps),
-            power_w: windows.map((w) => w.meanPowerW),
-            yaw_rad: windows.map((w) => w.meanYawRad),
-          } as unknown as JsonObject,
-        })
-      }
-      const summary: NonNullable<AnalysisData['summary']> = {
-        crr: output.crr,
-        ve_model: output.veModel,
-        fitted_calibration_factor: output.fittedCalibrationFactor,
-        comparison: output.comparison,
-        warnings: [...data.warnings, ...output.warnings],
-        runs: output.runs.length,
-      }
-      await tx
-        .update(aeroDataBlocks)
-        .set({
-          data: sql`${aeroDataBlocks.data} || ${JSON.stringify({ summary })}::jsonb`,
-        })
-        .where(eq(aeroDataBlocks.id, block.id))
-      await tx.insert(notifications).values({
-        uid: data.requested_by,
-        type: 'success',
-        title: 'Aero analysis ready',
-        text: `${session.name} (v${data.version}): ${notificationText(output)}`,
-        data: {
-          aero_session_id: session.id,
-          aero_session_format: session.format,
-          version: data.version,
-        },
-      })
-      await markSucceeded(tx, jobId, { version: data.version, runs: output.runs.length })
-      return true
-    })
-    return written
-  }
-
-  private async failed(jobId: string, error: { code: string; message: string }) {
-    const block = await this.analysisBlock(jobId).catch(() => undefined)
-    if (!block) return
-    const data = block.data as unknown as AnalysisData
-    const rows = await this.db
-      .update(aeroDataBlocks)
-      .set({
-        data: sql`${aeroDataBlocks.data} || ${JSON.stringify({ status: 'failed', error })}::jsonb`,
-      })
-      .where(
-        and(eq(aeroDataBlocks.id, block.id), sql`${aeroDataBlocks.data}->>'status' = 'queued'`),
-      )
-      .returning({ id: aeroDataBlocks.id })
-    if (rows.length === 0) return
-    const [session] = await this.db
-      .select({ name: aeroSessions.name, format: aeroSessions.format })
-      .from(aeroSessions)
-      .where(eq(aeroSessions.id, block.sessionId))
-    await this.db.insert(notifications).values({
-      uid: data.requested_by,
-      type: 'error',
-      title: 'Aero analysis failed',
-      text: `${session?.name ?? 'Aero session'} (v${data.version}): ${error.message}`,
-      data: {
-        aero_session_id: block.sessionId,
-        aero_session_format: session?.format ?? 'v6',
-        version: data.version,
-      },
-    })
-  }
-}
-
-/** The known settings keys of a session's environment (other keys are the tester's notes). */
-function pickSettings(env: Record<string, unknown>): Record<string, unknown> {
-  const keys = Object.keys(aeroAnalysisSettingsSchema.shape)
-  return Object.fromEntries(
-    Object.entries(env ?? {}).filter(([k, v]) => keys.includes(k) && v !== undefined),
-  )
-}
-
-/** Where a new file sits on the session clock: by its absolute start, else after the last file. */
-function offsetOf(sources: BlockRow[], summary: ActivitySummary): number {
-  const list = sources.map((b) => b.data as unknown as SourceData)
-  const first = list.find((s) => s.summary.startEpochS != null)
-  const end = list.reduce((m, s) => Math.max(m, s.offset_s + s.summary.durationS), 0)
-  if (first && summary.startEpochS != null) {
-    const zero = first.summary.startEpochS! - first.offset_s
-    const at = summary.startEpochS - zero
-    // A file that starts before the session's t = 0 is placed after the last one instead
-    // (the session clock never goes negative: runs keep their times).
-    if (at >= 0) return at
-  }
-  return list.length === 0 ? 0 : Math.ceil(end + 60)
-}
-
-function notificationText(output: AeroTaskOutput): string {
-  const n = output.runs.length
-  const cdas = output.runs.map((r) => r.cda).filter(Number.isFinite)
-  const range =
-    cdas.length === 0
-      ? ''
-      : cdas.length === 1
-        ? `, CdA ${cdas[0]!.toFixed(3)} m²`
-        : `, CdA ${Math.min(...cdas).toFixed(3)}–${Math.max(...cdas).toFixed(3)} m²`
-  return `${n} run${n === 1 ? '' : 's'} analysed${range}.`
-}
-
-function sourceJson(b: BlockRow): AeroSourceFile {
-  const d = b.data as unknown as SourceData
-  return {
-    block_id: b.id,
-    file_id: d.file_id,
-    name: d.name,
-    format: d.summary.format,
-    start_epoch_s: d.summary.startEpochS,
-    offset_s: d.offset_s,
-    duration_s: d.summary.durationS,
-    samples: d.summary.samples,
-    laps: d.summary.laps,
-    channels: d.summary.channels,
-    devices: d.summary.devices,
-    configuration: d.configuration,
-  }
-}
-
-function versionJson(b: BlockRow, job: typeof jobs.$inferSelect | undefined): AeroAnalysisVersion {
-  const d = b.data as unknown as AnalysisData
-  const status =
-    d.status === 'succeeded' || d.status === 'failed' || d.status === 'cancelled'
-      ? d.status
-      : job?.status === 'running'
-        ? 'running'
-        : job?.status === 'failed' || job?.status === 'cancelled'
-          ? job.status
-          : 'queued'
-  return {
-    version: d.version,
-    block_id: b.id,
-    job_id: d.job_id,
-    status,
-    progress: status === 'succeeded' ? 100 : (job?.progress ?? 0),
-    message: job?.message ?? null,
-    error: d.error ?? job?.error ?? null,
-    label: d.label,
-    settings: d.settings,
-    created_at: b.createdAt.toISOString(),
-    summary: d.summary ?? null,
+    await storeAnalysis(this.db, jobId, block, data, session, runRows, output)
   }
 }
