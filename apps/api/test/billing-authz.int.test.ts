@@ -129,10 +129,10 @@ describe(`billing authorization on ${testDriver()}`, () => {
   it('a plain member sees the team’s plan but neither buys nor manages it; the owner does', async () => {
     const mine = (await carol.get('/api/billing/subscriptions')).body.items as {
       team_id: string
-      plan: string
+      seats: number
     }[]
-    // (The seats arrive with the subscription's own event; the Checkout event carries none.)
-    expect(mine).toMatchObject([{ team_id: teamA, plan: 'team' }])
+    // The seats bought, from the Checkout session's metadata until the subscription's own event.
+    expect(mine).toMatchObject([{ team_id: teamA, plan: 'team', seats: 3 }])
     expect((await carol.get(`/api/billing/status?session_id=${teamSession}`)).body.status).toBe(
       'active',
     )

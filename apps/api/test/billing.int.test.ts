@@ -134,6 +134,8 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
     expect(req.form.get('line_items[0][price]')).toBe('price_team_y')
     expect(req.form.get('line_items[0][quantity]')).toBe('6')
     expect(req.form.get('client_reference_id')).toBe(`team:${team.body.id}`)
+    expect(req.form.get('metadata[seats]')).toBe('6')
+    expect(req.form.get('subscription_data[metadata][team_id]')).toBe(team.body.id)
     const stranger = caller(t, await t.bearer({ uid: 'sam' }))
     await stranger.get('/api/users/sam')
     const other = await stranger.post('/api/billing/checkout', {

@@ -77,6 +77,11 @@ type StripeSub = {
     data?: { quantity?: number; current_period_end?: number; price?: { id?: string } }[]
   }
 }
+/** The seats a team plan's Checkout metadata names (a positive integer), else null. */
+const seatsOf = (meta: Meta) => {
+  const n = Number(meta?.seats)
+  return Number.isInteger(n) && n > 0 ? n : null
+}
 const idOf = (x: string | { id: string } | null | undefined) =>
   typeof x === 'string' ? x : (x?.id ?? undefined)
 const at = (seconds: number) => new Date(seconds * 1000)
@@ -137,7 +142,9 @@ export class BillingService {
     const metadata = {
       plan: body.plan,
       period: body.period,
-      ...(holder.uid ? { uid: holder.uid } : { team_id: holder.teamId! }),
+      ...(holder.uid
+        ? { uid: holder.uid }
+        : { team_id: holder.teamId!, seats: String(body.seats) }),
     }
     const returnUrl = `${this.config.publicUrl}/account/billing/return`
     const session = await stripe.checkout.sessions.create({
@@ -280,6 +287,8 @@ export class BillingService {
       stripeStatus: 'active',
       // Provisional: any event of the subscription itself, older or not, replaces this state.
       stripeEventAt: null,
+      // A team plan's seats as bought (the subscription's quantity replaces them).
+      seats: plan.plan === 'team' ? seatsOf(meta) : null,
     })
     notes.push(activated(await repo.peopleOf(tx, holder), plan.plan))
     return true
