@@ -112,12 +112,14 @@ if (wanted('integration-pg')) {
   try {
     const url = await ensurePostgres()
     // The multi-process test (apps/api/test/multi-process.int.test.ts) runs nginx in front of
-    // several API and worker processes.
+    // several API and worker processes, and uses the app through it in Chromium.
     const nginx = ensureNginx()
+    const chromium = ensureChromium()
     await vitestSuite('integration-pg', 'integration', {
       DB_DRIVER: 'pg',
       TEST_DATABASE_URL: url,
       NGINX_PATH: nginx,
+      CHROMIUM_PATH: chromium,
     })
   } catch (error) {
     record('integration-pg', false, error.message, 0, 1)
