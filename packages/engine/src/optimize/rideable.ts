@@ -14,8 +14,7 @@ import type { Controls } from './controls.ts'
 import { fitToConstraint, scaledPlan, type Judge, type Verdict } from './exact.ts'
 import { sectionLabel, type PlanSection, type PlanTarget, type SimplifiedPlan } from './plan.ts'
 import { controlPowers, makePolishSetup, polish } from './polish.ts'
-import { dpWprimeTwoPass } from './dp.ts'
-import { dpCut } from './sections-dp.ts'
+import { jointCut, sectionDp } from './sections-dp.ts'
 import {
   compactTargets,
   enforceMinLength,
@@ -186,104 +185,6 @@ export function optimizeTargets(
     best.gradients = gradients
   }
   return best
-}
-
-/**
- * The W′ optimum over contiguous sections (one power each) by the two-pass DP of the optimizer
- * (dp.ts), run with the sections as its control segments; made feasible on the fine course.
- */
-function sectionDp(s: ReducedSetup, sec: Int32Array, S: number): TargetPlan | null {
-  if (s.spec.type !== 'w_prime_balance' || !s.qs) return null
-  const ic = s.coarse.controls
-  const of = new Int32Array(s.im.n)
-  const first = new Int32Array(S + 1)
-  let q = -1
-  for (let i = 0; i < s.im.n; i++) {
-    of[i] = sec[ic.of[i]!]!
-    if (of[i] !== q) {
-      q = of[i]!
-      first[q] = i
-    }
-  }
-  first[S] = s.im.n
-  const sections: Controls = { count: S, of, first }
-  const plans = dpWprimeTwoPass(
-    s.qs,
-    s.im,
-    sections,
-    s.spec.cpW,
-    s.spec.wPrimeJ,
-    s.lo,
-    s.hi,
-    [s.spec.cpW],
-    s.v0,
-  )
-  let best: TargetPlan | null = null
-  let simulations = 0
-  const n = s.course.n
-  for (const p of plans) {
-    const fine = new Float64Array(n)
-    for (let i = 0; i < n; i++) fine[i] = p.power[sec[s.controls.of[i]!]!]!
-    const fit = fitToConstraint(s.j, fine, s.lo, s.hi, 2)
-    if (!fit?.verdict.sim) continue
-    simulations += fit.simulations
-    if (!best || fit.verdict.sim.timeS < best.verdict.sim!.timeS) {
-      best = {
-        targetOf: sec,
-        count: S,
-        powerW: scaledPlan(s.j, fine, fit.alpha, s.lo, s.hi, new Float64Array(n)),
-        verdict: fit.verdict,
-        simulations: 0,
-        gradients: 0,
-        al: s.al,
-      }
-    }
-  }
-  if (best) best.simulations = simulations
-  return best
-}
-
-/** Powers of the joint cut's grid, spread over the range of the per-segment optimum (plus CP). */
-export const JOINT_CUT_POWERS = 64
-
-/**
- * The cut of the W′ DP over section ends and powers jointly (sections-dp.ts), on a grid of
- * JOINT_CUT_POWERS + 1 powers over the range of the per-segment optimum's powers, plus CP, and
- * 200 W′ levels (as the fine pass of dp.ts); null without W′ or when the grid has no plan.
- * Measured (issue 15's setting, Alpe d'Huez): 17 powers 74 %, 33 powers 76–77 %, 65 powers
- * 78–80 %, 129 powers 77 %; 100 W′ levels 78 %, 200 levels 79–80 % (a few tenths of a second
- * of chaos from the polish's starts make the shares move by ±1–2 %).
- */
-function jointCut(
-  s: ReducedSetup,
-  power: Float64Array,
-  length: Float64Array,
-  minLength: number,
-): Int32Array | null {
-  if (s.spec.type !== 'w_prime_balance' || !s.qs) return null
-  let a = Infinity
-  let b = -Infinity
-  for (const p of power) {
-    a = Math.min(a, p)
-    b = Math.max(b, p)
-  }
-  a = Math.max(s.lo, a)
-  b = Math.min(s.hi, b)
-  const grid = [s.spec.cpW]
-  for (let q = 0; q <= JOINT_CUT_POWERS; q++) grid.push(a + ((b - a) * q) / JOINT_CUT_POWERS)
-  const r = dpCut({
-    qs: s.qs,
-    ke: s.im,
-    controls: s.coarse.controls,
-    length,
-    floor: s.floorC,
-    powers: Float64Array.from(grid),
-    cpW: s.spec.cpW,
-    wPrimeJ: s.spec.wPrimeJ,
-    minLength,
-    wLevels: 200,
-  })
-  return r ? r.section : null
 }
 
 /** The power of each target in a plan (its lowest segment power: stall floors only raise). */

@@ -1,4 +1,8 @@
-// Where the sections of a rideable plan end, chosen jointly with their powers under W′ (issue 15):
+// The W′ DPs of the rideable plan's sections (issue 15): the optimum over a given cut (`sectionDp`,
+// the optimizer's own two-pass DP with the sections as its control segments), and the cut itself
+// chosen jointly with the sections' powers (`dpCut`, `jointCut`).
+//
+// Where the sections of a rideable plan end, chosen jointly with their powers under W′:
 // dynamic programming over the section ends with the W′ balance as state and, per section, one
 // power from a grid — every section at least `minLength` long, made of whole control segments.
 // Global over all such cuts (the other cuts of rideable.ts are read from one profile each), on the
@@ -6,7 +10,9 @@
 // powers are then optimized again with inertia, and the levels read from them, like every cut.
 import type { SimModel } from '../sim/model.ts'
 import type { Controls } from './controls.ts'
-import { tabulate } from './dp.ts'
+import { dpWprimeTwoPass, tabulate } from './dp.ts'
+import { fitToConstraint, scaledPlan } from './exact.ts'
+import type { ReducedSetup, TargetPlan } from './rideable.ts'
 
 export interface CutDpInput {
   /** quasi-steady model of the pieces `controls` groups (kinetic energy off) */
@@ -130,4 +136,102 @@ export function dpCut(
     k = pick.e
   }
   return { section, level, count, timeS: total }
+}
+
+/**
+ * The W′ optimum over contiguous sections (one power each) by the two-pass DP of the optimizer
+ * (dp.ts), run with the sections as its control segments; made feasible on the fine course.
+ */
+export function sectionDp(s: ReducedSetup, sec: Int32Array, S: number): TargetPlan | null {
+  if (s.spec.type !== 'w_prime_balance' || !s.qs) return null
+  const ic = s.coarse.controls
+  const of = new Int32Array(s.im.n)
+  const first = new Int32Array(S + 1)
+  let q = -1
+  for (let i = 0; i < s.im.n; i++) {
+    of[i] = sec[ic.of[i]!]!
+    if (of[i] !== q) {
+      q = of[i]!
+      first[q] = i
+    }
+  }
+  first[S] = s.im.n
+  const sections: Controls = { count: S, of, first }
+  const plans = dpWprimeTwoPass(
+    s.qs,
+    s.im,
+    sections,
+    s.spec.cpW,
+    s.spec.wPrimeJ,
+    s.lo,
+    s.hi,
+    [s.spec.cpW],
+    s.v0,
+  )
+  let best: TargetPlan | null = null
+  let simulations = 0
+  const n = s.course.n
+  for (const p of plans) {
+    const fine = new Float64Array(n)
+    for (let i = 0; i < n; i++) fine[i] = p.power[sec[s.controls.of[i]!]!]!
+    const fit = fitToConstraint(s.j, fine, s.lo, s.hi, 2)
+    if (!fit?.verdict.sim) continue
+    simulations += fit.simulations
+    if (!best || fit.verdict.sim.timeS < best.verdict.sim!.timeS) {
+      best = {
+        targetOf: sec,
+        count: S,
+        powerW: scaledPlan(s.j, fine, fit.alpha, s.lo, s.hi, new Float64Array(n)),
+        verdict: fit.verdict,
+        simulations: 0,
+        gradients: 0,
+        al: s.al,
+      }
+    }
+  }
+  if (best) best.simulations = simulations
+  return best
+}
+
+/** Powers of the joint cut's grid, spread over the range of the per-segment optimum (plus CP). */
+export const JOINT_CUT_POWERS = 64
+
+/**
+ * The cut of the W′ DP over section ends and powers jointly (sections-dp.ts), on a grid of
+ * JOINT_CUT_POWERS + 1 powers over the range of the per-segment optimum's powers, plus CP, and
+ * 200 W′ levels (as the fine pass of dp.ts); null without W′ or when the grid has no plan.
+ * Measured (issue 15's setting, Alpe d'Huez): 17 powers 74 %, 33 powers 76–77 %, 65 powers
+ * 78–80 %, 129 powers 77 %; 100 W′ levels 78 %, 200 levels 79–80 % (a few tenths of a second
+ * of chaos from the polish's starts make the shares move by ±1–2 %).
+ */
+export function jointCut(
+  s: ReducedSetup,
+  power: Float64Array,
+  length: Float64Array,
+  minLength: number,
+): Int32Array | null {
+  if (s.spec.type !== 'w_prime_balance' || !s.qs) return null
+  let a = Infinity
+  let b = -Infinity
+  for (const p of power) {
+    a = Math.min(a, p)
+    b = Math.max(b, p)
+  }
+  a = Math.max(s.lo, a)
+  b = Math.min(s.hi, b)
+  const grid = [s.spec.cpW]
+  for (let q = 0; q <= JOINT_CUT_POWERS; q++) grid.push(a + ((b - a) * q) / JOINT_CUT_POWERS)
+  const r = dpCut({
+    qs: s.qs,
+    ke: s.im,
+    controls: s.coarse.controls,
+    length,
+    floor: s.floorC,
+    powers: Float64Array.from(grid),
+    cpW: s.spec.cpW,
+    wPrimeJ: s.spec.wPrimeJ,
+    minLength,
+    wLevels: 200,
+  })
+  return r ? r.section : null
 }
