@@ -8,8 +8,11 @@
 //   storm  GET /api/health at 100 req/s while 50 connections hammer the list
 // on embedded PGlite, then on PostgreSQL when reachable: BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres (trust auth); the bench creates and drops its
-// own database there. Asserts nothing; the goals (README) are read off the printed table.
+// own database there. Asserts nothing; the goals (README) are read off the printed table. Each row
+// also shows the machine's 1-minute load average when its run ended (other work on the machine
+// shares the cores with the server and the load generator).
 import { readdirSync, readFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
 import type { AddressInfo } from 'node:net'
 import { fork } from 'node:child_process'
 import pg from 'pg'
@@ -85,10 +88,21 @@ const ms = (x: number) => x.toFixed(1)
 
 function report(driver: string, scenario: string, r: Figures) {
   const bad = r.non2xx + r.errors
-  rows.push([driver, scenario, r.rps.toFixed(0), ms(r.p50), ms(r.p99), ms(r.max), String(bad)])
+  const load = loadavg()[0]!.toFixed(1)
+  rows.push([
+    driver,
+    scenario,
+    r.rps.toFixed(0),
+    ms(r.p50),
+    ms(r.p99),
+    ms(r.max),
+    String(bad),
+    load,
+  ])
   console.log(
     `${driver.padEnd(10)} ${scenario.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s  ` +
-      `p50 ${ms(r.p50).padStart(6)} ms  p99 ${ms(r.p99).padStart(7)} ms  max ${ms(r.max)} ms` +
+      `p50 ${ms(r.p50).padStart(6)} ms  p99 ${ms(r.p99).padStart(7)} ms  max ${ms(r.max)} ms  ` +
+      `load ${load}` +
       (bad ? `  (${bad} failed)` : ''),
   )
 }
@@ -172,7 +186,15 @@ async function bench(driver: string, database: Database) {
   }
 }
 
-if (DRIVERS.includes('pglite')) await bench('PGlite', await openDatabase({ driver: 'pglite' }))
+if (DRIVERS.includes('pglite')) {
+  // In its own worker thread (packages/db/src/pglite-thread.mjs), as `npm start` runs it.
+  const database = await openDatabase({ driver: 'pglite' })
+  try {
+    await bench('PGlite', database)
+  } finally {
+    await database.close()
+  }
+}
 
 const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 let scratch: Awaited<ReturnType<typeof scratchPg>> | undefined
@@ -195,7 +217,7 @@ if (scratch) {
 }
 
 console.log(
-  `\n| Database | Scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | max ms | failed |`,
+  `\n| Database | Scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | max ms | failed | load (1 min, ${cpus().length} CPUs) |`,
 )
-console.log('|---|---|---:|---:|---:|---:|---:|')
+console.log('|---|---|---:|---:|---:|---:|---:|---:|')
 for (const r of rows) console.log(`| ${r.join(' | ')} |`)
