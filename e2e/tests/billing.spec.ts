@@ -29,13 +29,19 @@ type StandInSession = {
 
 let eventNo = 0
 /** Posts a webhook event as Stripe does: JSON body, Stripe-Signature by the endpoint's secret. */
-async function webhook(request: APIRequestContext, type: string, object: object, created: number) {
+async function webhook(
+  request: APIRequestContext,
+  type: string,
+  object: object,
+  created: number,
+  previous?: object,
+) {
   const payload = JSON.stringify({
     id: `evt_e2e_${Date.now()}_${++eventNo}`,
     object: 'event',
     type,
     created,
-    data: { object },
+    data: { object, ...(previous && { previous_attributes: previous }) },
   })
   const header = sdk.webhooks.generateTestHeaderString({
     payload,
@@ -158,8 +164,12 @@ test('a new user subscribes in Checkout, gets Performance Simulation without sig
       'customer.subscription.updated',
       subscription('active', { cancel_at_period_end: true, cancel_at: periodEnd }),
       now + 2,
+      { cancel_at_period_end: false },
     ),
   ).toEqual({ applied: true })
+  // The live stream tells the open page when it ends.
+  const endDay = new Date(periodEnd * 1000).toISOString().slice(0, 10)
+  await expect(page.getByText(`Your Individual plan ends on ${endDay}`)).toBeVisible()
   await mainNav(page).getByRole('link', { name: 'Performance Simulation' }).click()
   await expect(page).toHaveURL(/\/simulation\//)
   await expect(page.getByTestId('access-gate')).toHaveCount(0)

@@ -229,7 +229,13 @@ export class BillingService {
         case 'customer.subscription.created':
         case 'customer.subscription.updated':
         case 'customer.subscription.deleted':
-          return this.onSubscription(tx, object as unknown as StripeSub, created, notes)
+          return this.onSubscription(
+            tx,
+            object as unknown as StripeSub,
+            created,
+            notes,
+            (event.data as { previous_attributes?: Record<string, unknown> }).previous_attributes,
+          )
         case 'invoice.payment_failed':
           return this.onPaymentFailed(tx, object, created, notes)
         default:
@@ -294,7 +300,13 @@ export class BillingService {
     return true
   }
 
-  private async onSubscription(tx: Tx, sub: StripeSub, created: Date, notes: Notes) {
+  private async onSubscription(
+    tx: Tx,
+    sub: StripeSub,
+    created: Date,
+    notes: Notes,
+    previous: Record<string, unknown> = {},
+  ) {
     const item = sub.items?.data?.[0]
     const customer = idOf(sub.customer)
     const holder = await this.holderOf(tx, sub.metadata, customer)
@@ -321,18 +333,41 @@ export class BillingService {
     if (!changed) return false
     const people = await repo.peopleOf(tx, holder)
     const wasRunning = before ? before.status === 'active' : false
+    const name = PLAN_NAMES[plan.plan]
+    const day = endsAt.toISOString().slice(0, 10)
+    const seats = plan.plan === 'team' ? (item?.quantity ?? null) : null
+    const say = (type: string, title: string, text: string) =>
+      notes.push({ uids: people, note: { type, title, text } })
     if (RUNNING.has(sub.status) && !wasRunning) notes.push(activated(people, plan.plan))
     else if (ended && wasRunning) {
-      notes.push({
-        uids: people,
-        note: {
-          type: 'warning',
-          title: `Your ${PLAN_NAMES[plan.plan]} plan has ended`,
-          text: 'Your data is kept, read-only. Subscribe again to unlock it.',
-        },
-      })
-    } else
-      notes.push({ uids: people, note: { type: 'info', title: 'Your plan changed', text: '' } })
+      say(
+        'warning',
+        `Your ${name} plan has ended`,
+        'Your data is kept, read-only. Subscribe again to unlock it.',
+      )
+    } else if (RUNNING.has(sub.status) && before) {
+      // Only what the holder would want to know; a renewal, or the subscription's own event
+      // replacing the provisional plan of its Checkout, changes nothing they see.
+      if ('cancel_at_period_end' in previous || 'cancel_at' in previous) {
+        if (sub.cancel_at_period_end || sub.cancel_at) {
+          say(
+            'info',
+            `Your ${name} plan ends on ${day}`,
+            'It was cancelled and stays active until then; your data is kept.',
+          )
+        } else say('info', `Your ${name} plan renews again`, `Next renewal on ${day}.`)
+      } else if (
+        before.plan !== plan.plan ||
+        before.period !== plan.period ||
+        (before.seats ?? null) !== seats
+      ) {
+        say(
+          'info',
+          'Your plan changed',
+          `Now ${name}, ${plan.period === 'year' ? 'yearly' : 'monthly'}${seats ? `, ${seats} seats` : ''}.`,
+        )
+      }
+    }
     return true
   }
 
