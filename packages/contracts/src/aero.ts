@@ -223,6 +223,17 @@ export type AeroAnalysisVersion = {
     comparison: unknown
     warnings: string[]
     runs: number
+    /** The historical air the analysis used when the session stated none (which weather, its
+     * mean temperature, pressure and humidity), or why there was none; absent when not asked. */
+    weather?:
+      | {
+          status: 'used'
+          label: string
+          temperature_c: number
+          pressure_pa: number
+          relative_humidity: number
+        }
+      | { status: 'unavailable'; reason: string; message: string }
   } | null
 }
 

@@ -9,6 +9,7 @@ import { FileService } from './service.ts'
 import { loadDownloadSigner } from './signed-url.ts'
 import { createStorage } from './storage.ts'
 import { raceDayWeather } from '../weather/race-day.ts'
+import { WeatherSource } from '../weather/source.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,7 +43,10 @@ async function filesAndJobsPlugin(app: FastifyInstance) {
     'runs',
     new OptimizationRuns(database.db, jobs, files, raceDayWeather(database.db, config)),
   )
-  app.decorate('aeroAnalyses', new AeroAnalyses(database.db, jobs, files))
+  app.decorate(
+    'aeroAnalyses',
+    new AeroAnalyses(database.db, jobs, files, new WeatherSource(database.db, config)),
+  )
   app.addHook('onClose', () => jobs.stop())
   await app.register(filesRoutes, { prefix: '/api' })
   await app.register(runsRoutes, { prefix: '/api' })

@@ -24,6 +24,7 @@ import {
   type SessionRow,
   type SourceData,
 } from './aero-analysis-data.ts'
+import type { HistoricalAir } from '../weather/history-air.ts'
 import { markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobContext } from './system.ts'
 
@@ -46,6 +47,8 @@ export async function storeAnalysis(
   session: SessionRow,
   runRows: (typeof aeroRuns.$inferSelect)[],
   output: AeroTaskOutput,
+  /** The historical air used (or why none); null when not asked (the session stated its air). */
+  air: HistoricalAir | null = null,
 ) {
   const comparison = output.comparison as {
     baseline: string
@@ -194,6 +197,7 @@ export async function storeAnalysis(
       comparison: output.comparison,
       warnings: [...data.warnings, ...output.warnings],
       runs: output.runs.length,
+      ...(air ? { weather: air } : {}),
     }
     await tx
       .update(aeroDataBlocks)

@@ -58,6 +58,8 @@ import {
   storeAnalysis,
   waitForEarlierVersions,
 } from './aero-analysis-store.ts'
+import { historicalAirFor } from '../weather/history-air.ts'
+import type { WeatherSource } from '../weather/source.ts'
 import { insertJob, markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobContext, type JobSystem } from './system.ts'
 
@@ -78,6 +80,8 @@ export class AeroAnalyses {
     private readonly db: Db,
     private readonly jobs: JobSystem,
     private readonly files: FileService,
+    /** Historical weather for sessions that state no air (null: never asked). */
+    private readonly weather: WeatherSource | null = null,
   ) {
     jobs.define({
       queue: AERO_ANALYSIS,
@@ -493,12 +497,16 @@ export class AeroAnalyses {
       baseline: baselineRun ? configText(baselineRun.configuration) : undefined,
       analysis: analysisOptions(s),
     }
+    // No air stated: the historical air of the first file with a GPS position and a start time.
+    const air = this.weather
+      ? await historicalAirFor(this.weather, s, present, input.analysis)
+      : null
     const output = await ctx.pool.run<AeroTaskOutput>(
       'aero-analysis',
       input,
       (p) => ctx.progress(p.progress, p.message),
       ctx.signal,
     )
-    await storeAnalysis(this.db, jobId, block, data, session, runRows, output)
+    await storeAnalysis(this.db, jobId, block, data, session, runRows, output, air)
   }
 }

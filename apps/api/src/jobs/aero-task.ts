@@ -23,6 +23,8 @@ export type ActivitySummary = {
   channels: string[]
   devices: { serial: string; name: string | null }[]
   warnings: string[]
+  /** The first GPS position of the file (for its historical weather); absent without GPS. */
+  position?: { lat: number; lon: number } | null
 }
 
 const CHANNELS = [
@@ -62,7 +64,15 @@ function summaryOf(activity: ReturnType<typeof readActivity>): ActivitySummary {
     channels: ['power', 'speed', ...CHANNELS.filter((c) => s[c] != null)],
     devices: devicesOf(activity.devices),
     warnings: [...(activity.warnings ?? [])].map(String),
+    position: firstPosition(s.lat, s.lon),
   }
+}
+
+function firstPosition(lat: Float64Array | null, lon: Float64Array | null) {
+  if (!lat || !lon) return null
+  for (let i = 0; i < lat.length; i++)
+    if (Number.isFinite(lat[i]) && Number.isFinite(lon[i])) return { lat: lat[i]!, lon: lon[i]! }
+  return null
 }
 
 /** Reads one uploaded file as an activity; throws the reader's ImportError naming file and field. */

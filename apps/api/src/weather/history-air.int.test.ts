@@ -1,0 +1,116 @@
+// The aero analysis of a road test in the air it was ridden in (issue 19 §4), against the local
+// Open-Meteo stand-in: a session that states no air gets the historical temperature, pressure and
+// humidity of its first file's place and hours (the archive path), and the stored version says
+// which weather; a session that states its air asks nothing; a file without GPS says why not.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createUser, multipart, tempDir } from '../../test/files-helpers.ts'
+import { startTestApp, type TestApp } from '../../test/helpers.ts'
+import { eventually } from '../../test/runs-helpers.ts'
+import { startOpenMeteoStandIn, standInWeather, type StandIn } from './stand-in.ts'
+
+const shared = (path: string) => readFileSync(join('/work/shared/data', path))
+type Weather = {
+  status: string
+  label?: string
+  reason?: string
+  temperature_c?: number
+  pressure_pa?: number
+  relative_humidity?: number
+}
+
+let t: TestApp
+let standIn: StandIn
+let auth: { authorization: string }
+
+beforeAll(async () => {
+  standIn = await startOpenMeteoStandIn()
+  t = await startTestApp({
+    FILES_DIR: tempDir('aero-weather'),
+    WEATHER_PROVIDER: 'open-meteo',
+    WEATHER_URL: standIn.url,
+  })
+  await t.app.jobs.start({ workers: 1 })
+  await createUser(t.database, 'ann')
+  auth = await t.bearer({ uid: 'ann' })
+}, 60_000)
+afterAll(async () => {
+  await t.close()
+  await standIn.close()
+})
+
+/** A session with `environment`, one file uploaded, its first analysis once finished. */
+async function analysed(environment: Record<string, number>, file: string) {
+  const s = await t.app.inject({
+    method: 'POST',
+    url: '/api/aero-sessions',
+    headers: auth,
+    payload: { name: 'Weather day', format: 'v6', environment },
+  })
+  expect(s.statusCode, s.body).toBe(201)
+  const id = s.json<{ id: string }>().id
+  const body = await multipart(file, shared(`aero/${file}`))
+  const up = await t.app.inject({
+    method: 'POST',
+    url: `/api/aero-sessions/${id}/files`,
+    headers: { ...auth, ...body.headers },
+    payload: body.payload,
+  })
+  expect(up.statusCode, up.body).toBe(201)
+  return eventually(
+    async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/aero-sessions/${id}/analyses`,
+        headers: auth,
+      })
+      const v = res
+        .json<{
+          items: { version: number; status: string; summary: { weather?: Weather } | null }[]
+        }>()
+        .items.find((x) => x.version === 1)
+      return v && v.status !== 'queued' && v.status !== 'running' ? v : undefined
+    },
+    180_000,
+    'analysis v1',
+  )
+}
+
+describe('aero analysis with the historical air', () => {
+  it('no air stated, a FIT with GPS and time: the archive air of its place and hours, said in the result', async () => {
+    standIn.requests.length = 0
+    // GoldenCheetah's helmet test: 32.17° N 95.56° W, 2018-10-03 12:45:28 UTC, 927 s.
+    const v = await analysed({ mass_kg: 85 }, 'helmet-test-2018-10-03-07-45-28.fit')
+    expect(v.status).toBe('succeeded')
+    const w = v.summary!.weather!
+    expect(w.status).toBe('used')
+    expect(w.label).toBe('Open-Meteo archive, 32.17° N 95.56° W, 2018-10-03 12:00 – 14:00 UTC')
+    expect(standIn.requests.map((r) => r.pathname)).toEqual(['/v1/archive'])
+    // The mean of the stand-in's own weather at that cell over 12:00, 13:00 and 14:00 UTC.
+    const hours = [12, 13, 14].map((h) => Date.parse(`2018-10-03T${h}:00:00Z`) / 1000)
+    const truth = hours.map((h) => standInWeather(32.17, -95.56, h))
+    const mean = (f: (x: (typeof truth)[number]) => number) =>
+      truth.reduce((a, x) => a + f(x), 0) / truth.length
+    expect(Math.abs(w.temperature_c! - mean((x) => x.temperatureC))).toBeLessThan(0.15)
+    expect(Math.abs(w.pressure_pa! - mean((x) => x.surfacePressureHpa) * 100)).toBeLessThan(100)
+    expect(Math.abs(w.relative_humidity! - mean((x) => x.humidityPct) / 100)).toBeLessThan(0.02)
+  }, 300_000)
+
+  it('air stated by the session: nothing asked, no weather in the result', async () => {
+    const asked = standIn.requests.length
+    const v = await analysed(
+      { mass_kg: 85, temperature_c: 18, pressure_pa: 100_500 },
+      'helmet-test-2018-10-03-07-45-28.fit',
+    )
+    expect(v.status).toBe('succeeded')
+    expect(v.summary!.weather).toBeUndefined()
+    expect(standIn.requests.length).toBe(asked)
+  }, 300_000)
+
+  it('a velodrome file without GPS: no historical weather, and why', async () => {
+    const v = await analysed({ mass_kg: 80 }, 'velodrome-2015-a.tcx')
+    expect(v.status).toBe('succeeded')
+    expect(v.summary!.weather).toMatchObject({ status: 'unavailable', reason: 'no_position' })
+  }, 300_000)
+})
