@@ -3,15 +3,19 @@
 // in a 3 m/s wind (aero/synthetic-ride.ts), calibrated by `calibrateRide` (exclusions, energy
 // fit, outlier rejection, 50 bootstrap resamples, wind jackknife); (2) a 6 h ride simulated on a
 // 180 km rolling course and calibrated on that course by `calibrateRecordedRide` (the same plus
-// the replay closure). Prints the median time of several runs after warm-up and the recovered
+// the replay closure); (3) that course ridden in a known weather (wind and air varying along it)
+// and calibrated with that weather as its historical input. Prints the median time of several runs after warm-up and the recovered
 // values against the truth. Nothing here asserts time.
 import {
   calibrateRecordedRide,
   calibrateRide,
+  conditionsAlongCourse,
   courseFromSegments,
+  forecastEnvironment,
   recordedSegments,
   simulate,
 } from '../src/index.ts'
+import type { Forecast } from '../src/index.ts'
 import { syntheticRide } from '../src/aero/synthetic-ride.ts'
 
 // The engine's tsconfig has no DOM or Node types: the two globals this script uses.
@@ -110,4 +114,55 @@ console.log(
 )
 measure(`calibrateRecordedRide (with replay closure), ${(t / 3600).toFixed(1)} h`, 5, () =>
   calibrateRecordedRide(ride, rideInput),
+)
+
+// (3) The same course in a known weather: 7 places along it, 12 hours, wind 3–7 m/s from 200–260°,
+// 24–28 °C, 960 hPa (constant in time, so the still-air ride's clock places it well enough).
+const T0 = 1_700_000_000
+const hourly = Array.from({ length: 12 }, (_, k) => T0 - 3600 + 3600 * k)
+const forecast: Forecast = {
+  source: 'bench',
+  points: Array.from({ length: 7 }, (_, j) => ({
+    distanceM: (course.start[n]! * j) / 6,
+    elevationM: 300,
+    timeS: hourly,
+    windSpeedMps: hourly.map(() => 3 + (4 * j) / 6),
+    windFromDeg: hourly.map(() => 200 + 10 * j),
+    temperatureC: hourly.map(() => 24 + (4 * j) / 6),
+    relativeHumidity: hourly.map(() => 0.5),
+    surfacePressurePa: hourly.map(() => 96_000),
+  })),
+}
+const midTimes = new Float64Array(n).fill(T0)
+const windy = simulate({
+  course,
+  rider,
+  environment: forecastEnvironment(course, conditionsAlongCourse(course, forecast, midTimes)),
+  pacing: { type: 'plan', powerW },
+})
+const wTime: number[] = []
+const wDist: number[] = []
+const wPower: number[] = []
+let tw = 0
+for (let i = 0, next = 0; i < n; i++) {
+  const d = windy.segments.duration[i]!
+  while (next <= tw + d) {
+    wTime.push(T0 + next)
+    wDist.push(course.start[i]! + (10 * (next - tw)) / d)
+    wPower.push(powerW[i]!)
+    next += 1
+  }
+  tw += d
+}
+const wPoints = { timeS: wTime, distanceM: wDist, powerW: wPower }
+const windyRide = { course, recorded: recordedSegments(course, wPoints), points: wPoints }
+const weatherInput = { massKg: 74, bikeMassKg: 8, weather: { forecast, label: 'bench weather' } }
+const three = calibrateRecordedRide(windyRide, weatherInput)
+console.log(
+  `course in a known weather: ${(tw / 3600).toFixed(2)} h; energy fit CdA ` +
+    `${three.energyFit.cdaM2.toFixed(4)} (truth ${rider.cdaM2}), Crr ${three.energyFit.crr.toFixed(5)} ` +
+    `(truth ${rider.crr}), closure ${three.closureFactor.toFixed(4)}, replay ${three.replay.errorPct.toFixed(3)} %`,
+)
+measure(`calibrateRecordedRide in its historical weather, ${(tw / 3600).toFixed(1)} h`, 5, () =>
+  calibrateRecordedRide(windyRide, weatherInput),
 )
