@@ -7,7 +7,8 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 // points WEATHER_URL at it) read where and when the optimized plan puts the rider, shows the
 // wind strip, a small map with wind arrows at the forecast points and the time range for the
 // forecast's spread, and keeps the wind stretch typed by hand. Before the run, the optimization
-// page shows the forecast for the start (map) and the preview rides in its wind.
+// page shows the forecast for the start (map) and the preview rides in its wind; the /tools wheel
+// calculator takes the same forecast and the same rider-height profile.
 
 const data = resolve(import.meta.dirname, '../../../shared/data/courses')
 const UUID = '[0-9a-f-]{36}'
@@ -106,5 +107,28 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
     .getByRole('heading', { name: 'Race-day weather' })
     .locator('xpath=ancestor::section[1]')
     .screenshot({ path: screenshotPath('race-day-weather-card') })
+
+  // /tools: the wheel calculator takes the forecast's mean 10 m wind for this course and start,
+  // and reduces it to rider height with the same profile as the run (× (1.5/10)^0.16 = 0.738,
+  // science.md §1.1), as its assumptions state.
+  await page.goto('/tools')
+  const wheels = page.getByRole('region', { name: 'Wheel depth' })
+  await wheels.getByLabel('Or one of your courses').selectOption(courseId)
+  await wheels.getByLabel('Use the forecast for my course and date').check()
+  await wheels.getByLabel('Start (local time at the course)').fill(`${tomorrow}T09:30`)
+  await expect(wheels.getByTestId('wheels-forecast')).toContainText(
+    /Wind from the forecast issued .* at 10 m from \d+°, the mean along the course\./,
+    { timeout: 30_000 },
+  )
+  // (The assumptions sit in a collapsed list: read, not seen.)
+  const assumption = wheels.getByText(
+    /forecast wind [\d.]+ m\/s at 10 m → [\d.]+ m\/s at rider height/,
+  )
+  await expect(assumption).toContainText('(× 0.738, science.md §1.1)')
+  const [, w10, wRider] = /forecast wind ([\d.]+) m\/s at 10 m → ([\d.]+) m\/s/.exec(
+    (await assumption.textContent())!,
+  )!
+  // Both shown to 0.1 m/s: within the rounding of 10 m wind × 0.738.
+  expect(Math.abs(Number(wRider) - Number(w10) * Math.pow(0.15, 0.16))).toBeLessThanOrEqual(0.09)
   expect(errors).toEqual([])
 })
