@@ -148,3 +148,56 @@ describe('veloptima calibrate as the real command', () => {
     expect(r.stderr).toMatch(/stuttgart-recorded-missing-ele\.gpx: expected a ride with power/)
   })
 })
+
+describe('veloptima calibrate with the ride’s historical weather (issue 19 §4)', () => {
+  // The Edge 810 ride (St. John's, 2013-08-16 18:05–19:23 UTC) in a made-up steady weather:
+  // 5 m/s at 10 m from 270°, 18 °C, 1,010 hPa, 70 %, at both ends of the ride, 17:00–21:00 UTC.
+  const hours = [17, 18, 19, 20, 21].map((h) => Date.parse(`2013-08-16T${h}:00:00Z`) / 1000)
+  const point = (distanceM: number) => ({
+    distanceM,
+    elevationM: 100,
+    timeS: hours,
+    windSpeedMps: hours.map(() => 5),
+    windFromDeg: hours.map(() => 270),
+    temperatureC: hours.map(() => 18),
+    relativeHumidity: hours.map(() => 0.7),
+    surfacePressurePa: hours.map(() => 101_000),
+  })
+  const answer = {
+    status: 'used',
+    label: 'Open-Meteo archive, 47.63° N 52.82° W, 2013-08-16 18:00 – 20:00 UTC',
+    forecast: { points: [point(0), point(41_400)] },
+  }
+
+  it('uses its wind and air (no wind fitted), says which, and still replays within 1 %', () => {
+    const out = calibrate({
+      file: 'edge810-vector-power.fit',
+      weather: writeInput(answer),
+      resamples: 0,
+    })
+    expect(out.weather!.label).toBe(answer.label)
+    // 5 m/s at 10 m → rider height (1.5 m, rural: (1.5/10)^0.16 = 0.738, science.md §1.1).
+    expect(out.weather!.wind_mps).toBeCloseTo(5 * 0.738, 1)
+    expect(out.weather!.wind_from_deg).toBe(270)
+    expect(out.weather!.temperature_c).toBeGreaterThan(17)
+    expect(out.weather!.temperature_c).toBeLessThan(19)
+    expect('wind_mps' in out).toBe(false)
+    expect(Math.abs(out.replay!.error_pct!)).toBeLessThanOrEqual(1)
+    // Without the file: no weather, a fitted wind.
+    expect(calibrate({ file: 'edge810-vector-power.fit', resamples: 0 }).weather).toBeNull()
+  })
+
+  it('a weather file that is not weather is refused naming it', () => {
+    const unavailable = writeInput({ status: 'unavailable', reason: 'disabled', message: 'off' })
+    expect(() =>
+      calibrate({ file: 'edge810-vector-power.fit', weather: unavailable, resamples: 0 }),
+    ).toThrow(/f\d+\.json: expected weather that was had \(status "used"\), got "unavailable"/)
+    const empty = writeInput({ points: [] })
+    expect(() =>
+      calibrate({ file: 'edge810-vector-power.fit', weather: empty, resamples: 0 }),
+    ).toThrow(/f\d+\.json: forecast\.points: expected at least one point/)
+    expect(() => parseCalibrateScenario('s.json', { ...base, file: 'x.fit', weather: 3 })).toThrow(
+      /weather: expected the ride's weather file/,
+    )
+  })
+})

@@ -3,12 +3,21 @@
 // (relative to the scenario), the rider and bike masses, the drivetrain efficiency and the air as
 // in `simulate`; the command prints the fitted values with 95 % intervals, the samples used and
 // left out (by reason) and the replay of the ride with them (predicted vs recorded moving time).
+// `weather` names a JSON file with the ride's historical weather (the answer of POST
+// /api/weather/history, or a bare Forecast): the fit and the replay then use its wind and air.
 // A file without power exits with 2, naming the file.
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { calibrateRecordedRide, calibrateRide, compareReplay } from '@veloptima/engine'
+import {
+  calibrateRecordedRide,
+  calibrateRide,
+  compareReplay,
+  EngineInputError,
+  validateForecast,
+} from '@veloptima/engine'
 import type {
   Environment,
+  Forecast,
   RecordedRide,
   RideCalibration,
   RideCalibrationInput,
@@ -32,6 +41,7 @@ const KEYS = [
   'resamples',
   'seed',
   'chart',
+  'weather',
 ] as const
 const ENV_KEYS = [
   'air_density_kg_m3',
@@ -50,6 +60,8 @@ export interface CalibrateScenario {
   file: string
   input: RideCalibrationInput
   chart: boolean
+  /** The ride's historical weather file (relative to the scenario), when given. */
+  weather?: string
 }
 
 /** Reads and checks the scenario; every message names the file and the snake_case field. */
@@ -126,7 +138,44 @@ export function parseCalibrateScenario(source: string, raw: unknown): CalibrateS
   }
   const seed = num(o, 'seed', 'seed', -1e15, 1e15)
   if (seed !== undefined) input.seed = seed
-  return { file: o.file as string, input, chart: bool('chart') ?? false }
+  if (o.weather !== undefined && (typeof o.weather !== 'string' || o.weather.trim() === ''))
+    fail('weather', "the ride's weather file (the answer of POST /api/weather/history)", o.weather)
+  return {
+    file: o.file as string,
+    input,
+    chart: bool('chart') ?? false,
+    ...(o.weather !== undefined ? { weather: o.weather as string } : {}),
+  }
+}
+
+/**
+ * The ride's historical weather from a JSON file: the answer of POST /api/weather/history
+ * (`{status: "used", label, forecast}`) or a bare Forecast (`{points: [...]}`); every message
+ * names the file.
+ */
+export function readWeatherFile(path: string, name: string): RideCalibrationInput['weather'] {
+  let json: unknown
+  try {
+    json = JSON.parse(new TextDecoder().decode(readBytes(path)))
+  } catch (e) {
+    throw new UsageError(`${name}: not valid JSON (${(e as Error).message})`)
+  }
+  const o = (json ?? {}) as { status?: unknown; label?: unknown; forecast?: unknown }
+  if (o.status !== undefined && o.status !== 'used')
+    throw new UsageError(
+      `${name}: expected weather that was had (status "used"), got ${show(o.status)}`,
+    )
+  const forecast = (o.forecast ?? json) as Forecast
+  try {
+    validateForecast(forecast)
+  } catch (e) {
+    if (e instanceof EngineInputError) throw new UsageError(`${name}: ${e.message}`)
+    throw e
+  }
+  return {
+    forecast,
+    label: typeof o.label === 'string' ? o.label : (forecast.source ?? name),
+  }
 }
 
 const round = (v: number, digits: number): number | null =>
@@ -181,6 +230,16 @@ export function calibrationJson(
     closure_factor: report ? round(report.closureFactor, 4) : 1,
     ve_rmse_m: round(c.rmseM, 3),
     air_density_kg_m3: round(c.airDensity, 4),
+    weather: c.weather
+      ? {
+          label: c.weather.label,
+          wind_mps: round(c.weather.windSpeedMps, 2),
+          wind_from_deg: round(c.weather.windFromDeg, 0),
+          temperature_c: round(c.weather.temperatureC, 1),
+          pressure_pa: round(c.weather.pressurePa, 0),
+          relative_humidity: round(c.weather.relativeHumidity, 2),
+        }
+      : null,
     ...(chart
       ? {
           chart: {
@@ -200,8 +259,10 @@ export function calibrationJson(
  * (FIT, TCX, GPX: the replay rides that course), else on the raw samples without a replay.
  */
 export function runCalibration(scenarioPath: string, raw: unknown) {
-  const { file, input, chart } = parseCalibrateScenario(scenarioPath, raw)
-  const path = resolve(scenarioPath === '-' ? '.' : dirname(scenarioPath), file)
+  const { file, input, chart, weather } = parseCalibrateScenario(scenarioPath, raw)
+  const dir = scenarioPath === '-' ? '.' : dirname(scenarioPath)
+  const path = resolve(dir, file)
+  if (weather) input.weather = readWeatherFile(resolve(dir, weather), weather)
   const bytes = readBytes(path)
   // The activity reader refuses a ride without power or speed, naming the file.
   const activity = readActivity(bytes, file)
