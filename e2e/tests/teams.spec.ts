@@ -138,6 +138,11 @@ test('a coach creates a team, invites the rider, the rider accepts, the coach ch
   await coach.getByTestId(`member-${DEMO.rider}`).getByRole('button', { name: 'Remove' }).click()
   await expect(coach.getByTestId(`member-${DEMO.rider}`)).toHaveCount(0)
   await expect(coach.getByRole('heading', { name: 'Members (1)' })).toBeVisible()
+  // The rider's open course list loses the team's course at once (he left the team).
+  await expect(rider.getByRole('link', { name: COURSE })).toHaveCount(0)
+  expect(await rider.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(
+    true,
+  )
   await rider.goto(new URL(coach.url()).pathname)
   await expect(rider.getByRole('alert')).toContainText('The team was not found.')
 

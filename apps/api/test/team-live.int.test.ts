@@ -112,4 +112,15 @@ describe(`live: team items reach every member on ${testDriver()}`, () => {
     await coachLive.until((e) => e.some((x) => x.event === 'team-item'), 10_000, 'imported course')
     expect(teamItems(coachLive)).toEqual([{ collection: 'courses', team_id: teamId }])
   })
+
+  it('a member removed (or added) has the team’s lists reloaded too', async () => {
+    const riderLive = await stream('rider')
+    // The imported course above is the team's: the rider's course list holds it.
+    expect((await people.coach!.api.del(`/api/teams/${teamId}/members/rider`)).status).toBe(204)
+    await riderLive.until(() => teamItems(riderLive).length >= 1, 10_000, 'removed')
+    expect(teamItems(riderLive)).toEqual([{ collection: 'courses', team_id: teamId }])
+    const back = await people.coach!.api.post(`/api/teams/${teamId}/members`, { uid: 'rider' })
+    expect(back.status).toBe(201)
+    await riderLive.until(() => teamItems(riderLive).length >= 2, 10_000, 'added back')
+  })
 })

@@ -83,8 +83,11 @@ export class LiveHub {
       const msg = JSON.parse(payload) as { t?: string; uid?: string | null; team?: string | null }
       // A team's job concerns every member: let each stream check what it may see.
       if (msg.t === 'job' && msg.team) this.wakeAll()
-      else if (msg.t === 'team-item' && msg.team) void this.wakeTeams([msg.team])
-      else this.wake(msg.uid)
+      else if (msg.t === 'team-item' && msg.team) {
+        // A membership change names the person too: once removed, they are no member to find.
+        if (msg.uid) this.wake(msg.uid, 'team-items')
+        void this.wakeTeams([msg.team])
+      } else this.wake(msg.uid)
     } catch {
       this.wakeAll('team-items')
     }

@@ -35,6 +35,15 @@ export async function notifyTeamItems(db: Db, teams: (string | null | undefined)
   }
 }
 
+/**
+ * Someone joined or left a team: their lists gain or lose the team's items. The hub wakes them
+ * (`uid`, no longer found among the members once removed) as well as the members.
+ */
+export async function notifyMembership(db: Db, team: string, uid: string) {
+  const payload = JSON.stringify({ t: 'team-item', team, uid })
+  await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`)
+}
+
 /** The members of these teams (whose streams a team change wakes). */
 export async function membersOfTeams(db: Db, teams: string[]): Promise<string[]> {
   if (teams.length === 0) return []

@@ -18,6 +18,7 @@ import {
   type TeamMember,
 } from '@veloptima/contracts'
 import type { Mailer } from '../idp/mail.ts'
+import { notifyMembership } from '../live/team-items.ts'
 import { AppError, forbidden, notFound } from '../errors.ts'
 import { isUuid } from '../repositories/ownership.ts'
 import * as teamsRepo from '../repositories/teams.ts'
@@ -125,6 +126,7 @@ export class TeamService {
     if (!(await repo.addMember(this.db, teamId, person.uid, body.role))) {
       throw new AppError('already-member', 409, `${person.email} is already a member of the team.`)
     }
+    await notifyMembership(this.db, teamId, person.uid)
     const added = (await repo.members(this.db, teamId)).find((m) => m.uid === person.uid)!
     return {
       uid: added.uid,
@@ -178,6 +180,7 @@ export class TeamService {
     }
     if (target.role === 'owner') await this.keepAnOwner(teamId)
     await this.guarded(teamId, (tx) => repo.removeMember(tx, teamId, memberUid))
+    await notifyMembership(this.db, teamId, memberUid)
   }
 
   /** A membership change under the team's lock that rolls back if no owner would be left. */
@@ -403,6 +406,7 @@ export class InvitationService {
     if (!used) {
       throw new AppError('invitation-used', 410, 'This invitation has just been used or withdrawn.')
     }
+    await notifyMembership(this.deps.db, inv.teamId, caller.uid)
     return { id: inv.teamId, name: teamName, role: used.role }
   }
 }
