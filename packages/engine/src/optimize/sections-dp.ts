@@ -106,8 +106,22 @@ export function dpCut(
     for (let l = 0; l < T; l++) {
       visit(k, l, (e, t, A, B, req) => {
         const next = e * L
-        for (let q = Math.max(0, Math.ceil(req / dw - 1e-9)); q < L; q++) {
+        let q = Math.max(0, Math.ceil(req / dw - 1e-9))
+        // the value function is non-increasing in W′ and W′ grows with q: the infeasible entry
+        // levels are a prefix, and past it every interpolation is between finite values
+        for (; q < L; q++) {
           const c = t + interp(next, A * q * dw + B)
+          if (c === Infinity) continue
+          if (c < value[row + q]!) value[row + q] = c
+          q++
+          break
+        }
+        for (; q < L; q++) {
+          const x = Math.min(L - 1, (A * q * dw + B) / dw)
+          const i = Math.min(L - 2, x | 0)
+          const lo = value[next + i]!
+          const f = x - i
+          const c = t + (f === 0 ? lo : lo + f * (value[next + i + 1]! - lo))
           if (c < value[row + q]!) value[row + q] = c
         }
       })
