@@ -9,7 +9,8 @@ import { useAuth } from '../../lib/auth.ts'
 import { useLive } from '../../lib/live.tsx'
 import { useUserDoc } from '../../lib/user.ts'
 import { LandingHero } from './components/landing-hero.tsx'
-import { homeState, type ChecklistStep } from './readiness.ts'
+import { PlanNotices } from './plan-notices.tsx'
+import { homeState, type ChecklistStep, type HomeState } from './readiness.ts'
 
 /** The home page of a signed-in user: subscribe, get ready or ready (specification §2). */
 export function SignedInHome() {
@@ -36,15 +37,31 @@ export function SignedInHome() {
     profile: live.riderProfile,
     hasRiderSetup: setups.data,
   })
+  if (state.kind === 'signed-out') return <LandingHero />
+  return (
+    <>
+      <PlanNotices />
+      <HomeBody state={state} name={auth.user?.displayName} setups={setups} />
+    </>
+  )
+}
+
+function HomeBody({
+  state,
+  name,
+  setups,
+}: {
+  state: Exclude<HomeState, { kind: 'signed-out' }>
+  name: string | undefined
+  setups: { isError: boolean; error: Error | null }
+}) {
   switch (state.kind) {
-    case 'signed-out':
-      return <LandingHero />
     case 'subscribe':
-      return <Subscribe name={auth.user?.displayName} />
+      return <Subscribe name={name} />
     case 'loading':
       return setups.isError ? (
         <p role="alert" className="mx-auto max-w-xl px-6 py-20 text-center text-slate-700">
-          Your rider setups could not be loaded: {setups.error.message}
+          Your rider setups could not be loaded: {setups.error?.message}
         </p>
       ) : (
         <PageSpinner label="Loading your workspace" />
@@ -52,7 +69,7 @@ export function SignedInHome() {
     case 'get-ready':
       return <GetReady steps={state.steps} />
     case 'ready':
-      return <Ready name={auth.user?.displayName} />
+      return <Ready name={name} />
   }
 }
 
