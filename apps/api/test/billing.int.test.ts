@@ -200,6 +200,46 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
     expect(portal.form.get('customer')).toBe('cus_rita')
   })
 
+  it('webhook: cancelled at the period end → the plan says it ends then (not renews); resumed → renews; an older event changes nothing', async () => {
+    const periodEnd = now + 30 * 86400
+    const mine = async () =>
+      ((await rita.get('/api/billing/subscriptions')).body.items as Record<string, unknown>[]).find(
+        (p) => p.stripe_status !== null && p.team_id === null,
+      )!
+    // Stripe's portal cancellation: cancel_at_period_end true, status still active.
+    const cancelled = signed(
+      'customer.subscription.updated',
+      sub('active', { cancel_at_period_end: true, cancel_at: periodEnd }),
+      now + 2,
+    )
+    expect((await post(cancelled)).json()).toEqual({ applied: true })
+    expect(await row()).toMatchObject({ cancelAtPeriodEnd: true, status: 'active' })
+    expect(await mine()).toMatchObject({
+      cancel_at_period_end: true,
+      lapsing: true,
+      current: true,
+      ends_at: new Date(periodEnd * 1000).toISOString(),
+    })
+    // Still the claims until then.
+    expect(await computeClaims(t.database.db, 'rita', [])).toEqual({ 'create:simulations': true })
+    // Resumed in the portal before the end.
+    const resumed = signed(
+      'customer.subscription.updated',
+      sub('active', { cancel_at_period_end: false, cancel_at: null }),
+      now + 4,
+    )
+    expect((await post(resumed)).json()).toEqual({ applied: true })
+    expect(await mine()).toMatchObject({ cancel_at_period_end: false, lapsing: false })
+    // The cancellation delivered again late (a newer id, an older created) changes nothing.
+    const late = signed(
+      'customer.subscription.updated',
+      sub('active', { cancel_at_period_end: true, cancel_at: periodEnd }),
+      now + 3,
+    )
+    expect((await post(late)).json()).toEqual({ applied: false })
+    expect(await row()).toMatchObject({ cancelAtPeriodEnd: false })
+  })
+
   it('webhook: out of order, an older updated never overwrites the newer deletion; replays change nothing', async () => {
     const deleted = signed(
       'customer.subscription.deleted',

@@ -48,6 +48,11 @@ export const billingSubscriptionSchema = z.object({
   seats: z.number().nullable(),
   starts_at: timestampSchema,
   ends_at: timestampSchema,
+  /**
+   * Cancelled (Stripe's cancel_at_period_end, or a cancel_at): the plan ends at ends_at instead of
+   * renewing.
+   */
+  cancel_at_period_end: z.boolean(),
   /** True while the plan gives its claims (active and within its period). */
   current: z.boolean(),
   /** True when the plan lapses at ends_at (cancelled at period end, or payment past due). */

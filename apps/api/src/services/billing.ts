@@ -329,6 +329,8 @@ export class BillingService {
       stripeStatus: sub.status,
       stripeEventAt: created,
       seats: plan.plan === 'team' ? (item?.quantity ?? null) : null,
+      // Cancelled in the portal: it ends at endsAt instead of renewing (a cancel_at is the same).
+      cancelAtPeriodEnd: Boolean(sub.cancel_at_period_end || sub.cancel_at),
     })
     if (!changed) return false
     const people = await repo.peopleOf(tx, holder)
@@ -423,7 +425,8 @@ export function subscriptionJson(r: repo.SubscriptionRow, now: Date): BillingSub
     starts_at: r.startsAt.toISOString(),
     ends_at: r.endsAt.toISOString(),
     current,
-    lapsing: current && r.stripeStatus === 'past_due',
+    cancel_at_period_end: r.cancelAtPeriodEnd,
+    lapsing: current && (r.stripeStatus === 'past_due' || r.cancelAtPeriodEnd),
   }
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  boolean,
   check,
   doublePrecision,
   index,
@@ -110,6 +111,11 @@ export const subscriptions = pgTable(
     stripeEventAt: timestamp('stripe_event_at', { withTimezone: true }),
     /** Team plans: the members allowed (Stripe's quantity). */
     seats: integer('seats'),
+    /**
+     * Stripe's cancel_at_period_end (or a cancel_at): the plan was cancelled and ends at ends_at
+     * instead of renewing.
+     */
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     ...timestamps(),
   },
   (t) => [

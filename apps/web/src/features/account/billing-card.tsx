@@ -17,6 +17,9 @@ function stateOf(s: BillingSubscription): string {
   if (s.current && s.stripe_status === 'past_due') {
     return `Payment failed: the plan lapses on ${day(s.ends_at)} unless the card is updated.`
   }
+  if (s.current && s.cancel_at_period_end) {
+    return `Cancelled: ends on ${day(s.ends_at)}, active until then; your data is kept, read-only, afterwards.`
+  }
   if (s.current) return `Active until ${day(s.ends_at)}, renews automatically unless cancelled.`
   return `Ended on ${day(s.ends_at)}. Your data is kept, read-only; subscribe again to edit and run it.`
 }

@@ -16,6 +16,7 @@ const sub = (over: Partial<BillingSubscription>): BillingSubscription => ({
   starts_at: '2026-10-25T10:00:00.000Z',
   ends_at: '2026-12-25T10:00:00.000Z',
   current: true,
+  cancel_at_period_end: false,
   lapsing: false,
   ...over,
 })
@@ -37,7 +38,7 @@ describe('home page plan notices', () => {
   })
 
   it('cancelled at the period end: ends on the period end, stays active until then', () => {
-    const [n] = planNotices([sub({ lapsing: true })])
+    const [n] = planNotices([sub({ cancel_at_period_end: true, lapsing: true })])
     expect(n!.title).toBe('Your Individual plan ends on 2026-12-25')
     expect(n!.text).toContain('stays active until then')
   })
@@ -60,7 +61,14 @@ describe('home page plan notices', () => {
     const again = sub({ id: 'new', ends_at: '2026-10-01T00:00:00.000Z' })
     expect(planNotices([ended, again])).toEqual([])
     expect(planNotices([again, ended])).toEqual([])
-    const team = sub({ id: 'team', plan: 'team', team_id: 't1', seats: 5, lapsing: true })
+    const team = sub({
+      id: 'team',
+      plan: 'team',
+      team_id: 't1',
+      seats: 5,
+      cancel_at_period_end: true,
+      lapsing: true,
+    })
     const notices = planNotices([ended, again, team])
     expect(notices.map((n) => n.title)).toEqual(['Your team’s Team plan ends on 2026-12-25'])
   })

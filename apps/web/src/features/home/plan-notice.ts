@@ -48,7 +48,7 @@ export function planNotices(subs: BillingSubscription[]): PlanNotice[] {
         title: `A payment failed: ${Plan.replace(/^Your/, 'your')} lapses on ${day(s.ends_at)}`,
         text: 'Update the card in Manage subscription on the account page to keep it. Your data is kept either way.',
       })
-    } else if (s.current && s.lapsing) {
+    } else if (s.current && s.cancel_at_period_end) {
       notices.push({
         key,
         tone: 'info',
