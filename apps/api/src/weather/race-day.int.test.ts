@@ -4,6 +4,7 @@
 // without the provider, the typed inputs apply and the result says why.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { raceDayWeatherSchema } from '@veloptima/contracts'
 import { courses, optimizationResults } from '@veloptima/db'
 import { startTestApp, type TestApp } from '../../test/helpers.ts'
 import { createUser, tempDir } from '../../test/files-helpers.ts'
@@ -69,6 +70,8 @@ describe('race-day weather in an optimization', () => {
     standIn.requests.length = 0
     const out = (await weather.forRun(snapshot, optimizerInputOf(snapshot)))!
     expect(out.record.status).toBe('used')
+    // The record as stored (JSON) is what the contract describes (strict: no field unknown to it).
+    expect(raceDayWeatherSchema.parse(JSON.parse(JSON.stringify(out.record)))).toEqual(out.record)
     // One batched request for the six points along the course.
     expect(standIn.requests).toHaveLength(1)
     expect(standIn.requests[0]!.searchParams.get('latitude')!.split(',')).toHaveLength(6)
@@ -147,6 +150,23 @@ describe('race-day weather in an optimization', () => {
     expect(standIn.requests.length).toBeGreaterThan(asked)
     expect(used.weather.status).toBe('used')
     expect(used.weather.issued_at).toEqual(expect.any(String))
+    // The stored result's weather is what the contract (@veloptima/contracts weather.ts) describes,
+    // every field the contract keeps optional for older results included.
+    const contract = raceDayWeatherSchema.parse(used.weather)
+    expect(contract).toEqual(used.weather)
+    expect(contract).toMatchObject({
+      event_start: expect.any(String),
+      utc_offset_s: 0,
+      wind_height_factor: 0.738,
+      points: expect.any(Array),
+      arrival: {
+        first_guess: expect.any(Object),
+        tolerance_s: 60,
+        rounds: expect.any(Array),
+        converged: true,
+      },
+      sensitivity: { of: 'plan' },
+    })
     // Arrival times from the plan: the first optimization used the steady ride's, each later
     // one the previous plan's; the last plan's own arrivals are within a minute of its inputs.
     const arrival = used.weather.arrival as {
@@ -192,6 +212,7 @@ describe('race-day weather in an optimization', () => {
     for (const p of points) expect(p.wind_speed_mps).toBeGreaterThan(2 * 0.738)
     const none = await run((await runnable(false)).optimization.id)
     expect(none.weather).toMatchObject({ status: 'unavailable', reason: 'no_positions' })
+    expect(raceDayWeatherSchema.parse(none.weather)).toEqual(none.weather)
     expect(none.weather.message).toMatch(/no positions/)
   })
 })

@@ -7,8 +7,10 @@
 // more rounds), and the time range for the forecast's spread is that of the plan as ridden. Weather that cannot be had never fails the run: the typed inputs stay in charge and
 // the result says why.
 import { eq } from 'drizzle-orm'
+import type { RaceDayWeatherRecord, RaceDayWeatherUsed } from '@veloptima/contracts'
 import { courses, type Db, type JsonObject } from '@veloptima/db'
 import {
+  EngineInputError,
   forecastSensitivity,
   iterateArrival,
   iteratePlanArrival,
@@ -17,6 +19,7 @@ import {
   type ArrivalInput,
   type CourseConditions,
   type Environment,
+  type ForecastSensitivity,
   type PlanRound,
   type RunOutput,
   type SimulationResult,
@@ -44,8 +47,8 @@ export type Optimize = (input: OptimizerInput, round: number) => Promise<RunOutp
 export interface RaceDayOutcome {
   /** The optimizer input with the forecast's fields (unchanged when the weather is unavailable). */
   input: OptimizerInput
-  /** Stored with the result as `weather`. */
-  record: JsonObject
+  /** Stored with the result as `weather` (its contract: @veloptima/contracts weather.ts). */
+  record: RaceDayWeatherRecord
   /**
    * With the forecast in use: optimizes with the first-guess arrivals, then again with the plan's
    * own arrival times until they settle; answers the last output, its input and the record.
@@ -53,7 +56,7 @@ export interface RaceDayOutcome {
   iterate?: (optimize: Optimize) => Promise<{
     output: RunOutput
     input: OptimizerInput
-    record: JsonObject
+    record: RaceDayWeatherRecord
   }>
 }
 
@@ -111,15 +114,17 @@ function segmentAt(start: ArrayLike<number>, n: number, distanceM: number): numb
   return i
 }
 
-const roundRecord = (r: PlanRound): JsonObject => ({
+type Arrival = NonNullable<RaceDayWeatherUsed['arrival']>
+
+const roundRecord = (r: PlanRound): NonNullable<Arrival['rounds']>[number] => ({
   arrivals: r.arrivals,
   time_s: Number.isFinite(r.timeS) ? round(r.timeS, 1) : null,
   max_shift_s: Number.isFinite(r.maxShiftS) ? round(r.maxShiftS, 1) : null,
 })
 
 /** For the wind strip: the conditions on stretches of about 1/100 of the course. */
-function stripOf(c: CourseConditions, start: ArrayLike<number>): JsonObject[] {
-  const strip: JsonObject[] = []
+function stripOf(c: CourseConditions, start: ArrayLike<number>): RaceDayWeatherUsed['strip'] {
+  const strip: RaceDayWeatherUsed['strip'] = []
   const step = Math.max(1, Math.ceil(c.n / 100))
   for (let i = 0; i < c.n; i += step) {
     const j = Math.min(c.n - 1, i + Math.floor(step / 2))
@@ -135,6 +140,25 @@ function stripOf(c: CourseConditions, start: ArrayLike<number>): JsonObject[] {
     })
   }
   return strip
+}
+
+/**
+ * The range for the forecast's spread: the plan's powers ridden in the changed forecasts (arrival
+ * times iterated again for each). Without a plan, or when a changed forecast puts the plan's ride
+ * outside the fetched hours (the engine's input error), the steady ride's range stays.
+ */
+export function planSensitivity(
+  arrival: ArrivalInput<unknown>,
+  planEvaluate: ArrivalInput<unknown>['evaluate'] | null,
+  steady: ForecastSensitivity,
+): { sensitivity: ForecastSensitivity; of: 'plan' | 'steady ride' } {
+  if (!planEvaluate) return { sensitivity: steady, of: 'steady ride' }
+  try {
+    return { sensitivity: forecastSensitivity({ ...arrival, evaluate: planEvaluate }), of: 'plan' }
+  } catch (error) {
+    if (!(error instanceof EngineInputError)) throw error
+    return { sensitivity: steady, of: 'steady ride' }
+  }
 }
 
 export class RaceDayWeather {
@@ -242,10 +266,10 @@ export class RaceDayWeather {
       /** The record of the conditions an input was made of (and how the arrivals were found). */
       const recordFor = (
         c: CourseConditions,
-        arrival: JsonObject,
-        sensitivity: ReturnType<typeof forecastSensitivity>,
+        arrival: Arrival,
+        sensitivity: ForecastSensitivity,
         of: 'steady ride' | 'plan',
-      ): JsonObject => ({
+      ): RaceDayWeatherUsed => ({
         status: 'used',
         source: weather.forecast.source ?? 'open-meteo',
         kind: weather.kind,
@@ -305,27 +329,18 @@ export class RaceDayWeather {
           maxRounds: PLAN_ROUNDS,
         })
         const plan = pacingOf(planned.result)
-        // The range for the forecast's spread: the plan's powers ridden in the changed forecasts
-        // (arrival times iterated again for each); without a plan, the steady ride's.
-        let sensitivity = steadySensitivity
-        let of: 'plan' | 'steady ride' = 'steady ride'
-        if (plan.status === 'optimal' && plan.series) {
-          try {
-            sensitivity = forecastSensitivity({
-              ...arrival,
-              evaluate: simulationEvaluator({
+        const { sensitivity, of } = planSensitivity(
+          arrival,
+          plan.status === 'optimal' && plan.series
+            ? simulationEvaluator({
                 course,
                 rider: parsed.rider,
                 ...(parsed.options ? { options: parsed.options } : {}),
                 pacing: { type: 'plan', powerW: plan.series.power_w },
-              }),
-            })
-            of = 'plan'
-          } catch (error) {
-            // A changed forecast the hours do not cover: the steady ride's range stays.
-            if ((error as Error).name !== 'EngineInputError') throw error
-          }
-        }
+              })
+            : null,
+          steadySensitivity,
+        )
         return {
           output: planned.result,
           input: inputFor(planned.environment),

@@ -1,16 +1,11 @@
 // The race-day weather card, rendered on the server (no DOM in the unit project): one arrow per
 // stretch rotated to where the wind blows, the sensitivity range in h:mm:ss, and the reason when
 // the weather was not used.
+import type { RaceDayWeatherRecord, RaceDayWeatherUsed } from '@veloptima/contracts'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { windArrowSvg } from '../lib/wind-arrow.ts'
-import {
-  arrivalText,
-  arrowOf,
-  mapArrowsOf,
-  WeatherStrip,
-  type WeatherRecord,
-} from './weather-strip.tsx'
+import { arrivalText, arrowOf, mapArrowsOf, WeatherStrip } from './weather-strip.tsx'
 
 const segments = Array.from({ length: 10 }, (_, i) => ({
   start: i * 1000,
@@ -28,7 +23,7 @@ const stretch = (i: number, from: number) => ({
   temperature_c: 18,
   air_density_kg_m3: 1.2,
 })
-const used: WeatherRecord = {
+const used: RaceDayWeatherRecord = {
   status: 'used',
   source: 'open-meteo:forecast',
   kind: 'forecast',
@@ -77,11 +72,11 @@ describe('WeatherStrip', () => {
   })
 
   it('names whose time the range is and how the arrival times were found', () => {
-    const planned: WeatherRecord = {
-      ...(used as Extract<WeatherRecord, { status: 'used' }>),
+    const planned: RaceDayWeatherRecord = {
+      ...(used as RaceDayWeatherUsed),
       sensitivity: { ...(used as { sensitivity: object }).sensitivity, of: 'plan' } as never,
       arrival: {
-        first_guess: { power_w: 252, time_s: 2707 },
+        first_guess: { power_w: 252, iterations: 3, converged: true, time_s: 2707 },
         rounds: [
           { arrivals: 'first-guess', time_s: 2437.1, max_shift_s: 267.3 },
           { arrivals: 'plan', time_s: 2436.8, max_shift_s: 4.9 },
@@ -94,9 +89,12 @@ describe('WeatherStrip', () => {
     expect(html).toContain(
       'Conditions read where the plan puts the rider: 2 optimizations, the last plan&#x27;s arrival times within 5 s of those it was optimized with.',
     )
-    expect(arrivalText({ first_guess: { power_w: 252, time_s: 2707 }, rounds: [] })).toBe(
-      'Conditions read at the times of a steady 252 W ride.',
-    )
+    expect(
+      arrivalText({
+        first_guess: { power_w: 252, iterations: 3, converged: true, time_s: 2707 },
+        rounds: [],
+      }),
+    ).toBe('Conditions read at the times of a steady 252 W ride.')
     expect(
       arrivalText({
         rounds: [{ arrivals: 'first-guess', time_s: 100, max_shift_s: 300 }],

@@ -4,61 +4,17 @@
 // up) over the elevation profile, and a small map with the wind at the forecast points. When the
 // weather could not be used, it says why and that the typed wind and air were used.
 import type { ReactNode } from 'react'
+import type {
+  RaceDayWeatherRecord,
+  RaceDayWeatherUsed,
+  WeatherPoint,
+  WeatherStretch,
+} from '@veloptima/contracts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { formatDuration } from '../lib/format.ts'
 import { ElevationChart } from './elevation-chart.tsx'
 import type { MapWindArrow } from '../lib/wind-arrow.ts'
 import { Card } from './ui.tsx'
-
-export type WeatherStretch = {
-  start_m: number
-  end_m: number
-  time: string
-  wind_speed_mps: number
-  wind_from_deg: number
-  gust_mps: number | null
-  temperature_c: number
-  air_density_kg_m3: number
-}
-
-export type WeatherRecord =
-  | {
-      status: 'used'
-      source: string
-      kind: 'forecast' | 'archive'
-      issued_at: string
-      start_utc: string
-      /** The forecast points, with the wind the rider meets there (results from issue 19 on). */
-      points?: WeatherPoint[]
-      /** How the arrival times were found (older results: the steady ride's only). */
-      arrival?: {
-        first_guess?: { power_w: number; time_s: number }
-        rounds?: { arrivals: string; time_s: number | null; max_shift_s: number | null }[]
-        converged?: boolean
-        stopped_by?: string
-      }
-      sensitivity: {
-        /** Whose time the range is: the plan's ridden in the changed forecasts, or a steady ride's. */
-        of?: 'plan' | 'steady ride'
-        wind_delta_mps: number
-        direction_delta_deg: number
-        base_s: number
-        min_s: number
-        max_s: number
-      }
-      manual_wind_segments: number
-      strip: WeatherStretch[]
-    }
-  | { status: 'unavailable'; reason: string; message: string }
-
-export type WeatherPoint = {
-  distance_m: number
-  lat: number
-  lon: number
-  time?: string
-  wind_speed_mps?: number
-  wind_from_deg?: number
-}
 
 type Segment = { start: number; end: number; grade: number; altitude: number }
 
@@ -87,7 +43,7 @@ export function mapArrowsOf(
 }
 
 /** One line on how the arrival times were found. */
-export function arrivalText(a: NonNullable<Extract<WeatherRecord, { status: 'used' }>['arrival']>) {
+export function arrivalText(a: NonNullable<RaceDayWeatherUsed['arrival']>) {
   const rounds = a.rounds ?? []
   if (rounds.length === 0) {
     return a.first_guess
@@ -109,7 +65,7 @@ export function WeatherStrip({
   segments,
   map,
 }: {
-  weather: WeatherRecord
+  weather: RaceDayWeatherRecord
   segments: readonly Segment[]
   /**
    * The small map of the course with `mapArrowsOf(weather.points)` (the page makes it: Leaflet

@@ -4,7 +4,8 @@ import { Link, useParams } from 'react-router'
 import { ExportButtons } from '../components/export-buttons.tsx'
 import { OutputView } from '../components/preview-panel.tsx'
 import { RouteMap } from '../components/route-map.tsx'
-import { mapArrowsOf, WeatherStrip, type WeatherRecord } from '../components/weather-strip.tsx'
+import type { RaceDayWeatherRecord } from '@veloptima/contracts'
+import { mapArrowsOf, WeatherStrip } from '../components/weather-strip.tsx'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { useApiData, type Course, type OptimizationResult } from '../lib/api.ts'
@@ -51,7 +52,7 @@ export function ResultPage() {
   const base = `/simulation/optimizations/${type}/${simId}`
   const output = isOutput(r.result) ? r.result : null
   // Race-day weather the run used (or why not): README "Race-day weather".
-  const weather = output ? (r.result as { weather?: WeatherRecord }).weather : undefined
+  const weather = output ? (r.result as { weather?: RaceDayWeatherRecord }).weather : undefined
   const eventStart = snapshot.optimization.inputs?.environment?.event_start
   const sections = sectionsOfSettings(snapshot.course.settings)
   const finish = output ? clockTime(eventStart, pacingOf(output).time_s) : null
