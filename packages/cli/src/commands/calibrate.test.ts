@@ -48,26 +48,28 @@ function halfway(file: string): { halfM: number; points: number } {
 
 // [file, bound on the held-out half's error (%)]. The issue asks 3 %. The held-out half is
 // predicted as another ride: the calibrated CdA and Crr in still air (the wind fitted on the first
-// half's hours is not carried over). Measured: Edge 810 +1.1 %, Ironman +2.3 %, ELEMNT −5.3 %.
-// The ELEMNT ride misses: its first half's recorded altitude (flat Shanghai) climbs ~30 m of
-// barometric drift that no revisit of the ride corrects, the replay closure learnt on that half
-// (k = 0.86) absorbs it and carries it to the second half; the energy fit alone (k = 1) predicts
-// that half within 1.6 % (README, "Held-out accuracy").
+// half's hours is not carried over), on its recorded elevation. The closure on the fitted half is
+// learnt on the elevation its energy fit sees (drift taken out, engine calibrate/drift.ts).
+// Measured 2026-11-25: Edge 810 −1.13 %, ELEMNT −0.42 %, Ironman +2.78 % (with the closure on the
+// recorded elevation, before: +1.1 %, −5.3 %, +2.3 %: the ELEMNT half's barometric drift, a fake
+// 30 m climb in flat Shanghai, went into k = 0.86 and on to the second half).
 const table: [string, number][] = [
-  ['edge810-vector-power.fit', 3],
-  ['elemnt-devfields.fit', 6],
+  ['edge810-vector-power.fit', 1.5],
+  ['elemnt-devfields.fit', 1],
   ['ironman-multisport-2019.fit', 3],
 ]
 
 describe('veloptima calibrate on the real rides (issue 15 §3)', () => {
   for (const [file, heldOutPct] of table) {
-    it(`${file}: the calibrated values replay the recorded moving time within 1 %; the energy fit alone within 6 %`, () => {
+    it(`${file}: the calibrated values replay the recorded moving time within 1 %; the energy fit alone within 0.5 %`, () => {
       const out = calibrate({ file })
       expect(Math.abs(out.replay!.error_pct!)).toBeLessThanOrEqual(1)
       expect(out.replay!.recorded_time_s).toBeGreaterThan(0)
-      // The closure only sets the level: the energy fit is within 15 % of it.
-      expect(out.closure_factor).toBeGreaterThan(0.85)
-      expect(out.closure_factor).toBeLessThan(1.15)
+      // On the elevation the energy fit sees, the closure is a small level correction: measured
+      // k = 1.012, 1.006, 1.009 (on the recorded elevation it was 1.086, 0.919, 0.989).
+      expect(out.closure_factor).toBeGreaterThan(0.97)
+      expect(out.closure_factor).toBeLessThan(1.03)
+      expect(out.elevation_drift_m).toBeGreaterThan(0)
       // Plausible values with intervals around them.
       expect(out.cda_m2).toBeGreaterThan(0.2)
       expect(out.cda_m2).toBeLessThan(0.6)
@@ -79,10 +81,11 @@ describe('veloptima calibrate on the real rides (issue 15 §3)', () => {
       const excluded = Object.values(out.excluded).reduce((a, b) => a + b, 0)
       expect(out.samples_used + excluded).toBe(halfway(file).points)
       expect(out.samples_used).toBeGreaterThan(0.7 * halfway(file).points)
-      // Without the closure: the energy balance's own replay.
+      // Without the closure: the energy fit's own replay, not closed by construction. Measured
+      // −0.37 %, −0.29 %, −0.34 % (on the recorded elevation −2.7 %, +4.5 %, +0.4 %).
       const energy = calibrate({ file, closure: false, resamples: 0 })
       expect(energy.closure_factor).toBe(1)
-      expect(Math.abs(energy.replay!.error_pct!)).toBeLessThanOrEqual(6)
+      expect(Math.abs(energy.replay!.error_pct!)).toBeLessThanOrEqual(0.5)
     })
 
     it(`${file}: calibrated on the first half, it predicts the second within ${heldOutPct} %`, () => {
@@ -123,6 +126,9 @@ describe('veloptima calibrate: bad input is refused naming the file or the field
       parseCalibrateScenario('s.json', { ...base, file, fit_from_m: 5000, fit_to_m: 1000 }),
     ).toThrow('fit_to_m: expected more than fit_from_m (5000), got 1000')
     expect(() => parseCalibrateScenario('s.json', { ...base })).toThrow(/file: expected the ride/)
+    expect(() =>
+      parseCalibrateScenario('s.json', { ...base, file, closure_elevation: 'gps' }),
+    ).toThrow('closure_elevation: expected "recorded" or "energy", got "gps"')
   })
   it('the command reads the scenario file and refuses a second argument', async () => {
     const path = writeInput({ ...base, file: resolve(rides, 'nope.fit') })

@@ -5,6 +5,8 @@
 // left out (by reason) and the replay of the ride with them (predicted vs recorded moving time).
 // `weather` names a JSON file with the ride's historical weather (the answer of POST
 // /api/weather/history, or a bare Forecast): the fit and the replay then use its wind and air.
+// The replay rides the course with the elevation drift the energy fit finds taken out
+// (`closure_elevation`: "energy", the default; "recorded" replays the recorded elevation).
 // A file without power exits with 2, naming the file.
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
@@ -38,6 +40,7 @@ const KEYS = [
   'fit_from_m',
   'fit_to_m',
   'closure',
+  'closure_elevation',
   'resamples',
   'seed',
   'chart',
@@ -131,6 +134,11 @@ export function parseCalibrateScenario(source: string, raw: unknown): CalibrateS
   }
   const closure = bool('closure')
   if (closure !== undefined) input.closure = closure
+  if (o.closure_elevation !== undefined) {
+    if (o.closure_elevation !== 'recorded' && o.closure_elevation !== 'energy')
+      fail('closure_elevation', '"recorded" or "energy"', o.closure_elevation)
+    input.closureElevation = o.closure_elevation as 'recorded' | 'energy'
+  }
   const resamples = num(o, 'resamples', 'resamples', 0, 2000)
   if (resamples !== undefined) {
     if (!Number.isInteger(resamples)) fail('resamples', 'a whole number 0–2000', resamples)
@@ -228,6 +236,7 @@ export function calibrationJson(
       ? { cda_m2: round(report.energyFit.cdaM2, 4), crr: round(report.energyFit.crr, 5) }
       : { cda_m2: round(c.cdaM2.value, 4), crr: round(c.crr.value, 5) },
     closure_factor: report ? round(report.closureFactor, 4) : 1,
+    elevation_drift_m: report ? round(report.elevationDriftM, 1) : null,
     ve_rmse_m: round(c.rmseM, 3),
     air_density_kg_m3: round(c.airDensity, 4),
     weather: c.weather

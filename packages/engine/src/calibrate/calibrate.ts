@@ -19,6 +19,8 @@ import type {
 import { densityAt } from '../sim/model.ts'
 import { EngineInputError, requireNumber } from '../sim/validate.ts'
 import { binSeries } from './bins.ts'
+import { energyProfile } from './drift.ts'
+import type { EnergyProfile } from './drift.ts'
 import type { BinnedSeries } from './bins.ts'
 import { classifySamples, code, REASON_CODES } from './exclude.ts'
 import type { CalibrationInput, ExclusionReason, RideCalibration } from './types.ts'
@@ -208,6 +210,14 @@ export function windFromDeg(eastMps: number, northMps: number): number {
  * bad input ("field: expected X, got Y").
  */
 export function calibrateRide(samples: ActivitySamples, input: CalibrationInput): RideCalibration {
+  return fitRide(samples, input).calibration
+}
+
+/** `calibrateRide` and the ride's elevation as the fit's energy balance sees it (drift.ts). */
+export function fitRide(
+  samples: ActivitySamples,
+  input: CalibrationInput,
+): { calibration: RideCalibration; profile: EnergyProfile | null } {
   validate(samples, input)
   const warnings: string[] = []
   const massKg = input.massKg + input.bikeMassKg
@@ -291,7 +301,10 @@ export function calibrateRide(samples: ActivitySamples, input: CalibrationInput)
       used += series.dt[k]!
     }
   }
-  return {
+  const profile = samples.distance
+    ? energyProfile(bins, pieces, final.residuals, samples.distance)
+    : null
+  const calibration: RideCalibration = {
     // A drag area or rolling coefficient below 0 is impossible: intervals start at 0 at most.
     cdaM2: { value: final.cda[0]!, ci95: nonNegative(final.cdaCi95[0]!) },
     crr: { value: final.crr, ci95: nonNegative(final.crrCi95) },
@@ -305,6 +318,7 @@ export function calibrateRide(samples: ActivitySamples, input: CalibrationInput)
     weather,
     warnings,
   }
+  return { calibration, profile }
 }
 
 /**
