@@ -79,13 +79,13 @@ export type ProbeState = {
 }
 
 /**
- * Connections of the probe stream (`probe=1` in the address). (Chromium adds Last-Event-ID below
+ * Connections of the probe stream (`probe=` in the address). (Chromium adds Last-Event-ID below
  * the layer Playwright intercepts: the header is not in the request seen here.)
  */
 export type ProbeRequest = { at: number; request: Request }
 
 /**
- * Opens the probe: a plain EventSource on /api/live?access_token=…&probe=1 in the page. The
+ * Opens the probe: a plain EventSource on /api/live?access_token=…&probe=TAG in the page. The
  * browser reconnects it by itself (after the stream's `retry:`), sending Last-Event-ID.
  * `hold(request)` is asked about each connection after the first: while it resolves, the
  * reconnection waits in the browser (to make it happen after the notifications it must replay).
@@ -94,32 +94,36 @@ export async function openProbe(
   page: Page,
   token: string,
   hold: (request: Request) => Promise<void>,
+  tag = 'probe',
 ): Promise<{ connections: ProbeRequest[]; state(): Promise<ProbeState>; close(): Promise<void> }> {
   const connections: ProbeRequest[] = []
-  await page.route(/\/api\/live\?.*probe=1/, async (route) => {
+  await page.route(/\/api\/live\?.*probe=/, async (route) => {
     const request = route.request()
     connections.push({ at: Date.now(), request })
     if (connections.length > 1) await hold(request)
     await route.continue()
   })
   // Runs in the page (this package's types have no DOM: the browser's globals are spelled out).
-  await page.evaluate((t) => {
-    const w = globalThis as unknown as { __probe: ProbeState; __probeSource: BrowserEventSource }
-    w.__probe = { events: [], opens: 0, errors: 0 }
-    const source = new (
-      globalThis as unknown as { EventSource: new (url: string) => BrowserEventSource }
-    ).EventSource(`/api/live?access_token=${encodeURIComponent(t)}&probe=1`)
-    source.addEventListener('notification', (m) => {
-      w.__probe.events.push({ id: m.lastEventId, data: m.data })
-    })
-    source.onopen = () => {
-      w.__probe.opens++
-    }
-    source.onerror = () => {
-      w.__probe.errors++
-    }
-    w.__probeSource = source
-  }, token)
+  await page.evaluate(
+    ({ t, tag }) => {
+      const w = globalThis as unknown as { __probe: ProbeState; __probeSource: BrowserEventSource }
+      w.__probe = { events: [], opens: 0, errors: 0 }
+      const source = new (
+        globalThis as unknown as { EventSource: new (url: string) => BrowserEventSource }
+      ).EventSource(`/api/live?access_token=${encodeURIComponent(t)}&probe=${tag}`)
+      source.addEventListener('notification', (m) => {
+        w.__probe.events.push({ id: m.lastEventId, data: m.data })
+      })
+      source.onopen = () => {
+        w.__probe.opens++
+      }
+      source.onerror = () => {
+        w.__probe.errors++
+      }
+      w.__probeSource = source
+    },
+    { t: token, tag },
+  )
   return {
     connections,
     state: () => page.evaluate(() => (globalThis as unknown as { __probe: ProbeState }).__probe),

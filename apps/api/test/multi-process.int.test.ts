@@ -7,7 +7,7 @@
 import { join } from 'node:path'
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import {
   files,
   jobs,
@@ -29,6 +29,7 @@ import {
 import { multipart, syntheticGpx } from './files-helpers.ts'
 import { signInWithPassword, type FlowSettings } from './idp-flow.ts'
 import {
+  authState,
   captureToken,
   openBrowser,
   openProbe,
@@ -257,11 +258,13 @@ describe.skipIf(!enabled)(
 
     let coachToken: () => string | undefined = () => undefined
     let courseUrl = ''
+    let browserSince = 0
     it('signs in through the balancer in Chromium and uses the app (a course upload and its page)', async () => {
       browser = await openBrowser()
       const { page } = browser
       coachToken = captureToken(page)
       const since = Date.now()
+      browserSince = since
       await signIn(page, publicUrl, 'coach@example.com', DEMO_PASSWORD)
       await page.goto(`${publicUrl}/simulation/courses`)
       await page.getByRole('heading', { name: 'Courses', level: 1 }).waitFor()
@@ -279,31 +282,56 @@ describe.skipIf(!enabled)(
       }
     }, 120_000)
 
-    it("SIGKILLs the API process under the browser's live stream: it reconnects through nginx with Last-Event-ID and misses nothing", async () => {
+    it("SIGKILLs the API process under the browser's live streams: they reconnect through nginx with Last-Event-ID and miss nothing", async () => {
       const { page } = browser!
       const session = coachToken()!
       expect(session).toBeTruthy()
+      expect(await authState(page)).toBe('signed-in') // the app, on the course's page
       const [coach] = await database.db
         .select()
         .from(users)
         .where(eq(users.email, 'coach@example.com'))
-      // The app leaves the page: it would show each notification at once and mark it showed,
-      // and a stream replays only unshown ones. The probe runs on a page of the same origin
-      // without the app (and without the app's service worker, in a context of its own).
-      await page.goto(`${publicUrl}/api/health`)
-      const probePage = await browser!.newPage(`${publicUrl}/api/health`)
+      // Two streams in the browser, on the same API process: the app's own (coach, signed in on
+      // the page; it shows each notification and marks it showed) and a probe, a plain
+      // EventSource in a page of its own (rider: notifications nobody marks, as a stream replays
+      // only unshown ones), whose every event the test reads.
+      const appStreams = () =>
+        cluster.apis.flatMap((p) =>
+          logRecords(p)
+            .filter((r) => (r.time ?? 0) >= browserSince && r.req?.url?.startsWith('/api/live?'))
+            .filter((r) => !/[?&](probe|control)=/.test(r.req!.url!))
+            .map((r) => ({ p, time: r.time ?? 0, url: r.req!.url! })),
+        )
+      const appServing = (
+        await eventually(
+          async () => appStreams().sort((a, b) => b.time - a.time)[0],
+          20_000,
+          "the app's live stream",
+        )
+      ).p
       let release = () => {}
       const held = new Promise<void>((resolve) => (release = resolve))
-      const probe = await openProbe(probePage, session, () => held)
-      const serving = await eventually(
-        async () =>
-          cluster.apis.find((p) => logRecords(p).some((r) => r.req?.url?.includes('probe=1'))),
-        20_000,
-        'the API process serving the stream',
-      )
+      let probe: Awaited<ReturnType<typeof openProbe>> | undefined
+      for (let attempt = 0; attempt < 8 && !probe; attempt++) {
+        // nginx takes turns: reopen until the probe lands on the app stream's process.
+        const probePage = await browser!.newPage(`${publicUrl}/api/health`)
+        const tag = `try${attempt}`
+        const opened = await openProbe(probePage, token, () => held, tag)
+        const on = await eventually(
+          async () =>
+            cluster.apis.find((p) => logRecords(p).some((r) => r.req?.url?.includes(tag))),
+          20_000,
+          'the API process serving the probe',
+        )
+        if (on === appServing) probe = opened
+        else await probePage.context().close()
+      }
+      if (!probe) throw new Error('the probe never reached the process of the app stream')
+      const serving = appServing
       const survivor = cluster.apis.find((p) => p !== serving)!
-      // One notification before the kill: the stream then has an event id to resume after.
-      const first = await queueShort(database.db, coach!.uid, publicUrl, session)
+      // One notification each before the kill: the streams then have an event id to resume after.
+      const first = await queueShort(database.db, uid, publicUrl, token)
+      const coachFirst = await queueShort(database.db, coach!.uid, publicUrl, session)
       const before = await probeUntil(
         probe,
         (s) => s.events.some((e) => e.data.includes(first.resultId)),
@@ -312,16 +340,30 @@ describe.skipIf(!enabled)(
       )
       const lastId = before.events.at(-1)!.id
       expect(lastId).toMatch(/^\d+$/)
+      const shown = (resultId: string) =>
+        eventually(
+          async () => {
+            const rows = await database.db
+              .select({ seq: notifications.seq, showed: notifications.showed })
+              .from(notifications)
+              .where(sql`${notifications.data} ->> 'result_id' = ${resultId}`)
+            return rows[0]?.showed === true && rows[0]
+          },
+          60_000,
+          `the app to show the notification of ${resultId}`,
+        )
+      const coachSeq = (await shown(coachFirst.resultId)).seq
 
       // Killed, and gone (a POST sent in the instant it dies answers 502: nginx does not resend a
       // request that may have been processed).
+      const killedAt = Date.now()
       await stopProcess(serving.child, 'SIGKILL')
-      // While the browser's reconnection waits, four more jobs (queued through nginx, which now
+      // While the probe's reconnection waits, four more jobs (queued through nginx, which now
       // reaches the survivor only) finish and notify: the stream must replay them.
       const later: Queued[] = []
-      for (let i = 0; i < 4; i++)
-        later.push(await queueShort(database.db, coach!.uid, publicUrl, session))
-      for (const q of later) await succeeded(database.db, q.jobId)
+      for (let i = 0; i < 4; i++) later.push(await queueShort(database.db, uid, publicUrl, token))
+      const coachLater = await queueShort(database.db, coach!.uid, publicUrl, session)
+      for (const q of [...later, coachLater]) await succeeded(database.db, q.jobId)
       await eventually(
         async () => probe.connections.length >= 2,
         30_000,
@@ -342,7 +384,7 @@ describe.skipIf(!enabled)(
         .from(notifications)
         .where(eq(notifications.seq, Number(lastId)))
       expect(firstRow?.showed).toBe(false)
-      const control = await SseClient.open(`${publicUrl}/api/live?access_token=${session}`)
+      const control = await SseClient.open(`${publicUrl}/api/live?access_token=${token}&control=1`)
       await control.until(
         (events) =>
           events.some((e) => e.event === 'notification' && e.data.includes(first.resultId)),
@@ -351,7 +393,7 @@ describe.skipIf(!enabled)(
       )
       control.close()
       expect(after.opens).toBeGreaterThanOrEqual(2)
-      expect(logRecords(survivor).some((r) => r.req?.url?.includes('probe=1'))).toBe(true)
+      expect(logRecords(survivor).some((r) => r.req?.url?.includes('probe='))).toBe(true)
       // Each notification once: no gap, no repeat.
       for (const q of [first, ...later]) {
         expect(after.events.filter((e) => e.data.includes(q.resultId))).toHaveLength(1)
@@ -359,7 +401,14 @@ describe.skipIf(!enabled)(
       const ids = after.events.map((e) => e.id)
       expect(new Set(ids).size).toBe(ids.length)
       await probe.close()
-    }, 180_000)
+      // The app reopened its stream through nginx on the survivor, resuming after the last
+      // notification it had (?last_event_id=, as it renews the token in the address), and
+      // showed the notification written meanwhile.
+      await shown(coachLater.resultId)
+      const reopened = appStreams().filter((s) => s.p === survivor && s.time >= killedAt)
+      expect(reopened.length).toBeGreaterThan(0)
+      expect(reopened[0]!.url).toContain(`last_event_id=${coachSeq}`)
+    }, 240_000)
 
     it('restarts everything (nginx, every API and worker process, the S3 server): nothing is lost', async () => {
       const { page } = browser!
