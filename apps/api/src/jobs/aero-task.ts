@@ -3,10 +3,11 @@
 import {
   analyzeAero,
   detectRuns,
-  prepareVe,
   type ActivitySamples,
   type AeroAnalysisInput,
   type RunSpec,
+  type VeSegment,
+  type VeSeries,
 } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
 
@@ -117,16 +118,36 @@ export type AeroTaskInput = {
   runs: GivenRun[]
 }
 
-/** Samples of a run for the page's VE chart and sliders (downsampled to at most MAX_POINTS). */
+/**
+ * Samples of a run for the page's VE chart and sliders (downsampled to at most MAX_POINTS), as
+ * the VE fit used them: with them the browser's `virtualElevation` redraws the fitted trace.
+ */
 export type RunSeries = {
   t: number[]
   dt: number[]
   speed: number[]
   power: number[]
   rho: number[]
+  /** The elevation the fit matched (averaged by position when it was), null on a flat track. */
   elevation: number[] | null
   heading: number[]
   valid: number[]
+  /**
+   * The stretches the fit used, [first, end) in this series' indices, with their fitted offset
+   * (m): the trace restarts at each; samples outside every stretch are not drawn.
+   */
+  segments: [number, number, number][]
+  /** The fitted virtual elevation per sample (NaN outside the stretches), m. */
+  fit: number[]
+  /** The velodrome model's geometry and per-sample terms (null: the road model). */
+  velodrome: {
+    lap_length_m: number
+    bend_radius_m: number
+    com_height_m: number
+    com_speed: number[]
+    com_height: number[]
+    normal_factor: number[]
+  } | null
 }
 
 export type AeroTaskRun = {
@@ -253,14 +274,22 @@ const round = (x: number, digits: number) => {
   return Math.round(x * f) / f
 }
 
-/** A run's samples [i0, i1) for the sliders; buckets of k samples averaged above MAX_POINTS. */
+/**
+ * A run's samples [i0, i1) for the sliders, the fit's stretches and fitted trace in them; above
+ * MAX_POINTS buckets of k samples averaged (and rounded: the redraw then only approximates the
+ * fit), else every sample at full precision (the redraw equals the fit's trace).
+ */
 function seriesOf(
-  ve: ReturnType<typeof prepareVe>,
+  ve: VeSeries,
+  residuals: Float64Array,
+  segments: VeSegment[],
   i0: number,
   i1: number,
 ): { series: RunSeries; k: number } {
   const n = i1 - i0
   const k = Math.max(1, Math.ceil(n / MAX_POINTS))
+  const r = k === 1 ? (x: number) => (Number.isFinite(x) ? x : NaN) : round
+  const track = ve.track
   const out: RunSeries = {
     t: [],
     dt: [],
@@ -270,32 +299,55 @@ function seriesOf(
     elevation: ve.elevation ? [] : null,
     heading: [],
     valid: [],
+    segments: [],
+    fit: [],
+    velodrome: track
+      ? {
+          lap_length_m: track.geometry.lapLengthM,
+          bend_radius_m: track.geometry.bendRadiusM,
+          com_height_m: track.geometry.comHeightM,
+          com_speed: [],
+          com_height: [],
+          normal_factor: [],
+        }
+      : null,
+  }
+  const mean = (a: Float64Array, b: number, e: number) => {
+    let x = 0
+    for (let i = b; i < e; i++) x += a[i]!
+    return x / (e - b)
   }
   for (let b = i0; b < i1; b += k) {
     const e = Math.min(i1, b + k)
     let dt = 0
-    let sv = 0
-    let pv = 0
-    let rv = 0
-    let ev = 0
     let valid = 1
+    let fit = 0
     for (let i = b; i < e; i++) {
       dt += i === i0 ? 0 : ve.dt[i]!
-      sv += ve.speed[i]!
-      pv += ve.power[i]!
-      rv += ve.rho[i]!
-      ev += ve.elevation ? ve.elevation[i]! : 0
       if (!ve.valid[i]) valid = 0
+      fit += (ve.elevation ? ve.elevation[i]! : 0) - residuals[i]!
     }
-    const m = e - b
-    out.t.push(round(ve.t[b]! - ve.t[i0]!, 2))
-    out.dt.push(round(dt, 3))
-    out.speed.push(round(sv / m, 3))
-    out.power.push(round(pv / m, 1))
-    out.rho.push(round(rv / m, 4))
-    out.elevation?.push(round(ev / m, 2))
-    out.heading.push(round(ve.heading[b]!, 4))
+    const sv = mean(ve.speed, b, e)
+    const pv = mean(ve.power, b, e)
+    out.t.push(r(ve.t[b]! - ve.t[i0]!, 2))
+    out.dt.push(r(dt, 3))
+    out.speed.push(r(sv, 3))
+    out.power.push(r(pv, 1))
+    out.rho.push(r(mean(ve.rho, b, e), 4))
+    if (ve.elevation) out.elevation!.push(r(mean(ve.elevation, b, e), 2))
+    out.heading.push(r(ve.heading[b]!, 4))
     out.valid.push(valid && Number.isFinite(sv) && Number.isFinite(pv) ? 1 : 0)
+    out.fit.push(r(fit / (e - b), 3))
+    if (track && out.velodrome) {
+      out.velodrome.com_speed.push(r(mean(track.comSpeed, b, e), 3))
+      out.velodrome.com_height.push(r(mean(track.comHeight, b, e), 4))
+      out.velodrome.normal_factor.push(r(mean(track.normalFactor, b, e), 5))
+    }
+  }
+  for (const g of segments) {
+    const a = Math.max(0, Math.ceil((g.start - i0) / k))
+    const z = Math.min(out.t.length, Math.ceil((g.end - i0) / k))
+    if (z - a >= 2) out.segments.push([a, z, g.offsetM])
   }
   return { series: out, k }
 }
@@ -413,10 +465,7 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
     ...(input.baseline ? { baseline: input.baseline } : {}),
   })
   progress(85, 'Preparing the charts')
-  const ve = prepareVe(samples, {
-    ...(input.analysis.airDensity != null ? { airDensity: input.analysis.airDensity } : {}),
-    ...(input.analysis.environment ? { environment: input.analysis.environment } : {}),
-  })
+  const ve = analysis.veSeries
   const runs: AeroTaskRun[] = analysis.runs.map((run) => {
     const m = meta.get(run.label) ?? { key: null, fileId: null, label: run.label, lap: null }
     const [i0, i1] = indexRange(samples.t, run.startT, run.endT)
@@ -431,7 +480,7 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
     // Wind blowing FROM windFromDeg moves the air TOWARDS the opposite direction.
     const from = ((run.windFromDeg ?? 0) * Math.PI) / 180
     const w = run.windMps ?? 0
-    const { series } = seriesOf(ve, i0, Math.max(i0 + 1, i1))
+    const { series } = seriesOf(ve, analysis.veResiduals, run.veSegments, i0, Math.max(i0 + 1, i1))
     const firstElevation = series.elevation?.find(Number.isFinite) ?? 0
     return {
       key: m.key,

@@ -449,6 +449,9 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       crrCi95: input.crr !== undefined || session.crrFixed ? [crr, crr] : session.crrCi95,
       veRmseM: rmse,
       elevationOffsetM: fit.offsets[firstPiece[k]!] ?? NaN,
+      veSegments: fit.segments
+        .filter((g) => g.piece >= firstPiece[k]! && g.piece < firstPiece[k]! + r.pieces.length)
+        .map(({ start, end, offsetM }) => ({ start, end, offsetM })),
       meanSpeedMps: nValid > 0 ? sv / nValid : NaN,
       meanPowerW: nValid > 0 ? sp / nValid : NaN,
       airDensity: nValid > 0 ? sr / nValid : NaN,
@@ -512,5 +515,15 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   )
   if (!comparison)
     warnings.push(`no run of the baseline configuration "${baseline}" has a CdA: no comparison`)
-  return { runs: out, windows, comparison, fittedCalibrationFactor, crr, veModel, warnings }
+  return {
+    runs: out,
+    windows,
+    comparison,
+    fittedCalibrationFactor,
+    crr,
+    veModel,
+    veSeries: series,
+    veResiduals: fit.residuals,
+    warnings,
+  }
 }

@@ -148,6 +148,12 @@ export interface AeroRun {
   veRmseM: number
   /** Elevation offset of the run's VE trace, m (VE + offset matches measured elevation). */
   elevationOffsetM: number
+  /**
+   * The stretches the VE fit used (sample indices [start, end) into the analysed samples), each
+   * with its own fitted offset: the trace restarts there (a stop, braking or, on a velodrome,
+   * freewheeling cuts it). Empty when nothing was fitted.
+   */
+  veSegments: VeSegment[]
   /** Fitted constant wind (speed, m/s, and the direction it blows FROM, degrees), when fitted. */
   windMps?: number
   windFromDeg?: number
@@ -208,6 +214,13 @@ export interface AeroComparison {
   configurations: AeroConfigurationComparison[]
 }
 
+/** A stretch of usable samples [start, end) fitted with its own elevation offset, m. */
+export interface VeSegment {
+  start: number
+  end: number
+  offsetM: number
+}
+
 export interface AeroAnalysis {
   runs: AeroRun[]
   windows: AeroWindow[]
@@ -218,6 +231,10 @@ export interface AeroAnalysis {
   crr: number
   /** Motion model of the VE runs: 'road' (the rider moves as the wheel) or 'track' (velodrome lean). */
   veModel: 'road' | 'track'
+  /** The samples the VE fit used (velodrome terms, elevation averaged by position if it was). */
+  veSeries: VeSeries
+  /** Measured (or flat) − fitted virtual elevation per sample, m (NaN where the fit used none). */
+  veResiduals: Float64Array
   warnings: string[]
 }
 
@@ -365,6 +382,8 @@ export interface VeFitResult {
   windFitted: boolean
   /** Elevation offset per piece (VE starts at 0 at each piece's first sample), m. */
   offsets: number[]
+  /** The usable stretches fitted, each with its own offset, and the piece it belongs to. */
+  segments: Array<VeSegment & { piece: number }>
   /** Measured − virtual elevation per sample (NaN where not used). */
   residuals: Float64Array
   /** AR(1) coefficient of the elevation errors used by the GLS fit (0 = ordinary least squares). */

@@ -1,6 +1,7 @@
 // One run's virtual elevation against the measured elevation (uPlot), with CdA and Crr sliders
 // that redraw at once: the engine's `virtualElevation` runs here, in the browser, on the run's
-// samples (the Aerolab habit: move CdA until the trace sits on the road).
+// samples, with the fit's model (road or velodrome) and stretches (the Aerolab habit: move CdA
+// until the trace sits on the road).
 import { useEffect, useMemo, useRef, useState } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
@@ -38,13 +39,16 @@ export function VeChart({ block }: { block: RunBlock }) {
     () =>
       json.elevation
         ? json.elevation.map((e) => toDisplay('elevation', e, system))
-        : json.t.map(() => toDisplay('elevation', params.offset_m, system)),
+        : // A flat track: the fit's stretches are matched to 0 (older blocks: from the offset).
+          json.t.map(() =>
+            toDisplay('elevation', json.segments?.length ? 0 : params.offset_m, system),
+          ),
     [json, params, system],
   )
   // Every slider step: the engine's VE on the run's samples (into one buffer), then setData.
   const ve = useMemo(
-    () => veTrace(series, veParamsOf(params, cda, crr), out),
-    [series, params, cda, crr, out],
+    () => veTrace(series, veParamsOf(params, cda, crr), out, json.segments),
+    [series, params, cda, crr, out, json.segments],
   )
   const fit = rmse(ve, series.elevation, series.valid)
 
@@ -82,7 +86,10 @@ export function VeChart({ block }: { block: RunBlock }) {
   }, [x, measured, json, system])
 
   useEffect(() => {
-    const shown = Array.from(ve, (v) => toDisplay('elevation', v, system))
+    // Between the fit's stretches the trace is NaN: a gap in the line (uPlot draws none at null).
+    const shown = Array.from(ve, (v) =>
+      Number.isFinite(v) ? toDisplay('elevation', v, system) : null,
+    )
     plot.current?.setData([x, measured, shown])
   }, [ve, cda, crr, x, measured, system])
 
