@@ -2,7 +2,7 @@
 // format (weather-api.md: one object or an array, hourly parallel arrays, 400 {error, reason},
 // 429): units converted to SI, errors named, retries with backoff, nothing from the internet.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { WeatherUnavailable } from './errors.ts'
+import { failure } from './test-failure.ts'
 import { fetchHourly, parseAnswer, requestUrl } from './open-meteo.ts'
 import { standInWeather, startOpenMeteoStandIn, type StandIn } from './stand-in.ts'
 
@@ -19,15 +19,6 @@ beforeEach(() => {
 const day = '2026-07-01'
 const t0 = Date.UTC(2026, 6, 1) / 1000
 const opts = () => ({ baseUrl: standIn.url, backoffMs: 1, timeoutMs: 2000 })
-
-async function failure(p: Promise<unknown>): Promise<WeatherUnavailable> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  )
-  expect(e).toBeInstanceOf(WeatherUnavailable)
-  return e as WeatherUnavailable
-}
 
 describe('Open-Meteo client', () => {
   it('asks for several points in one request, m/s and unix time, and reads the array answer', async () => {

@@ -87,22 +87,11 @@ export function pointsAlong(
   track: { lat: number[]; lon: number[]; distance: number[] },
   count = COURSE_POINTS,
 ): CoursePoint[] {
-  const d = track.distance
-  const total = d[d.length - 1] ?? 0
-  const out: CoursePoint[] = []
-  let k = 0
-  for (let j = 0; j < count; j++) {
+  const total = track.distance[track.distance.length - 1] ?? 0
+  return Array.from({ length: count }, (_, j) => {
     const at = count === 1 ? 0 : (total * j) / (count - 1)
-    while (k < d.length - 2 && d[k + 1]! < at) k++
-    const span = d[k + 1]! - d[k]!
-    const f = span > 0 ? Math.min(1, Math.max(0, (at - d[k]!) / span)) : 0
-    out.push({
-      latDeg: track.lat[k]! + f * (track.lat[k + 1]! - track.lat[k]!),
-      lonDeg: track.lon[k]! + f * (track.lon[k + 1]! - track.lon[k]!),
-      distanceM: at,
-    })
-  }
-  return out
+    return { ...positionAt(track, at), distanceM: at }
+  })
 }
 
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d

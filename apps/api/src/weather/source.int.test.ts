@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { weatherCache, type Database } from '@veloptima/db'
 import { openTestDatabase } from '@veloptima/db/testing'
-import { WeatherUnavailable } from './errors.ts'
+import { failure } from './test-failure.ts'
 import { FORECAST_TTL_S, WeatherSource } from './source.ts'
 import { standInWeather, startOpenMeteoStandIn, type StandIn } from './stand-in.ts'
 
@@ -43,15 +43,6 @@ function source(now = NOW, provider: 'open-meteo' | 'none' = 'open-meteo') {
     { WEATHER_PROVIDER: provider, WEATHER_URL: standIn.url },
     { now: () => now * 1000, backoffMs: 1, timeoutMs: 300 },
   )
-}
-
-async function failure(p: Promise<unknown>): Promise<WeatherUnavailable> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  )
-  expect(e).toBeInstanceOf(WeatherUnavailable)
-  return e as WeatherUnavailable
 }
 
 describe('weather source and cache', () => {
