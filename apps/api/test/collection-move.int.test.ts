@@ -1,8 +1,11 @@
 // Moving an item between its owners (POST /api/<collection>/:id/move {owner}): who may move,
 // where to, and the references rule (a team item refers only to the same team's items or samples).
+import { readFileSync } from 'node:fs'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { courses } from '@veloptima/db'
+import { courses, files } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
+import { multipart, tempDir } from './files-helpers.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import {
   caller,
@@ -35,7 +38,7 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp({ PUBLIC_URL: 'https://veloptima.example' })
+    t = await startTestApp({ PUBLIC_URL: 'https://veloptima.example', FILES_DIR: tempDir('move') })
     olga = caller(t, await t.bearer({ uid: 'olga' }))
     ada = caller(t, await t.bearer({ uid: 'ada' }))
     max = caller(t, await t.bearer({ uid: 'max' }))
@@ -216,5 +219,92 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
     const out = await olga.post(`/api/devices/${device}/move`, { owner: 'olga' })
     expect(out.status).toBe(409)
     expect(out.body.message).toContain(session.body.id)
+  })
+
+  /** Max imports a real GPX (its file is stored as his, with the course). */
+  async function importAlpe() {
+    const body = await multipart(
+      'alpe-dhuez.gpx',
+      readFileSync('/work/shared/data/courses/alpe-dhuez.gpx'),
+    )
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/courses/import',
+      headers: {
+        ...(await t.bearer({ uid: 'max', claims: { 'create:simulations': true } })),
+        ...body.headers,
+      },
+      payload: body.payload,
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    return res.json() as { id: string; source_file_id: string }
+  }
+  const fileOwner = async (id: string) =>
+    (
+      await t.database.db
+        .select({ uid: files.ownerUid, team: files.ownerTeam })
+        .from(files)
+        .where(eq(files.id, id))
+    )[0]
+
+  it('an uploaded course moves with its own source file, to the team and back', async () => {
+    const course = await importAlpe()
+    expect(await fileOwner(course.source_file_id)).toEqual({ uid: 'max', team: null })
+    expect((await olga.get(`/api/files/${course.source_file_id}`)).status).toBe(404)
+
+    const toTeam = await max.post(`/api/courses/${course.id}/move`, { owner: teamId })
+    expect(toTeam.status, JSON.stringify(toTeam.body)).toBe(200)
+    expect(toTeam.body).toMatchObject({ owner: teamId, source_file_id: course.source_file_id })
+    // The file is the team's now: every member sees it, as the references rule wants.
+    expect(await fileOwner(course.source_file_id)).toEqual({ uid: null, team: teamId })
+    expect((await olga.get(`/api/files/${course.source_file_id}`)).status).toBe(200)
+
+    const back = await olga.post(`/api/courses/${course.id}/move`, { owner: 'olga' })
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect(await fileOwner(course.source_file_id)).toEqual({ uid: 'olga', team: null })
+    expect((await max.get(`/api/files/${course.source_file_id}`)).status).toBe(404)
+  })
+
+  it('a source file another item also uses is not carried: the references rule refuses the move', async () => {
+    const course = await importAlpe()
+    const twin = await max.post('/api/courses', {
+      ...courseBody(),
+      source_file_id: course.source_file_id,
+    })
+    expect(twin.status, JSON.stringify(twin.body)).toBe(201)
+    const refused = await max.post(`/api/courses/${course.id}/move`, { owner: teamId })
+    expect(refused.status).toBe(400)
+    expect(refused.body).toMatchObject({ code: 'reference-not-shared' })
+    expect(refused.body.message).toContain('source_file_id')
+    // Nothing moved.
+    expect(await fileOwner(course.source_file_id)).toEqual({ uid: 'max', team: null })
+    expect((await max.get(`/api/courses/${course.id}`)).body).toMatchObject({ owner: 'max' })
+    // Once the other course is gone, the file is the course's alone and goes with it.
+    expect((await max.del(`/api/courses/${twin.body.id}`)).status).toBe(204)
+    expect((await max.post(`/api/courses/${course.id}/move`, { owner: teamId })).status).toBe(200)
+    expect(await fileOwner(course.source_file_id)).toEqual({ uid: null, team: teamId })
+  })
+
+  it('a file of another owner is never carried: shared, it stays; someone else’s, the rule refuses', async () => {
+    const course = await importAlpe()
+    expect((await max.post(`/api/courses/${course.id}/move`, { owner: teamId })).status).toBe(200)
+    // Olga makes a personal course from the team's file.
+    const own = await olga.post('/api/courses', {
+      ...courseBody(),
+      source_file_id: course.source_file_id,
+    })
+    expect(own.status, JSON.stringify(own.body)).toBe(201)
+    // The team's course leaves the team: the file is shared with Olga's course, so it stays.
+    const out = await olga.post(`/api/courses/${course.id}/move`, { owner: 'olga' })
+    expect(out.status, JSON.stringify(out.body)).toBe(200)
+    expect(await fileOwner(course.source_file_id)).toEqual({ uid: null, team: teamId })
+    // Olga's course now uses the file alone, but the file is the team's, not hers: moving the
+    // course to another team of hers is refused on it.
+    expect((await olga.del(`/api/courses/${course.id}`)).status).toBe(204)
+    const second = (await olga.post('/api/teams', { name: 'Second Club' })).body.id as string
+    const refused = await olga.post(`/api/courses/${own.body.id}/move`, { owner: second })
+    expect(refused.status).toBe(400)
+    expect(refused.body).toMatchObject({ code: 'reference-not-shared' })
+    expect(await fileOwner(course.source_file_id)).toEqual({ uid: null, team: teamId })
   })
 })

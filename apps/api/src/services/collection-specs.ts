@@ -1,11 +1,12 @@
 // The owned collections of the API: how each maps to its table and what it references.
-import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm'
+import { and, eq, isNotNull, ne, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import {
   aeroSessions,
   courses,
   devices,
   files,
+  optimizationResults,
   optimizations,
   riderSetups,
   type Db,
@@ -27,7 +28,7 @@ import { z } from 'zod'
 import { AppError } from '../errors.ts'
 import { OwnedCollection } from '../repositories/collection.ts'
 import { ownerJson, type Owner } from '../repositories/ownership.ts'
-import type { CollectionSpec } from './collections.ts'
+import type { Carried, CollectionSpec } from './collections.ts'
 import { toColumns, toJson } from './validation.ts'
 
 type Owned = { id: string; ownerUid: string | null; ownerTeam: string | null }
@@ -109,6 +110,38 @@ async function mustNotStrand(
   }
 }
 
+/**
+ * A course's own source file: the course's owner's and used by no other item (another course, an
+ * aero session, an optimization's export). It moves with the course; a shared file does not.
+ */
+async function ownSourceFile(db: Db, row: typeof courses.$inferSelect): Promise<Carried[]> {
+  const fileId = row.sourceFileId
+  if (!fileId) return []
+  const [file] = await db
+    .select({ ownerUid: files.ownerUid, ownerTeam: files.ownerTeam })
+    .from(files)
+    .where(eq(files.id, fileId))
+  if (!file || file.ownerUid !== row.ownerUid || file.ownerTeam !== row.ownerTeam) return []
+  const [other] = await db
+    .select({ id: courses.id })
+    .from(courses)
+    .where(and(eq(courses.sourceFileId, fileId), ne(courses.id, row.id)))
+    .union(
+      db
+        .select({ id: aeroSessions.id })
+        .from(aeroSessions)
+        .where(eq(aeroSessions.sourceFileId, fileId)),
+    )
+    .union(
+      db
+        .select({ id: optimizationResults.id })
+        .from(optimizationResults)
+        .where(eq(optimizationResults.exportFileId, fileId)),
+    )
+    .limit(1)
+  return other ? [] : [{ field: 'source_file_id', repo: fileRepo, id: fileId }]
+}
+
 export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
   noun: 'rider setup',
   repo: riderSetupRepo,
@@ -143,6 +176,7 @@ export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
   columns: toColumns,
   checkRefs: (db, uid, body, owner) =>
     mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id),
+  carried: ownSourceFile,
   checkReferrers: (db, id, owner) =>
     mustNotStrand(
       db,

@@ -33,7 +33,16 @@ export type CollectionSpec<Row extends { id: string }> = {
    * (a team's optimization keeps seeing its course). Throws 409 `reference-in-use`.
    */
   checkReferrers?(db: Db, id: string, owner: Owner): Promise<void>
+  /**
+   * Referenced items that belong to this item alone (the same owner's, used by no other item:
+   * a course's own uploaded source file) and so move with it: the references rule does not
+   * apply to them, every other reference keeps it.
+   */
+  carried?(db: Db, row: Row): Promise<Carried[]>
 }
+
+/** An item that moves with the one that owns it: its field there, its collection and id. */
+export type Carried = { field: string; repo: OwnedCollection<{ id: string }>; id: string }
 
 /**
  * Resolves the `owner` of a new item: the caller by default, or a team the caller belongs to.
@@ -116,7 +125,9 @@ export class CollectionService<Row extends { id: string }> {
    * A personal item is moved by its owner; a team's item by the team's owners and admins
    * (403 `move-forbidden` for a member); someone else's item is 404. The item's references
    * (course, setup, file, devices) must be visible and, when moving to a team, the team's or
-   * samples (400 `reference-not-shared` naming the field that blocks it).
+   * samples (400 `reference-not-shared` naming the field that blocks it), except the items that
+   * belong to it alone (`carried`: a course's own source file), which move with it in one
+   * transaction.
    */
   async move(uid: string, id: string, input: unknown): Promise<unknown> {
     const { owner: target } = parse(moveSchema, input)
@@ -131,14 +142,27 @@ export class CollectionService<Row extends { id: string }> {
       )
     }
     const owner = await resolveOwner(this.db, uid, target)
-    await this.spec.checkRefs?.(
-      this.db,
-      uid,
-      this.spec.json(current) as Record<string, unknown>,
-      owner,
-    )
+    const carried = (await this.spec.carried?.(this.db, current)) ?? []
+    const refs = this.spec.json(current) as Record<string, unknown>
+    for (const c of carried) delete refs[c.field]
+    await this.spec.checkRefs?.(this.db, uid, refs, owner)
     await this.spec.checkReferrers?.(this.db, id, owner)
-    const row = await this.spec.repo.update(this.db, uid, id, ownerToColumns(owner))
+    const row = await this.db.transaction(async (tx) => {
+      const db = tx as unknown as Db
+      const moved = await this.spec.repo.update(db, uid, id, ownerToColumns(owner))
+      if (!moved) return undefined
+      for (const c of carried) {
+        if (!(await c.repo.update(db, uid, c.id, ownerToColumns(owner)))) {
+          throw new AppError(
+            'move-conflict',
+            409,
+            `${c.field}: ${c.id} changed while the ${this.spec.noun} moved; try again.`,
+            { field: c.field },
+          )
+        }
+      }
+      return moved
+    })
     if (!row) throw notFound(`The ${this.spec.noun}`)
     await notifyTeamItems(this.db, [ownerTeam, owner.kind === 'team' ? owner.teamId : null])
     return this.spec.json(row)
