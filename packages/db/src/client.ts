@@ -77,7 +77,7 @@ async function openPg(url: string, max: number): Promise<Database> {
     db,
     driver: 'pg',
     pool,
-    migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
+    migrate: () => migrateUnderLock(pool),
     listen: async (channel, onPayload) => {
       const client = await pool.connect()
       const handler = (msg: pg.Notification) => {
@@ -93,6 +93,29 @@ async function openPg(url: string, max: number): Promise<Database> {
     },
     check: () => checkDatabase(db),
     close: () => pool.end(),
+  }
+}
+
+/** Advisory-lock key of the migrations (any constant shared by every process of the product). */
+export const MIGRATION_LOCK_KEY = 0x7e10_0001
+
+/**
+ * Applies the migrations while holding a session-level advisory lock, so that processes started
+ * together on one database (several API processes and workers) migrate one after the other: the
+ * first applies them, the others wait and find nothing left to do (drizzle's migrator alone
+ * races: two processes both see a migration as pending and the loser fails on its CREATE).
+ */
+async function migrateUnderLock(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+    try {
+      await migratePg(drizzlePg({ client, schema }), { migrationsFolder })
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+    }
+  } finally {
+    client.release()
   }
 }
 
