@@ -170,6 +170,15 @@ test('a new user subscribes in Checkout, gets Performance Simulation without sig
   // The live stream tells the open page when it ends.
   const endDay = new Date(periodEnd * 1000).toISOString().slice(0, 10)
   await expect(page.getByText(`Your Individual plan ends on ${endDay}`)).toBeVisible()
+  // The account page says it ends then (not that it renews); so does the home page.
+  await page.goto('/account')
+  await expect(page.getByTestId('billing-subscriptions')).toContainText('Cancelled: ends on')
+  await expect(page.getByTestId('billing-subscriptions')).not.toContainText('renews')
+  await page.goto('/')
+  await expect(page.getByTestId('plan-notices')).toContainText(
+    `Your Individual plan ends on ${endDay}`,
+  )
+  await page.screenshot({ path: screenshotPath('billing-home-cancelled'), fullPage: true })
   await mainNav(page).getByRole('link', { name: 'Performance Simulation' }).click()
   await expect(page).toHaveURL(/\/simulation\//)
   await expect(page.getByTestId('access-gate')).toHaveCount(0)
@@ -193,5 +202,13 @@ test('a new user subscribes in Checkout, gets Performance Simulation without sig
     'Your data is kept, read-only',
   )
   await page.screenshot({ path: screenshotPath('billing-account-ended'), fullPage: true })
+  // The home page says the plan has lapsed and that the data is kept.
+  await page.goto('/')
+  const endedDay = new Date((now + 3) * 1000).toISOString().slice(0, 10)
+  await expect(page.getByTestId('plan-notices')).toContainText(
+    `Your Individual plan ended on ${endedDay}`,
+  )
+  await expect(page.getByTestId('plan-notices')).toContainText('Your data is kept, read-only')
+  await page.screenshot({ path: screenshotPath('billing-home-ended'), fullPage: true })
   expect(signIns).toEqual([])
 })
