@@ -120,3 +120,59 @@ export const raceDayWeatherSchema = z.discriminatedUnion('status', [
 ])
 export type RaceDayWeatherRecord = z.infer<typeof raceDayWeatherSchema>
 export type RaceDayWeatherUsed = z.infer<typeof weatherUsedSchema>
+
+/**
+ * GET /api/weather/course/:id?start=YYYY-MM-DDTHH:mm (local time at the course): the forecast
+ * wind between the six forecast points, read where and when a rider at the assumed steady speed
+ * is there, for the optimization page's instant preview and the wheel tool.
+ */
+export const courseForecastStretchSchema = z
+  .object({
+    start_m: z.number(),
+    end_m: z.number(),
+    /** Where the stretch's middle is (for a map arrow). */
+    lat: z.number(),
+    lon: z.number(),
+    /** When the assumed rider is at the middle (ISO UTC). */
+    time: z.string(),
+    /** At rider height, and at 10 m as forecast. */
+    wind_speed_mps: z.number(),
+    wind_speed_10m_mps: z.number(),
+    wind_from_deg: z.number(),
+    gust_mps: z.number().nullable(),
+  })
+  .strict()
+export type CourseForecastStretch = z.infer<typeof courseForecastStretchSchema>
+
+export const courseForecastSchema = z.discriminatedUnion('status', [
+  z
+    .object({
+      status: z.literal('used'),
+      start: z.string(),
+      start_utc: z.string(),
+      issued_at: z.string(),
+      source: z.string(),
+      kind: z.enum(['forecast', 'archive']),
+      wind_height_factor: z.number(),
+      assumed_speed_mps: z.number(),
+      stretches: z.array(courseForecastStretchSchema),
+      /** Weighted by the stretches' lengths; the direction from the mean wind vector. */
+      mean: z
+        .object({
+          wind_speed_10m_mps: z.number(),
+          wind_speed_mps: z.number(),
+          wind_from_deg: z.number(),
+        })
+        .strict(),
+    })
+    .strict(),
+  z
+    .object({
+      status: z.literal('unavailable'),
+      reason: z.string(),
+      message: z.string(),
+      start: z.string(),
+    })
+    .strict(),
+])
+export type CourseForecast = z.infer<typeof courseForecastSchema>

@@ -4,7 +4,7 @@
 // without the provider, the typed inputs apply and the result says why.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { raceDayWeatherSchema } from '@veloptima/contracts'
+import { courseForecastSchema, raceDayWeatherSchema } from '@veloptima/contracts'
 import { courses, optimizationResults } from '@veloptima/db'
 import { startTestApp, type TestApp } from '../../test/helpers.ts'
 import { createUser, tempDir } from '../../test/files-helpers.ts'
@@ -214,5 +214,30 @@ describe('race-day weather in an optimization', () => {
     expect(none.weather).toMatchObject({ status: 'unavailable', reason: 'no_positions' })
     expect(raceDayWeatherSchema.parse(none.weather)).toEqual(none.weather)
     expect(none.weather.message).toMatch(/no positions/)
+  })
+
+  it('GET /api/weather/course/:id answers what the contract describes, used or unavailable', async () => {
+    const get = async (courseId: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/weather/course/${courseId}?start=${eventStart}`,
+        headers: auth,
+      })
+      expect(res.statusCode).toBe(200)
+      return res.json() as unknown
+    }
+    const used = await get((await runnable()).course.id)
+    const parsed = courseForecastSchema.parse(used)
+    expect(parsed).toEqual(used)
+    // Five stretches between the six forecast points, each with its middle's position.
+    expect(parsed).toMatchObject({ status: 'used', start: eventStart, kind: 'forecast' })
+    if (parsed.status !== 'used') throw new Error('expected the forecast in use')
+    expect(parsed.stretches).toHaveLength(5)
+    expect(parsed.stretches[0]!.lat).toBeGreaterThan(45)
+    const none = await get((await runnable(false)).course.id)
+    expect(courseForecastSchema.parse(none)).toMatchObject({
+      status: 'unavailable',
+      reason: 'no_positions',
+    })
   })
 })

@@ -10,6 +10,9 @@ const forecast: CourseForecast = {
   start_utc: '2026-11-26T09:30:00.000Z',
   issued_at: '2026-11-25T01:00:00.000Z',
   source: 'open-meteo:forecast',
+  kind: 'forecast',
+  wind_height_factor: 0.738,
+  assumed_speed_mps: 10,
   stretches: [0, 1].map((i) => ({
     start_m: i * 4000,
     end_m: (i + 1) * 4000,
@@ -38,7 +41,12 @@ describe('withForecastWind', () => {
     const inputs = { environment: { wind_speed_mps: 2 } }
     expect(withForecastWind(inputs, undefined)).toBe(inputs)
     expect(
-      withForecastWind(inputs, { status: 'unavailable', reason: 'disabled', message: 'off' }),
+      withForecastWind(inputs, {
+        status: 'unavailable',
+        reason: 'disabled',
+        message: 'off',
+        start: '2026-11-26T09:30',
+      }),
     ).toBe(inputs)
   })
 })

@@ -4,33 +4,13 @@
 // there) and the preview rides in it, under the wind stretches typed by hand (they win where they
 // lie, as in the run). The air stays as typed: the run itself reads wind and air where and when
 // the optimized plan puts the rider (README "Race-day weather").
+import type { CourseForecast } from '@veloptima/contracts'
 import { overlayWindSegments, type WindSegment } from '@veloptima/engine'
 import type { OptimizationInputs, WindSegmentInput } from './engine-input.ts'
 import type { MapWindArrow } from './wind-arrow.ts'
 
 /** GET /api/weather/course/:id?start= (apps/api/src/routes/weather/routes.ts). */
-export type CourseForecast =
-  | {
-      status: 'used'
-      start: string
-      start_utc: string
-      issued_at: string
-      source: string
-      /** Per stretch between the forecast points: wind at rider height, where its middle is. */
-      stretches: {
-        start_m: number
-        end_m: number
-        time: string
-        wind_speed_mps: number
-        wind_speed_10m_mps: number
-        wind_from_deg: number
-        gust_mps: number | null
-        lat?: number
-        lon?: number
-      }[]
-      mean: { wind_speed_10m_mps: number; wind_speed_mps: number; wind_from_deg: number }
-    }
-  | { status: 'unavailable'; reason: string; message: string }
+export type { CourseForecast }
 
 const camel = (w: WindSegmentInput): WindSegment => ({
   startM: w.start_m,
@@ -73,13 +53,11 @@ export function forecastArrows(
   speed: (mps: number) => string,
 ): MapWindArrow[] {
   if (!forecast || forecast.status !== 'used') return []
-  return forecast.stretches
-    .filter((s) => s.lat !== undefined && s.lon !== undefined)
-    .map((s) => ({
-      lat: s.lat!,
-      lon: s.lon!,
-      fromDeg: s.wind_from_deg,
-      speedMps: s.wind_speed_mps,
-      label: `${(s.start_m / 1000).toFixed(1)}–${(s.end_m / 1000).toFixed(1)} km, ${s.time.slice(11, 16)} UTC: ${speed(s.wind_speed_mps)} from ${Math.round(s.wind_from_deg)}°`,
-    }))
+  return forecast.stretches.map((s) => ({
+    lat: s.lat,
+    lon: s.lon,
+    fromDeg: s.wind_from_deg,
+    speedMps: s.wind_speed_mps,
+    label: `${(s.start_m / 1000).toFixed(1)}–${(s.end_m / 1000).toFixed(1)} km, ${s.time.slice(11, 16)} UTC: ${speed(s.wind_speed_mps)} from ${Math.round(s.wind_from_deg)}°`,
+  }))
 }
