@@ -34,7 +34,7 @@ describe('home page plan notices', () => {
     expect(rest).toEqual([])
     expect(n!.tone).toBe('warning')
     expect(n!.title).toBe('A payment failed: your Individual plan lapses on 2026-12-25')
-    expect(n!.text).toContain('Update the card in Manage subscription')
+    expect(n!.text).toContain('You can update the card in Manage subscription')
   })
 
   it('cancelled at the period end: ends on the period end, stays active until then', () => {
@@ -71,6 +71,8 @@ describe('home page plan notices', () => {
     })
     const notices = planNotices([ended, again, team])
     expect(notices.map((n) => n.title)).toEqual(['Your team’s Team plan ends on 2026-12-25'])
+    // A member cannot manage the team's plan: the notice says who can.
+    expect(notices[0]!.text).toContain('The team’s owners and admins can resume it')
   })
 
   it('of two ended subscriptions of one plan the later end speaks', () => {

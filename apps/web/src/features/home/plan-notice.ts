@@ -41,26 +41,28 @@ export function planNotices(subs: BillingSubscription[]): PlanNotice[] {
   const notices: PlanNotice[] = []
   for (const [key, s] of newest) {
     const Plan = `${s.team_id ? 'Your team’s' : 'Your'} ${PLAN_NAMES[s.plan]} plan`
+    // A team's plan is managed by the team's owners and admins (Manage the team's subscription).
+    const who = s.team_id ? 'The team’s owners and admins can' : 'You can'
     if (s.current && s.stripe_status === 'past_due') {
       notices.push({
         key,
         tone: 'warning',
         title: `A payment failed: ${Plan.replace(/^Your/, 'your')} lapses on ${day(s.ends_at)}`,
-        text: 'Update the card in Manage subscription on the account page to keep it. Your data is kept either way.',
+        text: `${who} update the card in Manage subscription on the account page to keep it. Your data is kept either way.`,
       })
     } else if (s.current && s.cancel_at_period_end) {
       notices.push({
         key,
         tone: 'info',
         title: `${Plan} ends on ${day(s.ends_at)}`,
-        text: 'It was cancelled and stays active until then. Afterwards your data is kept, read-only; resume it in Manage subscription on the account page to keep editing and running it.',
+        text: `It was cancelled and stays active until then. Afterwards your data is kept, read-only. ${who} resume it in Manage subscription on the account page.`,
       })
     } else if (!s.current) {
       notices.push({
         key,
         tone: 'warning',
         title: `${Plan} ended on ${day(s.ends_at)}`,
-        text: 'Your data is kept, read-only. Subscribe again to edit and run it.',
+        text: `Your data is kept, read-only. ${s.team_id ? 'The team’s owners and admins can subscribe' : 'Subscribe'} again to edit and run it.`,
       })
     }
   }
