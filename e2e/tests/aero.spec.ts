@@ -230,3 +230,36 @@ test('aero v5: a session in the earlier format reads a TCX test, runs and raw da
   await page.screenshot({ path: screenshotPath('aero-v5'), fullPage: true })
   expect(errors).toEqual([])
 })
+
+test('aero velodrome: the track model, its slider trace and the flat-track RMSE', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  await signIn(page, DEMO.coach)
+  await page.goto('/aero/sessions')
+  await page.getByRole('button', { name: 'New session' }).click()
+  await page.getByLabel('Session name').fill('Velodrome 2015')
+  await page.getByLabel('Location').fill('250 m track')
+  await page.getByRole('button', { name: 'Create session' }).click()
+  await page.waitForURL(/\/aero\/sessions\/v6\/[0-9a-f-]{36}$/)
+  await page.getByLabel('Test data files').setInputFiles(resolve(data, 'velodrome-2015-a.tcx'))
+  await expect(page.getByTestId('analysis-status')).toContainText('done', { timeout: 120_000 })
+  // No GPS and no elevation: the chart measures the trace against the flat track the fit matched.
+  await page.locator('#run-data-blocks').scrollIntoViewIfNeeded()
+  const chart = page.getByTestId('ve-chart')
+  await expect(chart).toBeVisible()
+  const rmse = page.getByTestId('ve-rmse')
+  await expect(rmse).toHaveText(/^RMSE against the flat track \d+\.\d\d m$/)
+  const atFit = await rmse.textContent()
+  // Full page: an element screenshot scrolls the chart under the sticky header.
+  await page.screenshot({ path: screenshotPath('aero-velodrome-fit'), fullPage: true })
+  const cdaSlider = chart.getByRole('slider', { name: 'CdA' })
+  const target = (Number(await cdaSlider.inputValue()) + 0.1).toFixed(3)
+  await cdaSlider.fill(target)
+  await expect(page.getByTestId('ve-cda')).toHaveText(`${target} m²`)
+  await expect(rmse).not.toHaveText(atFit ?? '')
+  await page.screenshot({ path: screenshotPath('aero-velodrome-slider'), fullPage: true })
+  expect(errors).toEqual([])
+})

@@ -9,13 +9,21 @@ import { toDisplay, unitLabel, useUnits } from '../../lib/units.ts'
 import type { RunBlock } from './api.ts'
 import { veParamsOf, veSeriesOf, veTrace } from './ve.ts'
 
-/** RMSE of the trace against the measured elevation over the usable samples, m. */
-function rmse(ve: Float64Array, elevation: Float64Array | null, valid: Uint8Array): number {
-  if (!elevation) return NaN
+/**
+ * RMSE of the trace against the measured elevation over the usable samples, m; without one,
+ * against the flat track the fit matched (0 m) when the block has the fit's stretches.
+ */
+function rmse(
+  ve: Float64Array,
+  elevation: Float64Array | null,
+  valid: Uint8Array,
+  flat: boolean,
+): number {
+  if (!elevation && !flat) return NaN
   let sum = 0
   let n = 0
   for (let i = 0; i < ve.length; i++) {
-    const d = ve[i]! - elevation[i]!
+    const d = ve[i]! - (elevation ? elevation[i]! : 0)
     if (valid[i] && Number.isFinite(d)) {
       sum += d * d
       n++
@@ -50,7 +58,8 @@ export function VeChart({ block }: { block: RunBlock }) {
     () => veTrace(series, veParamsOf(params, cda, crr), out, json.segments),
     [series, params, cda, crr, out, json.segments],
   )
-  const fit = rmse(ve, series.elevation, series.valid)
+  const flat = !json.elevation && (json.segments?.length ?? 0) > 0
+  const fit = rmse(ve, series.elevation, series.valid, flat)
 
   useEffect(() => {
     if (!el.current) return
@@ -139,7 +148,7 @@ export function VeChart({ block }: { block: RunBlock }) {
         </span>
         <span data-testid="ve-rmse">
           {Number.isFinite(fit)
-            ? `RMSE against the measured elevation ${toDisplay('elevation', fit, system).toFixed(2)} ${unitLabel('elevation', system)}`
+            ? `RMSE against the ${flat ? 'flat track' : 'measured elevation'} ${toDisplay('elevation', fit, system).toFixed(2)} ${unitLabel('elevation', system)}`
             : 'No measured elevation: the trace should come back level at each lap'}
         </span>
         <button
