@@ -27,15 +27,13 @@ await db
   .insert(users)
   .values(uids.map((uid) => ({ uid, email: `${uid}@example.com`, displayName: uid })))
 const [team] = await db.insert(teams).values({ name: 'Bench team' }).returning()
-await db
-  .insert(teamMembers)
-  .values(
-    uids.map((uid, i) => ({
-      teamId: team!.id,
-      uid,
-      role: i === 0 ? ('owner' as const) : ('member' as const),
-    })),
-  )
+await db.insert(teamMembers).values(
+  uids.map((uid, i) => ({
+    teamId: team!.id,
+    uid,
+    role: i === 0 ? ('owner' as const) : ('member' as const),
+  })),
+)
 const body = courseBody('Stored')
 for (let i = 0; i < ITEMS; i += 500) {
   const n = Math.min(500, ITEMS - i)
