@@ -27,6 +27,8 @@ const CONNECTIONS = 50
 const COURSES = 135
 /** BENCH_DRIVERS=pg (or pglite) measures one database only. */
 const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,pg').split(',')
+/** BENCH_SCENARIOS=list (or single, write, storm, comma-separated) runs those only. */
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'list,single,write,storm').split(',')
 const COURSE_DIR = new URL('../../../../shared/data/courses/', import.meta.url)
 
 type Figures = {
@@ -159,22 +161,29 @@ async function bench(driver: string, database: Database) {
     )
 
     await cannon({ url: listUrl, headers, duration: 2 }) // warm-up
-    report(driver, 'GET /api/courses?limit=50', await cannon({ url: listUrl, headers }))
-    report(
-      driver,
-      'GET /api/courses/:id (with track)',
-      await cannon({ url: `${base}/api/courses/${page.items[0]!.id}`, headers }),
-    )
-    report(
-      driver,
-      'PATCH /api/rider-setups/:id',
-      await cannon({
-        url: `${base}/api/rider-setups/${setupId}`,
-        method: 'PATCH',
-        headers,
-        body: JSON.stringify({ rider_mass: 71.5 }),
-      }),
-    )
+    if (SCENARIOS.includes('list')) {
+      report(driver, 'GET /api/courses?limit=50', await cannon({ url: listUrl, headers }))
+    }
+    if (SCENARIOS.includes('single')) {
+      report(
+        driver,
+        'GET /api/courses/:id (with track)',
+        await cannon({ url: `${base}/api/courses/${page.items[0]!.id}`, headers }),
+      )
+    }
+    if (SCENARIOS.includes('write')) {
+      report(
+        driver,
+        'PATCH /api/rider-setups/:id',
+        await cannon({
+          url: `${base}/api/rider-setups/${setupId}`,
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify({ rider_mass: 71.5 }),
+        }),
+      )
+    }
+    if (!SCENARIOS.includes('storm')) return
     const [storm, health] = await Promise.all([
       cannon({ url: listUrl, headers }),
       cannon({ url: `${base}/api/health`, connections: 2, overallRate: 100 }),

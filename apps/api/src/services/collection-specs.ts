@@ -38,6 +38,32 @@ const ownedJson = (row: Owned, omit: string[] = []) => ({
   ...ownerJson(row),
 })
 
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/**
+ * `ownedJson` of a list row, compiled once per collection: the list's columns (and the cursor's
+ * `ts`, which lists have always returned) are known, so their snake_case names are computed here
+ * rather than for every key of every row; the answer is the same object, key for key and in the
+ * same order (list-answers.int.test.ts compares it with the item's own answer).
+ */
+function ownedListJson(repo: { listColumns: Record<string, unknown> }, omit: string[] = []) {
+  const skip = new Set(['ownerUid', 'ownerTeam', ...omit])
+  const keys = [...Object.keys(repo.listColumns), 'ts'].filter((k) => !skip.has(k))
+  const names = keys.map(snake)
+  return (row: Owned): Record<string, unknown> => {
+    const r = row as unknown as Record<string, unknown>
+    const out: Record<string, unknown> = {}
+    for (let i = 0; i < keys.length; i++) {
+      const v = r[keys[i]!]
+      out[names[i]!] = v instanceof Date ? v.toISOString() : v
+    }
+    const owner = ownerJson(row)
+    out.owner = owner.owner
+    out.owner_type = owner.owner_type
+    return out
+  }
+}
+
 export const riderSetupRepo = new OwnedCollection<typeof riderSetups.$inferSelect>(riderSetups)
 export const courseRepo = new OwnedCollection<typeof courses.$inferSelect>(courses, {
   publicRead: sql`${courses.sample}`,
@@ -148,6 +174,7 @@ export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
   createSchema: riderSetupCreateSchema,
   patchSchema: riderSetupPatchSchema,
   json: (row) => ownedJson(row),
+  listJson: ownedListJson(riderSetupRepo),
   columns: toColumns,
   checkReferrers: (db, id, owner) =>
     mustNotStrand(
@@ -164,6 +191,7 @@ const courseJson = (row: typeof courses.$inferSelect, omit: string[] = []) => ({
   ...ownedJson(row, omit),
   ...(row.sample ? { owner: null, owner_type: 'sample' } : {}),
 })
+const courseListJson = ownedListJson(courseRepo)
 
 export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
   noun: 'course',
@@ -172,7 +200,14 @@ export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
   patchSchema: coursePatchSchema,
   json: (row) => courseJson(row),
   /** The list's rows have no track and segments (courseRepo's listOmit). */
-  listJson: (row) => courseJson(row),
+  listJson: (row) => {
+    const out = courseListJson(row)
+    if (row.sample) {
+      out.owner = null
+      out.owner_type = 'sample'
+    }
+    return out
+  },
   columns: toColumns,
   checkRefs: (db, uid, body, owner) =>
     mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id),
@@ -194,6 +229,7 @@ export const optimizationSpec: CollectionSpec<typeof optimizations.$inferSelect>
   createSchema: optimizationCreateSchema,
   patchSchema: optimizationPatchSchema,
   json: (row) => ownedJson(row),
+  listJson: ownedListJson(optimizationRepo),
   columns: toColumns,
   async checkRefs(db, uid, body, owner) {
     await mustSee(db, uid, owner, courseRepo, 'course_id', body.course_id)
@@ -207,6 +243,7 @@ export const deviceSpec: CollectionSpec<typeof devices.$inferSelect> = {
   createSchema: deviceCreateSchema,
   patchSchema: devicePatchSchema,
   json: (row) => ownedJson(row),
+  listJson: ownedListJson(deviceRepo),
   columns: toColumns,
   checkReferrers: (db, id, owner) =>
     mustNotStrand(
@@ -225,6 +262,7 @@ export const aeroSessionSpec: CollectionSpec<typeof aeroSessions.$inferSelect> =
   createSchema: aeroSessionCreateSchema,
   patchSchema: aeroSessionPatchSchema,
   json: (row) => ownedJson(row),
+  listJson: ownedListJson(aeroSessionRepo),
   columns: (body) => {
     const c = toColumns(body)
     if (typeof c.startedAt === 'string') c.startedAt = new Date(c.startedAt)
@@ -246,5 +284,6 @@ export const fileSpec: CollectionSpec<typeof files.$inferSelect> = {
   createSchema: z.never() as never,
   patchSchema: fileMetaPatchSchema,
   json: (row) => ownedJson(row, ['storageKey']),
+  listJson: ownedListJson(fileRepo, ['storageKey']),
   columns: toColumns,
 }
