@@ -1,6 +1,7 @@
 // The "Open session" link of aero notifications: the route the aero area declares for the
 // session's format (features/aero/routes.tsx: sessions/v5/:id and sessions/v6/:id), read from the
-// data the API's aero-analysis job writes (aero_session_id, aero_session_format).
+// data the API's aero-analysis job writes (aero_session_id, aero_session_format; its notifications
+// are stored by jobs/aero-analysis-store.ts).
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -8,7 +9,7 @@ import { sessionPathOf } from './notifications.tsx'
 
 const routes = readFileSync(resolve(import.meta.dirname, '../aero/routes.tsx'), 'utf8')
 const job = readFileSync(
-  resolve(import.meta.dirname, '../../../../api/src/jobs/aero-analysis.ts'),
+  resolve(import.meta.dirname, '../../../../api/src/jobs/aero-analysis-store.ts'),
   'utf8',
 )
 
