@@ -111,7 +111,11 @@ function report(driver: string, scenario: string, r: Figures) {
 
 async function bench(driver: string, database: Database) {
   await database.migrate()
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/veloptima-bench' })
+  const config = loadConfig({
+    // BENCH_LOG_LEVEL=info measures the logger `npm start` runs with (request lines stay off).
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    DATA_DIR: '/tmp/veloptima-bench',
+  })
   const sessionTokens = await loadSessionTokens(database, config.publicUrl)
   const app = await buildApp({ config, database, sessionTokens })
   await app.listen({ port: 0, host: '127.0.0.1' })
