@@ -11,7 +11,13 @@ import { openDatabase, optimizations, type Database } from '@veloptima/db'
 import { openTestDatabase, testDriver } from '@veloptima/db/testing'
 import { loadSessionTokens } from '../src/services/session-token.ts'
 import { createUser, tempDir } from './files-helpers.ts'
-import { createRunnable, eventually, syntheticSegments, writtenBy } from './runs-helpers.ts'
+import {
+  createRunnable,
+  eventually,
+  LONG_EQUIPMENT,
+  syntheticSegments,
+  writtenBy,
+} from './runs-helpers.ts'
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
 
@@ -23,28 +29,6 @@ const freePort = () =>
       s.close(() => resolve(port))
     })
   })
-
-/** 500 km of rolling road and two option groups: a job that runs for seconds. */
-const LONG_EQUIPMENT = {
-  equipment: {
-    groups: [
-      {
-        name: 'wheels',
-        options: [
-          { name: 'box', cda_delta: 0, mass_delta: 0, crr_factor: 1 },
-          { name: 'deep', cda_delta: -0.01, mass_delta: 0.3, crr_factor: 1 },
-        ],
-      },
-      {
-        name: 'helmet',
-        options: [
-          { name: 'road', cda_delta: 0, mass_delta: 0, crr_factor: 1 },
-          { name: 'aero', cda_delta: -0.008, mass_delta: 0.1, crr_factor: 1 },
-        ],
-      },
-    ],
-  },
-}
 
 describe('a server killed in the middle of a job', () => {
   const dataDir = tempDir('crash')

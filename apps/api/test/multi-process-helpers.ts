@@ -2,29 +2,7 @@
 // database and queued through the API (POST /api/optimizations/:id/run) at a given address.
 import { eq } from 'drizzle-orm'
 import { jobs, optimizations, type Db } from '@veloptima/db'
-import { createRunnable, eventually, syntheticSegments } from './runs-helpers.ts'
-
-/** 500 km of rolling road and two option groups: a job that runs for seconds. */
-const LONG_EQUIPMENT = {
-  equipment: {
-    groups: [
-      {
-        name: 'wheels',
-        options: [
-          { name: 'box', cda_delta: 0, mass_delta: 0, crr_factor: 1 },
-          { name: 'deep', cda_delta: -0.01, mass_delta: 0.3, crr_factor: 1 },
-        ],
-      },
-      {
-        name: 'helmet',
-        options: [
-          { name: 'road', cda_delta: 0, mass_delta: 0, crr_factor: 1 },
-          { name: 'aero', cda_delta: -0.008, mass_delta: 0.1, crr_factor: 1 },
-        ],
-      },
-    ],
-  },
-}
+import { createRunnable, eventually, LONG_EQUIPMENT, syntheticSegments } from './runs-helpers.ts'
 
 export type Queued = { jobId: string; resultId: string }
 

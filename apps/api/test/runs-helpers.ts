@@ -104,3 +104,25 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, 100))
   }
 }
+
+/** 500 km of rolling road and two option groups: a job that runs for seconds. */
+export const LONG_EQUIPMENT = {
+  equipment: {
+    groups: [
+      {
+        name: 'wheels',
+        options: [
+          { name: 'box', cda_delta: 0, mass_delta: 0, crr_factor: 1 },
+          { name: 'deep', cda_delta: -0.01, mass_delta: 0.3, crr_factor: 1 },
+        ],
+      },
+      {
+        name: 'helmet',
+        options: [
+          { name: 'road', cda_delta: 0, mass_delta: 0, crr_factor: 1 },
+          { name: 'aero', cda_delta: -0.008, mass_delta: 0.1, crr_factor: 1 },
+        ],
+      },
+    ],
+  },
+}
