@@ -1,0 +1,200 @@
+// The reduced problems of the rideable plan (issue 15): its defaults and budgets, the setup the
+// reduced optimizations share with the optimizer, and the exact best powers of a fixed structure
+// of targets (split from rideable.ts).
+import type { Course } from '../course/types.ts'
+import type { SimModel } from '../sim/model.ts'
+import type { CoarseCourse } from './coarse.ts'
+import type { Controls } from './controls.ts'
+import { fitToConstraint, scaledPlan, type Judge, type Verdict } from './exact.ts'
+import { controlPowers, makePolishSetup, polish } from './polish.ts'
+import { type AugmentedState, type ConstraintSpec, type Workspace, workspace } from './problem.ts'
+
+/** Defaults of the rideable plan (issue 15). */
+export const DEFAULT_MAX_TARGETS = 12
+export const MAX_TARGETS_LIMIT = 20
+export const DEFAULT_MIN_SECTION_M = 200
+
+/** Everything the reduced optimizations share with the optimizer that calls them. */
+export interface ReducedSetup {
+  j: Judge
+  course: Course
+  /** the fine model (as judged) */
+  model: SimModel
+  controls: Controls
+  /** the coarse copy the polish runs on, and its prepared model (kinetic energy on) */
+  coarse: CoarseCourse
+  im: SimModel
+  /** the coarse model without kinetic energy (the W′ DP's quasi-steady times) */
+  qs: SimModel | null
+  ws: Workspace
+  /** stall floor of each control (W) */
+  floorC: Float64Array
+  lo: number
+  hi: number
+  spec: ConstraintSpec
+  v0: number
+  timeScale: number
+  pRef: number
+  /**
+   * the augmented-Lagrangian state to start from: the optimum's final multiplier, penalty and
+   * sharpness, so the reduced problems (the same constraint, a few variables) converge in a round
+   * or two
+   */
+  al: AugmentedState
+  tol: number
+}
+
+/**
+ * Work of one reduced polish: augmented-Lagrangian rounds × inner L-BFGS iterations. The reduced
+ * problem's sharp W′ aggregate converges slowly: measured on the real courses (issue 15's
+ * setting), 5 × 60 left the sections' and the levels' powers 0.3–0.9 s short (Alpe d'Huez's
+ * section plans 3395.8–3396.3 s → 3395.4–3396.0 s with 8 × 200); 15 × 300 gains nothing more.
+ * The polish stops earlier when it has converged.
+ */
+export const REDUCED_BUDGET = { rounds: 8, inner: 200 }
+
+/** Work of the last polish of the chosen plan's powers, on the fine course. */
+export const FINE_BUDGET = { rounds: 4, inner: 50 }
+
+/** The same on very long courses (> LONG_COARSE pieces), where the second must hold. */
+export const LONG_BUDGET = { rounds: 5, inner: 60 }
+
+/** A coarse copy longer than this is a very long course (the 180 km bench course has 6 000). */
+export const LONG_COARSE = 3000
+
+/** Most sections whose optimum is polished with inertia before the levels are read from it. */
+export const SECTION_POLISH_MAX = 300
+
+/** A plan of T targets: the target of each control, its powers, and the plan made feasible. */
+export interface TargetPlan {
+  /** target of each control segment */
+  targetOf: Int32Array
+  count: number
+  /** the feasible plan, per fine segment (W) */
+  powerW: Float64Array
+  verdict: Verdict
+  simulations: number
+  gradients: number
+  /** the augmented-Lagrangian state where the polish ended (prices the constraint) */
+  al: AugmentedState
+}
+
+/**
+ * The exact best powers of a fixed structure: the polish over T variables (one per target) from
+ * each of `starts` (one power per target each: the reduced problem can have several local minima,
+ * e.g. hard climbs and coasted descents against steadier climbs), on the coarse copy or, with
+ * `fine`, on the fine course itself, then the repair to exact feasibility on the fine course. The starts themselves are also repaired; the fastest plan is
+ * returned (null: none is feasible).
+ */
+export function optimizeTargets(
+  s: ReducedSetup,
+  targetOf: Int32Array,
+  starts: Float64Array[],
+  budget: { rounds: number; inner: number } = s.im.n > LONG_COARSE ? LONG_BUDGET : REDUCED_BUDGET,
+  fine = false,
+): TargetPlan | null {
+  const T = starts[0]!.length
+  const { controls, j, lo, hi } = s
+  const m = fine ? s.model : s.im
+  const pieceControl = fine ? s.controls.of : s.coarse.controls.of
+  const ws = fine ? workspace(m.n) : s.ws
+  const of = new Int32Array(m.n)
+  for (let i = 0; i < m.n; i++) of[i] = targetOf[pieceControl[i]!]!
+  // each piece keeps its control's stall floor under the target's power; a target's own bound is
+  // its lowest floor (a target spans gentle and steep controls)
+  const segmentFloor = new Float64Array(m.n)
+  for (let i = 0; i < m.n; i++) segmentFloor[i] = s.floorC[pieceControl[i]!]!
+  const floor = new Float64Array(T).fill(Infinity)
+  for (let k = 0; k < controls.count; k++) {
+    const t = targetOf[k]!
+    floor[t] = Math.min(floor[t]!, s.floorC[k]!)
+  }
+  const candidates: Float64Array[] = []
+  const states: AugmentedState[] = []
+  let gradients = 0
+  for (const start of starts) {
+    const { setup, u0 } = makePolishSetup({
+      model: m,
+      v0: s.v0,
+      of,
+      K: T,
+      spec: s.spec,
+      timeScale: s.timeScale,
+      x0: start,
+      floor,
+      hi,
+      pRef: s.pRef,
+      ws,
+      segmentFloor,
+    })
+    // the optimum's multiplier, a fresh penalty (the start may be far from feasible) and the
+    // W′ aggregate already fairly sharp (few variables: no need to start smooth)
+    const W = s.spec.type === 'w_prime_balance'
+    const al: AugmentedState = { lambda: s.al.lambda, mu: 100, ks: W ? 900 : 0 }
+    const r = polish(setup, u0, al, budget.rounds, budget.inner, s.tol)
+    gradients += r.evaluations
+    candidates.push(controlPowers(setup, r.u))
+    states.push(al)
+  }
+  const n = s.course.n
+  let best: TargetPlan | null = null
+  let simulations = 0
+  const repair = (powers: Float64Array, al: AugmentedState): TargetPlan | null => {
+    const fine = new Float64Array(n)
+    for (let i = 0; i < n; i++) fine[i] = powers[targetOf[controls.of[i]!]!]!
+    const fit = fitToConstraint(j, fine, lo, hi, 2)
+    if (!fit) return null
+    simulations += fit.simulations
+    if (!fit.verdict.sim) return null
+    return {
+      targetOf,
+      count: T,
+      powerW: scaledPlan(j, fine, fit.alpha, lo, hi, new Float64Array(n)),
+      verdict: fit.verdict,
+      simulations: 0,
+      gradients: 0,
+      al,
+    }
+  }
+  // the starts are repaired only when no polished plan can be (e.g. every trial stalled)
+  for (const list of [candidates, starts]) {
+    for (let q = 0; q < list.length; q++) {
+      const r = repair(list[q]!, states[q] ?? s.al)
+      if (r && (!best || r.verdict.sim!.timeS < best.verdict.sim!.timeS)) best = r
+    }
+    if (best) break
+  }
+  if (best) {
+    best.simulations = simulations
+    best.gradients = gradients
+  }
+  return best
+}
+
+/** The power of each target in a plan (its lowest segment power: stall floors only raise). */
+export function targetPowers(r: TargetPlan, controls: Controls): Float64Array {
+  const out = new Float64Array(r.count).fill(Infinity)
+  for (let i = 0; i < r.powerW.length; i++) {
+    const t = r.targetOf[controls.of[i]!]!
+    if (r.powerW[i]! < out[t]!) out[t] = r.powerW[i]!
+  }
+  return out
+}
+
+/** Time-unweighted mean power of each target over its fine segments (a start for the polish). */
+export function targetMeansOf(
+  targetOf: Int32Array,
+  T: number,
+  fine: Float64Array,
+  controls: Controls,
+): Float64Array {
+  const sum = new Float64Array(T)
+  const count = new Float64Array(T)
+  for (let i = 0; i < fine.length; i++) {
+    const t = targetOf[controls.of[i]!]!
+    sum[t] = sum[t]! + fine[i]!
+    count[t] = count[t]! + 1
+  }
+  for (let t = 0; t < T; t++) sum[t] = count[t]! > 0 ? sum[t]! / count[t]! : 0
+  return sum
+}
