@@ -1,92 +1,16 @@
 // The aero tasks a worker thread runs: read activity files (formats) and analyse them (engine).
 // Pure: bytes and settings in, JSON out; the job (aero-analysis.ts) stores what comes back.
-import {
-  analyzeAero,
-  detectRuns,
-  type ActivitySamples,
-  type AeroAnalysisInput,
-  type RunSpec,
-  type VeSegment,
-  type VeSeries,
-} from '@veloptima/engine'
+import { analyzeAero, detectRuns, type AeroAnalysisInput, type RunSpec } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
+import { mergeActivities } from './aero-task-merge.ts'
+import { indexRange, seriesOf, trackOf, type RunSeries } from './aero-task-series.ts'
+import { summaryOf, type ActivitySummary } from './aero-task-summary.ts'
+
+export { mergeActivities } from './aero-task-merge.ts'
+export type { RunSeries } from './aero-task-series.ts'
+export { readActivitySummary, type ActivitySummary } from './aero-task-summary.ts'
 
 export type Progress = (progress: number, message?: string) => void
-
-/** What the upload learns from a file before storing it (and what a `source` block keeps). */
-export type ActivitySummary = {
-  format: string
-  name: string | null
-  startEpochS: number | null
-  durationS: number
-  samples: number
-  laps: number
-  channels: string[]
-  devices: { serial: string; name: string | null }[]
-  warnings: string[]
-  /** The first GPS position of the file (for its historical weather); absent without GPS. */
-  position?: { lat: number; lon: number } | null
-}
-
-const CHANNELS = [
-  'altitude',
-  'distance',
-  'lat',
-  'airspeed',
-  'yaw',
-  'temperature',
-  'pressure',
-  'airDensity',
-  'windSpeed',
-] as const
-
-function devicesOf(devices: unknown): ActivitySummary['devices'] {
-  if (!Array.isArray(devices)) return []
-  return devices
-    .map((d: { serial?: unknown; name?: unknown; product?: unknown }) => ({
-      serial: d.serial == null ? '' : String(d.serial),
-      name: typeof d.name === 'string' ? d.name : typeof d.product === 'string' ? d.product : null,
-    }))
-    .filter((d) => d.serial !== '')
-}
-
-function summaryOf(activity: ReturnType<typeof readActivity>): ActivitySummary {
-  const s = activity.samples
-  const n = s.t.length
-  let laps = 0
-  for (let i = 0; i < n; i++) laps = Math.max(laps, s.lap[i]! + 1)
-  return {
-    format: activity.format,
-    name: activity.name ?? null,
-    startEpochS: Number.isFinite(activity.startEpochS) ? activity.startEpochS : null,
-    durationS: n > 0 ? s.t[n - 1]! - s.t[0]! : 0,
-    samples: n,
-    laps,
-    channels: ['power', 'speed', ...CHANNELS.filter((c) => s[c] != null)],
-    devices: devicesOf(activity.devices),
-    warnings: [...(activity.warnings ?? [])].map(String),
-    position: firstPosition(s.lat, s.lon),
-  }
-}
-
-function firstPosition(lat: Float64Array | null, lon: Float64Array | null) {
-  if (!lat || !lon) return null
-  for (let i = 0; i < lat.length; i++)
-    if (Number.isFinite(lat[i]) && Number.isFinite(lon[i])) return { lat: lat[i]!, lon: lon[i]! }
-  return null
-}
-
-/** Reads one uploaded file as an activity; throws the reader's ImportError naming file and field. */
-export function readActivitySummary(input: {
-  bytes: Uint8Array
-  fileName: string
-  deviceSerial?: string | undefined
-}): ActivitySummary {
-  const activity = readActivity(input.bytes, input.fileName, {
-    ...(input.deviceSerial ? { deviceSerial: input.deviceSerial } : {}),
-  })
-  return summaryOf(activity)
-}
 
 /** A file of the session, placed on the session's clock (t = 0 at the first file's start). */
 export type SessionFile = {
@@ -116,38 +40,6 @@ export type AeroTaskInput = {
   analysis: Omit<AeroAnalysisInput, 'runs' | 'baseline'>
   baseline?: string | undefined
   runs: GivenRun[]
-}
-
-/**
- * Samples of a run for the page's VE chart and sliders (downsampled to at most MAX_POINTS), as
- * the VE fit used them: with them the browser's `virtualElevation` redraws the fitted trace.
- */
-export type RunSeries = {
-  t: number[]
-  dt: number[]
-  speed: number[]
-  power: number[]
-  rho: number[]
-  /** The elevation the fit matched (averaged by position when it was), null on a flat track. */
-  elevation: number[] | null
-  heading: number[]
-  valid: number[]
-  /**
-   * The stretches the fit used, [first, end) in this series' indices, with their fitted offset
-   * (m): the trace restarts at each; samples outside every stretch are not drawn.
-   */
-  segments: [number, number, number][]
-  /** The fitted virtual elevation per sample (NaN outside the stretches), m. */
-  fit: number[]
-  /** The velodrome model's geometry and per-sample terms (null: the road model). */
-  velodrome: {
-    lap_length_m: number
-    bend_radius_m: number
-    com_height_m: number
-    com_speed: number[]
-    com_height: number[]
-    normal_factor: number[]
-  } | null
 }
 
 export type AeroTaskRun = {
@@ -200,65 +92,6 @@ export type AeroTaskOutput = {
   files: { fileId: string; summary: ActivitySummary }[]
 }
 
-const MAX_POINTS = 4000
-const MAX_TRACK = 600
-
-type Channel = Exclude<keyof ActivitySamples, 't' | 'startEpochS' | 'lap'>
-const FLOAT_CHANNELS: Channel[] = [
-  'speed',
-  'power',
-  'altitude',
-  'distance',
-  'lat',
-  'lon',
-  'airspeed',
-  'yaw',
-  'temperature',
-  'pressure',
-  'airDensity',
-  'windSpeed',
-]
-
-/** The files' samples end to end on the session clock; laps numbered across files. */
-export function mergeActivities(parts: { samples: ActivitySamples; offsetS: number }[]) {
-  const n = parts.reduce((sum, p) => sum + p.samples.t.length, 0)
-  const t = new Float64Array(n)
-  const lap = new Int32Array(n)
-  const merged: Record<string, Float64Array | null> = {}
-  for (const c of FLOAT_CHANNELS) {
-    merged[c] = parts.some((p) => p.samples[c] != null) ? new Float64Array(n).fill(NaN) : null
-  }
-  let at = 0
-  let lapBase = 0
-  let last = -Infinity
-  for (const { samples, offsetS } of parts) {
-    const m = samples.t.length
-    let laps = 0
-    for (let i = 0; i < m; i++) {
-      // Strictly increasing even if two files overlap in time (a second device on the same ride).
-      const time = Math.max(offsetS + samples.t[i]!, last + 1e-3)
-      t[at + i] = time
-      last = time
-      lap[at + i] = lapBase + samples.lap[i]!
-      laps = Math.max(laps, samples.lap[i]! + 1)
-    }
-    for (const c of FLOAT_CHANNELS) {
-      const src = samples[c]
-      if (src && merged[c]) merged[c].set(src, at)
-    }
-    at += m
-    lapBase += Math.max(1, laps)
-  }
-  return {
-    ...(merged as Record<Channel, Float64Array | null>),
-    speed: merged.speed!,
-    power: merged.power!,
-    t,
-    lap,
-    startEpochS: NaN,
-  } as ActivitySamples
-}
-
 /** A file as a detected run's name starts: its recording time (UTC), else its name, short. */
 function shortName(fileName: string, startEpochS: number): string {
   if (Number.isFinite(startEpochS)) {
@@ -266,117 +99,6 @@ function shortName(fileName: string, startEpochS: number): string {
   }
   const base = fileName.replace(/\.[^.]+$/, '')
   return base.length > 24 ? `${base.slice(0, 23)}…` : base
-}
-
-const round = (x: number, digits: number) => {
-  if (!Number.isFinite(x)) return NaN
-  const f = 10 ** digits
-  return Math.round(x * f) / f
-}
-
-/**
- * A run's samples [i0, i1) for the sliders, the fit's stretches and fitted trace in them; above
- * MAX_POINTS buckets of k samples averaged (and rounded: the redraw then only approximates the
- * fit), else every sample at full precision (the redraw equals the fit's trace).
- */
-function seriesOf(
-  ve: VeSeries,
-  residuals: Float64Array,
-  segments: VeSegment[],
-  i0: number,
-  i1: number,
-): { series: RunSeries; k: number } {
-  const n = i1 - i0
-  const k = Math.max(1, Math.ceil(n / MAX_POINTS))
-  const r = k === 1 ? (x: number) => (Number.isFinite(x) ? x : NaN) : round
-  const track = ve.track
-  const out: RunSeries = {
-    t: [],
-    dt: [],
-    speed: [],
-    power: [],
-    rho: [],
-    elevation: ve.elevation ? [] : null,
-    heading: [],
-    valid: [],
-    segments: [],
-    fit: [],
-    velodrome: track
-      ? {
-          lap_length_m: track.geometry.lapLengthM,
-          bend_radius_m: track.geometry.bendRadiusM,
-          com_height_m: track.geometry.comHeightM,
-          com_speed: [],
-          com_height: [],
-          normal_factor: [],
-        }
-      : null,
-  }
-  const mean = (a: Float64Array, b: number, e: number) => {
-    let x = 0
-    for (let i = b; i < e; i++) x += a[i]!
-    return x / (e - b)
-  }
-  for (let b = i0; b < i1; b += k) {
-    const e = Math.min(i1, b + k)
-    let dt = 0
-    let valid = 1
-    let fit = 0
-    for (let i = b; i < e; i++) {
-      dt += i === i0 ? 0 : ve.dt[i]!
-      if (!ve.valid[i]) valid = 0
-      fit += (ve.elevation ? ve.elevation[i]! : 0) - residuals[i]!
-    }
-    const sv = mean(ve.speed, b, e)
-    const pv = mean(ve.power, b, e)
-    out.t.push(r(ve.t[b]! - ve.t[i0]!, 2))
-    out.dt.push(r(dt, 3))
-    out.speed.push(r(sv, 3))
-    out.power.push(r(pv, 1))
-    out.rho.push(r(mean(ve.rho, b, e), 4))
-    if (ve.elevation) out.elevation!.push(r(mean(ve.elevation, b, e), 2))
-    out.heading.push(r(ve.heading[b]!, 4))
-    out.valid.push(valid && Number.isFinite(sv) && Number.isFinite(pv) ? 1 : 0)
-    out.fit.push(r(fit / (e - b), 3))
-    if (track && out.velodrome) {
-      out.velodrome.com_speed.push(r(mean(track.comSpeed, b, e), 3))
-      out.velodrome.com_height.push(r(mean(track.comHeight, b, e), 4))
-      out.velodrome.normal_factor.push(r(mean(track.normalFactor, b, e), 5))
-    }
-  }
-  for (const g of segments) {
-    const a = Math.max(0, Math.ceil((g.start - i0) / k))
-    const z = Math.min(out.t.length, Math.ceil((g.end - i0) / k))
-    if (z - a >= 2) out.segments.push([a, z, g.offsetM])
-  }
-  return { series: out, k }
-}
-
-function trackOf(s: ActivitySamples, i0: number, i1: number): [number, number][] | null {
-  if (!s.lat || !s.lon) return null
-  const k = Math.max(1, Math.ceil((i1 - i0) / MAX_TRACK))
-  const out: [number, number][] = []
-  for (let i = i0; i < i1; i += k) {
-    const la = s.lat[i]!
-    const lo = s.lon[i]!
-    if (Number.isFinite(la) && Number.isFinite(lo)) out.push([round(la, 6), round(lo, 6)])
-  }
-  return out.length > 1 ? out : null
-}
-
-/** First index with t ≥ a and one past the last with t ≤ b (binary search). */
-function indexRange(t: Float64Array, a: number, b: number): [number, number] {
-  const lower = (x: number, strict: boolean) => {
-    let lo = 0
-    let hi = t.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (strict ? t[mid]! <= x : t[mid]! < x) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
-  return [lower(a, false), lower(b, true)]
 }
 
 /**

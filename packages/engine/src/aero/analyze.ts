@@ -10,11 +10,11 @@ import type {
   AeroRun,
   AeroRunFlag,
   AeroWindow,
-  RunSource,
-  RunSpec,
   VePiece,
-  VeSeries,
 } from './types.ts'
+import { airToGroundRatio, hasChannel } from './analyze-channels.ts'
+import { brakingMask, FREEWHEEL_SETTLE_S, freewheelMask, MIN_FREEWHEEL_S } from './analyze-masks.ts'
+import { resolveRun } from './analyze-runs.ts'
 import { compareRuns, type CompareRun } from './compare.ts'
 import { directCda, type DirectRunResult } from './direct.ts'
 import { detectRuns } from './runs.ts'
@@ -35,147 +35,9 @@ const MAX_CRR_HALF_WIDTH = 0.002
  */
 const CALIBRATED_RATIO: [number, number] = [0.95, 1.08]
 
-/** Σ air speed / Σ ground speed over the runs' samples where both are finite and moving. */
-function airToGroundRatio(s: ActivitySamples, runs: { pieces: [number, number][] }[]): number {
-  let air = 0
-  let ground = 0
-  for (const r of runs) {
-    for (const [a, b] of r.pieces) {
-      for (let i = a; i < b; i++) {
-        const v = s.speed[i]!
-        const w = s.airspeed![i]!
-        if (Number.isFinite(v) && Number.isFinite(w) && v > 1) {
-          air += w
-          ground += v
-        }
-      }
-    }
-  }
-  return ground > 0 ? air / ground : NaN
-}
-
 /** Elevation by position: cell size (m) and the share of samples on ground ridden again. */
 const ELEVATION_CELL_M = 20
 const MIN_REVISITED = 0.5
-/** Zero-power deceleration above this (m/s²) counts as braking: energy the model does not know. */
-const BRAKING_DECEL_MPS2 = 0.6
-/**
- * On a velodrome: the shortest freewheeling (s) taken as leaving the line, and the seconds after
- * pedalling resumes before the rider counts as back on it.
- */
-const MIN_FREEWHEEL_S = 5
-const FREEWHEEL_SETTLE_S = 5
-
-interface ResolvedRun {
-  spec: RunSpec
-  label: string
-  configuration: string
-  source: RunSource
-  startT: number
-  endT: number
-  /** Index ranges [a, b) of the samples used. */
-  pieces: Array<[number, number]>
-}
-
-/** First index with t ≥ x. */
-function lowerBound(t: Float64Array, x: number): number {
-  let lo = 0
-  let hi = t.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (t[mid]! < x) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
-/** Index range [a, b) of the samples with startT ≤ t ≤ endT. */
-function timeRange(t: Float64Array, startT: number, endT: number): [number, number] {
-  return [lowerBound(t, startT), lowerBound(t, endT + 1e-9)]
-}
-
-function resolveRun(s: ActivitySamples, r: RunSpec, k: number): ResolvedRun {
-  let pieces: Array<[number, number]>
-  let source: RunSource = r.source ?? (r.lap !== undefined ? 'lap' : 'time_range')
-  if (r.pieces && r.pieces.length > 0) {
-    pieces = r.pieces.map(([a, b]) => timeRange(s.t, a, b))
-  } else if (r.lap !== undefined && r.startT === undefined) {
-    let a = -1
-    let b = -1
-    for (let i = 0; i < s.t.length; i++) {
-      if (s.lap[i] === r.lap) {
-        if (a < 0) a = i
-        b = i + 1
-      }
-    }
-    pieces = a < 0 ? [] : [[a, b]]
-    source = 'lap'
-  } else {
-    pieces = [timeRange(s.t, r.startT!, r.endT!)]
-  }
-  pieces = pieces.filter(([a, b]) => b > a)
-  const first = pieces[0]
-  const last = pieces[pieces.length - 1]
-  return {
-    spec: r,
-    label: r.label ?? (r.lap !== undefined ? `lap ${r.lap + 1}` : `run ${k + 1}`),
-    configuration: r.configuration ?? '',
-    source,
-    startT: first ? s.t[first[0]]! : (r.startT ?? NaN),
-    endT: last ? s.t[last[1] - 1]! : (r.endT ?? NaN),
-    pieces,
-  }
-}
-
-function brakingMask(s: VeSeries): Uint8Array {
-  const mask = new Uint8Array(s.n).fill(1)
-  for (let i = 1; i < s.n; i++) {
-    if (s.valid[i] !== 1 || s.valid[i - 1] !== 1) continue
-    const decel = (s.speed[i - 1]! - s.speed[i]!) / s.dt[i]!
-    if (s.power[i]! < 20 && decel > BRAKING_DECEL_MPS2) mask[i] = 0
-  }
-  return mask
-}
-
-/**
- * Velodrome (no altitude channel): the model holds the rider on the measurement line, where the
- * track model knows the height of the centre of mass. A rider who freewheels for a while leaves
- * the line (swings up the banking to slow down, drops back to rejoin: metres of height the file
- * does not record), so on a track every stretch of at least `MIN_FREEWHEEL_S` seconds without
- * power, and the `FREEWHEEL_SETTLE_S` seconds after pedalling resumes, is left out of the fit;
- * the trace is cut there and each part gets its own offset. A shorter pause in the pedalling is
- * kept. Returns the mask (1 = used) and the number of samples left out.
- */
-function freewheelMask(s: VeSeries, base: Uint8Array): { mask: Uint8Array; dropped: number } {
-  const mask = Uint8Array.from(base)
-  let dropped = 0
-  const drop = (i: number) => {
-    if (mask[i] === 1) dropped++
-    mask[i] = 0
-  }
-  let i = 0
-  while (i < s.n) {
-    if (s.valid[i] !== 1 || s.power[i]! > 0) {
-      i++
-      continue
-    }
-    let j = i
-    while (j + 1 < s.n && s.valid[j + 1] === 1 && !(s.power[j + 1]! > 0)) j++
-    if (s.t[j]! - s.t[i]! + 1 >= MIN_FREEWHEEL_S) {
-      let k = i
-      for (; k < s.n && s.t[k]! - s.t[j]! <= FREEWHEEL_SETTLE_S; k++) drop(k)
-      i = k
-    } else i = j + 1
-  }
-  return { mask, dropped }
-}
-
-function hasChannel(a: Float64Array | null, min: number): boolean {
-  if (!a) return false
-  let c = 0
-  for (let i = 0; i < a.length; i++) if (a[i]! > min) c++
-  return c >= a.length / 2
-}
 
 /**
  * Analyses a field test: CdA and Crr per run with 95 % intervals, the method per run ('ve' or

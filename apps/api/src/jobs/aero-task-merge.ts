@@ -1,0 +1,58 @@
+// The session's files merged end to end on one clock, laps numbered across files.
+import type { ActivitySamples } from '@veloptima/engine'
+
+type Channel = Exclude<keyof ActivitySamples, 't' | 'startEpochS' | 'lap'>
+const FLOAT_CHANNELS: Channel[] = [
+  'speed',
+  'power',
+  'altitude',
+  'distance',
+  'lat',
+  'lon',
+  'airspeed',
+  'yaw',
+  'temperature',
+  'pressure',
+  'airDensity',
+  'windSpeed',
+]
+
+/** The files' samples end to end on the session clock; laps numbered across files. */
+export function mergeActivities(parts: { samples: ActivitySamples; offsetS: number }[]) {
+  const n = parts.reduce((sum, p) => sum + p.samples.t.length, 0)
+  const t = new Float64Array(n)
+  const lap = new Int32Array(n)
+  const merged: Record<string, Float64Array | null> = {}
+  for (const c of FLOAT_CHANNELS) {
+    merged[c] = parts.some((p) => p.samples[c] != null) ? new Float64Array(n).fill(NaN) : null
+  }
+  let at = 0
+  let lapBase = 0
+  let last = -Infinity
+  for (const { samples, offsetS } of parts) {
+    const m = samples.t.length
+    let laps = 0
+    for (let i = 0; i < m; i++) {
+      // Strictly increasing even if two files overlap in time (a second device on the same ride).
+      const time = Math.max(offsetS + samples.t[i]!, last + 1e-3)
+      t[at + i] = time
+      last = time
+      lap[at + i] = lapBase + samples.lap[i]!
+      laps = Math.max(laps, samples.lap[i]! + 1)
+    }
+    for (const c of FLOAT_CHANNELS) {
+      const src = samples[c]
+      if (src && merged[c]) merged[c].set(src, at)
+    }
+    at += m
+    lapBase += Math.max(1, laps)
+  }
+  return {
+    ...(merged as Record<Channel, Float64Array | null>),
+    speed: merged.speed!,
+    power: merged.power!,
+    t,
+    lap,
+    startEpochS: NaN,
+  } as ActivitySamples
+}
