@@ -234,7 +234,10 @@ describe('positions in the optimizer', () => {
       },
     })
     expect(eq.ranking[0]!.choices.helmet).toBe('aero')
-    expect(eq.baseline.timeS).toBeCloseTo(r.timeS, 6)
+    // the ranking compares the combinations' per-segment optima, run without the rideable plan
+    // (only the winner's is built); the plain run's plan refit can improve its optimum a little,
+    // within the optimizer's own tolerance (1e-4 relative)
+    expect(Math.abs(eq.baseline.timeS - r.timeS)).toBeLessThanOrEqual(1e-4 * r.timeS)
     expect(eq.best.positions!.segment[110]).toBe(1)
   })
 })

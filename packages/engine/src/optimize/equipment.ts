@@ -1,6 +1,7 @@
 // Equipment optimization: every combination of options (one per group), each with its own optimal
-// pacing under the same constraint, ranked by finish time, with pruning of combinations that
-// cannot win (docs/decisions/0003-equipment-pruning.md).
+// pacing under the same constraint, ranked by the finish time of that optimum (the bound), with
+// pruning of combinations that cannot win; only the winner's rideable plan is built
+// (docs/decisions/0003-equipment-pruning.md).
 //
 // An option changes CdA (a constant delta, or a table of deltas by apparent-wind yaw), replaces
 // Crr, adds mass, and scales the power the rider can hold (power_factor: CP, maximum power and
@@ -262,9 +263,15 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     baseChoices[g] = input.equipment.baseline?.[g] ?? input.equipment.groups[g]![0]!.name
   const isBase = (c: Combo) => groups.every((g) => c.choices[g] === baseChoices[g])
   const baseCombo = combos.find(isBase)!
-  // 1. the baseline combination, optimized exactly
+  // 1. the baseline combination, optimized exactly (its per-segment optimum: the ranking compares
+  //    the combinations' bounds; only the winner's rideable plan is built, in 4.)
   const b0 = setupOf(input, baseCombo, null)
-  const baseRun = optimizePacing({ ...input, rider: b0.rider, pacing: b0.settings })
+  const baseRun = optimizePacing({
+    ...input,
+    rider: b0.rider,
+    pacing: b0.settings,
+    boundOnly: true,
+  })
   if (baseRun.status !== 'optimal' || !baseRun.simulation) {
     throw new EngineInputError(
       'equipment.baseline',
@@ -274,7 +281,6 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
   const yaw = baseRun.simulation.segments.yawDeg
   // every combination starts from the baseline's positions (and re-assigns when optimized)
   const baseAssign = baseRun.positions?.segment
-  const baseCum = cumulative(baseRun.simulation, input.course)
   // 2. every combination: the baseline's optimal plan made feasible for it (a real, feasible
   //    time: an upper bound on that combination's optimum)
   const opts = input.options ?? {}
@@ -301,8 +307,20 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
   let gainMax = 0
   for (const u of upper) if (u.combo === baseCombo) gainMax = Math.max(0, u.timeS - baseRun.timeS)
   let bestT = baseRun.timeS
-  let best: PacingResult = baseRun
+  let bestCombo = baseCombo
   let tried = 0
+  // a combination's exact run: warm-started from the baseline's optimum and positions
+  const exactInput = (combo: Combo) => {
+    const s = setupOf(input, combo, yaw, baseAssign)
+    return {
+      ...input,
+      rider: s.rider,
+      pacing: s.settings,
+      dragFactor: s.dragFactor,
+      warmStart: baseRun.powerW,
+      initialPositions: baseAssign,
+    }
+  }
   for (const u of upper) {
     if (!Number.isFinite(u.timeS)) continue
     // what re-optimizing pacing can still gain over the fitted plan: twice the largest gain seen
@@ -310,24 +328,29 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     const slack = 2 * gainMax + 1e-3 * u.timeS
     if (input.equipment.prune !== false && tried >= 3 && u.timeS - slack > bestT) continue
     if (exact.has(u.combo)) continue
-    const s = setupOf(input, u.combo, yaw, baseAssign)
-    const rt = optimizePacing({
-      ...input,
-      rider: s.rider,
-      pacing: s.settings,
-      dragFactor: s.dragFactor,
-      warmStart: baseRun.powerW,
-      initialPositions: baseAssign,
-    })
+    const rt = optimizePacing({ ...exactInput(u.combo), boundOnly: true })
     tried++
     if (rt.status !== 'optimal') continue
     exact.set(u.combo, { timeS: rt.timeS, result: rt })
     gainMax = Math.max(gainMax, u.timeS - rt.timeS)
     if (rt.timeS < bestT) {
       bestT = rt.timeS
-      best = rt
+      bestCombo = u.combo
     }
   }
+  // 4. the winner's whole pacing run, rideable plan included (what the rider is handed); its
+  //    optimum can only be faster than the bound-only run's (the plan's refit sometimes improves
+  //    it), so it stays the winner. The baseline's run is the plain pacing run when it wins.
+  const best =
+    bestCombo === baseCombo
+      ? optimizePacing({ ...input, rider: b0.rider, pacing: b0.settings })
+      : optimizePacing(exactInput(bestCombo))
+  if (best.status === 'optimal' && best.timeS < exact.get(bestCombo)!.timeS) {
+    exact.set(bestCombo, { timeS: best.timeS, result: best })
+  }
+  const baseExact = exact.get(baseCombo)!
+  const baseT = baseExact.timeS
+  const baseCum = cumulative(baseExact.result.simulation!, input.course)
   const ranking: RankedCombination[] = upper.map((u) => {
     const e = exact.get(u.combo)
     const sim = e ? e.result.simulation! : u.sim
@@ -338,7 +361,7 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     return {
       choices: u.combo.choices,
       timeS,
-      deltaS: timeS - baseRun.timeS,
+      deltaS: timeS - baseT,
       optimized: e !== undefined,
       deltaSeries: { distanceM: baseCum.d, deltaS: delta },
     }

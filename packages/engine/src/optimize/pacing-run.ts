@@ -1,6 +1,7 @@
 // One run of the pacing optimizer over one set of control segments (split from pacing.ts; the
 // steps are described there).
 import { prepareModel, type SimModel } from '../sim/model.ts'
+import type { SimulationResult } from '../sim/simulate.ts'
 import { powerForSpeeds } from '../sim/step.ts'
 import { buildControls, DEFAULT_CONTROL_OPTIONS } from './controls.ts'
 import {
@@ -362,6 +363,24 @@ export function optimizeOnce(input: PacingInput): PacingResult {
         : `no plan within the constraint and ${lo}–${hi} W gets the rider to the finish: at the best constant power the ${where}`
     return infeasible(reason, controls, n, sims)
   }
+  const result = (sim: SimulationResult, simplified: SimplifiedPlan | null): PacingResult => ({
+    status: 'optimal',
+    reason: note,
+    powerW: plan,
+    simulation: sim,
+    timeS: sim.timeS,
+    baseline,
+    timeSavedS: baseline ? baseline.timeS - sim.timeS : null,
+    plan: simplified,
+    controls,
+    stats: {
+      outerIterations: outer,
+      innerIterations: inner,
+      gradientEvaluations: evals,
+      simulations: sims,
+    },
+  })
+  if (input.boundOnly) return result(chosen.sim, null)
   const maxTargets = pacing.maxTargets ?? DEFAULT_MAX_TARGETS
   const minSectionM = pacing.minSectionM ?? DEFAULT_MIN_SECTION_M
   const found = bestTargetPlan(red, plan, chosen.sim, { maxTargets, minSectionM }, terrain, twoPlan)
@@ -424,21 +443,5 @@ export function optimizeOnce(input: PacingInput): PacingResult {
     plan = Float64Array.from(simplified.powerW)
     note = null
   }
-  return {
-    status: 'optimal',
-    reason: note,
-    powerW: plan,
-    simulation: sim,
-    timeS: sim.timeS,
-    baseline,
-    timeSavedS: baseline ? baseline.timeS - sim.timeS : null,
-    plan: simplified,
-    controls,
-    stats: {
-      outerIterations: outer,
-      innerIterations: inner,
-      gradientEvaluations: evals,
-      simulations: sims,
-    },
-  }
+  return result(sim, simplified)
 }

@@ -34,6 +34,11 @@ export interface PacingInput {
   dragFactor?: Float64Array
   /** a known plan (power per segment): the result is never slower than it, once made feasible */
   warmStart?: Float64Array
+  /**
+   * Only the per-segment optimum (the bound), no rideable plan (`plan` is null): what the
+   * equipment ranking compares, at a tenth of the cost (the plan's search is ~90 % of a run)
+   */
+  boundOnly?: boolean
 }
 
 /** The prepared model with a per-segment drag-area factor folded into ρ (aero is ρ·½(CdA+Fw)). */

@@ -40,7 +40,7 @@ export function optimizePacing(input: PacingInput): PacingResult {
     input.pacing.constraint.type !== 'w_prime_balance' ||
     input.pacing.controls ||
     first.status !== 'optimal' ||
-    !first.plan ||
+    (!first.plan && !input.boundOnly) ||
     input.course.n > FINE_RETRY_MAX_SEGMENTS
   ) {
     return first
@@ -52,8 +52,12 @@ export function optimizePacing(input: PacingInput): PacingResult {
     gradientEvaluations: first.stats.gradientEvaluations + second.stats.gradientEvaluations,
     simulations: first.stats.simulations + second.stats.simulations,
   }
+  // the run whose plan is faster (bound only: whose optimum is faster)
   const better =
-    second.status === 'optimal' && second.plan !== null && second.plan.timeS < first.plan.timeS
+    second.status === 'optimal' &&
+    (input.boundOnly
+      ? second.timeS < first.timeS
+      : second.plan !== null && second.plan.timeS < first.plan!.timeS)
   const chosen = better ? second : first
   const other = better ? first : second
   // the bound is the faster per-segment optimum of the two runs

@@ -90,6 +90,19 @@ describe('equipment optimization', () => {
     }
   })
 
+  it("hands out the winner's rideable plan; its bound is the winner's ranked time", () => {
+    for (const r of [pruned, full]) {
+      expect(r.best.status).toBe('optimal')
+      expect(r.best.timeS).toBe(r.ranking[0]!.timeS)
+      const plan = r.best.plan!
+      expect(plan.targets.length).toBeGreaterThan(0)
+      expect(plan.targets.length).toBeLessThanOrEqual(12)
+      // the plan as ridden is never faster than the per-segment optimum it is bounded by
+      expect(plan.timeS).toBeGreaterThanOrEqual(r.best.timeS - 1e-9)
+      expect(plan.simulation!.timeS).toBe(plan.timeS)
+    }
+  })
+
   it('options act in the physical direction: less drag at equal power is faster', () => {
     const time = (front: string, helmet: string, position: string) =>
       full.ranking.find(
