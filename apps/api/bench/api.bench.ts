@@ -6,6 +6,9 @@
 //   single GET /api/courses/:id (one course, track and segments included)
 //   write  PATCH /api/rider-setups/:id (a rider-setup write)
 //   storm  GET /api/health at 100 req/s while 50 connections hammer the list
+//   big    the list again once the user owns BENCH_BIG_COURSES more (default 10 000, copies of the
+//          smallest real course made in SQL): the first page, and a page 9 000 courses deep
+//          reached by next_cursor (keyset order and owner scope use their indexes)
 // on embedded PGlite, then on PostgreSQL when reachable: BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres (trust auth); the bench creates and drops its
 // own database there. Asserts nothing; the goals (README) are read off the printed table. Each row
@@ -16,6 +19,7 @@ import { cpus, loadavg } from 'node:os'
 import type { AddressInfo } from 'node:net'
 import { fork } from 'node:child_process'
 import pg from 'pg'
+import { sql } from 'drizzle-orm'
 import { courses, openDatabase, users, type Database } from '@veloptima/db'
 import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
@@ -28,7 +32,8 @@ const COURSES = 135
 /** BENCH_DRIVERS=pg (or pglite) measures one database only. */
 const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,pg').split(',')
 /** BENCH_SCENARIOS=list (or single, write, storm, comma-separated) runs those only. */
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'list,single,write,storm').split(',')
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'list,single,write,storm,big').split(',')
+const BIG_COURSES = Number(process.env.BENCH_BIG_COURSES ?? 10000)
 const COURSE_DIR = new URL('../../../../shared/data/courses/', import.meta.url)
 
 type Figures = {
@@ -187,16 +192,63 @@ async function bench(driver: string, database: Database) {
         }),
       )
     }
-    if (!SCENARIOS.includes('storm')) return
-    const [storm, health] = await Promise.all([
-      cannon({ url: listUrl, headers }),
-      cannon({ url: `${base}/api/health`, connections: 2, overallRate: 100 }),
-    ])
-    report(driver, 'list storm (50 connections) …', storm)
-    report(driver, '… GET /api/health meanwhile (100 req/s)', health)
+    if (SCENARIOS.includes('storm')) {
+      const [storm, health] = await Promise.all([
+        cannon({ url: listUrl, headers }),
+        cannon({ url: `${base}/api/health`, connections: 2, overallRate: 100 }),
+      ])
+      report(driver, 'list storm (50 connections) …', storm)
+      report(driver, '… GET /api/health meanwhile (100 req/s)', health)
+    }
+    if (SCENARIOS.includes('big')) await big(driver, database, base, headers)
   } finally {
     await app.close()
   }
+}
+
+/** The `big` scenario: the same list over a collection of BIG_COURSES more courses. */
+async function big(
+  driver: string,
+  database: Database,
+  base: string,
+  headers: Record<string, string>,
+) {
+  // copies of the smallest real course (TT Beton: 161 KB of track and segments, stored
+  // compressed out of line), made by the database itself
+  const smallest = built.reduce((a, b) =>
+    JSON.stringify(a.segments).length <= JSON.stringify(b.segments).length ? a : b,
+  )
+  const t0 = performance.now()
+  await database.db.execute(sql`
+    insert into courses (owner_uid, name, source_format, track, segments, stats)
+    select 'bench', ${smallest.name ?? 'Course'} || ' copy ' || g, ${smallest.format},
+      ${JSON.stringify(smallest.track)}::jsonb, ${JSON.stringify(smallest.segments)}::jsonb,
+      ${JSON.stringify(smallest.stats)}::jsonb
+    from generate_series(1, ${BIG_COURSES}) g`)
+  await database.db.execute(sql`analyze courses`)
+  const total = COURSES + BIG_COURSES
+  console.log(
+    `${driver}: ${total} courses stored (${BIG_COURSES} copies made in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  )
+  const listUrl = `${base}/api/courses?limit=50`
+  report(
+    driver,
+    `GET /api/courses?limit=50 (${total} courses)`,
+    await cannon({ url: listUrl, headers }),
+  )
+  // walk to a page 9 000 courses deep, as a client does, by next_cursor
+  let cursor: string | null = null
+  for (let seen = 0; seen < Math.min(9000, total - 50); seen += 50) {
+    const url: string = cursor ? `${listUrl}&cursor=${encodeURIComponent(cursor)}` : listUrl
+    const page = (await (await fetch(url, { headers })).json()) as { next_cursor: string | null }
+    cursor = page.next_cursor
+    if (!cursor) throw new Error(`the list ended after ${seen + 50} courses of ${total}`)
+  }
+  report(
+    driver,
+    `… a page 9 000 deep (by next_cursor)`,
+    await cannon({ url: `${listUrl}&cursor=${encodeURIComponent(cursor!)}`, headers }),
+  )
 }
 
 if (DRIVERS.includes('pglite')) {
