@@ -10,14 +10,13 @@
 // and CdA windows (`cdam` in v6, `raw` with `data.type = "cdam"` in v5) follow it. Each uploaded
 // file is a block with `data.type = "source"` at sequence < 100 000.
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import {
   aeroDataBlocks,
   aeroRuns,
   aeroSessions,
   devices,
   files,
-  jobs,
   type Db,
   type JsonObject,
 } from '@veloptima/db'
@@ -46,9 +45,7 @@ import {
   sourceBlocks,
   sourceJson,
   STRIDE,
-  versionJson,
   type AnalysisData,
-  type BlockRow,
   type SessionRow,
   type SourceData,
 } from './aero-analysis-data.ts'
@@ -58,6 +55,7 @@ import {
   storeAnalysis,
   waitForEarlierVersions,
 } from './aero-analysis-store.ts'
+import { versionBlocks, versionsOf } from './aero-analysis-read.ts'
 import { historicalAirFor } from '../weather/history-air.ts'
 import type { WeatherSource } from '../weather/source.ts'
 import { insertJob, markSucceeded } from './repository.ts'
@@ -254,20 +252,7 @@ export class AeroAnalyses {
   /** GET /api/aero-sessions/:id/analyses: every version, newest first, with its job's state. */
   async listVersions(uid: string, sessionId: string): Promise<{ items: AeroAnalysisVersion[] }> {
     const session = await this.session(uid, sessionId)
-    const blocks = await this.db
-      .select()
-      .from(aeroDataBlocks)
-      .where(
-        and(
-          eq(aeroDataBlocks.sessionId, session.id),
-          sql`${aeroDataBlocks.data}->>'type' = 'analysis'`,
-        ),
-      )
-      .orderBy(desc(aeroDataBlocks.sequence))
-    const ids = blocks.map((b) => String(b.data.job_id)).filter(isUuid)
-    const jobRows = ids.length ? await this.db.select().from(jobs).where(inArray(jobs.id, ids)) : []
-    const byId = new Map(jobRows.map((j) => [j.id, j]))
-    return { items: blocks.map((b) => versionJson(b, byId.get(String(b.data.job_id)))) }
+    return { items: await versionsOf(this.db, session.id) }
   }
 
   /**
@@ -276,7 +261,7 @@ export class AeroAnalyses {
    */
   async getVersion(uid: string, sessionId: string, which: string) {
     const session = await this.session(uid, sessionId)
-    const { items } = await this.listVersions(uid, session.id)
+    const items = await versionsOf(this.db, session.id)
     const version =
       which === 'latest'
         ? items.find((v) => v.status === 'succeeded')
@@ -285,31 +270,7 @@ export class AeroAnalyses {
       if (which === 'latest') return { analysis: null, runs: [], windows: [] }
       throw notFound('The analysis version')
     }
-    const rows = await this.db
-      .select()
-      .from(aeroDataBlocks)
-      .where(
-        and(
-          eq(aeroDataBlocks.sessionId, session.id),
-          gte(aeroDataBlocks.sequence, version.version * STRIDE + 1),
-          lt(aeroDataBlocks.sequence, (version.version + 1) * STRIDE),
-        ),
-      )
-      .orderBy(asc(aeroDataBlocks.sequence))
-    const json = (b: BlockRow) => ({
-      id: b.id,
-      kind: b.kind,
-      run_id: b.runId,
-      sequence: b.sequence,
-      start_time: b.startTime,
-      end_time: b.endTime,
-      data: b.data,
-    })
-    return {
-      analysis: version,
-      runs: rows.filter((b) => b.data.type === 'run').map(json),
-      windows: rows.filter((b) => b.data.type === 'cdam').map(json),
-    }
+    return { analysis: version, ...(await versionBlocks(this.db, session.id, version.version)) }
   }
 
   /**
