@@ -158,7 +158,9 @@ export function EquipmentRanking({ output }: { output: EquipmentOutput }) {
           <tr>
             <th className="px-2 py-2">Rank</th>
             <th className="px-2 py-2">Combination</th>
-            <th className="px-2 py-2">Time</th>
+            <th className="px-2 py-2" title="Each combination's per-segment optimum">
+              Optimum time
+            </th>
             <th className="px-2 py-2">Δ time vs baseline</th>
           </tr>
         </thead>
@@ -172,15 +174,22 @@ export function EquipmentRanking({ output }: { output: EquipmentOutput }) {
                   ? ' (baseline)'
                   : ''}
               </td>
-              <td className="px-2 py-1.5 tabular-nums">{formatDuration(c.time_s)}</td>
+              <td className="px-2 py-1.5 tabular-nums">
+                {c.optimized ? '' : '≤ '}
+                {formatDuration(c.time_s)}
+              </td>
               <td className="px-2 py-1.5 tabular-nums">
                 {Math.abs(c.delta_s) < 0.05 ? '—' : formatSaving(c.delta_s)}
-                {c.optimized ? '' : ' (bound)'}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <p className="text-xs text-slate-500">
+        Combinations are compared on their per-segment optimum, the bound a rideable plan comes
+        close to; the plan below is the winner’s, with its own time. ≤: not optimized exactly, a
+        time the combination is sure to beat or match (it cannot win).
+      </p>
       <DeltaChart
         lines={output.ranking
           .filter((c) => choicesLabel(c.choices) !== choicesLabel(output.baseline.choices))
