@@ -25,8 +25,10 @@ test('the landing page loads under 120 KB of gzipped JavaScript, without TanStac
   // from the landing page". Every script a new visitor's browser fetches until the network is
   // idle, gzipped at level 9 as a compressing proxy would serve it.
   const scripts: string[] = []
+  const requests: string[] = []
   page.on('response', (r) => {
     if (r.request().resourceType() === 'script') scripts.push(new URL(r.url()).pathname)
+    else requests.push(new URL(r.url()).pathname)
   })
   await page.goto('/')
   await expect(page.locator('html[data-auth="signed-out"]')).toBeAttached()
@@ -42,6 +44,8 @@ test('the landing page loads under 120 KB of gzipped JavaScript, without TanStac
     bodies.push(body.toString('utf8'))
   }
   console.log(`Landing page JavaScript: ${scripts.length} files, ${gzipped} bytes gzip`)
+  // the footer's links and the sign-in's provider settings share one read of the configuration
+  expect(requests.filter((p) => p === '/api/public-config')).toHaveLength(1)
   expect(scripts.length).toBeGreaterThan(0)
   expect(gzipped).toBeLessThan(120 * 1024)
   // TanStack Query's core (its "Missing queryFn" error is in no other library) and the data

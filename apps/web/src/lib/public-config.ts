@@ -14,9 +14,38 @@ export type PublicConfigState = {
   isLoading: boolean
 }
 
-// Read once per page and shared by every caller (the footer's links, Support, Feedback). Plain
-// React rather than TanStack Query: the landing page's footer needs it, and the query library
-// loads with the signed-in app (issue 18 §4).
+// Read once per page and shared by every caller (the footer's links, Support, Feedback, the
+// sign-in's provider settings, the maps' tile server). Plain React rather than TanStack Query:
+// the landing page's footer needs it, and the query library loads with the signed-in app
+// (issue 18 §4).
+let json: Promise<unknown> | undefined
+
+/**
+ * The whole answer of GET /api/public-config, one request per page load for every caller; a
+ * failed request is forgotten, so the next caller tries again.
+ */
+export function publicConfigJson(): Promise<unknown> {
+  json ??= (async () => {
+    const response = await fetch('/api/public-config', { signal: AbortSignal.timeout(10_000) })
+    if (!response.ok) throw new Error(`public-config answered HTTP ${response.status}`)
+    return response.json() as Promise<unknown>
+  })().catch((error: unknown) => {
+    json = undefined
+    throw error
+  })
+  return json
+}
+
+/** The configured map tile URL (null: none, or the configuration could not be read). */
+export async function mapTileUrl(): Promise<string | null> {
+  try {
+    const c = (await publicConfigJson()) as { map_tile_url?: string | null }
+    return c.map_tile_url || null
+  } catch {
+    return null
+  }
+}
+
 let state: PublicConfigState = { data: undefined, error: undefined, isLoading: true }
 let request: Promise<void> | undefined
 const listeners = new Set<() => void>()
@@ -29,9 +58,7 @@ function set(next: PublicConfigState) {
 function load() {
   request ??= (async () => {
     try {
-      const response = await fetch('/api/public-config')
-      if (!response.ok) throw new Error(`public-config answered ${response.status}`)
-      set({ data: (await response.json()) as ShellConfig, error: undefined, isLoading: false })
+      set({ data: (await publicConfigJson()) as ShellConfig, error: undefined, isLoading: false })
     } catch (error) {
       set({ data: undefined, error: error as Error, isLoading: false })
       request = undefined // the next caller to mount tries again

@@ -3,27 +3,17 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
+import { mapTileUrl } from '../../lib/public-config.ts'
 import type { RunBlock } from './api.ts'
 
 const COLORS = ['#ea580c', '#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04', '#db2777']
-
-async function tileUrl(): Promise<string | null> {
-  try {
-    const r = await fetch('/api/public-config')
-    if (!r.ok) return null
-    const c = (await r.json()) as { map_tile_url?: string | null }
-    return c.map_tile_url || null
-  } catch {
-    return null
-  }
-}
 
 export function LapsMap({ runs }: { runs: RunBlock[] }) {
   const el = useRef<HTMLDivElement>(null)
   const [tiles, setTiles] = useState<string | null | undefined>(undefined)
   const tracks = useMemo(() => runs.filter((r) => r.data.track && r.data.track.length > 1), [runs])
   useEffect(() => {
-    void tileUrl().then(setTiles)
+    void mapTileUrl().then(setTiles)
   }, [])
   useEffect(() => {
     if (!el.current || tiles === undefined || tracks.length === 0) return

@@ -1,4 +1,5 @@
 // The two calls the sign-in makes to our API before a session exists (no session token).
+import { publicConfigJson } from '../../lib/public-config.ts'
 
 export type PublicConfig = {
   auth: { domain: string; client_id: string; audience: string }
@@ -48,7 +49,14 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
   return (await response.json()) as T
 }
 
-export const fetchPublicConfig = () => call<PublicConfig>('/api/public-config')
+/** The page's one read of /api/public-config (lib/public-config.ts), errors as the auth API's. */
+export const fetchPublicConfig = () =>
+  publicConfigJson().then(
+    (c) => c as PublicConfig,
+    (error: unknown) => {
+      throw new AuthApiError('network-request-failed', String(error))
+    },
+  )
 
 /** §7: POST the provider's access token; the answer's `firebaseToken` is our session token. */
 export const exchangeAccessToken = (accessToken: string) =>

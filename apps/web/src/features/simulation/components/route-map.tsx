@@ -6,25 +6,10 @@
 import { useEffect, useRef, useState } from 'react'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
+import { mapTileUrl } from '../../../lib/public-config.ts'
 import { windArrowSvg, type MapWindArrow } from '../lib/wind-arrow.ts'
 
 type Track = { lat: number[]; lon: number[] }
-
-let tileUrl: Promise<string | null> | undefined
-async function loadTileUrl(): Promise<string | null> {
-  try {
-    const r = await fetch('/api/public-config')
-    if (!r.ok) return null
-    const c = (await r.json()) as { map_tile_url?: string | null }
-    return c.map_tile_url || null
-  } catch {
-    return null
-  }
-}
-function mapTileUrl(): Promise<string | null> {
-  tileUrl ??= loadTileUrl()
-  return tileUrl
-}
 
 export function RouteMap({
   track,
