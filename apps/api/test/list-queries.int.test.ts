@@ -22,6 +22,8 @@ const OWNERS = 200
 const ROWS = 8000
 const TEAM = '00000000-0000-4000-8000-000000000001'
 const ME = 'u1'
+/** Items of the one caller of the big collection. */
+const BIG = 5000
 
 type PlanNode = {
   'Node Type': string
@@ -189,5 +191,119 @@ describe(`list queries on ${testDriver()}: only their columns, by index`, () => 
       where owner_uid = ${ME} or owner_team = ${TEAM} or sample
       order by created_at desc, id desc limit 51`)) as unknown as { rows: { id: string }[] }
     expect(page.map((r) => r.id)).toEqual(result.rows.map((r) => r.id))
+  })
+})
+
+// One caller owning thousands of items (issue 18, the bench's `big` scenario): the page must be
+// read by walking the caller's keyset index backwards and stopping after `limit + 1` rows, not by
+// fetching all of the caller's rows and sorting them. Checked on what the planner actually did
+// (EXPLAIN ANALYZE): how many rows each scan of the table returned.
+describe(`list queries on ${testDriver()}: one caller owning ${BIG} items`, () => {
+  let database: Database
+  const TEAM_A = '00000000-0000-4000-8000-00000000000a'
+  const TEAM_B = '00000000-0000-4000-8000-00000000000b'
+  beforeAll(async () => {
+    database = await openTestDatabase()
+    const { db } = database
+    await db.execute(
+      sql`insert into users (uid, email) values ('big', 'big@example.com'), ('other', 'other@example.com')`,
+    )
+    await db.execute(sql`insert into teams (id, name) values (${TEAM_A}, 'A'), (${TEAM_B}, 'B')`)
+    await db.execute(
+      sql`insert into team_members (team_id, uid) values (${TEAM_A}, 'big'), (${TEAM_B}, 'other')`,
+    )
+    // The caller's rows, the team's and another user's rows interleaved in time, and samples.
+    const ownerOf = sql.raw(
+      `case when g % 10 = 0 then null when g % 10 = 5 then null when g % 10 = 3 then 'other' else 'big' end`,
+    )
+    const teamOf = sql.raw(
+      `case when g % 10 = 0 then '${TEAM_A}'::uuid when g % 10 = 5 then '${TEAM_B}'::uuid end`,
+    )
+    const series = sql.raw(`generate_series(1, ${Math.round((BIG * 10) / 7)}) g`)
+    await db.execute(sql`insert into courses (owner_uid, owner_team, name, segments, created_at)
+      select ${ownerOf}, ${teamOf}, 'Course ' || g, '[]', ${createdAt} from ${series}`)
+    await db.execute(sql`insert into courses (sample, name, created_at)
+      select true, 'Sample ' || g, now() - g * interval '7 minutes' from generate_series(1, 20) g`)
+    await db.execute(sql`insert into optimizations (owner_uid, owner_team, type, name, inputs, created_at)
+      select ${ownerOf}, ${teamOf}, (case when g % 4 < 2 then 'pacing' else 'equipment' end)::optimization_type,
+        'Optimization ' || g, '{}', ${createdAt} from ${series}`)
+    await db.execute(sql`analyze`)
+  }, 120_000)
+  afterAll(() => database.close())
+
+  type Analyzed = PlanNode & {
+    'Actual Rows'?: number
+    'Actual Loops'?: number
+    'Scan Direction'?: string
+  }
+  async function analyzed(query: { getSQL(): SQL }): Promise<Analyzed[]> {
+    const result = (await database.db.execute(
+      sql`explain (analyze, format json) ${query}`,
+    )) as unknown as { rows: Record<string, unknown>[] }
+    const raw = Object.values(result.rows[0]!)[0]
+    const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: Analyzed }[]
+    return nodes(doc[0]!.Plan) as Analyzed[]
+  }
+
+  /** Rows the scans of `table` handed up, over all their loops. */
+  const rowsRead = (all: Analyzed[], table: string) =>
+    all
+      .filter((n) => n['Relation Name'] === table)
+      .reduce((sum, n) => sum + (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1), 0)
+
+  const cases: [string, string, () => { getSQL(): SQL }][] = [
+    ['courses', 'first page', () => courseRepo.listQuery(database.db, 'big', { limit: 50 })],
+    [
+      'courses',
+      'owner=<me>',
+      () => courseRepo.listQuery(database.db, 'big', { limit: 50, owners: ['big'] }),
+    ],
+    [
+      'courses',
+      'owner=<me>,<team>',
+      () => courseRepo.listQuery(database.db, 'big', { limit: 50, owners: ['big', TEAM_A] }),
+    ],
+    [
+      'optimizations',
+      'type=pacing',
+      () =>
+        optimizationRepo.listQuery(database.db, 'big', {
+          limit: 50,
+          filter: eq(optimizations.type, 'pacing'),
+        }),
+    ],
+  ]
+
+  for (const [table, what, query] of cases) {
+    it(`${table}, ${what}: the caller's keyset index is walked backwards, ≤ limit + 1 rows per branch`, async () => {
+      const all = await analyzed(query())
+      const mine = all.filter((n) => n['Index Name'] === `${table}_owner_uid_keyset_idx`)
+      expect(mine).toHaveLength(1)
+      expect(mine[0]!['Node Type']).toMatch(/^Index (Only )?Scan$/)
+      expect(mine[0]!['Scan Direction']).toBe('Backward')
+      expect(mine[0]!['Actual Rows']).toBeLessThanOrEqual(51)
+      expect(all.map((n) => n['Node Type'])).not.toContain('Bitmap Heap Scan')
+      expect(
+        all.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']),
+      ).not.toContain(table)
+      // The caller's 5 000 rows, the team's and the samples: at most one page from each branch.
+      expect(rowsRead(all, table)).toBeLessThanOrEqual(3 * 51)
+      // No sort over more than the branches' pages.
+      for (const sort of all.filter((n) => n['Node Type'] === 'Sort')) {
+        expect(sort['Actual Rows']).toBeLessThanOrEqual(3 * 51)
+      }
+    })
+  }
+
+  it('a page deep in the caller’s items (by cursor) also reads one page per branch', async () => {
+    const deep = (await database.db.execute(sql`select created_at::text as ts, id from courses
+      where owner_uid = 'big' order by created_at desc, id desc offset ${BIG - 200} limit 1`)) as unknown as {
+      rows: { ts: string; id: string }[]
+    }
+    const all = await analyzed(
+      courseRepo.listQuery(database.db, 'big', { limit: 50, cursor: deep.rows[0]! }),
+    )
+    expect(rowsRead(all, 'courses')).toBeLessThanOrEqual(3 * 51)
+    expect(all.map((n) => n['Index Name'])).toContain('courses_owner_uid_keyset_idx')
   })
 })

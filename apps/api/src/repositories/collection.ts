@@ -1,7 +1,7 @@
-import { and, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
-import type { Db } from '@veloptima/db'
-import { ownedByAny, visibleTo, type OwnerCols } from './ownership.ts'
+import { teamMembers, type Db } from '@veloptima/db'
+import { listScopes, visibleTo, type OwnerCols } from './ownership.ts'
 import { keyset, type Cursor } from './pagination.ts'
 
 /** A table of owned items (owner.ts in packages/db): id, owner columns, timestamps. */
@@ -15,6 +15,12 @@ export type ListOptions = {
   owners?: string[] | undefined
   /** Further conditions (e.g. type=pacing). */
   filter?: SQL | undefined
+}
+
+/** What `listQuery` needs of drizzle's set-operator builder (the branches' types are erased). */
+type Unionable = {
+  unionAll(next: unknown): Unionable
+  orderBy(...order: SQL[]): { limit(n: number): unknown }
 }
 
 /**
@@ -51,17 +57,56 @@ export class OwnedCollection<Row extends { id: string }> {
     return this.publicRead ? or(own, this.publicRead)! : own
   }
 
-  /** The list query (a page of the caller's items, newest first) without running it. */
+  /**
+   * The list query (a page of the caller's items, newest first) without running it. Each owner
+   * scope (`listScopes`: the caller's, their teams', the public rows) is its own branch that walks
+   * its keyset index backwards from the cursor and stops at `limit + 1` rows; a `union all` of the
+   * branches, ordered and cut again, is the page. One query with the scopes OR-ed together would
+   * read every visible row through a bitmap and sort them all (slow once a caller owns thousands).
+   * The teams' branch is one lateral keyset walk per membership of the caller, so a team the
+   * caller left is never read.
+   */
   listQuery(db: Db, uid: string, o: ListOptions) {
     const t = this.table
-    const k = keyset(t, o.cursor)
-    const scope = o.owners ? ownedByAny(db, t, uid, o.owners) : this.readable(db, uid)
-    return db
-      .select({ ...this.listColumns, ts: k.ts } as never)
-      .from(t)
-      .where(and(scope, o.filter, k.after))
-      .orderBy(...k.order)
-      .limit(o.limit + 1)
+    const n = o.limit + 1
+    const branch = (where: SQL | undefined) => {
+      const k = keyset(t, o.cursor)
+      return db
+        .select({ ...this.listColumns, ts: k.ts } as never)
+        .from(t)
+        .where(and(where, o.filter, k.after))
+        .orderBy(...k.order)
+        .limit(n)
+    }
+    const branches = listScopes(uid, o.owners, Boolean(this.publicRead)).map((scope) => {
+      if (scope.kind === 'mine') return branch(eq(t.ownerUid, uid))
+      if (scope.kind === 'public') return branch(this.publicRead)
+      const items = branch(sql`${t.ownerTeam} = ${teamMembers.teamId}`).as('team_items')
+      const fields = items as unknown as Record<string, PgColumn>
+      const memberships = and(
+        eq(teamMembers.uid, uid),
+        scope.only ? inArray(teamMembers.teamId, scope.only) : undefined,
+      )
+      return db
+        .select(
+          Object.fromEntries(
+            [...Object.keys(this.listColumns), 'ts'].map((key) => [key, fields[key]]),
+          ) as never,
+        )
+        .from(teamMembers)
+        .crossJoinLateral(items)
+        .where(memberships)
+        .orderBy(desc(fields.createdAt!), desc(fields.id!))
+        .limit(n) as unknown as ReturnType<typeof branch>
+    })
+    const [first, ...rest] = branches
+    if (!first) return branch(sql`false`)
+    if (!rest.length) return first
+    // drizzle renders `(first) union all (next) … order by "created_at" desc, "id" desc limit n`
+    // and maps the rows by the first branch's fields (the same for every branch).
+    let union = first as unknown as Unionable
+    for (const next of rest) union = union.unionAll(next)
+    return union.orderBy(desc(t.createdAt), desc(t.id)).limit(n) as typeof first
   }
 
   /** A page of items: the list columns only (`listOmit` never leaves the database). */

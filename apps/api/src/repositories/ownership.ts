@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import { teamMembers, type Db } from '@veloptima/db'
 
@@ -28,18 +28,31 @@ export function visibleTo(db: Db, t: OwnerCols, uid: string): SQL {
 }
 
 /**
- * The specification's `owner in [uid, teamId]`, restricted to what the caller may see: ids that
- * are neither the caller nor one of the caller's teams match nothing (never an error, so a
- * stale current_team does not break the home page).
+ * The owner scopes of a list, each read as its own keyset branch (collection.ts `listQuery`):
+ * the caller's items, their teams' items (all of them, or only the teams asked for, always
+ * among the caller's memberships), and the public rows when the collection has them. Without
+ * `owners` that is `visibleTo` plus the public rows. With `owners` (the specification's
+ * `owner in [uid, teamId]`) only the scopes asked for, restricted to what the caller may see:
+ * ids that are neither the caller nor one of the caller's teams match nothing (never an error,
+ * so a stale current_team does not break the home page), nor do public rows. The scopes never
+ * overlap: an item has exactly one owner, and public rows (samples) have none.
  */
-export function ownedByAny(db: Db, t: OwnerCols, uid: string, owners: string[]): SQL {
-  const teamIds = owners.filter(isUuid)
-  const parts: SQL[] = []
-  if (owners.includes(uid)) parts.push(eq(t.ownerUid, uid))
-  if (teamIds.length) {
-    parts.push(and(inArray(t.ownerTeam, teamIds), inMyTeams(db, t, uid))!)
+export type ListScope = { kind: 'mine' } | { kind: 'teams'; only?: string[] } | { kind: 'public' }
+
+export function listScopes(
+  uid: string,
+  owners: string[] | undefined,
+  hasPublic: boolean,
+): ListScope[] {
+  if (!owners) {
+    const all: ListScope[] = [{ kind: 'mine' }, { kind: 'teams' }]
+    return hasPublic ? [...all, { kind: 'public' }] : all
   }
-  return parts.length ? or(...parts)! : sql`false`
+  const teamIds = [...new Set(owners.filter(isUuid))]
+  const scopes: ListScope[] = []
+  if (owners.includes(uid)) scopes.push({ kind: 'mine' })
+  if (teamIds.length) scopes.push({ kind: 'teams', only: teamIds })
+  return scopes
 }
 
 export async function isMember(db: Db, uid: string, teamId: string): Promise<boolean> {

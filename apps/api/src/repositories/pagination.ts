@@ -34,7 +34,8 @@ export function decodeCursor(s: string | undefined): Cursor | undefined {
 /** Columns to select for the cursor, the condition after a cursor and the order. */
 export function keyset(t: { createdAt: PgColumn; id: PgColumn }, cursor: Cursor | undefined) {
   return {
-    ts: sql<string>`${t.createdAt}::text`,
+    /** Named `ts`: a union of list branches is ordered by its output columns' names. */
+    ts: sql<string>`${t.createdAt}::text`.as('ts'),
     after: cursor
       ? sql`(${t.createdAt}, ${t.id}) < (${cursor.ts}::timestamptz, ${cursor.id}::uuid)`
       : undefined,
