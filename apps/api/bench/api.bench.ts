@@ -96,7 +96,7 @@ const ms = (x: number) => x.toFixed(1)
 function report(driver: string, scenario: string, r: Figures) {
   const bad = r.non2xx + r.errors
   const load = loadavg()[0]!.toFixed(1)
-  rows.push([
+  const row = [
     driver,
     scenario,
     r.rps.toFixed(0),
@@ -105,7 +105,9 @@ function report(driver: string, scenario: string, r: Figures) {
     ms(r.max),
     String(bad),
     load,
-  ])
+  ]
+  rows.push(row)
+  process.send?.(row) // to the parent process when each database runs in its own (below)
   console.log(
     `${driver.padEnd(10)} ${scenario.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s  ` +
       `p50 ${ms(r.p50).padStart(6)} ms  p99 ${ms(r.p99).padStart(7)} ms  max ${ms(r.max)} ms  ` +
@@ -251,38 +253,58 @@ async function big(
   )
 }
 
-if (DRIVERS.includes('pglite')) {
-  // In its own worker thread (packages/db/src/pglite-thread.mjs), as `npm start` runs it.
-  const database = await openDatabase({ driver: 'pglite' })
-  try {
-    await bench('PGlite', database)
-  } finally {
-    await database.close()
+if (DRIVERS.length > 1 && !process.env.BENCH_ONE_DRIVER) {
+  // each database in a process of its own, so that one run's heap, threads and pools do not weigh
+  // on the other's figures (the PostgreSQL health p99 after PGlite in the same process: 24 ms,
+  // alone: 7–13 ms); each child prints its rows as they come, the table is printed here
+  for (const driver of DRIVERS) {
+    const child = fork(process.argv[1]!, [], {
+      env: { ...process.env, BENCH_DRIVERS: driver, BENCH_ONE_DRIVER: '1' },
+      execArgv: process.execArgv,
+    })
+    child.on('message', (row) => rows.push(row as string[]))
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    if (code) throw new Error(`the ${driver} bench exited with ${code}`)
   }
-}
-
-const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-let scratch: Awaited<ReturnType<typeof scratchPg>> | undefined
-try {
-  if (DRIVERS.includes('pg')) scratch = await scratchPg(pgUrl)
-} catch (error) {
-  console.log(`(PostgreSQL not measured: ${pgUrl} is not reachable: ${String(error)})`)
-}
-if (scratch) {
-  try {
-    const database = await openDatabase({ driver: 'pg', url: scratch.url, maxConnections: 10 })
+} else {
+  if (DRIVERS.includes('pglite')) {
+    // In its own worker thread (packages/db/src/pglite-thread.mjs), as `npm start` runs it.
+    const database = await openDatabase({ driver: 'pglite' })
     try {
-      await bench('PostgreSQL', database)
+      await bench('PGlite', database)
     } finally {
       await database.close()
     }
-  } finally {
-    await scratch.drop()
+  }
+
+  const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+  let scratch: Awaited<ReturnType<typeof scratchPg>> | undefined
+  try {
+    if (DRIVERS.includes('pg')) scratch = await scratchPg(pgUrl)
+  } catch (error) {
+    console.log(`(PostgreSQL not measured: ${pgUrl} is not reachable: ${String(error)})`)
+  }
+  if (scratch) {
+    try {
+      const database = await openDatabase({ driver: 'pg', url: scratch.url, maxConnections: 10 })
+      try {
+        await bench('PostgreSQL', database)
+      } finally {
+        await database.close()
+      }
+    } finally {
+      await scratch.drop()
+    }
   }
 }
 
-console.log(
-  `\n| Database | Scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | max ms | failed | load (1 min, ${cpus().length} CPUs) |`,
-)
-console.log('|---|---|---:|---:|---:|---:|---:|---:|')
-for (const r of rows) console.log(`| ${r.join(' | ')} |`)
+// the table once, by the process that ran every database (or the only one)
+if (!process.send) {
+  console.log(
+    `\n| Database | Scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | max ms | failed | load (1 min, ${cpus().length} CPUs) |`,
+  )
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|')
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`)
+}
+// a child lets its parent go on
+if (process.send) process.disconnect()
