@@ -307,4 +307,4 @@ if (!process.send) {
   for (const r of rows) console.log(`| ${r.join(' | ')} |`)
 }
 // a child lets its parent go on
-if (process.send) process.disconnect()
+if (process.send) process.disconnect?.()
