@@ -265,6 +265,44 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
     expect((await max.get(`/api/files/${course.source_file_id}`)).status).toBe(404)
   })
 
+  it('an aero session moves with the files read into it; a file another session also uses stays', async () => {
+    const session = await max.post('/api/aero-sessions', sessionBody('Helmet day'))
+    expect(session.status, JSON.stringify(session.body)).toBe(201)
+    const id = session.body.id as string
+    // a real field test (shared/data/aero), read into the session as the app uploads it
+    const body = await multipart(
+      'helmet-test.fit',
+      readFileSync('/work/shared/data/aero/helmet-test-2018-10-03-08-36-06.fit'),
+    )
+    const up = await t.app.inject({
+      method: 'POST',
+      url: `/api/aero-sessions/${id}/files`,
+      headers: { ...(await t.bearer({ uid: 'max' })), ...body.headers },
+      payload: body.payload,
+    })
+    expect(up.statusCode, up.body).toBe(201)
+    const fileId = (await max.get(`/api/aero-sessions/${id}/files`)).body.items[0].file_id as string
+    expect(await fileOwner(fileId)).toEqual({ uid: 'max', team: null })
+    expect((await olga.get(`/api/files/${fileId}`)).status).toBe(404)
+
+    const toTeam = await max.post(`/api/aero-sessions/${id}/move`, { owner: teamId })
+    expect(toTeam.status, JSON.stringify(toTeam.body)).toBe(200)
+    // every member can read the session's file now, as re-analysing and downloading need
+    expect(await fileOwner(fileId)).toEqual({ uid: null, team: teamId })
+    expect((await olga.get(`/api/files/${fileId}`)).status).toBe(200)
+
+    // another session of the team refers to the same file: it no longer moves with the first one
+    const twin = await olga.post('/api/aero-sessions', {
+      ...sessionBody('Same file'),
+      source_file_id: fileId,
+      owner: teamId,
+    })
+    expect(twin.status, JSON.stringify(twin.body)).toBe(201)
+    const back = await olga.post(`/api/aero-sessions/${id}/move`, { owner: 'olga' })
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect(await fileOwner(fileId)).toEqual({ uid: null, team: teamId })
+  })
+
   it('a source file another item also uses is not carried: the references rule refuses the move', async () => {
     const course = await importAlpe()
     const twin = await max.post('/api/courses', {

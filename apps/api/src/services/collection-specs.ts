@@ -1,7 +1,8 @@
 // The owned collections of the API: how each maps to its table and what it references.
-import { and, eq, isNotNull, ne, sql, type SQL } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import {
+  aeroDataBlocks,
   aeroSessions,
   courses,
   devices,
@@ -27,7 +28,7 @@ import {
 import { z } from 'zod'
 import { AppError } from '../errors.ts'
 import { OwnedCollection } from '../repositories/collection.ts'
-import { ownerJson, type Owner } from '../repositories/ownership.ts'
+import { isUuid, ownerJson, type Owner } from '../repositories/ownership.ts'
 import type { Carried, CollectionSpec } from './collections.ts'
 import { toColumns, toJson } from './validation.ts'
 
@@ -168,6 +169,75 @@ async function ownSourceFile(db: Db, row: typeof courses.$inferSelect): Promise<
   return other ? [] : [{ field: 'source_file_id', repo: fileRepo, id: fileId }]
 }
 
+/**
+ * The files read into an aero session (its uploads, each a `source` block, and its own
+ * `source_file_id`): those of the session's owner that no other item uses (another session's
+ * blocks, a course, an optimization's export) move with the session, so that its members can
+ * download them and re-analyse; a shared file stays where it is (the references rule decides).
+ */
+async function ownAeroFiles(db: Db, row: typeof aeroSessions.$inferSelect): Promise<Carried[]> {
+  const blocks = await db
+    .select({ fileId: sql<string | null>`${aeroDataBlocks.data}->>'file_id'` })
+    .from(aeroDataBlocks)
+    .where(
+      and(eq(aeroDataBlocks.sessionId, row.id), sql`${aeroDataBlocks.data}->>'type' = 'source'`),
+    )
+  const ids = new Set(blocks.map((b) => b.fileId).filter((id): id is string => !!id && isUuid(id)))
+  if (row.sourceFileId) ids.add(row.sourceFileId)
+  if (ids.size === 0) return []
+  const owned = await db
+    .select({ id: files.id })
+    .from(files)
+    .where(
+      and(
+        inArray(files.id, [...ids]),
+        row.ownerUid === null ? sql`${files.ownerUid} is null` : eq(files.ownerUid, row.ownerUid),
+        row.ownerTeam === null
+          ? sql`${files.ownerTeam} is null`
+          : eq(files.ownerTeam, row.ownerTeam),
+      ),
+    )
+  const out: Carried[] = []
+  for (const { id } of owned) {
+    const [other] = await db
+      .select({ id: courses.id })
+      .from(courses)
+      .where(eq(courses.sourceFileId, id))
+      .union(
+        db
+          .select({ id: aeroSessions.id })
+          .from(aeroSessions)
+          .where(and(eq(aeroSessions.sourceFileId, id), ne(aeroSessions.id, row.id))),
+      )
+      .union(
+        db
+          .select({ id: aeroDataBlocks.sessionId })
+          .from(aeroDataBlocks)
+          .where(
+            and(
+              sql`${aeroDataBlocks.data}->>'type' = 'source'`,
+              sql`${aeroDataBlocks.data}->>'file_id' = ${id}`,
+              ne(aeroDataBlocks.sessionId, row.id),
+            ),
+          ),
+      )
+      .union(
+        db
+          .select({ id: optimizationResults.id })
+          .from(optimizationResults)
+          .where(eq(optimizationResults.exportFileId, id)),
+      )
+      .limit(1)
+    if (other) continue
+    out.push({
+      field: id === row.sourceFileId ? 'source_file_id' : `files.${id}`,
+      repo: fileRepo,
+      id,
+    })
+  }
+  return out
+}
+
 export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
   noun: 'rider setup',
   repo: riderSetupRepo,
@@ -263,6 +333,7 @@ export const aeroSessionSpec: CollectionSpec<typeof aeroSessions.$inferSelect> =
   patchSchema: aeroSessionPatchSchema,
   json: (row) => ownedJson(row),
   listJson: ownedListJson(aeroSessionRepo),
+  carried: ownAeroFiles,
   columns: (body) => {
     const c = toColumns(body)
     if (typeof c.startedAt === 'string') c.startedAt = new Date(c.startedAt)

@@ -166,8 +166,8 @@ export class CollectionService<Row extends { id: string }> {
    * (403 `move-forbidden` for a member); someone else's item is 404. The item's references
    * (course, setup, file, devices) must be visible and, when moving to a team, the team's or
    * samples (400 `reference-not-shared` naming the field that blocks it), except the items that
-   * belong to it alone (`carried`: a course's own source file), which move with it in one
-   * transaction.
+   * belong to it alone (`carried`: a course's own source file, the files read into an aero
+   * session), which move with it in one transaction.
    */
   async move(uid: string, id: string, input: unknown): Promise<unknown> {
     const { owner: target } = parse(moveSchema, input)
