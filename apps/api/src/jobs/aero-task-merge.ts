@@ -1,21 +1,7 @@
 // The session's files merged end to end on one clock, laps numbered across files.
-import type { ActivitySamples } from '@veloptima/engine'
+import { OPTIONAL_SAMPLE_CHANNELS, type ActivitySamples } from '@veloptima/engine'
 
-type Channel = Exclude<keyof ActivitySamples, 't' | 'startEpochS' | 'lap'>
-const FLOAT_CHANNELS: Channel[] = [
-  'speed',
-  'power',
-  'altitude',
-  'distance',
-  'lat',
-  'lon',
-  'airspeed',
-  'yaw',
-  'temperature',
-  'pressure',
-  'airDensity',
-  'windSpeed',
-]
+const FLOAT_CHANNELS = ['speed', 'power', ...OPTIONAL_SAMPLE_CHANNELS] as const
 
 /** The files' samples end to end on the session clock; laps numbered across files. */
 export function mergeActivities(parts: { samples: ActivitySamples; offsetS: number }[]) {
@@ -48,7 +34,7 @@ export function mergeActivities(parts: { samples: ActivitySamples; offsetS: numb
     lapBase += Math.max(1, laps)
   }
   return {
-    ...(merged as Record<Channel, Float64Array | null>),
+    ...(merged as Record<(typeof FLOAT_CHANNELS)[number], Float64Array | null>),
     speed: merged.speed!,
     power: merged.power!,
     t,

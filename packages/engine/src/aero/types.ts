@@ -44,6 +44,20 @@ export interface ActivitySamples {
   windSpeed: Float64Array | null
 }
 
+/** The channels of ActivitySamples a file may lack (null then), in one order for every reader. */
+export const OPTIONAL_SAMPLE_CHANNELS = [
+  'altitude',
+  'distance',
+  'lat',
+  'lon',
+  'airspeed',
+  'yaw',
+  'temperature',
+  'pressure',
+  'airDensity',
+  'windSpeed',
+] as const satisfies readonly (keyof ActivitySamples)[]
+
 /** How a run was found: a recorded lap, a repeated loop (by position), an out-and-back leg pair, a time range the user gave, or the whole file. */
 export type RunSource = 'lap' | 'loop' | 'out_and_back' | 'time_range' | 'whole'
 

@@ -1,7 +1,12 @@
 // Validation of the aero analysis' inputs, once at the entry: messages name the field, what was
 // expected and what was given (EngineInputError, as the simulation's validation).
 import { EngineInputError, requireNumber } from '../sim/validate.ts'
-import type { ActivitySamples, AeroAnalysisInput, RunSpec } from './types.ts'
+import {
+  OPTIONAL_SAMPLE_CHANNELS,
+  type ActivitySamples,
+  type AeroAnalysisInput,
+  type RunSpec,
+} from './types.ts'
 
 const show = (v: unknown): string =>
   typeof v === 'number' ? String(v) : v === undefined ? 'nothing' : (JSON.stringify(v) ?? String(v))
@@ -51,18 +56,7 @@ export function validateSamples(s: ActivitySamples): void {
   channel('samples.speed', s.speed, n, true)
   channel('samples.power', s.power, n, true)
   channel('samples.lap', s.lap, n, true)
-  for (const k of [
-    'altitude',
-    'distance',
-    'lat',
-    'lon',
-    'airspeed',
-    'yaw',
-    'temperature',
-    'pressure',
-    'airDensity',
-    'windSpeed',
-  ] as const) {
+  for (const k of OPTIONAL_SAMPLE_CHANNELS) {
     channel(`samples.${k}`, s[k], n, false)
   }
   const any = (a: Float64Array): boolean => a.some((x) => Number.isFinite(x) && x > 0)

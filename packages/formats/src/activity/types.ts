@@ -1,7 +1,7 @@
 // What every activity reader produces (ImportedActivity) and the one place where columns read
 // from a file become the engine's ActivitySamples: time sorted and deduplicated, laps turned into
 // a per-sample index, and the refusal of a file the aero analysis cannot use (no power, no speed).
-import type { ActivitySamples } from '@veloptima/engine'
+import { OPTIONAL_SAMPLE_CHANNELS, type ActivitySamples } from '@veloptima/engine'
 import { ImportError } from '../errors.ts'
 
 export type ActivityFormat = 'fit' | 'tcx' | 'gc_json' | 'csv' | 'ibike_csv' | 'gpx'
@@ -41,18 +41,7 @@ export interface ReadActivityOptions {
 }
 
 /** The optional channels of ActivitySamples (null when the file lacks them). */
-export const OPTIONAL_CHANNELS = [
-  'altitude',
-  'distance',
-  'lat',
-  'lon',
-  'airspeed',
-  'yaw',
-  'temperature',
-  'pressure',
-  'airDensity',
-  'windSpeed',
-] as const
+export const OPTIONAL_CHANNELS = OPTIONAL_SAMPLE_CHANNELS
 export type OptionalChannel = (typeof OPTIONAL_CHANNELS)[number]
 export type Channel = 'speed' | 'power' | OptionalChannel
 const CHANNELS: readonly Channel[] = ['speed', 'power', ...OPTIONAL_CHANNELS]
