@@ -1,5 +1,6 @@
 // What the upload learns from an activity file: format, duration, laps, channels, devices, and the
 // first GPS position (for its historical weather).
+import { OPTIONAL_SAMPLE_CHANNELS } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
 
 /** What the upload learns from a file before storing it (and what a `source` block keeps). */
@@ -17,17 +18,8 @@ export type ActivitySummary = {
   position?: { lat: number; lon: number } | null
 }
 
-const CHANNELS = [
-  'altitude',
-  'distance',
-  'lat',
-  'airspeed',
-  'yaw',
-  'temperature',
-  'pressure',
-  'airDensity',
-  'windSpeed',
-] as const
+/** The optional channels a file has, GPS named once (as `lat`). */
+const CHANNELS = OPTIONAL_SAMPLE_CHANNELS.filter((c) => c !== 'lon')
 
 function devicesOf(devices: unknown): ActivitySummary['devices'] {
   if (!Array.isArray(devices)) return []
