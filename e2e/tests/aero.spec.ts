@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
 // The aero journey (issue 14): register a sensor, create a session, refuse bad files with a
@@ -14,6 +14,30 @@ const HELMET_FILES = [
   ['helmet-test-2018-10-03-08-23-16.fit', 'Helmet A'],
   ['helmet-test-2018-10-03-08-36-06.fit', 'Helmet B'],
 ] as const
+
+/**
+ * Signs the coach in, creates a session (v6 unless `format` says v5), runs `upload` on its page
+ * and waits for the analysis; returns the page errors collected from the start.
+ */
+async function newSession(
+  page: Page,
+  o: { name: string; format?: 'v5'; location?: string },
+  upload: () => Promise<unknown>,
+): Promise<string[]> {
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  await signIn(page, DEMO.coach)
+  await page.goto('/aero/sessions')
+  await page.getByRole('button', { name: 'New session' }).click()
+  await page.getByLabel('Session name').fill(o.name)
+  if (o.format) await page.getByLabel('Format').selectOption(o.format)
+  if (o.location) await page.getByLabel('Location').fill(o.location)
+  await page.getByRole('button', { name: 'Create session' }).click()
+  await page.waitForURL(new RegExp(`/aero/sessions/${o.format ?? 'v6'}/[0-9a-f-]{36}$`))
+  await upload()
+  await expect(page.getByTestId('analysis-status')).toContainText('done', { timeout: 120_000 })
+  return errors
+}
 
 test('aero: device, session, bad files refused, helmet test runs with CdA, baseline comparison', async ({
   page,
@@ -210,20 +234,16 @@ test('aero v5: a session in the earlier format reads a TCX test, runs and raw da
   page,
 }) => {
   test.setTimeout(180_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
-  await signIn(page, DEMO.coach)
-  await page.goto('/aero/sessions')
-  await page.getByRole('button', { name: 'New session' }).click()
-  await page.getByLabel('Session name').fill('Open-air helmet (v5)')
-  await page.getByLabel('Format').selectOption('v5')
-  await page.getByRole('button', { name: 'Create session' }).click()
-  await page.waitForURL(/\/aero\/sessions\/v5\/[0-9a-f-]{36}$/)
-  for (const anchor of ['devices', 'runs', 'data']) {
-    await expect(page.locator(`section#${anchor}`)).toBeVisible()
-  }
-  await page.getByLabel('Test data files').setInputFiles(resolve(data, 'open-air-helmet.tcx'))
-  await expect(page.getByTestId('analysis-status')).toContainText('done', { timeout: 120_000 })
+  const errors = await newSession(
+    page,
+    { name: 'Open-air helmet (v5)', format: 'v5' },
+    async () => {
+      for (const anchor of ['devices', 'runs', 'data']) {
+        await expect(page.locator(`section#${anchor}`)).toBeVisible()
+      }
+      await page.getByLabel('Test data files').setInputFiles(resolve(data, 'open-air-helmet.tcx'))
+    },
+  )
   const rows = page.getByTestId('runs-table').locator('tbody tr')
   await expect(rows.first().locator('td').nth(2)).toHaveText(/^-?\d\.\d{3} ± \d\.\d{3}/)
   await expect(page.locator('#data').getByTestId('ve-chart')).toBeVisible()
@@ -235,17 +255,9 @@ test('aero velodrome: the track model, its slider trace and the flat-track RMSE'
   page,
 }) => {
   test.setTimeout(180_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
-  await signIn(page, DEMO.coach)
-  await page.goto('/aero/sessions')
-  await page.getByRole('button', { name: 'New session' }).click()
-  await page.getByLabel('Session name').fill('Velodrome 2015')
-  await page.getByLabel('Location').fill('250 m track')
-  await page.getByRole('button', { name: 'Create session' }).click()
-  await page.waitForURL(/\/aero\/sessions\/v6\/[0-9a-f-]{36}$/)
-  await page.getByLabel('Test data files').setInputFiles(resolve(data, 'velodrome-2015-a.tcx'))
-  await expect(page.getByTestId('analysis-status')).toContainText('done', { timeout: 120_000 })
+  const errors = await newSession(page, { name: 'Velodrome 2015', location: '250 m track' }, () =>
+    page.getByLabel('Test data files').setInputFiles(resolve(data, 'velodrome-2015-a.tcx')),
+  )
   // No GPS and no elevation: the chart measures the trace against the flat track the fit matched.
   await page.locator('#run-data-blocks').scrollIntoViewIfNeeded()
   const chart = page.getByTestId('ve-chart')
