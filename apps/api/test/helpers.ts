@@ -10,7 +10,10 @@ import { loadSessionTokens, type SessionUser } from '../src/services/session-tok
 export type TestApp = {
   app: FastifyInstance
   database: Database
-  /** A bearer header for a caller with these claims (the user row is not created). */
+  /**
+   * A bearer header for a caller (the user row is not created). Without `claims`, the caller holds
+   * both product claims (a subscriber of the aero plan); pass `claims: {}` for one without any.
+   */
   bearer(user: Partial<SessionUser> & { uid: string }): Promise<{ authorization: string }>
   close(): Promise<void>
 }
@@ -35,7 +38,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       const { token } = await sessionTokens.sign({
         email: `${user.uid}@example.com`,
         displayName: user.uid,
-        claims: {},
+        claims: { 'create:simulations': true, 'access:aerooptimization': true },
         ...user,
       })
       return { authorization: `Bearer ${token}` }
