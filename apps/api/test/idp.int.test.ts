@@ -132,7 +132,7 @@ describe('embedded identity provider', () => {
     expect(html).toContain('value="rider@example.com"')
   })
 
-  it('blocks an e-mail after 5 failed attempts, even with the right password', async () => {
+  it('blocks an e-mail from an address after 5 failed attempts, even with the right password', async () => {
     const browser = new Browser()
     const { pageUrl } = await authorize(browser, id.settings)
     const attempt = (password: string) =>
@@ -140,8 +140,9 @@ describe('embedded identity provider', () => {
     for (let i = 0; i < 5; i++) expect((await attempt(`wrong-${i}`)).status).toBe(401)
     const blocked = await attempt(DEMO_PASSWORD)
     expect(blocked.status).toBe(429)
+    expect(blocked.headers.get('retry-after')).toMatch(/^(59|60)$/)
     expect(await blocked.text()).toMatch(
-      /data-code="too-many-requests">Too many failed attempts\. Try again in \d+ minutes?\./,
+      /data-code="too-many-requests">Too many failed attempts\. Try again in (1 minute|\d+ seconds)\./,
     )
   })
 
@@ -245,6 +246,95 @@ describe('embedded identity provider', () => {
     expect(done.headers.get('location')).toBe(id.settings.redirectUri)
     const after = await authorize(browser, id.settings)
     expect(after.pageUrl).toMatch(/\/interaction\//)
+    expect(html).toContain('<script>')
+  })
+
+  it('asks before signing out when /v2/logout lacks the client id or a registered returnTo', async () => {
+    const { browser } = await signInWithPassword(id.settings, 'rider@example.com', DEMO_PASSWORD)
+    const signedIn = async () =>
+      (await authorize(browser, id.settings)).pageUrl.startsWith(id.settings.redirectUri)
+    const logout = (query: Record<string, string>) => {
+      const url = new URL('v2/logout', id.settings.issuer)
+      url.search = new URLSearchParams(query).toString()
+      return browser.fetch(url.toString())
+    }
+    // A bare link (any site can make one), a returnTo without the client, the client alone.
+    const queries: Record<string, string>[] = [
+      {},
+      { returnTo: id.settings.redirectUri },
+      { client_id: id.settings.clientId },
+    ]
+    for (const query of queries) {
+      const page = await logout(query)
+      expect(page.status).toBe(200)
+      const html = await page.text()
+      expect(html).toContain('Sign out of Veloptima?')
+      expect(html).toContain('<button type="submit">Sign out</button>')
+      expect(html).not.toContain('<script')
+      expect(await signedIn()).toBe(true)
+    }
+    // The user confirms: the form signs out.
+    const html = await (await logout({})).text()
+    const action = /action="([^"]+)"/.exec(html)?.[1] ?? ''
+    const fields = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+        m[1]!,
+        m[2]!,
+      ]),
+    )
+    const done = await browser.follow(
+      new URL(action, id.settings.issuer).toString(),
+      form(fields),
+      id.settings.issuer,
+    )
+    expect(done.response.status).toBe(200)
+    expect(await done.response.text()).toContain('You are signed out of Veloptima.')
+    expect(await signedIn()).toBe(false)
+  })
+
+  it("does not trust Vite's dev origin (port 5173) in production", async () => {
+    const dev = 'http://localhost:5173'
+    expect(id.config.NODE_ENV).toBe('production')
+    // Not a redirect address …
+    const url = new URL('authorize', id.settings.issuer)
+    url.search = new URLSearchParams({
+      client_id: id.settings.clientId,
+      response_type: 'code',
+      redirect_uri: `${dev}/`,
+      scope: 'openid',
+      state: 's',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    }).toString()
+    const authorizeDev = await fetch(url, { redirect: 'manual' })
+    expect(authorizeDev.status).toBe(400)
+    expect(await authorizeDev.text()).toContain('data-error="invalid_redirect_uri"')
+    // … nor a sign-out return address …
+    const logout = new URL('v2/logout', id.settings.issuer)
+    logout.search = new URLSearchParams({
+      client_id: id.settings.clientId,
+      returnTo: `${dev}/`,
+    }).toString()
+    const logoutDev = await fetch(logout)
+    expect(logoutDev.status).toBe(400)
+    // … nor a CORS origin of the token endpoint (the app's own origin is) …
+    const preflight = (origin: string) =>
+      fetch(new URL('oauth/token', id.settings.issuer), {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      })
+    const appOrigin = new URL(id.settings.redirectUri).origin
+    expect((await preflight(appOrigin)).headers.get('access-control-allow-origin')).toBe(appOrigin)
+    const token = await fetch(new URL('oauth/token', id.settings.issuer), {
+      ...form({ grant_type: 'refresh_token', client_id: id.settings.clientId, refresh_token: 'x' }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: dev },
+    })
+    expect(token.headers.get('access-control-allow-origin')).toBeNull()
+    // … nor a form-action of the provider's pages.
+    const page = await authorize(new Browser(), id.settings)
+    const csp = page.page.headers.get('content-security-policy') ?? ''
+    expect(csp).toMatch(/form-action 'self' http:\/\/localhost:\d+/)
+    expect(csp).not.toContain(':5173')
   })
 })
 
@@ -266,7 +356,10 @@ describe('sign-up limit', () => {
       )
       statuses.push(response.status)
       if (response.status === 429) {
-        expect(await response.text()).toContain('data-code="too-many-requests"')
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(3000)
+        expect(await response.text()).toMatch(
+          /data-code="too-many-requests">Too many new accounts from this address\. Try again in \d+ minutes\./,
+        )
       }
     }
     expect(statuses).toEqual([...Array<number>(10).fill(303), 429])

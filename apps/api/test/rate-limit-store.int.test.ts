@@ -74,6 +74,7 @@ describe('POST /api/auth/custom-token limit shared by two apps on one database',
 
   it('answers too-many-requests on either app after 60 exchanges a minute in all', async () => {
     const codes: string[] = []
+    let retryAfter: unknown
     for (let i = 0; i < 61; i++) {
       const response = await apps[i % 2]!.inject({
         method: 'POST',
@@ -81,7 +82,11 @@ describe('POST /api/auth/custom-token limit shared by two apps on one database',
         payload: { accessToken: 'x.y.z' },
       })
       codes.push(response.json<{ code: string }>().code)
+      retryAfter = response.headers['retry-after']
     }
+    // The refusal says when to come back: Retry-After in seconds, within the minute's window.
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1)
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60)
     // 60 a minute per address: the route's limit (routes/auth/routes.ts, README "Sign-in").
     expect(codes.slice(0, 60).every((c) => c === 'invalid-credential')).toBe(true)
     expect(codes[60]).toBe('too-many-requests')

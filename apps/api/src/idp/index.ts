@@ -15,6 +15,7 @@ export async function startEmbeddedIdp(
   config: Config,
   database: Database,
   log: (line: string) => void,
+  options: { now?: () => number } = {},
 ): Promise<{ issuer: string; demoCreated: string[]; close(): Promise<void> } | undefined> {
   const settings = authSettings(config)
   if (!settings.embedded) return undefined
@@ -30,6 +31,7 @@ export async function startEmbeddedIdp(
       db: database.db,
       mailer: createMailer({ url: config.SMTP_URL, from: config.SMTP_FROM }, log),
       log,
+      ...(options.now ? { now: options.now } : {}),
     },
   )
   if (config.TRUST_PROXY) {

@@ -7,7 +7,14 @@ import type { Mailer } from './mail.ts'
 import { forgotPage, loginPage, messagePage, resetPage, signupPage } from './pages.ts'
 import { passwordProblem } from './passwords.ts'
 import type { Db } from '@veloptima/db'
-import { StoredFailedAttempts, type AttemptLimiter } from './rate-limit.ts'
+import {
+  AttemptLimits,
+  clientAddress,
+  KNOWN_ADDRESS_MS,
+  SIGN_IN_LIMITS,
+  type LimitedKey,
+  type Taken,
+} from './rate-limit.ts'
 
 export type InteractionDeps = {
   provider: Provider
@@ -16,11 +23,10 @@ export type InteractionDeps = {
   issuer: string
   appUrl: string
   log: (line: string) => void
-  /** Failed sign-ins per e-mail, and per client address (defaults: 5 and 20 in 15 minutes). */
-  perEmail?: AttemptLimiter
-  perAddress?: AttemptLimiter
-  /** Where the default limiters keep their counts (shared by every process). */
+  /** Where the attempt limits keep their counts (shared by every process). */
   db: Db
+  /** The limits' clock (tests move it); Date.now by default. */
+  now?: () => number
 }
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
@@ -42,7 +48,27 @@ function html(ctx: Context, status: number, body: string) {
   ctx.body = body
 }
 
-const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60))
+/** "45 seconds", "1 minute", "16 minutes": how long a refused client waits. */
+export function waitText(seconds: number) {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`
+  return seconds < 60
+    ? plural(Math.max(1, seconds), 'second')
+    : plural(Math.ceil(seconds / 60), 'minute')
+}
+
+/** The keys one sign-in attempt counts on (docs/limits-signin.md). */
+function signInKeys(email: string, address: string) {
+  return {
+    pair: { key: `pair:${email}|${address}`, rule: SIGN_IN_LIMITS.pair },
+    email: {
+      key: `email:${email}`,
+      rule: SIGN_IN_LIMITS.email,
+      // An address that signed in to the account lately is not refused for other addresses' tries.
+      unless: `known:${email}|${address}`,
+    },
+    address: { key: `address:${address}`, rule: SIGN_IN_LIMITS.address },
+  } satisfies Record<string, LimitedKey>
+}
 
 /**
  * Koa middleware in front of oidc-provider: the login, sign-up and password pages, and the
@@ -50,11 +76,16 @@ const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60))
  */
 export function interactionRoutes(deps: InteractionDeps) {
   const { provider, accounts, mailer } = deps
-  const perEmail = deps.perEmail ?? new StoredFailedAttempts(deps.db, 'email', 5, 15 * 60_000)
-  const perAddress =
-    deps.perAddress ?? new StoredFailedAttempts(deps.db, 'address', 20, 15 * 60_000)
-  // New accounts per client address: 10 an hour.
-  const signups = new StoredFailedAttempts(deps.db, 'signup', 10, 60 * 60_000)
+  const limits = new AttemptLimits(deps.db, deps.now)
+  /** A refusal: 429 with Retry-After, and the page saying when to try again. */
+  function tooMany(
+    ctx: Context,
+    refused: Extract<Taken, { ok: false }>,
+    page: (error: string) => string,
+  ) {
+    ctx.set('retry-after', String(refused.retryAfter))
+    html(ctx, 429, page(waitText(refused.retryAfter)))
+  }
   const expired = () =>
     messagePage(
       'This sign-in has expired',
@@ -80,20 +111,36 @@ export function interactionRoutes(deps: InteractionDeps) {
     if (!email || !password) {
       return html(ctx, 400, loginPage(uid, { email, error: 'Enter your e-mail and password.' }))
     }
-    const wait = Math.max(await perEmail.retryAfter(email), await perAddress.retryAfter(ctx.ip))
-    if (wait > 0) {
-      const error = `Too many failed attempts. Try again in ${minutes(wait)} minute${minutes(wait) > 1 ? 's' : ''}.`
-      return html(ctx, 429, loginPage(uid, { email, error, code: 'too-many-requests' }))
+    const address = clientAddress(ctx.ip)
+    const keys = signInKeys(email, address)
+    // Counted before the password is hashed: a burst gets no more hashes than the limits allow.
+    const taken = await limits.take([keys.pair, keys.email, keys.address])
+    if (!taken.ok) {
+      const why =
+        taken.blockedBy === keys.address
+          ? 'Too many failed sign-ins from your network.'
+          : taken.blockedBy === keys.email
+            ? 'Too many failed sign-ins to this account.'
+            : 'Too many failed attempts.'
+      const also = taken.blockedBy === keys.email ? ', or reset your password' : ''
+      return tooMany(ctx, taken, (wait) =>
+        loginPage(uid, {
+          email,
+          error: `${why} Try again in ${wait}${also}.`,
+          code: 'too-many-requests',
+        }),
+      )
     }
     const account = await accounts.authenticate(email, password)
     if (!account) {
-      await perEmail.fail(email)
-      await perAddress.fail(ctx.ip)
       // One answer for an unknown e-mail and a wrong password: the page does not reveal accounts.
       const error = 'Wrong e-mail or password.'
       return html(ctx, 401, loginPage(uid, { email, error, code: 'invalid-credential' }))
     }
-    await perEmail.clear(email)
+    // Only failures count: forget this pair's, give back the attempt on the wider counts.
+    await limits.clear([keys.pair.key])
+    await limits.refund(taken.counted.filter((k) => k !== keys.pair.key))
+    await limits.mark(keys.email.unless, KNOWN_ADDRESS_MS)
     await finishLogin(ctx, account.sub)
   }
 
@@ -109,16 +156,21 @@ export function interactionRoutes(deps: InteractionDeps) {
     if (!isEmail(email)) return page(`"${email}" is not an e-mail address.`)
     const problem = passwordProblem(password)
     if (problem) return page(problem)
-    const wait = await signups.retryAfter(ctx.ip)
-    if (wait > 0) {
-      return page(
-        `Too many new accounts from this address. Try again in ${minutes(wait)} minutes.`,
-        429,
-        'too-many-requests',
+    // Counted before the account is made (and its password hashed): a burst makes no more.
+    const taken = await limits.take([
+      { key: `signup:${clientAddress(ctx.ip)}`, rule: SIGN_IN_LIMITS.signup },
+    ])
+    if (!taken.ok) {
+      return tooMany(ctx, taken, (wait) =>
+        signupPage(uid, {
+          name,
+          email,
+          error: `Too many new accounts from this address. Try again in ${wait}.`,
+          code: 'too-many-requests',
+        }),
       )
     }
     const account = await accounts.create({ name, email, password })
-    await signups.fail(ctx.ip)
     if (!account) {
       return page(
         'An account with this e-mail already exists. Sign in instead.',
@@ -140,9 +192,9 @@ export function interactionRoutes(deps: InteractionDeps) {
         forgotPage(uid, { email, error: `"${email}" is not an e-mail address.` }),
       )
     }
-    const wait = await perEmail.retryAfter(`reset:${email}`)
-    if (wait === 0) {
-      await perEmail.fail(`reset:${email}`)
+    // Counted before the mail goes out: a burst sends no more than the limit.
+    const taken = await limits.take([{ key: `reset:${email}`, rule: SIGN_IN_LIMITS.reset }])
+    if (taken.ok) {
       const account = await accounts.findByEmail(email)
       if (account) {
         const token = await accounts.createResetToken(account.sub)
@@ -197,7 +249,10 @@ export function interactionRoutes(deps: InteractionDeps) {
         }),
       )
     }
-    await perEmail.clear(account.email)
+    // The mailbox's owner: this address may sign in again at once, and is a known one.
+    const keys = signInKeys(account.email, clientAddress(ctx.ip))
+    await limits.clear([keys.pair.key])
+    await limits.mark(keys.email.unless, KNOWN_ADDRESS_MS)
     html(
       ctx,
       200,

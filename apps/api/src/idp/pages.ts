@@ -147,11 +147,24 @@ ${link ? `<div class="links"><a href="${escapeHtml(link.href)}">${escapeHtml(lin
   )
 }
 
-/** Auth0 signs out without asking: the provider's confirmation form is submitted at once. */
-export function logoutPage(form: string) {
+/**
+ * The sign-out page around oidc-provider's confirmation form: submitted at once for the app's
+ * own sign-out (as Auth0 does), or with a button when the user must confirm.
+ */
+export function logoutPage(form: string, options: { confirm: boolean; appUrl: string }) {
+  const button = options.confirm ? '<button type="submit">Sign out</button>' : ''
   const confirmed = form.replace(
     '</form>',
-    '<input type="hidden" name="logout" value="yes"></form>',
+    `<input type="hidden" name="logout" value="yes">${button}</form>`,
   )
-  return layout('Signing out', `<h1>Signing out…</h1>${confirmed}`, { autoSubmit: true })
+  if (!options.confirm) {
+    return layout('Signing out', `<h1>Signing out…</h1>${confirmed}`, { autoSubmit: true })
+  }
+  return layout(
+    'Sign out',
+    `<h1>Sign out of Veloptima?</h1>
+<p>You are signed in. Sign out only if you asked for it.</p>
+${confirmed}
+<div class="links"><a href="${escapeHtml(options.appUrl)}">Stay signed in</a></div>`,
+  )
 }

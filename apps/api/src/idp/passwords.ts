@@ -8,7 +8,16 @@ const R = 8
 const P = 1
 const KEY_LENGTH = 32
 
+let derivations = 0
+
+/**
+ * How many scrypt derivations this process has started (hashes and checks): what the sign-in
+ * limits (idp/rate-limit.ts) bound, read by the tests that fire bursts of attempts.
+ */
+export const scryptDerivations = () => derivations
+
 function derive(password: string, salt: Buffer, options: ScryptOptions, length: number) {
+  derivations += 1
   return new Promise<Buffer>((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, length, options, (error, key) =>
       error ? reject(error) : resolve(key),

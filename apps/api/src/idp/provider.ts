@@ -8,7 +8,6 @@ import { interactionRoutes } from './interactions.ts'
 import { loadCookieKeys, loadSigningKeys } from './keys.ts'
 import type { Mailer } from './mail.ts'
 import { escapeHtml, logoutPage, messagePage } from './pages.ts'
-import type { AttemptLimiter } from './rate-limit.ts'
 
 export type IdpSettings = {
   /** `http://HOST:IDP_PORT/`, with the trailing slash the Auth0 SDK expects of `iss`. */
@@ -25,8 +24,8 @@ export type IdpDeps = {
   db: Db
   mailer: Mailer
   log: (line: string) => void
-  perEmail?: AttemptLimiter
-  perAddress?: AttemptLimiter
+  /** The sign-in limits' clock (tests move it); Date.now by default. */
+  now?: () => number
 }
 
 const OIDC_SCOPES = 'openid offline_access profile email'
@@ -164,8 +163,13 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) => {
+          // Auth0 signs out without asking when the app sends its client id and a return
+          // address registered for it (oidc-provider refused the request if it is not);
+          // anything else, e.g. a bare link on another site, asks first.
+          const { client, params } = ctx.oidc
+          const fromApp = !!client && typeof params?.post_logout_redirect_uri === 'string'
           ctx.type = 'text/html; charset=utf-8'
-          ctx.body = logoutPage(form)
+          ctx.body = logoutPage(form, { confirm: !fromApp, appUrl: settings.appOrigins[0] ?? '/' })
         },
         postLogoutSuccessSource: (ctx) => {
           ctx.type = 'text/html; charset=utf-8'
@@ -207,8 +211,7 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
       appUrl: settings.appOrigins[0] ?? '/',
       log: deps.log,
       db: deps.db,
-      ...(deps.perEmail ? { perEmail: deps.perEmail } : {}),
-      ...(deps.perAddress ? { perAddress: deps.perAddress } : {}),
+      ...(deps.now ? { now: deps.now } : {}),
     }),
   )
   return provider

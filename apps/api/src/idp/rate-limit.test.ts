@@ -1,28 +1,31 @@
 import { describe, expect, it } from 'vitest'
-import { FailedAttempts } from './rate-limit.ts'
+import { waitText } from './interactions.ts'
+import { clientAddress } from './rate-limit.ts'
 
-describe('failed-attempt limiter', () => {
-  it('blocks after max failures until the oldest leaves the window', () => {
-    let now = 0
-    const limiter = new FailedAttempts(3, 60_000, () => now)
-    for (let i = 0; i < 3; i++) {
-      expect(limiter.retryAfter('a')).toBe(0)
-      limiter.fail('a')
-      now += 1000
-    }
-    // Failures at 0, 1 s and 2 s; now = 3 s: blocked until the first leaves at 60 s.
-    expect(limiter.retryAfter('a')).toBe(57)
-    expect(limiter.retryAfter('b')).toBe(0)
-    now = 60_001
-    expect(limiter.retryAfter('a')).toBe(0)
+describe('the address sign-in limits count a client by', () => {
+  it('is an IPv4 address as is, also when mapped into IPv6', () => {
+    expect(clientAddress('203.0.113.7')).toBe('203.0.113.7')
+    expect(clientAddress('::ffff:203.0.113.7')).toBe('203.0.113.7')
   })
 
-  it('forgets a key on success', () => {
-    const limiter = new FailedAttempts(2, 60_000, () => 0)
-    limiter.fail('a')
-    limiter.fail('a')
-    expect(limiter.retryAfter('a')).toBeGreaterThan(0)
-    limiter.clear('a')
-    expect(limiter.retryAfter('a')).toBe(0)
+  it('is the /64 network of an IPv6 address, whatever its spelling', () => {
+    // RFC 5952 spellings of addresses in one /64: a subscriber's privacy addresses rotate in it.
+    expect(clientAddress('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64')
+    expect(clientAddress('2001:0db8:0001:0002::1')).toBe('2001:db8:1:2::/64')
+    expect(clientAddress('2001:db8:1:2::')).toBe('2001:db8:1:2::/64')
+    expect(clientAddress('2001:db8::1')).toBe('2001:db8:0:0::/64')
+    expect(clientAddress('::1')).toBe('0:0:0:0::/64')
+    expect(clientAddress('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
+    expect(clientAddress('2001:db8:1:3::1')).not.toBe(clientAddress('2001:db8:1:2::1'))
+  })
+})
+
+describe('the wait a refused page announces', () => {
+  it('is in seconds under a minute, else in whole minutes rounded up', () => {
+    expect(waitText(1)).toBe('1 second')
+    expect(waitText(45)).toBe('45 seconds')
+    expect(waitText(60)).toBe('1 minute')
+    expect(waitText(61)).toBe('2 minutes')
+    expect(waitText(3600)).toBe('60 minutes')
   })
 })

@@ -1,106 +1,211 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { isIPv6 } from 'node:net'
+import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import { idpPayloads, type Db } from '@veloptima/db'
 
 /**
- * Counts failed attempts per key (an e-mail, an address) in a sliding window. After `max`
- * failures the key is blocked until the oldest failure leaves the window. In memory, for one
- * process (tests, tools); the provider uses StoredFailedAttempts below.
+ * How one key is limited.
+ * - `window`: at most `limit` attempts in a fixed window of `windowMs` that starts with the
+ *   first attempt; then refused until the window ends.
+ * - `backoff`: `limit` attempts, the last of which starts a block of `baseMs`; each further
+ *   attempt (allowed once the block ended) doubles it, up to `capMs`. The count is forgotten
+ *   `forgetMs` after the last attempt or the end of the last block, or when cleared (a success).
  */
-export class FailedAttempts {
-  private readonly failures = new Map<string, number[]>()
+export type LimitRule =
+  | { type: 'window'; limit: number; windowMs: number }
+  | { type: 'backoff'; limit: number; baseMs: number; capMs: number; forgetMs: number }
 
-  constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+/** A key to count an attempt on; `unless` names a mark (see `mark`) that exempts it. */
+export type LimitedKey = { key: string; rule: LimitRule; unless?: string }
 
-  private recent(key: string): number[] {
-    const since = this.now() - this.windowMs
-    const list = (this.failures.get(key) ?? []).filter((t) => t > since)
-    if (list.length) this.failures.set(key, list)
-    else this.failures.delete(key)
-    return list
-  }
+/** Allowed (with the keys it was counted on), or refused for `retryAfter` seconds by a key. */
+export type Taken =
+  { ok: true; counted: string[] } | { ok: false; retryAfter: number; blockedBy: LimitedKey }
 
-  /** Seconds until the key may try again; 0 when it may try now. */
-  retryAfter(key: string): number {
-    const list = this.recent(key)
-    if (list.length < this.max) return 0
-    const oldest = list[list.length - this.max] ?? this.now()
-    return Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000))
-  }
+type State = { hits: number; until: number }
 
-  fail(key: string) {
-    const list = this.recent(key)
-    list.push(this.now())
-    this.failures.set(key, list)
-  }
+const KIND = 'SignInLimit'
+const MARK = 'SignInMark'
 
-  clear(key: string) {
-    this.failures.delete(key)
-  }
+/** The state a rule sees at `now`, before this attempt. */
+function current(rule: LimitRule, state: State, now: number): State {
+  if (rule.type === 'window' && state.until <= now) return { hits: 0, until: now + rule.windowMs }
+  return state
 }
 
-/** What the sign-in pages need of a limiter: FailedAttempts (one process) or the stored one. */
-export interface AttemptLimiter {
-  retryAfter(key: string): number | Promise<number>
-  fail(key: string): void | Promise<void>
-  clear(key: string): void | Promise<void>
+/** Milliseconds until the key may be tried again; 0 when it may be tried now. */
+function wait(rule: LimitRule, state: State, now: number): number {
+  if (rule.type === 'window') return state.hits >= rule.limit ? state.until - now : 0
+  return Math.max(0, state.until - now)
 }
 
-const KIND = 'FailedAttempts'
+/** The state after this attempt, and when its row may be forgotten. */
+function counted(rule: LimitRule, state: State, now: number): { state: State; expiresAt: number } {
+  const hits = state.hits + 1
+  if (rule.type === 'window') return { state: { hits, until: state.until }, expiresAt: state.until }
+  const until =
+    hits >= rule.limit
+      ? now + Math.min(rule.capMs, rule.baseMs * 2 ** Math.min(hits - rule.limit, 30))
+      : state.until
+  return { state: { hits, until }, expiresAt: Math.max(now, until) + rule.forgetMs }
+}
 
 /**
- * FailedAttempts with its failures in the database (an `idp_payloads` row of kind
- * FailedAttempts per key, expiring with the window), so that every process of a scaled-out
- * installation counts the same failures. A failure is appended in one statement (no lost
- * update between processes); the rows are swept with the provider's expired payloads.
+ * Attempt limits kept in the database (`idp_payloads` rows of kind SignInLimit, swept with the
+ * provider's expired payloads), shared by every process. `take` counts an attempt on all its
+ * keys in one transaction that locks their rows, BEFORE the caller does the expensive part (a
+ * password hash): of N concurrent attempts only those the limits allow get through, the rest
+ * are refused without counting. docs/limits-signin.md describes the limits of the sign-in pages.
  */
-export class StoredFailedAttempts implements AttemptLimiter {
+export class AttemptLimits {
   constructor(
     private readonly db: Db,
-    private readonly scope: string,
-    private readonly max: number,
-    private readonly windowMs: number,
     private readonly now: () => number = Date.now,
   ) {}
 
-  private where(key: string) {
-    return and(eq(idpPayloads.kind, KIND), eq(idpPayloads.id, `${this.scope}:${key}`))
+  /** Counts one attempt on every key, or none when one of them refuses it. */
+  async take(keys: LimitedKey[]): Promise<Taken> {
+    const now = this.now()
+    const ids = [...new Set(keys.map((k) => k.key))].sort()
+    const marks = [...new Set(keys.flatMap((k) => (k.unless ? [k.unless] : [])))]
+    return this.db.transaction(async (tx) => {
+      // Create-or-lock the rows in one order (no deadlock between two takes on PostgreSQL);
+      // a new row starts expired, i.e. with no attempts.
+      const rows = await tx
+        .insert(idpPayloads)
+        .values(
+          ids.map((id) => ({
+            kind: KIND,
+            id,
+            payload: { hits: 0, until: 0 },
+            expiresAt: new Date(now),
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [idpPayloads.kind, idpPayloads.id],
+          set: { kind: sql`excluded.kind` },
+        })
+        .returning({
+          id: idpPayloads.id,
+          payload: idpPayloads.payload,
+          expiresAt: idpPayloads.expiresAt,
+        })
+      const marked = marks.length
+        ? new Set(
+            (
+              await tx
+                .select({ id: idpPayloads.id })
+                .from(idpPayloads)
+                .where(
+                  and(
+                    eq(idpPayloads.kind, MARK),
+                    inArray(idpPayloads.id, marks),
+                    gt(idpPayloads.expiresAt, new Date(now)),
+                  ),
+                )
+            ).map((r) => r.id),
+          )
+        : new Set<string>()
+      const stored = new Map(
+        rows.map((r) => {
+          const live = (r.expiresAt?.getTime() ?? 0) > now
+          const p = r.payload as Partial<State>
+          return [r.id, live ? { hits: p.hits ?? 0, until: p.until ?? 0 } : { hits: 0, until: 0 }]
+        }),
+      )
+      const applying = keys.filter((k) => !(k.unless && marked.has(k.unless)))
+      let refused: { ms: number; key: LimitedKey } | undefined
+      for (const key of applying) {
+        const ms = wait(key.rule, current(key.rule, stored.get(key.key)!, now), now)
+        if (ms > 0 && (!refused || ms > refused.ms)) refused = { ms, key }
+      }
+      if (refused) {
+        return { ok: false, retryAfter: Math.ceil(refused.ms / 1000), blockedBy: refused.key }
+      }
+      for (const key of applying) {
+        const next = counted(key.rule, current(key.rule, stored.get(key.key)!, now), now)
+        await tx
+          .update(idpPayloads)
+          .set({ payload: next.state, expiresAt: new Date(next.expiresAt) })
+          .where(and(eq(idpPayloads.kind, KIND), eq(idpPayloads.id, key.key)))
+      }
+      return { ok: true, counted: applying.map((k) => k.key) }
+    })
   }
 
-  async retryAfter(key: string): Promise<number> {
-    const [row] = await this.db
-      .select({ payload: idpPayloads.payload })
-      .from(idpPayloads)
-      .where(this.where(key))
-    const now = this.now()
-    const since = now - this.windowMs
-    const list = ((row?.payload.t as number[] | undefined) ?? []).filter((t) => t > since)
-    if (list.length < this.max) return 0
-    const oldest = list[list.length - this.max] ?? now
-    return Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000))
+  /** Gives back the attempt counted on these keys (a success: only failures should count). */
+  async refund(keys: string[]): Promise<void> {
+    if (keys.length === 0) return
+    await this.db
+      .update(idpPayloads)
+      .set({
+        payload: sql`jsonb_set(${idpPayloads.payload}, '{hits}', to_jsonb(greatest(0, (${idpPayloads.payload} ->> 'hits')::int - 1)))`,
+      })
+      .where(
+        and(
+          eq(idpPayloads.kind, KIND),
+          inArray(idpPayloads.id, keys),
+          gt(idpPayloads.expiresAt, new Date(this.now())),
+        ),
+      )
   }
 
-  async fail(key: string): Promise<void> {
-    const now = this.now()
-    const since = now - this.windowMs
-    const expiresAt = new Date(now + this.windowMs)
+  /** Forgets the attempts of these keys. */
+  async clear(keys: string[]): Promise<void> {
+    if (keys.length === 0) return
+    await this.db
+      .delete(idpPayloads)
+      .where(and(eq(idpPayloads.kind, KIND), inArray(idpPayloads.id, keys)))
+  }
+
+  /** Sets a mark for `ttlMs` (a key's `unless`). */
+  async mark(id: string, ttlMs: number): Promise<void> {
+    const expiresAt = new Date(this.now() + ttlMs)
     await this.db
       .insert(idpPayloads)
-      .values({ kind: KIND, id: `${this.scope}:${key}`, payload: { t: [now] }, expiresAt })
-      .onConflictDoUpdate({
-        target: [idpPayloads.kind, idpPayloads.id],
-        set: {
-          // The failures still in the window, then this one.
-          payload: sql`jsonb_build_object('t', coalesce((select jsonb_agg(x) from jsonb_array_elements(${idpPayloads.payload} -> 't') as x where x::text::bigint > ${since}), '[]'::jsonb) || to_jsonb(${now}::bigint))`,
-          expiresAt,
-        },
-      })
+      .values({ kind: MARK, id, payload: {}, expiresAt })
+      .onConflictDoUpdate({ target: [idpPayloads.kind, idpPayloads.id], set: { expiresAt } })
   }
+}
 
-  async clear(key: string): Promise<void> {
-    await this.db.delete(idpPayloads).where(this.where(key))
-  }
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+
+/** The limits of the sign-in pages (docs/limits-signin.md). */
+export const SIGN_IN_LIMITS = {
+  /** One e-mail from one client address: 5 tries, then 1 min, 2, 4 … at most 1 hour. */
+  pair: { type: 'backoff', limit: 5, baseMs: MINUTE, capMs: HOUR, forgetMs: 24 * HOUR },
+  /** One e-mail from all addresses that have not signed in to it lately: 50 an hour. */
+  email: { type: 'window', limit: 50, windowMs: HOUR },
+  /** One client address, all e-mails: 20 failed tries in 15 minutes. */
+  address: { type: 'window', limit: 20, windowMs: 15 * MINUTE },
+  /** New accounts from one client address: 10 an hour. */
+  signup: { type: 'window', limit: 10, windowMs: HOUR },
+  /** Reset e-mails to one address: 5 in 15 minutes. */
+  reset: { type: 'window', limit: 5, windowMs: 15 * MINUTE },
+} satisfies Record<string, LimitRule>
+
+/** How long an address that signed in to an account is exempt from the account's ceiling. */
+export const KNOWN_ADDRESS_MS = 30 * 24 * HOUR
+
+/**
+ * The address the limits count a client by: an IPv4 address as is (also when mapped into
+ * IPv6), an IPv6 address by its /64 network, which one subscriber usually holds whole.
+ */
+export function clientAddress(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
+  if (mapped) return mapped[1]!
+  if (!isIPv6(ip)) return ip
+  const [head = '', tail = ''] = ip.split('%')[0]!.split('::')
+  const left = head ? head.split(':') : []
+  const right = ip.includes('::') && tail ? tail.split(':') : []
+  // An embedded IPv4 tail counts as two groups; only the first four groups are kept anyway.
+  const groups = [
+    ...left,
+    ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'),
+    ...right,
+  ]
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`
 }

@@ -27,4 +27,17 @@ describe('identity settings', () => {
     expect(s.domain).toBe('https://tenant.eu.auth0.com')
     expect(s.issuer).toBe('https://tenant.eu.auth0.com/')
   })
+
+  it("trusts Vite's dev server (port 5173) only when NODE_ENV is development", () => {
+    // Production is the default: only the app's own origin is a redirect address, a CORS
+    // origin and a form-action of the provider.
+    for (const env of [{}, { NODE_ENV: 'production' }, { NODE_ENV: 'test' }]) {
+      const s = authSettings(loadConfig({ HOST: 'app.example.com', PORT: '3000', ...env }))
+      expect(s.appOrigins).toEqual(['http://app.example.com:3000'])
+    }
+    const dev = authSettings(
+      loadConfig({ HOST: 'localhost', PORT: '3000', NODE_ENV: 'development' }),
+    )
+    expect(dev.appOrigins).toEqual(['http://localhost:3000', 'http://localhost:5173'])
+  })
 })

@@ -10,9 +10,16 @@ export type AuthSettings = {
   clientId: string
   audience: string
   jwksUrl: string
-  /** Origins of the SPA (the app, and Vite's dev server on the same host). */
+  /**
+   * Origins of the SPA: the app, and in development (NODE_ENV=development) Vite's dev server on
+   * the same host. They are the provider's redirect and sign-out return addresses, its CORS
+   * origins and its pages' form-action.
+   */
   appOrigins: string[]
 }
+
+/** Vite's dev server (apps/web/vite.config.ts), trusted by the provider in development only. */
+export const VITE_DEV_PORT = 5173
 
 /** Identity settings from the configuration; the defaults give the embedded provider. */
 export function authSettings(config: Config): AuthSettings {
@@ -33,6 +40,11 @@ export function authSettings(config: Config): AuthSettings {
     clientId: config.AUTH_CLIENT_ID,
     audience: config.AUTH_AUDIENCE ?? `${config.publicUrl}/api`,
     jwksUrl: config.AUTH_JWKS_URL ?? `${issuer.replace(/\/?$/, '/')}.well-known/jwks.json`,
-    appOrigins: [...new Set([origin, `http://${config.HOST}:5173`])],
+    appOrigins: [
+      ...new Set([
+        origin,
+        ...(config.NODE_ENV === 'development' ? [`http://${config.HOST}:${VITE_DEV_PORT}`] : []),
+      ]),
+    ],
   }
 }
