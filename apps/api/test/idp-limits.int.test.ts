@@ -163,6 +163,20 @@ describe('sign-in limits under bursts', () => {
     expect((await signIn('192.0.2.10', 'new@example.com', DEMO_PASSWORD)).code).toBeTruthy()
   })
 
+  it('refuses an e-mail longer than an address can be, before hashing or counting', async () => {
+    // 254 characters at most (RFC 5321 paths); a longer key would not fit the limits' index.
+    const browser = new Browser()
+    const { pageUrl } = await authorize(browser, settings)
+    const before = scryptDerivations()
+    const response = await browser.fetch(
+      `${pageUrl}/login`,
+      from('198.51.100.10', { email: `${'a'.repeat(5000)}@example.com`, password: 'whatever' }),
+    )
+    expect(response.status).toBe(400)
+    expect(await response.text()).toContain('is not an e-mail address.')
+    expect(scryptDerivations()).toBe(before)
+  })
+
   it('creates at most 10 accounts from 30 parallel sign-ups of one address', async () => {
     const browsers = await Promise.all(
       Array.from({ length: 30 }, async () => {

@@ -7,8 +7,9 @@ export type IdpAccount = typeof idpAccounts.$inferSelect
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
-/** A valid-looking address: something@something.tld, no spaces. */
-export const isEmail = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)
+/** A valid-looking address: something@something.tld, no spaces, at most 254 characters. */
+export const isEmail = (email: string) =>
+  email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)
 
 /** The embedded provider's accounts (e-mail + scrypt password hash) in `idp_accounts`. */
 export class Accounts {

@@ -111,6 +111,10 @@ export function interactionRoutes(deps: InteractionDeps) {
     if (!email || !password) {
       return html(ctx, 400, loginPage(uid, { email, error: 'Enter your e-mail and password.' }))
     }
+    if (!isEmail(email)) {
+      const error = `"${email.slice(0, 254)}" is not an e-mail address.`
+      return html(ctx, 400, loginPage(uid, { email: '', error, code: 'invalid-request' }))
+    }
     const address = clientAddress(ctx.ip)
     const keys = signInKeys(email, address)
     // Counted before the password is hashed: a burst gets no more hashes than the limits allow.
