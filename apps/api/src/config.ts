@@ -88,6 +88,13 @@ export const configSchema = z.object({
   JOB_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
   /** A job whose worker stops sending heartbeats for this long is retried (PostgreSQL mode). */
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  /**
+   * Jobs (optimization runs, aero analyses) one account may have queued or running at once;
+   * one more is refused with 429 and Retry-After (docs/limits-jobs.md).
+   */
+  JOB_MAX_ACTIVE_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
+  /** Jobs of one team's items that may be queued or running at once, whoever queued them. */
+  JOB_MAX_ACTIVE_PER_TEAM: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Port of the health endpoint of the worker role (`npm run worker`: GET /health, /ready). */
   WORKER_PORT: port.default(3001),
   // Live updates (GET /api/live, Server-Sent Events; see README "API and data").

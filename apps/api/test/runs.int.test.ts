@@ -259,7 +259,7 @@ describe("optimization runs on Alpe d'Huez: results, CSV export, notification", 
     const { optimization } = await createRunnable(t.database.db, { ownerUid: 'other' })
     expect((await post(optimization.id)).statusCode).toBe(404)
     expect((await post('not-a-uuid')).statusCode).toBe(404)
-    const noClaim = await t.bearer({ uid: 'rider' })
+    const noClaim = await t.bearer({ uid: 'rider', claims: {} })
     const mine = await optimizationWith({})
     const res = await post(mine.id, noClaim)
     expect(res.statusCode).toBe(403)

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { AeroAnalyses } from '../jobs/aero-analysis.ts'
 import { OptimizationRuns } from '../jobs/optimization-run.ts'
+import { jobLimitHeaders } from '../jobs/limits.ts'
 import { JobSystem } from '../jobs/system.ts'
 import { filesRoutes } from '../routes/files/routes.ts'
 import { importRoutes } from '../routes/imports/routes.ts'
@@ -36,7 +37,11 @@ async function filesAndJobsPlugin(app: FastifyInstance) {
     config.DOWNLOAD_URL_TTL_SECONDS,
   )
   const files = new FileService(database, storage, signer)
-  const jobs = new JobSystem(database, app.log, config.JOB_HEARTBEAT_SECONDS)
+  const jobs = new JobSystem(database, app.log, config.JOB_HEARTBEAT_SECONDS, {
+    perUser: config.JOB_MAX_ACTIVE_PER_USER,
+    perTeam: config.JOB_MAX_ACTIVE_PER_TEAM,
+  })
+  app.addHook('onError', jobLimitHeaders)
   app.decorate('files', files)
   app.decorate('jobs', jobs)
   app.decorate(

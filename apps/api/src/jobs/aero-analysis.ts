@@ -58,7 +58,7 @@ import {
 import { versionBlocks, versionsOf } from './aero-analysis-read.ts'
 import { historicalAirFor } from '../weather/history-air.ts'
 import type { WeatherSource } from '../weather/source.ts'
-import { insertJob, markSucceeded } from './repository.ts'
+import { markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobContext, type JobSystem } from './system.ts'
 
 export const AERO_ANALYSIS = 'aero-analysis'
@@ -122,6 +122,12 @@ export class AeroAnalyses {
     upload: { filename: string; bytes: Uint8Array; configuration?: string | undefined },
   ) {
     const session = await this.session(uid, sessionId)
+    // A caller at a cap hears it before the file is read (checked again under locks).
+    await this.jobs.checkRoom({
+      requestedBy: uid,
+      ownerUid: session.ownerUid,
+      ownerTeam: session.ownerTeam,
+    })
     const name = upload.filename || 'upload'
     if (upload.bytes.byteLength === 0) {
       throw new AppError('invalid-activity-file', 422, `${name}: the file is empty.`, {
@@ -148,7 +154,7 @@ export class AeroAnalyses {
       : { setup: prepared.name.replace(/\.[^.]+$/, '') }
     const owner = session.ownerTeam ? { team: session.ownerTeam } : { uid: session.ownerUid! }
     const jobId = randomUUID()
-    const { source, version } = await this.files.storeWith(prepared, () =>
+    const { source, version, turn } = await this.files.storeWith(prepared, () =>
       this.db.transaction(async (tx) => {
         await this.lock(tx, session.id)
         const file = await this.files.insertRow(tx, prepared, owner, 'upload')
@@ -183,11 +189,11 @@ export class AeroAnalyses {
               : { startedAt: new Date(summary.startEpochS * 1000) }),
           })
           .where(eq(aeroSessions.id, session.id))
-        const version = await this.enqueue(tx, session, uid, jobId, {}, [file.id], null)
-        return { source: source!, version }
+        const queued = await this.enqueue(tx, session, uid, jobId, {}, [file.id], null)
+        return { source: source!, ...queued }
       }),
     )
-    await this.jobs.send(AERO_ANALYSIS, jobId)
+    await this.jobs.send(AERO_ANALYSIS, jobId, turn)
     return {
       file: { id: source.data.file_id as string, name: prepared.name },
       source: sourceJson(source),
@@ -209,11 +215,11 @@ export class AeroAnalyses {
       )
     }
     const jobId = randomUUID()
-    const version = await this.db.transaction(async (tx) => {
+    const { version, turn } = await this.db.transaction(async (tx) => {
       await this.lock(tx, session.id)
       return this.enqueue(tx, session, uid, jobId, overrides, [], label ?? null)
     })
-    await this.jobs.send(AERO_ANALYSIS, jobId)
+    await this.jobs.send(AERO_ANALYSIS, jobId, turn)
     return { version, job_id: jobId }
   }
 
@@ -318,7 +324,10 @@ export class AeroAnalyses {
     return { id: row.id, serial: row.serial, calibrationFactor: factor }
   }
 
-  /** Inserts the version's block and its job row (in the caller's transaction); the version. */
+  /**
+   * Admits the job (its row, or a 429 at a cap) and inserts the version's block, in the caller's
+   * transaction; the version and the job's turn.
+   */
   private async enqueue(
     tx: Db,
     session: SessionRow,
@@ -327,7 +336,7 @@ export class AeroAnalyses {
     overrides: AeroAnalysisSettings,
     detectFileIds: string[],
     label: string | null,
-  ): Promise<number> {
+  ): Promise<{ version: number; turn: number }> {
     const [row] = await tx
       .select({ v: sql<number>`coalesce(max((${aeroDataBlocks.data}->>'version')::int), 0)::int` })
       .from(aeroDataBlocks)
@@ -361,10 +370,11 @@ export class AeroAnalyses {
     if (settings.calibration_factor == null && device?.calibrationFactor != null) {
       settings.calibration_factor = device.calibrationFactor
     }
-    await insertJob(tx, {
+    const job = await this.jobs.admit(tx, {
       id: jobId,
       ownerUid: session.ownerUid ?? null,
       ownerTeam: session.ownerTeam ?? null,
+      requestedBy: uid,
       kind: AERO_ANALYSIS,
       subjectType: 'aero_session',
       subjectId: session.id,
@@ -388,7 +398,7 @@ export class AeroAnalyses {
       sequence: version * STRIDE,
       data: data as unknown as JsonObject,
     })
-    return version
+    return { version, turn: job.turn }
   }
 
   /** One attempt of an analysis (idempotent: the final transaction applies once). */

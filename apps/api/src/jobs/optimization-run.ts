@@ -29,7 +29,7 @@ import {
   type RunSnapshot,
 } from './engine-inputs.ts'
 import { planCsv } from './plan-csv.ts'
-import { insertJob, markSucceeded } from './repository.ts'
+import { markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobDefinition, type JobSystem } from './system.ts'
 import type { RaceDayWeather } from '../weather/race-day.ts'
 import type { PacingOutput, RunOutput } from './tasks.ts'
@@ -179,6 +179,12 @@ export class OptimizationRuns {
         )[0]
       : undefined
     if (!optimization) throw notFound('The optimization')
+    // A caller at a cap hears it before the inputs are read (checked again under locks below).
+    await this.jobs.checkRoom({
+      requestedBy: uid,
+      ownerUid: optimization.ownerUid,
+      ownerTeam: optimization.ownerTeam,
+    })
     if (!optimization.courseId || !optimization.riderSetupId) {
       throw new AppError(
         'optimization-incomplete',
@@ -210,22 +216,25 @@ export class OptimizationRuns {
       : { uid: optimization.ownerUid! }
     const jobId = randomUUID()
     const resultId = randomUUID()
-    const version = await withVersionRetry(() =>
+    const { version, turn } = await withVersionRetry(() =>
       this.db.transaction(async (tx) => {
-        const [row] = await tx
-          .select({ v: sql<number>`coalesce(max(${optimizationResults.version}), 0)::int` })
-          .from(optimizationResults)
-          .where(eq(optimizationResults.optimizationId, optimization.id))
-        const next = Number(row?.v ?? 0) + 1
-        await insertJob(tx, {
+        // First the admission: it holds the requester's lock, so the same caller's runs also
+        // take their version numbers one after the other.
+        const job = await this.jobs.admit(tx, {
           id: jobId,
           ownerUid: owner.uid ?? null,
           ownerTeam: owner.team ?? null,
+          requestedBy: uid,
           kind: OPTIMIZATION_RUN,
           subjectType: 'optimization_result',
           subjectId: resultId,
           bossJobId: jobId,
         })
+        const [row] = await tx
+          .select({ v: sql<number>`coalesce(max(${optimizationResults.version}), 0)::int` })
+          .from(optimizationResults)
+          .where(eq(optimizationResults.optimizationId, optimization.id))
+        const next = Number(row?.v ?? 0) + 1
         await tx.insert(optimizationResults).values({
           id: resultId,
           optimizationId: optimization.id,
@@ -235,10 +244,10 @@ export class OptimizationRuns {
           inputs: snapshot as unknown as JsonObject,
           jobId,
         })
-        return next
+        return { version: next, turn: job.turn }
       }),
     )
-    await this.jobs.send(OPTIMIZATION_RUN, jobId)
+    await this.jobs.send(OPTIMIZATION_RUN, jobId, turn)
     return { jobId, resultId, version }
   }
 

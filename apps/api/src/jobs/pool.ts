@@ -40,6 +40,7 @@ export class TaskError extends Error {
 
 type Run = {
   runId: number
+  order: number
   task: string
   input: unknown
   onProgress: (p: TaskProgress) => void
@@ -77,18 +78,24 @@ export class WorkerPool extends EventEmitter<{
     if (size < 1) throw new Error('a worker pool needs at least one thread')
   }
 
-  /** Runs `task` in a thread; resolves with its output, rejects with TaskError or WorkerCrashedError. */
+  /**
+   * Runs `task` in a thread; resolves with its output, rejects with TaskError or WorkerCrashedError.
+   * When every thread is busy, waiting runs start by ascending `order` (a job's turn), then in
+   * the order they came.
+   */
   run<T>(
     task: string,
     input: unknown,
     onProgress: (p: TaskProgress) => void = () => {},
     signal?: AbortSignal,
+    order = 0,
   ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the worker pool is closed'))
     if (signal?.aborted) return Promise.reject(new TaskAbortedError(`${task} was stopped.`))
     return new Promise<T>((resolve, reject) => {
       const run: Run = {
         runId: this.nextRunId++,
+        order,
         task,
         input,
         onProgress,
@@ -108,7 +115,10 @@ export class WorkerPool extends EventEmitter<{
         },
         { once: true },
       )
-      this.waiting.push(run)
+      // Before the first waiting run of a later order (runIds grow: equal orders stay in line).
+      const at = this.waiting.findIndex((w) => w.order > order)
+      if (at < 0) this.waiting.push(run)
+      else this.waiting.splice(at, 0, run)
       this.dispatch()
     })
   }

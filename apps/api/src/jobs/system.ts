@@ -2,13 +2,21 @@ import type { FastifyBaseLogger } from 'fastify'
 import { PgBoss, fromPglite, type JobWithMetadata, type Queue } from 'pg-boss'
 import { jobs, type Database, type Db } from '@veloptima/db'
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import { TaskAbortedError, TaskError, WorkerCrashedError, WorkerPool } from './pool.ts'
+import {
+  TaskAbortedError,
+  TaskError,
+  WorkerCrashedError,
+  WorkerPool,
+  type TaskProgress,
+} from './pool.ts'
+import { admitJob, checkRoom, DEFAULT_JOB_LIMITS, type JobLimits, type NewJob } from './limits.ts'
 import {
   markFailed,
   markRetrying,
   markRunning,
   recordProgress,
   unfinishedJobs,
+  type JobRow,
 } from './repository.ts'
 
 /** The job data every queue carries: the id of its `jobs` row (also the pg-boss job id). */
@@ -18,7 +26,8 @@ export type JobContext = {
   jobId: string
   /** 1 for the first attempt, 2 for the first retry… */
   attempt: number
-  pool: WorkerPool
+  /** The job threads; a task waiting for a thread goes before the tasks of later turns. */
+  pool: Pick<WorkerPool, 'run'>
   /** Aborted when the job is cancelled or pg-boss no longer counts it as ours: stop working. */
   signal: AbortSignal
   /** Records progress (0–100) where the API reads it; throttled, NOTIFYed by the jobs trigger. */
@@ -101,6 +110,8 @@ export class JobSystem {
     private readonly database: Database,
     private readonly log: FastifyBaseLogger,
     private readonly heartbeatSeconds = 30,
+    /** The caps on unfinished jobs (JOB_MAX_ACTIVE_PER_USER, JOB_MAX_ACTIVE_PER_TEAM). */
+    readonly limits: JobLimits = DEFAULT_JOB_LIMITS,
   ) {}
 
   define(definition: JobDefinition) {
@@ -153,7 +164,7 @@ export class JobSystem {
     const boss = await this.connect()
     for (const job of await unfinishedJobs(this.database.db)) {
       if (!this.definitions.has(job.kind)) continue
-      await this.send(job.kind, job.id)
+      await this.send(job.kind, job.id, job.turn)
       // Embedded mode has one process: a job still active at start lost its worker in a crash.
       // Fail that attempt now (pg-boss retries it) rather than wait for its heartbeat to go stale.
       if (this.database.driver !== 'pglite') continue
@@ -174,19 +185,29 @@ export class JobSystem {
     }
     if (workers < 1 || this.pool) return
     this.pool = new WorkerPool(workers)
+    // One pg-boss worker per thread and queue, each fetching one job at a time in turn order
+    // (limits.ts). A worker that has just finished a job fetches again at once instead of
+    // sleeping out its poll: a backlog is worked without a pause between two jobs.
     for (const d of this.definitions.values()) {
-      await boss.work(
-        d.queue,
-        {
-          localConcurrency: workers,
-          includeMetadata: true,
-          pollingIntervalSeconds: 2,
-          notifyPollingIntervalSeconds: 2,
-        },
-        async ([job]: JobWithMetadata<JobData>[]) => {
-          if (job) await this.runAttempt(d, job)
-        },
-      )
+      for (let i = 0; i < workers; i++) {
+        let workerId = ''
+        workerId = await boss.work(
+          d.queue,
+          {
+            includeMetadata: true,
+            pollingIntervalSeconds: 2,
+            notifyPollingIntervalSeconds: 2,
+          },
+          async ([job]: JobWithMetadata<JobData>[]) => {
+            if (!job) return
+            try {
+              await this.runAttempt(d, job)
+            } finally {
+              boss.notifyWorker(workerId)
+            }
+          },
+        )
+      }
     }
   }
 
@@ -199,10 +220,30 @@ export class JobSystem {
     return this.interactive
   }
 
-  /** Queues the job whose `jobs` row (id = jobId, kind = queue) the caller has committed. */
-  async send(queue: string, jobId: string): Promise<void> {
+  /**
+   * Refuses (JobLimitError, 429) a job that the requester's or the team's cap has no room for; a
+   * cheap early check before the work of preparing a job. `admit` checks again under locks.
+   */
+  checkRoom(job: Pick<NewJob, 'requestedBy' | 'ownerUid' | 'ownerTeam'>): Promise<void> {
+    return checkRoom(this.database.db, job, this.limits)
+  }
+
+  /**
+   * Inserts a job's row with its fair turn in the caller's transaction, or refuses it
+   * (JobLimitError, 429) when the requester or the item's team is at its cap. After the
+   * transaction commits, `send` the row.
+   */
+  admit(tx: Db, job: NewJob): Promise<JobRow> {
+    return admitJob(tx, job, this.limits)
+  }
+
+  /**
+   * Queues the job whose `jobs` row (id = jobId, kind = queue, its `turn`) the caller has
+   * committed. pg-boss fetches the highest priority first: the lowest turn.
+   */
+  async send(queue: string, jobId: string, turn: number): Promise<void> {
     const boss = await this.connect()
-    await boss.send(queue, { jobId } satisfies JobData, { id: jobId })
+    await boss.send(queue, { jobId } satisfies JobData, { id: jobId, priority: -turn })
   }
 
   /** pg-boss's view of a job (state, retry count), for diagnostics and tests. */
@@ -241,10 +282,21 @@ export class JobSystem {
         })
         .catch((error) => this.log.warn({ err: error, jobId }, 'progress not recorded'))
     }
+    const pool = this.pool!
+    // The job's turn orders its tasks in the threads' waiting line too: with several queues a
+    // process may hold more jobs than it has threads (docs/limits-jobs.md).
+    const turn = -job.priority
     const ctx: JobContext = {
       jobId,
       attempt,
-      pool: this.pool!,
+      pool: {
+        run: <T>(
+          task: string,
+          input: unknown,
+          onProgress?: (p: TaskProgress) => void,
+          signal?: AbortSignal,
+        ) => pool.run<T>(task, input, onProgress, signal, turn),
+      },
       signal,
       progress: (progress, message) => {
         latest = { p: Math.max(0, Math.min(100, progress)), message: message ?? null }

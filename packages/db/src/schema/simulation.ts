@@ -22,6 +22,7 @@ import type {
   JsonObject,
 } from './json-types.ts'
 import { ownerColumns, ownerConstraints, ownerListIndexes, timestamps } from './owner.ts'
+import { users } from './identity.ts'
 import { riderSetups } from './riders.ts'
 
 /** Stored files (uploads, exports). The bytes live in the storage backend under `storage_key`. */
@@ -128,6 +129,17 @@ export const jobs = pgTable(
     bossJobId: text('boss_job_id'),
     idempotencyKey: text('idempotency_key').unique(),
     attempts: integer('attempts').notNull().default(0),
+    /**
+     * Who queued the job (their per-account cap counts it, whoever owns the item); null for jobs
+     * queued before this was recorded, or once that account is deleted.
+     */
+    requestedBy: text('requested_by').references(() => users.uid, { onDelete: 'set null' }),
+    /**
+     * The job's place in the fair order of all queued jobs (lower first): a requester's next job
+     * comes one turn after their previous one, a requester with nothing queued joins at the head
+     * (docs/limits-jobs.md).
+     */
+    turn: integer('turn').notNull().default(0),
     output: jsonb('output').$type<JsonObject>(),
     error: jsonb('error').$type<{ code: string; message: string }>(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -138,6 +150,16 @@ export const jobs = pgTable(
     ...ownerConstraints('jobs', t),
     check('jobs_progress', sql`${t.progress} between 0 and 100`),
     index('jobs_subject_idx').on(t.subjectType, t.subjectId),
+    // The caps and the fair order read only the unfinished jobs.
+    index('jobs_active_requester_idx')
+      .on(t.requestedBy)
+      .where(sql`${t.status} in ('queued', 'running')`),
+    index('jobs_active_team_idx')
+      .on(t.ownerTeam)
+      .where(sql`${t.status} in ('queued', 'running')`),
+    index('jobs_active_turn_idx')
+      .on(t.turn)
+      .where(sql`${t.status} in ('queued', 'running')`),
   ],
 )
 
