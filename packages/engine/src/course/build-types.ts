@@ -1,6 +1,7 @@
 // What course building takes (raw points, options) and gives (the course, its cleaning), and its
 // error: stable codes with a message saying what is missing.
 import type { Course, CourseStats } from './types.ts'
+import type { PositionSpike } from './plausible.ts'
 
 /** Points as read from a file; NaN marks a missing value. */
 export interface RawPoints {
@@ -49,6 +50,8 @@ export type CourseErrorCode =
   | 'impossible_grade'
   /** Longer than 2,000 km. */
   | 'too_long'
+  /** More than 5 % of the points lie off the route's line (out-and-back spikes). */
+  | 'position_spikes'
 
 /** The points do not make a course; `code` is stable, the message says what is missing. */
 export class CourseError extends Error {
@@ -76,6 +79,9 @@ export interface CourseCleaning {
   /** Largest distance (m) by which a recording's corrected altitude was brought back into the
    * file's own range of altitudes (0 when it stayed inside). */
   clampedToFileRangeM: number
+  /** Points left out because they lie off the route's line (an out-and-back spike: a GPS fix
+   * far from its neighbours), with the detour each made (m); empty when none. */
+  positionSpikes: PositionSpike[]
 }
 
 export interface BuiltCourse {

@@ -6,7 +6,13 @@ import { courseStats } from './types.ts'
 import { enuOffset, groundDistance, mengerRadius } from './geo.ts'
 import { CourseError } from './build-types.ts'
 import type { BuildCourseOptions, BuiltCourse, RawPoints } from './build-types.ts'
-import { checkPlausible, MAX_COURSE_M, MAX_GRADE } from './plausible.ts'
+import {
+  checkPlausible,
+  MAX_COURSE_M,
+  MAX_GRADE,
+  MAX_SPIKE_SHARE,
+  positionSpikes,
+} from './plausible.ts'
 import { diff, fillGaps, interpolator, median5, movingAverage, steepestWindow } from './profile.ts'
 
 export * from './build-types.ts'
@@ -16,6 +22,11 @@ export {
   MAX_COURSE_M,
   MAX_GRADE,
   MAX_SPEED_MPS,
+  MAX_SPIKE_SHARE,
+  positionSpikes,
+  SPIKE_MIN_DETOUR_M,
+  SPIKE_SPACING_FACTOR,
+  type PositionSpike,
 } from './plausible.ts'
 
 const finite = Number.isFinite
@@ -55,6 +66,16 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
       `expected positions (latitude/longitude) or a distance channel, got positions in ${withPos} and distance in ${withDist} of ${n0} points`,
     )
   }
+  // 0. Points off the route's line (out-and-back spikes) are left out, and reported.
+  const spikes0 = usePos ? positionSpikes(raw.lat, raw.lon).spikes : []
+  if (spikes0.length > Math.max(3, MAX_SPIKE_SHARE * withPos)) {
+    const first = spikes0[0]!
+    throw new CourseError(
+      'position_spikes',
+      `point ${first.index}: ${spikes0.length} of ${withPos} points lie off the route's line (the first adds a ${(first.detourM / 1000).toFixed(1)} km detour), expected at most ${Math.round(MAX_SPIKE_SHARE * 100)} %`,
+    )
+  }
+  const offLine = new Set(spikes0.map((s) => s.index))
   // 1. Keep usable points, cumulative horizontal distance, drop repeats (stationary points).
   const lat: number[] = []
   const lon: number[] = []
@@ -75,7 +96,7 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
     const la = raw.lat[i]!
     const lo = raw.lon[i]!
     const rd = raw.distance ? raw.distance[i]! : NaN
-    if (usePos && !(finite(la) && finite(lo))) continue
+    if (usePos && (!(finite(la) && finite(lo)) || offLine.has(i))) continue
     if (!byPos && !finite(rd)) continue
     if (dist.length > 0) {
       const k = dist.length - 1
@@ -288,6 +309,7 @@ export function buildCourse(raw: RawPoints, opts: BuildCourseOptions = {}): Buil
       driftAtStopsM: drift,
       loopClosureM,
       clampedToFileRangeM: clampedM,
+      positionSpikes: spikes0,
     },
     pointDistanceM,
   }
