@@ -58,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthentication(app)
   registerMetrics(app)
   await registerSecurity(app, config)
+  await import('./plugins/json-body.ts').then((m) => m.registerJsonBody(app))
   await app.register(healthRoutes, { prefix: '/api' })
   await app.register(metricsRoutes, { prefix: '/api' })
   await app.register(authRoutes, { prefix: '/api' })

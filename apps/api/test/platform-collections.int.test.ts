@@ -165,7 +165,7 @@ describe(`owned collections on ${testDriver()}`, () => {
       name: 'Race plan',
       course_id: course.id,
       rider_setup_id: setup.id,
-      inputs: { environment: { temperature: 25 }, constraint: 'wbal' },
+      inputs: { environment: { temperature_c: 25 }, constraint: { type: 'w_prime_balance' } },
     })
     expect(pacing.status).toBe(201)
     expect(pacing.body).toMatchObject({
@@ -184,8 +184,10 @@ describe(`owned collections on ${testDriver()}`, () => {
     })
     expect(missing.status).toBe(404)
     expect(missing.body.message).toContain('course_id')
-    const patched = await me.patch(`/api/optimizations/${pacing.body.id}`, { inputs: { a: 1 } })
-    expect(patched.body.inputs).toEqual({ a: 1 })
+    const patched = await me.patch(`/api/optimizations/${pacing.body.id}`, {
+      inputs: { max_targets: 8 },
+    })
+    expect(patched.body.inputs).toEqual({ max_targets: 8 })
   })
 
   it('optimization results: versions listed newest first without the snapshot; read one; label; delete', async () => {
@@ -220,7 +222,7 @@ describe(`owned collections on ${testDriver()}`, () => {
 
   it('devices and aero sessions with runs and data blocks', async () => {
     const device = (await me.post('/api/devices', deviceBody('AS-77'))).body
-    expect(device).toMatchObject({ serial: 'AS-77', calibration: { air_speed_factor: 1.02 } })
+    expect(device).toMatchObject({ serial: 'AS-77', calibration: { calibration_factor: 1.02 } })
     const created = await me.post('/api/aero-sessions', {
       ...sessionBody(),
       devices: [{ device_id: device.id, calibration_factor: 1.01 }],

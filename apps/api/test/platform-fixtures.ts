@@ -29,7 +29,7 @@ export const deviceBody = (serial = 'AS-0001') => ({
   name: 'Front sensor',
   model: 'Aerosensor',
   firmware: '2.4.1',
-  calibration: { air_speed_factor: 1.02 },
+  calibration: { calibration_factor: 1.02 },
 })
 
 export const sessionBody = (name = 'Track day') => ({
@@ -37,7 +37,7 @@ export const sessionBody = (name = 'Track day') => ({
   format: 'v6',
   started_at: '2026-05-03T08:30:00Z',
   location: 'Velodrome',
-  environment: { temperature: 21.5, pressure: 101_100 },
+  environment: { temperature_c: 21.5, pressure_pa: 101_100 },
 })
 
 type Headers = { authorization: string }

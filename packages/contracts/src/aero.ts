@@ -5,6 +5,7 @@ import {
   ownedItemFields,
   ownerInputSchema,
   pageQuerySchema,
+  ranged,
   timestampSchema,
 } from './common.ts'
 
@@ -17,12 +18,24 @@ export const deviceSchema = z.object({
   calibration: jsonObjectSchema,
 })
 export type Device = z.infer<typeof deviceSchema>
+/**
+ * A device's calibration: its factor (Aerosensor cal = 1/(1−Cp), about 1.4) under the name the app
+ * writes (`calibration_factor`) or the older `factor` / `cal` the analysis also reads, 0.5–3.
+ */
+export const deviceCalibrationSchema = z
+  .object({
+    calibration_factor: ranged(0.5, 3, ''),
+    factor: ranged(0.5, 3, ''),
+    cal: ranged(0.5, 3, ''),
+  })
+  .partial()
+  .strict()
 const deviceBody = {
   serial: z.string().trim().min(1).max(100),
   name: z.string().trim().min(1).max(100),
   model: z.string().trim().max(100).nullable(),
   firmware: z.string().trim().max(100).nullable(),
-  calibration: jsonObjectSchema,
+  calibration: deviceCalibrationSchema,
 }
 export const deviceCreateSchema = z
   .object({
@@ -43,6 +56,31 @@ export const sessionDeviceSchema = z
   })
   .strict()
 
+/**
+ * What an analysis uses besides the data (stored in the session's `environment`, overridable per
+ * analysis): SI units. Crr absent = fitted; air density absent = from temperature, pressure and
+ * humidity, else the file's sensor channels, else the standard atmosphere at the recorded altitude.
+ */
+export const aeroAnalysisSettingsSchema = z
+  .object({
+    mass_kg: z.number().min(30).max(250),
+    crr: z.number().min(0.0005).max(0.03).nullable(),
+    drivetrain_efficiency: z.number().min(0.8).max(1),
+    air_density_kg_m3: z.number().min(0.6).max(1.5).nullable(),
+    temperature_c: z.number().min(-30).max(50).nullable(),
+    pressure_pa: z.number().min(50_000).max(110_000).nullable(),
+    humidity: z.number().min(0).max(1).nullable(),
+    calibration_factor: z.number().min(0.5).max(3).nullable(),
+    method: z.enum(['auto', 've', 'direct']),
+    reference_speed_mps: z.number().min(2).max(30),
+    reference_power_w: z.number().min(20).max(2000),
+    /** The session device whose data the analysis reads when a file carries several. */
+    device_id: idSchema.nullable(),
+  })
+  .partial()
+  .strict()
+export type AeroAnalysisSettings = z.infer<typeof aeroAnalysisSettingsSchema>
+
 export const aeroSessionSchema = z.object({
   ...ownedItemFields,
   name: z.string(),
@@ -62,7 +100,8 @@ const sessionBody = {
   location: z.string().max(200).nullable(),
   notes: z.string().max(10_000).nullable(),
   devices: z.array(sessionDeviceSchema).max(20),
-  environment: jsonObjectSchema,
+  /** The analysis settings stored with the session, in their ranges; nothing else. */
+  environment: aeroAnalysisSettingsSchema,
   source_file_id: idSchema.nullable(),
 }
 export const aeroSessionCreateSchema = z
@@ -145,31 +184,6 @@ export const aeroDataBlockListQuerySchema = pageQuerySchema.extend({
   kind: aeroBlockKindSchema.optional(),
   run_id: idSchema.optional(),
 })
-
-/**
- * What an analysis uses besides the data (stored in the session's `environment`, overridable per
- * analysis): SI units. Crr absent = fitted; air density absent = from temperature, pressure and
- * humidity, else the file's sensor channels, else the standard atmosphere at the recorded altitude.
- */
-export const aeroAnalysisSettingsSchema = z
-  .object({
-    mass_kg: z.number().min(30).max(250),
-    crr: z.number().min(0.0005).max(0.03).nullable(),
-    drivetrain_efficiency: z.number().min(0.8).max(1),
-    air_density_kg_m3: z.number().min(0.6).max(1.5).nullable(),
-    temperature_c: z.number().min(-30).max(50).nullable(),
-    pressure_pa: z.number().min(50_000).max(110_000).nullable(),
-    humidity: z.number().min(0).max(1).nullable(),
-    calibration_factor: z.number().min(0.5).max(3).nullable(),
-    method: z.enum(['auto', 've', 'direct']),
-    reference_speed_mps: z.number().min(2).max(30),
-    reference_power_w: z.number().min(20).max(2000),
-    /** The session device whose data the analysis reads when a file carries several. */
-    device_id: idSchema.nullable(),
-  })
-  .partial()
-  .strict()
-export type AeroAnalysisSettings = z.infer<typeof aeroAnalysisSettingsSchema>
 
 /** POST /api/aero-sessions/:id/analyses: a new analysis version with these overrides. */
 export const aeroAnalysisCreateSchema = aeroAnalysisSettingsSchema

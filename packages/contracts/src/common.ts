@@ -48,9 +48,11 @@ export const ownerInputSchema = z.string().min(1).max(200).optional()
 export const jsonObjectSchema = z.record(z.string(), z.unknown())
 
 /** A finite number within [min, max], with a message that names the unit. */
-export const ranged = (min: number, max: number, unit: string) =>
-  z
-    .number({ message: `must be a number in ${unit}` })
+export const ranged = (min: number, max: number, unit: string) => {
+  const u = unit ? ` ${unit}` : ''
+  return z
+    .number({ message: unit ? `must be a number in ${unit}` : 'must be a number' })
     .refine(Number.isFinite, 'must be a finite number')
-    .min(min, `must be at least ${min} ${unit}`)
-    .max(max, `must be at most ${max} ${unit}`)
+    .min(min, `must be at least ${min}${u}`)
+    .max(max, `must be at most ${max}${u}`)
+}

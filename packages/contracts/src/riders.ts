@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { jsonObjectSchema, ownedItemFields, ownerInputSchema, ranged } from './common.ts'
+import { ownedItemFields, ownerInputSchema, ranged } from './common.ts'
 
 /** The rider profile (keyed by uid). Units: m, kg, W, J. */
 export const riderProfileSchema = z.object({
@@ -35,16 +35,29 @@ export const setupPositionSchema = z
     min_speed: ranged(0, 30, 'm/s'),
     max_speed: ranged(0, 30, 'm/s'),
   })
+  .strict()
   .refine((p) => p.min_speed <= p.max_speed, {
     message: 'min_speed must not exceed max_speed',
     path: ['min_speed'],
   })
 
-export const crrSchema = z.object({
-  smooth: ranged(0.001, 0.03, ''),
-  normal: ranged(0.001, 0.03, ''),
-  rough: ranged(0.001, 0.05, ''),
-})
+export const crrSchema = z
+  .object({
+    smooth: ranged(0.001, 0.03, ''),
+    normal: ranged(0.001, 0.03, ''),
+    rough: ranged(0.001, 0.05, ''),
+  })
+  .strict()
+
+/** What the setup form keeps besides the physics: the rider's name and height, the tyre preset. */
+export const setupExtrasSchema = z
+  .object({
+    rider_name: z.string().trim().max(100),
+    rider_height: ranged(1.0, 2.5, 'm'),
+    tyre: z.string().trim().max(50),
+  })
+  .partial()
+  .strict()
 
 const setupFields = {
   name: z.string().trim().min(1).max(100),
@@ -60,7 +73,7 @@ const setupFields = {
   w_prime: ranged(1000, 60000, 'J').nullable(),
   max_power: ranged(100, 3000, 'W').nullable(),
   max_lateral_acceleration: ranged(1, 15, 'm/s²'),
-  extras: jsonObjectSchema,
+  extras: setupExtrasSchema,
 }
 
 export const riderSetupSchema = z.object({ ...ownedItemFields, ...setupFields })

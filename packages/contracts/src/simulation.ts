@@ -1,5 +1,12 @@
 import { z } from 'zod'
 import {
+  courseConsistencyIssues,
+  segmentsIssues,
+  statsIssues,
+  trackIssues,
+  type CourseIssue,
+} from '@veloptima/engine'
+import {
   idSchema,
   jsonObjectSchema,
   listQuerySchema,
@@ -11,39 +18,73 @@ import {
 
 export const surfaceSchema = z.enum(['smooth', 'normal', 'rough'])
 
+/** Issues found by the engine's course checks, reported at their paths. */
+const report = (ctx: z.RefinementCtx, issues: CourseIssue[], prefix: (string | number)[] = []) => {
+  for (const i of issues)
+    ctx.addIssue({ code: 'custom', path: [...prefix, ...i.path], message: i.message })
+}
+
+/** Most points a track or a list of segments may have (the import keeps ≤ 4,000 and ≤ 5,000). */
+export const MAX_COURSE_POINTS = 100_000
+
+/**
+ * The map track: latitude −90…90°, longitude −180…180°, elevation −500…9,000 m, distance along
+ * the course 0…2,000 km and never decreasing; no point jumps farther than the distance along
+ * allows or lies off its neighbours' line (packages/engine/src/course/stored-check.ts).
+ */
 export const courseTrackSchema = z
   .object({
-    lat: z.array(z.number()),
-    lon: z.array(z.number()),
-    ele: z.array(z.number()),
-    distance: z.array(z.number()),
+    lat: z.array(z.number()).max(MAX_COURSE_POINTS),
+    lon: z.array(z.number()).max(MAX_COURSE_POINTS),
+    ele: z.array(z.number()).max(MAX_COURSE_POINTS),
+    distance: z.array(z.number()).max(MAX_COURSE_POINTS),
   })
+  .strict()
   .refine(
     (t) => [t.lon, t.ele, t.distance].every((a) => a.length === t.lat.length),
     'lat, lon, ele and distance must have the same length',
   )
+  .superRefine((t, ctx) => report(ctx, trackIssues(t)))
 
-export const courseSegmentSchema = z.object({
-  start: z.number(),
-  end: z.number(),
-  grade: z.number(),
-  heading: z.number(),
-  radius: z.number().nullable(),
-  altitude: z.number(),
-  surface: surfaceSchema.optional(),
-  manual: z.boolean().optional(),
-})
+/** One segment's fields; the list's checks (ranges, order, grades over 100 m) are the engine's. */
+export const courseSegmentSchema = z
+  .object({
+    start: z.number(),
+    end: z.number(),
+    grade: z.number(),
+    heading: z.number(),
+    radius: z.number().nullable(),
+    altitude: z.number(),
+    surface: surfaceSchema.optional(),
+    manual: z.boolean().optional(),
+  })
+  .strict()
 
-export const courseStatsSchema = z.object({
-  distance: z.number(),
-  ascent: z.number(),
-  descent: z.number(),
-  max_grade: z.number(),
-  min_grade: z.number(),
-  climbs: z
-    .array(z.object({ start: z.number(), end: z.number(), ascent: z.number(), grade: z.number() }))
-    .optional(),
-})
+/** Segments as stored: contiguous, 0…2,000 km, grades within ±100 % each and ±50 % over 100 m. */
+export const courseSegmentsSchema = z
+  .array(courseSegmentSchema)
+  .max(MAX_COURSE_POINTS)
+  .superRefine((list, ctx) => report(ctx, segmentsIssues(list)))
+
+/** Statistics: distance 0…2,000 km, ascent and descent 0…distance, grades within ±50 %. */
+export const courseStatsSchema = z
+  .object({
+    distance: z.number(),
+    ascent: z.number(),
+    descent: z.number(),
+    max_grade: z.number(),
+    min_grade: z.number(),
+    climbs: z
+      .array(
+        z
+          .object({ start: z.number(), end: z.number(), ascent: z.number(), grade: z.number() })
+          .strict(),
+      )
+      .max(1000)
+      .optional(),
+  })
+  .strict()
+  .superRefine((st, ctx) => report(ctx, statsIssues(st)))
 
 /** Course sections (the stretches a pacing plan targets), contiguous from the first start. */
 export const courseSectionsSchema = z
@@ -110,16 +151,22 @@ const courseBody = {
   source_file_id: idSchema.nullable(),
   source_format: z.enum(['gpx', 'tcx', 'fit', 'json']).nullable(),
   track: courseTrackSchema.nullable(),
-  segments: z.array(courseSegmentSchema).max(100_000),
+  segments: courseSegmentsSchema,
   stats: courseStatsSchema.nullable(),
   settings: courseSettingsSchema,
 }
+/** The parts of one course sent together agree (stats' distance, track's end: the segments'). */
+const consistent = (
+  c: { track?: unknown; segments?: unknown; stats?: unknown },
+  ctx: z.RefinementCtx,
+) => report(ctx, courseConsistencyIssues(c as Parameters<typeof courseConsistencyIssues>[0]))
 export const courseCreateSchema = z
   .object({ owner: ownerInputSchema, ...courseBody })
   .partial()
   .required({ name: true })
   .strict()
-export const coursePatchSchema = z.object(courseBody).partial().strict()
+  .superRefine(consistent)
+export const coursePatchSchema = z.object(courseBody).partial().strict().superRefine(consistent)
 
 export const optimizationTypeSchema = z.enum(['pacing', 'equipment'])
 
@@ -155,6 +202,7 @@ const overridePositionSchema = z
     min_speed: ranged(0, 30, 'm/s').optional(),
     max_speed: ranged(0, 30, 'm/s').optional(),
   })
+  .strict()
   .refine((p) => (p.min_speed ?? 0) <= (p.max_speed ?? Infinity), {
     message: 'must not be less than min_speed',
     path: ['max_speed'],
@@ -187,37 +235,151 @@ export const setupOverrideSchema = z
   .partial()
   .strict()
 
+/** An equipment option in the engine's form: changes against the setup (packages/engine/src/optimize/equipment.ts). */
+const equipmentOptionSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    cda_delta_m2: ranged(-0.2, 0.2, 'm²').optional(),
+    /** ΔCdA by apparent-wind yaw: [[yaw °, ΔCdA m²], …] with yaw increasing. */
+    cda_delta_by_yaw: z
+      .array(z.tuple([ranged(0, 180, '°'), ranged(-0.2, 0.2, 'm²')]))
+      .min(1)
+      .max(50)
+      .superRefine((rows, ctx) => {
+        for (let i = 1; i < rows.length; i++) {
+          if (!(rows[i]![0] > rows[i - 1]![0]))
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 0],
+              message: `yaw angles must increase (the row before is ${rows[i - 1]![0]}°)`,
+            })
+        }
+      })
+      .optional(),
+    mass_delta_kg: ranged(-20, 50, 'kg').optional(),
+    crr: ranged(0.0005, 0.05, '').optional(),
+    power_factor: ranged(0.5, 1.5, '').optional(),
+  })
+  .strict()
+
+/** The older list form of equipment, still read (packages/engine/src/optimize/stored-input.ts). */
+const listEquipmentOptionSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    cda_delta: ranged(-0.2, 0.2, 'm²').optional(),
+    mass_delta: ranged(-20, 50, 'kg').optional(),
+    crr_factor: ranged(0.1, 10, '').optional(),
+  })
+  .strict()
+
+/** Most option groups and options per group of an equipment optimization. */
+export const MAX_EQUIPMENT_GROUPS = 10
+export const MAX_EQUIPMENT_OPTIONS = 20
+
+const engineEquipmentSchema = z
+  .object({
+    groups: z
+      .record(
+        z.string().trim().min(1).max(100),
+        z.array(equipmentOptionSchema).min(1).max(MAX_EQUIPMENT_OPTIONS),
+      )
+      .refine((g) => Object.keys(g).length <= MAX_EQUIPMENT_GROUPS, {
+        message: `expected at most ${MAX_EQUIPMENT_GROUPS} option groups`,
+      }),
+    baseline: z.record(z.string().max(100), z.string().max(100)).optional(),
+  })
+  .strict()
+const listEquipmentSchema = z
+  .object({
+    groups: z
+      .array(
+        z
+          .object({
+            name: z.string().trim().min(1).max(100),
+            options: z.array(listEquipmentOptionSchema).min(1).max(MAX_EQUIPMENT_OPTIONS),
+          })
+          .strict(),
+      )
+      .max(MAX_EQUIPMENT_GROUPS),
+  })
+  .strict()
+
 /**
- * An optimization's `inputs`, checked where this format adds fields (wind per stretch, event
- * start, setup override); the rest is the engine's to check when a run starts
- * (packages/engine/src/optimize/stored-input.ts reads it all).
+ * `inputs.equipment`: the engine's {groups: {name: [options]}, baseline}, or the older list form
+ * when `groups` is a list; either is checked field by field (an error names the field).
  */
-export const optimizationInputsSchema = z.looseObject({
-  environment: z
-    .looseObject({
-      wind_segments: z
-        .array(windSegmentSchema)
-        .max(200)
-        .superRefine((list, ctx) => {
-          for (let i = 1; i < list.length; i++) {
-            if (list[i]!.start_m < list[i - 1]!.end_m) {
-              ctx.addIssue({
-                code: 'custom',
-                message: `must not start before the previous stretch's end_m (${list[i - 1]!.end_m}): stretches are sorted and do not overlap`,
-                path: [i, 'start_m'],
-              })
-            }
+const equipmentInputSchema = z
+  .custom<z.infer<typeof engineEquipmentSchema> | z.infer<typeof listEquipmentSchema>>()
+  .superRefine((value, ctx) => {
+    const list = Array.isArray((value as { groups?: unknown } | null)?.groups)
+    const r = (list ? listEquipmentSchema : engineEquipmentSchema).safeParse(value)
+    if (r.success) return
+    for (const issue of r.error.issues)
+      ctx.addIssue({ code: 'custom', path: issue.path as PropertyKey[], message: issue.message })
+  })
+
+/** The pacing constraint: W′ balance, a normalized or average power, or the work (J). */
+const constraintInputSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('w_prime_balance') }).strict(),
+  z.object({ type: z.literal('normalized_power'), power_w: ranged(1, 3000, 'W') }).strict(),
+  z.object({ type: z.literal('average_power'), power_w: ranged(1, 3000, 'W') }).strict(),
+  z.object({ type: z.literal('work'), work_j: ranged(1, 1e9, 'J') }).strict(),
+])
+
+/** The air and wind of an optimization (SI units; ranges in docs/limits-input.md). */
+const environmentInputSchema = z
+  .object({
+    temperature_c: ranged(-60, 60, '°C'),
+    pressure_pa: ranged(30_000, 120_000, 'Pa'),
+    pressure_altitude_m: ranged(-500, 9000, 'm'),
+    /** The older name of pressure_altitude_m. */
+    altitude_m: ranged(-500, 9000, 'm'),
+    relative_humidity: ranged(0, 1, ''),
+    wind_speed_mps: ranged(0, 60, 'm/s'),
+    wind_from_deg: ranged(0, 360, '°'),
+    wind_segments: z
+      .array(windSegmentSchema)
+      .max(200)
+      .superRefine((list, ctx) => {
+        for (let i = 1; i < list.length; i++) {
+          if (list[i]!.start_m < list[i - 1]!.end_m) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `must not start before the previous stretch's end_m (${list[i - 1]!.end_m}): stretches are sorted and do not overlap`,
+              path: [i, 'start_m'],
+            })
           }
-        })
-        .optional(),
-      event_start: z
-        .string()
-        .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'must be a local date and time YYYY-MM-DDTHH:mm')
-        .optional(),
-    })
-    .optional(),
-  rider_override: setupOverrideSchema.optional(),
-})
+        }
+      }),
+    event_start: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'must be a local date and time YYYY-MM-DDTHH:mm'),
+  })
+  .partial()
+  .strict()
+
+/**
+ * An optimization's `inputs` (what packages/engine/src/optimize/stored-input.ts reads): every
+ * field named, every number within its range, nothing else (an unknown key is refused, so nothing
+ * unread is stored and copied into every result).
+ */
+export const optimizationInputsSchema = z
+  .object({
+    environment: environmentInputSchema,
+    rider_override: setupOverrideSchema,
+    constraint: constraintInputSchema,
+    /** Power targets of the plan (12 when absent). */
+    max_targets: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(20, 'must be at most 20'),
+    /** The lowest power the plan may ask for. */
+    min_power_w: ranged(0, 3000, 'W'),
+    equipment: equipmentInputSchema,
+  })
+  .partial()
+  .strict()
 
 const optimizationBody = {
   name: z.string().trim().min(1).max(200),

@@ -25,12 +25,18 @@ import {
   riderSetupCreateSchema,
   riderSetupPatchSchema,
 } from '@veloptima/contracts'
+import {
+  courseConsistencyIssues,
+  type StoredSegmentJson,
+  type StoredStatsJson,
+  type StoredTrackJson,
+} from '@veloptima/engine'
 import { z } from 'zod'
 import { AppError } from '../errors.ts'
 import { OwnedCollection } from '../repositories/collection.ts'
 import { isUuid, ownerJson, type Owner } from '../repositories/ownership.ts'
 import type { Carried, CollectionSpec } from './collections.ts'
-import { toColumns, toJson } from './validation.ts'
+import { invalidFields, toColumns, toJson } from './validation.ts'
 
 type Owned = { id: string; ownerUid: string | null; ownerTeam: string | null }
 
@@ -257,6 +263,28 @@ export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
     ),
 }
 
+/**
+ * A course patch that sends some of track, segments and stats agrees with the ones it keeps
+ * (the statistics' distance and the track's end are the segments' length; stored-check.ts): an
+ * issue is reported when it involves a field of the patch, so a rename never fails on old rows.
+ */
+function coursePatchAgainstStored(
+  body: Record<string, unknown>,
+  current: typeof courses.$inferSelect,
+): void {
+  const sent = (k: string) => body[k] !== undefined
+  if (!sent('track') && !sent('segments') && !sent('stats')) return
+  const merged = {
+    track: (sent('track') ? body.track : current.track) as StoredTrackJson | null,
+    segments: (sent('segments') ? body.segments : current.segments) as StoredSegmentJson[],
+    stats: (sent('stats') ? body.stats : current.stats) as StoredStatsJson | null,
+  }
+  const issues = courseConsistencyIssues(merged).filter(
+    (i) => sent('segments') || sent(String(i.path[0])),
+  )
+  if (issues.length > 0) throw invalidFields(issues, body)
+}
+
 const courseJson = (row: typeof courses.$inferSelect, omit: string[] = []) => ({
   ...ownedJson(row, omit),
   ...(row.sample ? { owner: null, owner_type: 'sample' } : {}),
@@ -279,6 +307,7 @@ export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
     return out
   },
   columns: toColumns,
+  checkPatch: coursePatchAgainstStored,
   checkRefs: (db, uid, body, owner) =>
     mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id),
   carried: ownSourceFile,

@@ -29,6 +29,11 @@ export type CollectionSpec<Row extends { id: string }> = {
    */
   checkRefs?(db: Db, uid: string, body: Record<string, unknown>, owner: Owner): Promise<void>
   /**
+   * A patch checked against the stored item's other fields (a course's new segments against its
+   * kept statistics); throws 400 naming the field. The body's own fields are the schema's.
+   */
+  checkPatch?(body: Record<string, unknown>, current: Row): void
+  /**
    * Before a move: that no team item refers to this one from a team other than the new owner
    * (a team's optimization keeps seeing its course). Throws 409 `reference-in-use`.
    */
@@ -145,6 +150,7 @@ export class CollectionService<Row extends { id: string }> {
     if (!current) throw notFound(`The ${this.spec.noun}`)
     const { ownerTeam } = current as unknown as { ownerTeam: string | null }
     const owner: Owner = ownerTeam ? { kind: 'team', teamId: ownerTeam } : { kind: 'user', uid }
+    this.spec.checkPatch?.(body, current)
     await this.spec.checkRefs?.(this.db, uid, body, owner)
     const row = await this.spec.repo.update(this.db, uid, id, this.spec.columns(body))
     if (!row) throw notFound(`The ${this.spec.noun}`)

@@ -51,18 +51,20 @@ export function statsOf(built: BuiltCourse): CourseStats {
 }
 
 /**
- * The track for the map: the file's positions (at most `maxPoints`, evenly thinned), with the
- * distance along them scaled to the course's distance and the cleaned altitude at that distance.
- * Null when the file has no positions (an indoor ride with a distance channel only).
+ * The track for the map: the file's positions (at most `maxPoints`, evenly thinned; the points
+ * course building left out as off the route's line are not drawn), with the distance along them
+ * scaled to the course's distance and the cleaned altitude at that distance. Null when the file
+ * has no positions (an indoor ride with a distance channel only).
  */
 export function trackOf(
   raw: { lat: ArrayLike<number>; lon: ArrayLike<number> },
   course: Course,
   maxPoints = 4000,
+  leftOut: ReadonlySet<number> = new Set(),
 ): CourseTrack | null {
   const idx: number[] = []
   for (let i = 0; i < raw.lat.length; i++) {
-    if (Number.isFinite(raw.lat[i]!) && Number.isFinite(raw.lon[i]!)) idx.push(i)
+    if (Number.isFinite(raw.lat[i]!) && Number.isFinite(raw.lon[i]!) && !leftOut.has(i)) idx.push(i)
   }
   if (idx.length < 2) return null
   const along = [0]
@@ -99,6 +101,23 @@ export type CourseFromFile = {
   stats: CourseStats
   track: CourseTrack | null
   cleaning: BuiltCourse['cleaning']
+  /** What was repaired in the file, for the user (the import's answer carries them). */
+  warnings: string[]
+}
+
+/** The user's words for the points left out as off the route's line (docs/limits-input.md). */
+export function spikeWarnings(
+  raw: { lat: ArrayLike<number>; lon: ArrayLike<number> },
+  spikes: BuiltCourse['cleaning']['positionSpikes'],
+): string[] {
+  const shown = spikes.slice(0, 5).map((s) => {
+    const at = `point ${s.index} (${round(raw.lat[s.index]!, 5)}, ${round(raw.lon[s.index]!, 5)})`
+    return `${at} lies off the route's line, a ${(s.detourM / 1000).toFixed(1)} km detour out and back: it was left out of the course; correct the file if the route really goes there.`
+  })
+  if (spikes.length > shown.length) {
+    shown.push(`${spikes.length - shown.length} more points off the route's line were left out.`)
+  }
+  return shown
 }
 
 /**
@@ -122,7 +141,13 @@ export function courseFromFile(bytes: Uint8Array, fileName: string): CourseFromF
     format: raw.format,
     segments: segmentsOf(built.course),
     stats: statsOf(built),
-    track: trackOf(raw, built.course),
+    track: trackOf(
+      raw,
+      built.course,
+      4000,
+      new Set(built.cleaning.positionSpikes.map((s) => s.index)),
+    ),
     cleaning: built.cleaning,
+    warnings: spikeWarnings(raw, built.cleaning.positionSpikes),
   }
 }

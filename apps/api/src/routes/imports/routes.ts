@@ -20,7 +20,7 @@ export async function importRoutes(app: FastifyInstance) {
       const query = importQuery.parse(request.query)
       const upload = await readUpload(request, app.deps.config.MAX_UPLOAD_BYTES)
       const owner = await app.files.resolveOwner(caller.uid, query.owner ?? upload.fields.owner)
-      const { course, cleaning } = await importCourseFile(
+      const { course, cleaning, warnings } = await importCourseFile(
         app.deps.database,
         app.files,
         owner,
@@ -40,7 +40,9 @@ export async function importRoutes(app: FastifyInstance) {
           elevation_filled: cleaning.elevationFilled,
           spikes_removed: cleaning.spikesRemoved,
           distance_source: cleaning.distanceSource,
+          position_spikes_removed: cleaning.positionSpikes.length,
         },
+        warnings,
       })
     },
   )

@@ -47,7 +47,11 @@ export async function importCourseFile(
   owner: Owner,
   upload: { filename: string; bytes: Uint8Array; name?: string | undefined },
   pool?: WorkerPool,
-): Promise<{ course: CourseRow; cleaning: CourseFromFile['cleaning'] }> {
+): Promise<{
+  course: CourseRow
+  cleaning: CourseFromFile['cleaning']
+  warnings: CourseFromFile['warnings']
+}> {
   const prepared = files.prepare(upload.filename, upload.bytes, {
     allowed: ['gpx', 'tcx', 'fit', 'json'],
   })
@@ -76,5 +80,5 @@ export async function importCourseFile(
       return row!
     }),
   )
-  return { course, cleaning: built.cleaning }
+  return { course, cleaning: built.cleaning, warnings: built.warnings }
 }
