@@ -1,6 +1,7 @@
 // Drag-and-drop (or pick) a GPX/TCX/FIT file; the upload shows its progress and the API's
 // message when the file is not a course (which names the problem).
 import { useId, useRef, useState, type DragEvent } from 'react'
+import { toast } from '../../../lib/toast.tsx'
 import { errorMessage, uploadCourse, type ImportedCourse } from '../lib/api.ts'
 
 const ACCEPT = '.gpx,.tcx,.fit,application/gpx+xml,application/vnd.garmin.tcx+xml'
@@ -17,6 +18,8 @@ export function CourseUpload({ onImported }: { onImported(course: ImportedCourse
     setProgress(0)
     try {
       const course = await uploadCourse(file, setProgress)
+      // What the import repaired (a point off the route's line left out) outlives the navigation.
+      for (const warning of course.warnings ?? []) toast.warning(`${file.name}: ${warning}`)
       onImported(course)
     } catch (e) {
       setError(`${file.name}: ${errorMessage(e)}`)

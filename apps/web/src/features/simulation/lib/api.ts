@@ -89,6 +89,8 @@ export function useList<T>(path: string): Loaded<T[]> {
 export type ImportedCourse = CourseSummary & {
   segment_count: number
   cleaning: { points_read: number; points_used: number; spikes_removed: number }
+  /** What the import repaired, for the user (docs/limits-input.md). */
+  warnings?: string[]
 }
 
 /**
