@@ -146,7 +146,7 @@ async function bench(driver: string, database: Database) {
       uid: 'bench',
       email: 'bench@example.com',
       displayName: 'Bench',
-      claims: {},
+      claims: { 'create:simulations': true },
     })
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
     const setup = await app.inject({

@@ -6,6 +6,8 @@ import type { Database } from '@veloptima/db'
 import type { Config } from './config.ts'
 import { AppError } from './errors.ts'
 import { registerAuthentication } from './plugins/authenticate.ts'
+import { registerPolicy } from './plugins/policy.ts'
+import { registerJsonBody } from './plugins/json-body.ts'
 import { filesAndJobsPlugin } from './files/plugin.ts'
 import { healthRoutes } from './routes/health/routes.ts'
 import { registerMetrics } from './plugins/metrics.ts'
@@ -56,9 +58,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   registerAuthentication(app)
+  registerPolicy(app)
   registerMetrics(app)
   await registerSecurity(app, config)
-  await import('./plugins/json-body.ts').then((m) => m.registerJsonBody(app))
+  registerJsonBody(app)
   await app.register(healthRoutes, { prefix: '/api' })
   await app.register(metricsRoutes, { prefix: '/api' })
   await app.register(authRoutes, { prefix: '/api' })
@@ -71,6 +74,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return reply
         .status(404)
         .send({ code: 'not-found', message: `No route ${request.method} ${request.url}.` })
+    }
+    // A file the build does not have (favicon.ico, robots.txt, an old asset) is a real 404; only
+    // the web app's own routes (no file extension) get its page.
+    const last = request.url.split('?')[0]!.split('/').pop() ?? ''
+    if (/\.[A-Za-z0-9]+$/.test(last)) {
+      return reply
+        .status(404)
+        .type('text/plain')
+        .send(`No file ${request.url.split('?')[0]}.`)
     }
     if (existsSync(join(config.webDistDir, 'index.html'))) {
       return reply.type('text/html').sendFile('index.html', config.webDistDir)

@@ -177,7 +177,7 @@ describe('course import: POST /api/courses/import', () => {
   })
 
   it('needs the simulations claim and a session', async () => {
-    const noClaim = await t.bearer({ uid: 'ann' })
+    const noClaim = await t.bearer({ uid: 'ann', claims: {} })
     const res = await importFile('ann', 'a.gpx', shared('courses/alpe-dhuez.gpx'), {}, noClaim)
     expect(res.statusCode).toBe(403)
     expect(res.json()).toMatchObject({ code: 'missing-claim' })

@@ -17,7 +17,7 @@ async function boot(store: PersistentDb) {
     uid: 'rita',
     email: 'rita@example.com',
     displayName: 'Rita',
-    claims: {},
+    claims: { 'create:simulations': true, 'access:aerooptimization': true },
   })
   return {
     app,

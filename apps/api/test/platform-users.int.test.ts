@@ -225,6 +225,13 @@ describe(`users, trial, rider profile, teams and feedback on ${testDriver()}`, (
   })
 
   it('POST /api/feedback stores the message; empty text and bad rating are rejected', async () => {
+    // The feedback form is for the beta testers (specification §6, access:betaFeedback).
+    expect((await call('POST', '/api/feedback', alice, { text: 'x' })).statusCode).toBe(403)
+    alice = await t.bearer({
+      uid: 'alice',
+      displayName: 'Alice Andersen',
+      claims: { 'access:betaFeedback': true },
+    })
     const ok = await call('POST', '/api/feedback', alice, {
       text: 'The W′ chart is great',
       rating: 5,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../errors.ts'
+import { operator } from '../plugins/policy.ts'
 import { AdminError, runAdminCommand } from './commands.ts'
 
 /** Where the running server tells the CLI how to reach it (mode 0600, removed on stop). */
@@ -51,20 +52,20 @@ export async function adminRoutes(app: FastifyInstance) {
   })
 
   const body = z.object({ argv: z.array(z.string().max(500)).max(20) })
-  app.post('/admin/command', async (request) => {
-    const given = Buffer.from(String(request.headers['x-admin-secret'] ?? ''))
-    const expected = Buffer.from(secret)
-    if (
-      !isLoopback(request.socket.remoteAddress) ||
-      given.length !== expected.length ||
-      !timingSafeEqual(given, expected)
-    ) {
-      throw new AppError(
-        'forbidden',
-        403,
-        'Admin commands come from the admin CLI on this machine.',
+  const access = operator(
+    'the secret of DATA_DIR/admin.json, from loopback only',
+    (request) => {
+      const given = Buffer.from(String(request.headers['x-admin-secret'] ?? ''))
+      const expected = Buffer.from(secret)
+      return (
+        isLoopback(request.socket.remoteAddress) &&
+        given.length === expected.length &&
+        timingSafeEqual(given, expected)
       )
-    }
+    },
+    'Admin commands come from the admin CLI on this machine.',
+  )
+  app.post('/admin/command', access, async (request) => {
     const parsed = body.safeParse(request.body)
     if (!parsed.success) throw new AppError('invalid-request', 400, 'argv: an array of strings.')
     try {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { AppError, unauthenticated } from '../errors.ts'
+import { unauthenticated } from '../errors.ts'
 import type { SessionUser } from '../services/session-token.ts'
 
 declare module 'fastify' {
@@ -10,8 +10,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler: requires a valid session token (`Authorization: Bearer …`). */
     authenticate: (request: FastifyRequest) => Promise<void>
-    /** preHandler factory: requires a session and every listed claim. */
-    requireClaims: (...claims: string[]) => (request: FastifyRequest) => Promise<void>
   }
 }
 
@@ -91,16 +89,4 @@ export function registerAuthentication(app: FastifyInstance) {
     request.user = user
   }
   app.decorate('authenticate', authenticate)
-  app.decorate('requireClaims', (...claims: string[]) => async (request: FastifyRequest) => {
-    await authenticate(request)
-    const missing = claims.filter((c) => !request.user?.claims[c])
-    if (missing.length) {
-      throw new AppError(
-        'missing-claim',
-        403,
-        `This needs the permission ${missing.join(', ')}. See the plans on the pricing page.`,
-        { missing },
-      )
-    }
-  })
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import type { Db } from '@veloptima/db'
 import { callerOf } from '../plugins/authenticate.ts'
 import { AeroService } from '../services/aero.ts'
@@ -29,19 +29,6 @@ export function createPlatformServices(db: Db): PlatformServices {
 declare module 'fastify' {
   interface FastifyInstance {
     platform: PlatformServices
-  }
-}
-
-/**
- * Route options of every platform endpoint: a valid session, and a users row for the caller
- * that is not disabled (a disabled user's still-valid token stops working at once).
- */
-export function signedIn(app: FastifyInstance) {
-  return {
-    preHandler: [
-      app.authenticate,
-      async (request: FastifyRequest) => app.platform.users.ensure(callerOf(request)),
-    ],
   }
 }
 

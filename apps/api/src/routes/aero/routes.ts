@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import multipart from '@fastify/multipart'
 import { readUpload } from '../files/routes.ts'
-import { param, signedIn, uidOf } from '../platform-context.ts'
+import { CLAIMS, user } from '../../plugins/policy.ts'
+import { param, uidOf } from '../platform-context.ts'
 
 /** Runs and data blocks of aero sessions (sessions themselves are a collection). */
 export async function aeroRoutes(app: FastifyInstance) {
-  const auth = signedIn(app)
+  const auth = user({ claims: [CLAIMS.aero] })
   const aero = app.platform.aero
   app.get('/aero-sessions/:id/runs', auth, async (request) =>
     aero.listRuns(uidOf(request), param(request, 'id'), request.query),

@@ -49,7 +49,12 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
 
   app.post(
     '/auth/custom-token',
-    { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } },
+    {
+      config: {
+        rateLimit: { max: 60, timeWindow: '1 minute' },
+        policy: { access: 'public', why: 'the identity provider’s access token in the body' },
+      },
+    },
     async (request) => {
       const parsed = body.safeParse(request.body)
       if (!parsed.success) {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { callerOf } from '../../plugins/authenticate.ts'
 import { BillingService } from '../../services/billing.ts'
-import { signedIn, uidOf } from '../platform-context.ts'
+import { open, user } from '../../plugins/policy.ts'
+import { uidOf } from '../platform-context.ts'
 
 /**
  * Subscriptions and payment (README "Subscriptions and payment"): the public billing
@@ -9,10 +10,12 @@ import { signedIn, uidOf } from '../platform-context.ts'
  * and Stripe's webhook. Without STRIPE_SECRET_KEY and price ids only the configuration answers.
  */
 export async function billingRoutes(app: FastifyInstance) {
-  const auth = signedIn(app)
+  const auth = user()
   const billing = new BillingService(app.deps.database.db, app.deps.config, app.platform.teams)
 
-  app.get('/billing/config', async () => billing.publicConfig())
+  app.get('/billing/config', open('the prices on the pricing page'), async () =>
+    billing.publicConfig(),
+  )
   app.get('/billing/subscriptions', auth, async (request) => billing.list(uidOf(request)))
   app.post('/billing/checkout', auth, async (request) => {
     const caller = callerOf(request)
@@ -34,7 +37,7 @@ export async function billingRoutes(app: FastifyInstance) {
     hook.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) =>
       done(null, body),
     )
-    hook.post('/billing/webhook', async (request) => {
+    hook.post('/billing/webhook', open('Stripe’s signature of the body'), async (request) => {
       const signature = request.headers['stripe-signature']
       return billing.webhook(
         request.body as Buffer,

@@ -14,13 +14,16 @@ import {
 } from '../../services/collection-specs.ts'
 import { CollectionService } from '../../services/collections.ts'
 import { parse } from '../../services/validation.ts'
-import { signedIn } from '../platform-context.ts'
+import { CLAIMS, user } from '../../plugins/policy.ts'
 
 type Options<Q extends typeof listQuerySchema> = {
   query?: Q
   filter?: (q: z.output<Q>) => SQL | undefined
   /** Files are created by upload and deleted by the files routes. */
   metadataOnly?: boolean
+  /** Who may list and read items, and who may create, change, move and delete them. */
+  read: ReturnType<typeof user>
+  write: ReturnType<typeof user>
 }
 
 /** list / get / create / update / delete of one owned collection under `/api/<path>`. */
@@ -28,28 +31,28 @@ function collectionRoutes<Row extends { id: string }, Q extends typeof listQuery
   app: FastifyInstance,
   path: string,
   service: CollectionService<Row>,
-  options: Options<Q> = {},
+  options: Options<Q>,
 ) {
-  const auth = signedIn(app)
+  const { read, write } = options
   const querySchema = options.query ?? listQuerySchema
   const id = (request: { params: unknown }) => (request.params as { id: string }).id
 
-  app.get(`/${path}`, auth, async (request) => {
+  app.get(`/${path}`, read, async (request) => {
     const q = parse(querySchema, request.query, 'query')
     return service.list(callerOf(request).uid, q, options.filter?.(q as z.output<Q>))
   })
-  app.patch(`/${path}/:id`, auth, async (request) =>
+  app.patch(`/${path}/:id`, write, async (request) =>
     service.update(callerOf(request).uid, id(request), request.body ?? {}),
   )
   if (options.metadataOnly) return
-  app.get(`/${path}/:id`, auth, async (request) => service.get(callerOf(request).uid, id(request)))
-  app.post(`/${path}`, auth, async (request, reply) =>
+  app.get(`/${path}/:id`, read, async (request) => service.get(callerOf(request).uid, id(request)))
+  app.post(`/${path}`, write, async (request, reply) =>
     reply.status(201).send(await service.create(callerOf(request).uid, request.body ?? {})),
   )
-  app.post(`/${path}/:id/move`, auth, async (request) =>
+  app.post(`/${path}/:id/move`, write, async (request) =>
     service.move(callerOf(request).uid, id(request), request.body ?? {}),
   )
-  app.delete(`/${path}/:id`, auth, async (request, reply) => {
+  app.delete(`/${path}/:id`, write, async (request, reply) => {
     await service.remove(callerOf(request).uid, id(request))
     return reply.status(204).send()
   })
@@ -57,13 +60,36 @@ function collectionRoutes<Row extends { id: string }, Q extends typeof listQuery
 
 export async function collectionsRoutes(app: FastifyInstance) {
   const db = app.deps.database.db
-  collectionRoutes(app, 'rider-setups', new CollectionService(db, riderSetupSpec))
-  collectionRoutes(app, 'courses', new CollectionService(db, courseSpec))
+  // The simulation area's collections need its claim; the tools (any signed-in user) read courses.
+  const simulation = user({ claims: [CLAIMS.simulations] })
+  const aero = user({ claims: [CLAIMS.aero] })
+  const either = user({ anyClaim: [CLAIMS.simulations, CLAIMS.aero] })
+  collectionRoutes(app, 'rider-setups', new CollectionService(db, riderSetupSpec), {
+    read: simulation,
+    write: simulation,
+  })
+  collectionRoutes(app, 'courses', new CollectionService(db, courseSpec), {
+    read: user(),
+    write: simulation,
+  })
   collectionRoutes(app, 'optimizations', new CollectionService(db, optimizationSpec), {
     query: optimizationListQuerySchema,
     filter: (q) => (q.type ? eq(optimizations.type, q.type) : undefined),
+    read: simulation,
+    write: simulation,
   })
-  collectionRoutes(app, 'devices', new CollectionService(db, deviceSpec))
-  collectionRoutes(app, 'aero-sessions', new CollectionService(db, aeroSessionSpec))
-  collectionRoutes(app, 'files', new CollectionService(db, fileSpec), { metadataOnly: true })
+  collectionRoutes(app, 'devices', new CollectionService(db, deviceSpec), {
+    read: aero,
+    write: aero,
+  })
+  collectionRoutes(app, 'aero-sessions', new CollectionService(db, aeroSessionSpec), {
+    read: aero,
+    write: aero,
+  })
+  // Files: uploads of either area; notifications link exports, so anyone signed in lists theirs.
+  collectionRoutes(app, 'files', new CollectionService(db, fileSpec), {
+    metadataOnly: true,
+    read: user(),
+    write: either,
+  })
 }

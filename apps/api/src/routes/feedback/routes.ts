@@ -3,13 +3,14 @@ import { feedbackCreateSchema, type Subscription } from '@veloptima/contracts'
 import { callerOf } from '../../plugins/authenticate.ts'
 import { insertFeedback, subscriptionsOf } from '../../repositories/feedback.ts'
 import { parse } from '../../services/validation.ts'
-import { signedIn, uidOf } from '../platform-context.ts'
+import { CLAIMS, user } from '../../plugins/policy.ts'
+import { uidOf } from '../platform-context.ts'
 
 /** The built-in feedback form, and the plans the caller holds. */
 export async function feedbackRoutes(app: FastifyInstance) {
-  const auth = signedIn(app)
+  const auth = user()
   const db = app.deps.database.db
-  app.post('/feedback', auth, async (request, reply) => {
+  app.post('/feedback', user({ claims: [CLAIMS.betaFeedback] }), async (request, reply) => {
     const body = parse(feedbackCreateSchema, request.body ?? {})
     const caller = callerOf(request)
     const row = await insertFeedback(db, {

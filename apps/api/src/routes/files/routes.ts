@@ -4,6 +4,7 @@ import { buffer } from 'node:stream/consumers'
 import { z } from 'zod'
 import { AppError, badRequest } from '../../errors.ts'
 import { callerOf } from '../../plugins/authenticate.ts'
+import { CLAIMS, open, user } from '../../plugins/policy.ts'
 import type { FileRow } from '../../files/repository.ts'
 
 /** The API's view of a stored file (the storage key stays private). */
@@ -93,41 +94,49 @@ export async function filesRoutes(app: FastifyInstance) {
   const { config } = app.deps
   await app.register(multipart)
 
-  app.post('/files', { preHandler: app.authenticate }, async (request, reply) => {
-    const caller = callerOf(request)
-    const query = uploadQuery.parse(request.query)
-    // Streamed to storage as it arrives; the owner (a field may follow the file) is checked after.
-    const upload = await readUpload(
-      request,
-      config.MAX_UPLOAD_BYTES,
-      (filename, chunks) => app.files.stage(filename, chunks),
-      (staged) => app.files.storage.delete(staged.key),
-    )
-    const row = await app.files.insertStaged(upload.bytes, () =>
-      app.files.resolveOwner(caller.uid, query.owner ?? upload.fields.owner),
-    )
-    return reply.status(201).send(fileJson(row))
-  })
+  app.post(
+    '/files',
+    user({ anyClaim: [CLAIMS.simulations, CLAIMS.aero] }),
+    async (request, reply) => {
+      const caller = callerOf(request)
+      const query = uploadQuery.parse(request.query)
+      // Streamed to storage as it arrives; the owner (a field may follow the file) is checked after.
+      const upload = await readUpload(
+        request,
+        config.MAX_UPLOAD_BYTES,
+        (filename, chunks) => app.files.stage(filename, chunks),
+        (staged) => app.files.storage.delete(staged.key),
+      )
+      const row = await app.files.insertStaged(upload.bytes, () =>
+        app.files.resolveOwner(caller.uid, query.owner ?? upload.fields.owner),
+      )
+      return reply.status(201).send(fileJson(row))
+    },
+  )
 
-  app.get('/files/:id', { preHandler: app.authenticate }, async (request) => {
+  app.get('/files/:id', user(), async (request) => {
     const { id } = idParams.parse(request.params)
     return fileJson(await app.files.visibleFile(callerOf(request).uid, id))
   })
 
-  app.delete('/files/:id', { preHandler: app.authenticate }, async (request, reply) => {
-    const { id } = idParams.parse(request.params)
-    await app.files.remove(callerOf(request).uid, id)
-    return reply.status(204).send()
-  })
+  app.delete(
+    '/files/:id',
+    user({ anyClaim: [CLAIMS.simulations, CLAIMS.aero] }),
+    async (request, reply) => {
+      const { id } = idParams.parse(request.params)
+      await app.files.remove(callerOf(request).uid, id)
+      return reply.status(204).send()
+    },
+  )
 
-  app.get('/files/:id/download-url', { preHandler: app.authenticate }, async (request) => {
+  app.get('/files/:id/download-url', user(), async (request) => {
     const { id } = idParams.parse(request.params)
     const { url, expiresAt } = await app.files.downloadUrl(callerOf(request).uid, id)
     return { url, expires_at: expiresAt.toISOString() }
   })
 
   // No session: the signature in the query is the authorization.
-  app.get('/files/download', async (request, reply) => {
+  app.get('/files/download', open('the signature in the query'), async (request, reply) => {
     const { row, body } = await app.files.openSigned(request.query as Record<string, unknown>)
     return reply
       .header('content-type', row.contentType)

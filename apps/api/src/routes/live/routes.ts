@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm'
 import { rows } from '@veloptima/db'
 import { LiveHub } from '../../live/hub.ts'
 import { LiveStream } from '../../live/stream.ts'
-import { signedIn, uidOf } from '../platform-context.ts'
+import { user } from '../../plugins/policy.ts'
+import { uidOf } from '../platform-context.ts'
 
 /** Milliseconds until the session token's `exp` (already verified by authenticate). */
 function msUntilExpiry(header: string | undefined, query: unknown): number {
@@ -38,7 +39,7 @@ export async function liveRoutes(app: FastifyInstance) {
     await hub.stop()
   })
 
-  app.get('/live', signedIn(app), async (request, reply) => {
+  app.get('/live', user(), async (request, reply) => {
     const uid = uidOf(request)
     const header = request.headers['last-event-id']
     const query = (request.query as { last_event_id?: string }).last_event_id

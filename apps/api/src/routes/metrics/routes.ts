@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
-import { AppError } from '../../errors.ts'
+import { operator } from '../../plugins/policy.ts'
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
 
@@ -24,14 +24,12 @@ export function mayReadMetrics(request: FastifyRequest, token: string | undefine
 
 /** GET /api/metrics: Prometheus text exposition of this instance (plugins/metrics.ts). */
 export const metricsRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/metrics', async (request, reply) => {
-    if (!mayReadMetrics(request, app.deps.config.METRICS_TOKEN)) {
-      throw new AppError(
-        'forbidden',
-        403,
-        'Metrics are served to loopback callers, or with the METRICS_TOKEN bearer token.',
-      )
-    }
+  const access = operator(
+    'METRICS_TOKEN bearer token, or a direct loopback connection without it',
+    (request) => mayReadMetrics(request, app.deps.config.METRICS_TOKEN),
+    'Metrics are served to loopback callers, or with the METRICS_TOKEN bearer token.',
+  )
+  app.get('/metrics', access, async (_request, reply) => {
     return reply.type(app.metrics.contentType).send(await app.metrics.metrics())
   })
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify'
-import { param, signedIn, uidOf } from '../platform-context.ts'
+import { CLAIMS, user } from '../../plugins/policy.ts'
+import { param, uidOf } from '../platform-context.ts'
 
 /** The caller's notifications; results of optimizations (read, label, delete). */
 export async function notificationsRoutes(app: FastifyInstance) {
-  const auth = signedIn(app)
+  const auth = user()
+  const simulation = user({ claims: [CLAIMS.simulations] })
   const { notifications, results } = app.platform
   app.get('/notifications', auth, async (request) =>
     notifications.list(uidOf(request), request.query),
@@ -19,16 +21,16 @@ export async function notificationsRoutes(app: FastifyInstance) {
     return reply.status(204).send()
   })
 
-  app.get('/optimizations/:id/results', auth, async (request) =>
+  app.get('/optimizations/:id/results', simulation, async (request) =>
     results.list(uidOf(request), param(request, 'id'), request.query),
   )
-  app.get('/optimization-results/:id', auth, async (request) =>
+  app.get('/optimization-results/:id', simulation, async (request) =>
     results.get(uidOf(request), param(request, 'id')),
   )
-  app.patch('/optimization-results/:id', auth, async (request) =>
+  app.patch('/optimization-results/:id', simulation, async (request) =>
     results.patch(uidOf(request), param(request, 'id'), request.body ?? {}),
   )
-  app.delete('/optimization-results/:id', auth, async (request, reply) => {
+  app.delete('/optimization-results/:id', simulation, async (request, reply) => {
     await results.remove(uidOf(request), param(request, 'id'))
     return reply.status(204).send()
   })

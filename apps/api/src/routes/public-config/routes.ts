@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { authSettings } from '../../idp/settings.ts'
+import { open } from '../../plugins/policy.ts'
 
 /** `GET /api/public-config` (public): what the SPA needs before anyone signs in. */
 export const publicConfigRoutes: FastifyPluginAsync = async (app) => {
@@ -13,8 +14,12 @@ export const publicConfigRoutes: FastifyPluginAsync = async (app) => {
     terms_url: config.TERMS_URL,
     privacy_url: config.PRIVACY_URL,
   }
-  app.get('/public-config', async (_request, reply) => {
-    reply.header('cache-control', 'no-cache')
-    return body
-  })
+  app.get(
+    '/public-config',
+    open('what the web app needs before sign-in'),
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-cache')
+      return body
+    },
+  )
 }

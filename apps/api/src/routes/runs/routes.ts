@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError, notFound } from '../../errors.ts'
 import { callerOf } from '../../plugins/authenticate.ts'
+import { CLAIMS, user } from '../../plugins/policy.ts'
 import { findVisibleJob, type JobRow } from '../../jobs/repository.ts'
-import { SIMULATIONS } from '../../services/claims.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const idParams = z.object({ id: z.string() })
@@ -30,7 +30,7 @@ export const jobJson = (job: JobRow) => {
 export async function runsRoutes(app: FastifyInstance) {
   app.post(
     '/optimizations/:id/run',
-    { preHandler: app.requireClaims(SIMULATIONS) },
+    user({ claims: [CLAIMS.simulations] }),
     async (request, reply) => {
       const { id } = idParams.parse(request.params)
       const body = runBody.parse(request.body)
@@ -44,7 +44,7 @@ export async function runsRoutes(app: FastifyInstance) {
     },
   )
 
-  app.post('/jobs/:id/cancel', { preHandler: app.authenticate }, async (request) => {
+  app.post('/jobs/:id/cancel', user(), async (request) => {
     const { id } = idParams.parse(request.params)
     const db = app.deps.database.db
     const uid = callerOf(request).uid
@@ -62,7 +62,7 @@ export async function runsRoutes(app: FastifyInstance) {
     return jobJson(now)
   })
 
-  app.get('/jobs/:id', { preHandler: app.authenticate }, async (request) => {
+  app.get('/jobs/:id', user(), async (request) => {
     const { id } = idParams.parse(request.params)
     const job = UUID.test(id)
       ? await findVisibleJob(app.deps.database.db, callerOf(request).uid, id)

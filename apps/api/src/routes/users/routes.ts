@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { callerOf } from '../../plugins/authenticate.ts'
-import { param, signedIn } from '../platform-context.ts'
+import { user } from '../../plugins/policy.ts'
+import { param } from '../platform-context.ts'
 
 /** users/{uid} (own only), the trial, and the rider profile (keyed by uid). */
 export async function usersRoutes(app: FastifyInstance) {
-  const auth = signedIn(app)
+  const auth = user()
   const users = app.platform.users
   app.get('/users/:uid', auth, async (request) =>
     users.get(callerOf(request), param(request, 'uid')),

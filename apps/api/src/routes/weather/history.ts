@@ -9,11 +9,11 @@ import { WeatherUnavailable } from '../../weather/errors.ts'
 import { historyAnswer, parseHistoryRequest } from '../../weather/history.ts'
 import type { HistoryRequest } from '../../weather/history.ts'
 import { WeatherSource } from '../../weather/source.ts'
-import { signedIn } from '../platform-context.ts'
+import { user } from '../../plugins/policy.ts'
 
 export async function weatherHistoryRoutes(app: FastifyInstance) {
   const source = new WeatherSource(app.deps.database.db, app.deps.config)
-  app.post('/weather/history', signedIn(app), async (request) => {
+  app.post('/weather/history', user(), async (request) => {
     let req: HistoryRequest
     try {
       req = parseHistoryRequest(request.body, Date.now() / 1000)

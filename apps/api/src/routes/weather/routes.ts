@@ -12,7 +12,8 @@ import { CollectionService } from '../../services/collections.ts'
 import { WeatherUnavailable } from '../../weather/errors.ts'
 import { pointsAlong, positionAt } from '../../weather/race-day.ts'
 import { WeatherSource } from '../../weather/source.ts'
-import { param, signedIn, uidOf } from '../platform-context.ts'
+import { user } from '../../plugins/policy.ts'
+import { param, uidOf } from '../platform-context.ts'
 
 /** The steady speed that places the rider on each stretch in time (m/s, 36 km/h). */
 export const ASSUMED_SPEED_MPS = 10
@@ -93,7 +94,7 @@ export async function weatherRoutes(app: FastifyInstance) {
   // WEATHER_PROVIDER and WEATHER_URL from the app's parsed config (read once at startup).
   const source = new WeatherSource(db, app.deps.config)
   const courseService = new CollectionService(db, courseSpec)
-  app.get('/weather/course/:courseId', signedIn(app), async (request) => {
+  app.get('/weather/course/:courseId', user(), async (request) => {
     const id = param(request, 'courseId')
     // Visibility as GET /api/courses/:id: 404 for a course the caller cannot see.
     await courseService.get(uidOf(request), id)
