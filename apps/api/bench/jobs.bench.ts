@@ -12,7 +12,8 @@ import { createRunnable, eventually, syntheticSegments } from '../test/runs-help
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10)
 const driver = process.env.DB_DRIVER === 'pg' ? 'PostgreSQL' : 'PGlite'
-const t = await startTestApp({ FILES_DIR: tempDir('bench-jobs') })
+// The burst queues BENCH_BURST runs of one account at once: above the default cap per account.
+const t = await startTestApp({ FILES_DIR: tempDir('bench-jobs'), JOB_MAX_ACTIVE_PER_USER: '10000' })
 await createUser(t.database, 'bench')
 const auth = await t.bearer({ uid: 'bench', claims: { 'create:simulations': true } })
 await t.app.jobs.start({ workers: 2 })

@@ -74,7 +74,12 @@ describe.skipIf(!enabled)(
         s3: true,
         web: true,
         logRequests: true,
-        env: { JOB_HEARTBEAT_SECONDS: String(HEARTBEAT_S), LIVE_RETRY_MS: '1000' },
+        env: {
+          JOB_HEARTBEAT_SECONDS: String(HEARTBEAT_S),
+          LIVE_RETRY_MS: '1000',
+          // One account queues all of them at once: above the default cap of unfinished jobs.
+          JOB_MAX_ACTIVE_PER_USER: String(JOBS + 10),
+        },
       })
       ;({ database, publicUrl } = cluster)
     }, 240_000)
