@@ -94,9 +94,9 @@ async function refuseOverCap(db: Db, job: NewJob, load: ActiveLoad, limits: JobL
     )
   }
   if (job.ownerTeam && load.team >= limits.perTeam) {
-    const name = (await teamName(db, job.ownerTeam)) ?? 'This team'
+    const name = await teamName(db, job.ownerTeam)
     throw new JobLimitError(
-      `${name === 'This team' ? name : `The team “${name}”`} has ` +
+      `${name ? `The team “${name}”` : 'This team'} has ` +
         `${plural(load.team, 'job')} queued or running, the most one team may have at once; ` +
         `wait for one of them to finish, then try again.`,
       {
