@@ -40,6 +40,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers)
       return reply
         .status(error.status)
         .send({ code: error.code, message: error.message, details: error.details })

@@ -1,6 +1,7 @@
 /**
  * The one error type of the API. `code` is stable (clients branch on it), `status` is the HTTP
- * status, `message` is for the user and says what to change when the user can act on it.
+ * status, `message` is for the user and says what to change when the user can act on it;
+ * `headers` go out with the answer (e.g. Retry-After on a 429).
  */
 export class AppError extends Error {
   constructor(
@@ -8,6 +9,7 @@ export class AppError extends Error {
     public readonly status: number,
     message: string,
     public readonly details?: unknown,
+    public readonly headers?: Record<string, string>,
   ) {
     super(message)
   }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { AeroAnalyses } from '../jobs/aero-analysis.ts'
 import { OptimizationRuns } from '../jobs/optimization-run.ts'
-import { jobLimitHeaders } from '../jobs/limits.ts'
 import { JobSystem } from '../jobs/system.ts'
 import { filesRoutes } from '../routes/files/routes.ts'
 import { importRoutes } from '../routes/imports/routes.ts'
@@ -41,7 +40,6 @@ async function filesAndJobsPlugin(app: FastifyInstance) {
     perUser: config.JOB_MAX_ACTIVE_PER_USER,
     perTeam: config.JOB_MAX_ACTIVE_PER_TEAM,
   })
-  app.addHook('onError', jobLimitHeaders)
   app.decorate('files', files)
   app.decorate('jobs', jobs)
   app.decorate(

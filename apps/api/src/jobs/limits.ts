@@ -6,7 +6,6 @@
 // Within a round, the requester with fewer unfinished jobs goes first (`rank`, their count at
 // admission), then the earlier job. pg-boss takes the highest priority first, so a job is sent
 // with priority −turn, and every worker process, fetching with SKIP LOCKED, picks in that order.
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '@veloptima/db'
 import { AppError } from '../errors.ts'
 import {
@@ -45,18 +44,11 @@ export type JobLimitDetails = {
 
 /** 429: an account or team has as many unfinished jobs as it may have. */
 export class JobLimitError extends AppError {
-  /** Response headers of the refusal (set by `jobLimitHeaders`). */
-  readonly headers: Record<string, string>
-
   constructor(message: string, details: JobLimitDetails) {
-    super('too-many-jobs', 429, message, details)
-    this.headers = { 'retry-after': String(details.retry_after_s) }
+    super('too-many-jobs', 429, message, details, {
+      'retry-after': String(details.retry_after_s),
+    })
   }
-}
-
-/** Fastify onError hook: a refused job's answer carries Retry-After. */
-export async function jobLimitHeaders(_request: FastifyRequest, reply: FastifyReply, error: Error) {
-  if (error instanceof JobLimitError) reply.headers(error.headers)
 }
 
 /** The turn of a new job of a requester, from the unfinished jobs (see the file's comment). */
