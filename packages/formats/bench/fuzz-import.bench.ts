@@ -1,6 +1,6 @@
-// `npm run bench -- fuzz-import`: 2,000 seeded mutated copies of the real files in
-// ../shared/data (values replaced by absurd or non-numeric ones, truncations, byte flips) through
-// importCourse (issue 18 §5). Exits 1 when a copy throws something other than an ImportError or an
+// `npm run bench -- fuzz-import`: 2,000 seeded mutated copies of the real-world files
+// (scripts/test-data.ts; values replaced by absurd or non-numeric ones, truncations, byte flips)
+// through importCourse. Exits 1 when a copy throws something other than an ImportError or an
 // impossible course is accepted, naming its seed (replay it with `mutant(seed)`).
 import { fuzz } from '../test/fuzz-mutations.ts'
 

@@ -1,14 +1,14 @@
-// `npm run bench`: the pacing and equipment optimizers (issue 4). Prints, on this machine:
+// `npm run bench`: the pacing and equipment optimizers. Prints, on this machine:
 //   1. optimization time of a 180 km course at the default 10 m resolution (Mont Ventoux up and
 //      down, as in simulate.bench.ts), for each constraint;
-//   2. each real course in ../shared/data/courses: time, gain over the best constant power, and
-//      the open peer's "matched" setting (quasi-steady, ρ 1.2, no corners; research/peer-bench.md);
+//   2. each real-world course (scripts/test-data.ts): time, gain over the best constant power, and
+//      the open peer's "matched" setting (quasi-steady, ρ 1.2, no corners);
 //   3. equipment optimization of 5×5×3 options on the first 40 km;
 //   4. the gap to the dense DP reference solver on short courses.
-// Times are those of the whole optimization, which ends with the rideable plan (issue 15: at most
+// Times are those of the whole optimization, which ends with the rideable plan (at most
 // 12 targets over sections ≥ 200 m); each line gives the plan's gain and the bound's (the
 // per-segment optimum) and the share of the bound's gain the plan keeps, for the bench's rider
-// and, on the real courses, for issue 15's (max 600 W).
+// and, on the real courses, for a rider of max 600 W.
 // It lives in packages/formats because it reads real files (Node); it measures the engine.
 // Nothing here asserts time.
 import { readdirSync, readFileSync } from 'node:fs'
@@ -141,7 +141,7 @@ for (const name of readdirSync(coursesDir).sort()) {
     options: matched,
     pacing: { constraint: { type: 'w_prime_balance' } },
   })
-  // issue 15's rider (max 600 W instead of the bench's 700 W): the setting of its goals and of
+  // a rider of max 600 W (instead of the bench's 700 W): the setting of its goals and of
   // packages/formats/test/courses-rideable-plan.test.ts
   const issue = optimizePacing({
     course,

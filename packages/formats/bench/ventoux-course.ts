@@ -1,12 +1,15 @@
 // The long bench course: the real Mont Ventoux (Bédoin) GPX ridden up and down until the course has
 // `segments` segments of 10 m (180 km: 18 000). Shared by the simulate, optimize and browser
-// preview benchmarks so that they measure the same course.
+// preview benchmarks so that they measure the same course. The real-world files are found by
+// scripts/test-data.ts (`npm run test-data` fetches them); without them the benchmark stops, naming
+// the missing file.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { needs } from '../../../scripts/test-data.ts'
 import type { CourseSegmentInput } from '@veloptima/engine'
 import { importCourse } from '../src/index.ts'
 
-export const coursesDir = resolve(import.meta.dirname, '../../../../shared/data/courses')
+export const coursesDir = needs('courses').path('courses')
 
 export function ventouxUpAndDown(segments: number): {
   segments: CourseSegmentInput[]

@@ -1,13 +1,10 @@
-// Seeded mutations of the real files in ../shared/data (issue 18 §5), shared by the unit fuzz
+// Seeded mutations of the real-world files (scripts/test-data.ts), shared by the unit fuzz
 // test (a few hundred) and `npm run bench -- fuzz-import` (2,000+): each mutated copy either
 // imports as a course that is physically possible or is refused with an ImportError; anything
 // else (another exception, or an impossible course accepted) is reported with its seed.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { importCourse, ImportError } from '../src/index.ts'
 import type { ImportedCourse } from '../src/index.ts'
-
-export const DATA = resolve(import.meta.dirname, '../../../../shared/data')
+import { needs } from '../../../scripts/test-data.ts'
 
 /** mulberry32: small, fast, deterministic. */
 export function rng(seed: number): () => number {
@@ -49,7 +46,7 @@ const cache = new Map<string, Uint8Array>()
 function bytesOf(path: string): Uint8Array {
   let b = cache.get(path)
   if (!b) {
-    b = new Uint8Array(readFileSync(resolve(DATA, path)))
+    b = new Uint8Array(needs(path).read(path))
     cache.set(path, b)
   }
   return b
@@ -70,7 +67,7 @@ function randomValue(r: () => number, kind: 'ele' | 'lat' | 'lon' | 'time'): str
   if (u < 0.18) return '1e999'
   if (u < 0.22) return 'abc'
   if (u < 0.26) return ''
-  if (u < 0.55) return String((r() - 0.5) * 2e6) // ±1,000,000, as in issue 18
+  if (u < 0.55) return String((r() - 0.5) * 2e6) // ±1,000,000
   const span = kind === 'lat' ? 200 : kind === 'lon' ? 400 : 12000
   return String((r() - 0.5) * span) // around the valid range, sometimes just outside
 }

@@ -1,11 +1,8 @@
 // Replayable fuzzing: truncated real files and random bytes either import or raise ImportError,
 // never another exception (seeded; a failure names its seed and cut).
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { importCourse, ImportError } from '../src/index.ts'
-
-const data = resolve(import.meta.dirname, '../../../../shared/data')
+import { needs } from '../../../scripts/test-data.ts'
 
 function rng(seed: number): () => number {
   let a = seed >>> 0
@@ -34,18 +31,24 @@ describe('fuzzing the readers', () => {
     'rides/edge810-vector-power.fit',
     'aero/helmet-test-2018-10-03-08-36-06.fit',
   ]) {
-    it(`${file} cut at 12 seeded offsets and with 12 corrupted bytes: ImportError or a course`, () => {
-      const bytes = new Uint8Array(readFileSync(resolve(data, file)))
-      const r = rng(bytes.length)
-      for (let k = 0; k < 12; k++) {
-        const cut = Math.floor(r() * bytes.length)
-        outcome(bytes.slice(0, cut), `${file} cut at ${cut}`)
-        const bad = bytes.slice()
-        const at = Math.floor(r() * bad.length)
-        bad[at] = Math.floor(r() * 256)
-        outcome(bad, `${file} byte ${at} corrupted`)
-      }
-    })
+    const real = needs(file)
+    it.skipIf(real.skip)(
+      real.title(
+        `${file} cut at 12 seeded offsets and with 12 corrupted bytes: ImportError or a course`,
+      ),
+      () => {
+        const bytes = new Uint8Array(real.read(file))
+        const r = rng(bytes.length)
+        for (let k = 0; k < 12; k++) {
+          const cut = Math.floor(r() * bytes.length)
+          outcome(bytes.slice(0, cut), `${file} cut at ${cut}`)
+          const bad = bytes.slice()
+          const at = Math.floor(r() * bad.length)
+          bad[at] = Math.floor(r() * 256)
+          outcome(bad, `${file} byte ${at} corrupted`)
+        }
+      },
+    )
   }
   it('random bytes (seeds 1–20) are rejected with an ImportError', () => {
     for (let seed = 1; seed <= 20; seed++) {

@@ -1,13 +1,13 @@
-// Every real course and ride in ../shared/data imports with the expected distance and ascent
-// (table in /work/shared/data/README.md), and each kind of broken input gets its own error.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+// Every real-world course and ride (scripts/test-data.ts; skipped with the reason when absent)
+// imports with the distance and ascent its source publishes, and each kind of broken input gets
+// its own error.
 import { Encoder, Profile } from '@garmin/fitsdk'
 import { describe, expect, it } from 'vitest'
 import { importCourse, ImportError, readTrack } from '../src/index.ts'
+import { needs } from '../../../scripts/test-data.ts'
+import { itWith } from '../../../scripts/test-data-vitest.ts'
 
-const data = resolve(import.meta.dirname, '../../../../shared/data')
-const file = (p: string): Uint8Array => readFileSync(resolve(data, p))
+const file = (p: string): Uint8Array => needs(p).read(p)
 
 function importError(bytes: Uint8Array, name = 'input'): ImportError {
   try {
@@ -21,7 +21,7 @@ function importError(bytes: Uint8Array, name = 'input'): ImportError {
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s)
 
-describe('real courses (data/README.md: distance, ascent)', () => {
+describe('real courses (distance, ascent as their sources publish them)', () => {
   const table: [string, number, number][] = [
     ['courses/alpe-dhuez.gpx', 13.6, 1141],
     ['courses/mont-ventoux-bedoin.gpx', 20.9, 1589],
@@ -30,7 +30,7 @@ describe('real courses (data/README.md: distance, ascent)', () => {
     ['courses/crank-the-kanc.gpx', 34.2, 807],
   ]
   for (const [path, km, ascent] of table) {
-    it(`${path}: ${km} km (±0.5 %), +${ascent} m (±3 %)`, () => {
+    itWith([path], `${path}: ${km} km (±0.5 %), +${ascent} m (±3 %)`, () => {
       const { stats, course } = importCourse(file(path), path)
       expect(Math.abs(stats.distanceM / 1000 - km)).toBeLessThanOrEqual(Math.max(0.05, km * 0.005))
       expect(Math.abs(stats.ascentM - ascent)).toBeLessThanOrEqual(Math.max(3, ascent * 0.03))
@@ -48,29 +48,37 @@ describe('real courses (data/README.md: distance, ascent)', () => {
     })
   }
 
-  it("finds the 21 hairpins of l'Alpe d'Huez as tight radii (≈18–30 bends under 20 m)", () => {
-    const { course } = importCourse(file('courses/alpe-dhuez.gpx'), 'alpe')
-    let bends = 0
-    let inBend = false
-    for (let i = 0; i < course.n; i++) {
-      const tight = course.radius[i]! < 20
-      if (tight && !inBend) bends++
-      inBend = tight
-    }
-    expect(bends).toBeGreaterThanOrEqual(18)
-    expect(bends).toBeLessThanOrEqual(30)
-  })
+  itWith(
+    ['courses/alpe-dhuez.gpx'],
+    "finds the 21 hairpins of l'Alpe d'Huez as tight radii (≈18–30 bends under 20 m)",
+    () => {
+      const { course } = importCourse(file('courses/alpe-dhuez.gpx'), 'alpe')
+      let bends = 0
+      let inBend = false
+      for (let i = 0; i < course.n; i++) {
+        const tight = course.radius[i]! < 20
+        if (tight && !inBend) bends++
+        inBend = tight
+      }
+      expect(bends).toBeGreaterThanOrEqual(18)
+      expect(bends).toBeLessThanOrEqual(30)
+    },
+  )
 
-  it('recorded GPX with points missing elevation: gaps filled, not zeros', () => {
-    const r = importCourse(file('courses/stuttgart-recorded-missing-ele.gpx'), 'stuttgart')
-    expect(r.cleaning.elevationFilled).toBe(26)
-    expect(r.stats.distanceM).toBeGreaterThan(20000)
-    let min = Infinity
-    for (const a of r.course.altitude) min = Math.min(min, a)
-    expect(min).toBeGreaterThan(200) // the file's elevations are 233–485 m: no zero filled in
-    expect(r.stats.ascentM).toBeGreaterThan(250)
-    expect(r.stats.ascentM).toBeLessThan(400)
-  })
+  itWith(
+    ['courses/stuttgart-recorded-missing-ele.gpx'],
+    'recorded GPX with points missing elevation: gaps filled, not zeros',
+    () => {
+      const r = importCourse(file('courses/stuttgart-recorded-missing-ele.gpx'), 'stuttgart')
+      expect(r.cleaning.elevationFilled).toBe(26)
+      expect(r.stats.distanceM).toBeGreaterThan(20000)
+      let min = Infinity
+      for (const a of r.course.altitude) min = Math.min(min, a)
+      expect(min).toBeGreaterThan(200) // the file's elevations are 233–485 m: no zero filled in
+      expect(r.stats.ascentM).toBeGreaterThan(250)
+      expect(r.stats.ascentM).toBeLessThan(400)
+    },
+  )
 })
 
 describe('real rides (FIT): distance matches the session', () => {
@@ -82,13 +90,13 @@ describe('real rides (FIT): distance matches the session', () => {
     ['rides/ironman-multisport-2019.fit', 179381.7], // the cycling leg of a multisport file
   ]
   for (const [path, metres] of table) {
-    it(`${path}: ${(metres / 1000).toFixed(1)} km (±0.5 %)`, () => {
+    itWith([path], `${path}: ${(metres / 1000).toFixed(1)} km (±0.5 %)`, () => {
       const { stats } = importCourse(file(path), path)
       expect(Math.abs(stats.distanceM / metres - 1)).toBeLessThan(0.005)
     })
   }
 
-  it('TCX activity with positions imports', () => {
+  itWith(['aero/open-air-helmet.tcx'], 'TCX activity with positions imports', () => {
     const { stats, track } = importCourse(file('aero/open-air-helmet.tcx'), 'tcx')
     expect(track.format).toBe('tcx')
     expect(track.name).toMatch(/^20\d\d-\d\d-\d\dT/) // the activity's Id (start time), not the device name
@@ -238,12 +246,16 @@ describe('broken inputs get a specific error', () => {
     expect(importError(text('{"points": [')).code).toBe('invalid_json')
     expect(importError(text('hello')).code).toBe('unknown_format')
   })
-  it('a truncated FIT file → invalid_fit or no_track_points, never a crash', () => {
-    const bytes = file('rides/edge810-vector-power.fit').slice(0, 11)
-    expect(() => readTrack(bytes, 'cut.fit')).toThrow(ImportError)
-    const cut = file('rides/edge810-vector-power.fit').slice(0, 40)
-    expect(['invalid_fit', 'no_track_points']).toContain(importError(cut, 'cut.fit').code)
-  })
+  itWith(
+    ['rides/edge810-vector-power.fit'],
+    'a truncated FIT file → invalid_fit or no_track_points, never a crash',
+    () => {
+      const bytes = file('rides/edge810-vector-power.fit').slice(0, 11)
+      expect(() => readTrack(bytes, 'cut.fit')).toThrow(ImportError)
+      const cut = file('rides/edge810-vector-power.fit').slice(0, 40)
+      expect(['invalid_fit', 'no_track_points']).toContain(importError(cut, 'cut.fit').code)
+    },
+  )
   it('a single point → too_few_points', () => {
     expect(importError(text(JSON.stringify({ points: [{ lat: 1, lon: 2, ele_m: 3 }] }))).code).toBe(
       'too_few_points',

@@ -1,12 +1,9 @@
 // Replayable fuzzing of the activity readers: real field tests cut short or with corrupted
 // bytes either import (with the invariants the engine relies on) or raise ImportError, never
 // another exception. Seeded (mulberry32); a failure names the file, the case and the seed.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ImportError, readActivity } from '../index.ts'
-
-const data = resolve(import.meta.dirname, '../../../../../shared/data')
+import { needs } from '../../../../scripts/test-data.ts'
 
 function rng(seed: number): () => number {
   let a = seed >>> 0
@@ -47,21 +44,25 @@ describe('fuzzing the activity readers (seeded)', () => {
     'aero/airspeed-bom.csv',
     'aero/ibike-windspeed.csv',
   ]) {
-    it(`${file}: cut at 10 offsets, 10 corrupted copies — an activity or an ImportError`, () => {
-      const bytes = new Uint8Array(readFileSync(resolve(data, file)))
-      const seed = bytes.length
-      const r = rng(seed)
-      const seen = new Set<string>()
-      for (let k = 0; k < 10; k++) {
-        const cut = Math.floor(r() * bytes.length)
-        seen.add(outcome(bytes.slice(0, cut), `${file}#cut${cut}(seed ${seed})`))
-        const bad = bytes.slice()
-        for (let j = 0; j < 8; j++) bad[Math.floor(r() * bad.length)] = Math.floor(r() * 256)
-        seen.add(outcome(bad, `${file}#corrupt${k}(seed ${seed})`))
-      }
-      // FIT and CSV keep what precedes the damage; XML cut short is not well-formed at all.
-      if (file.endsWith('.tcx')) expect(seen.has('invalid_xml')).toBe(true)
-      else expect(seen.has('ok')).toBe(true)
-    })
+    const real = needs(file)
+    it.skipIf(real.skip)(
+      real.title(`${file}: cut at 10 offsets, 10 corrupted copies — an activity or an ImportError`),
+      () => {
+        const bytes = new Uint8Array(real.read(file))
+        const seed = bytes.length
+        const r = rng(seed)
+        const seen = new Set<string>()
+        for (let k = 0; k < 10; k++) {
+          const cut = Math.floor(r() * bytes.length)
+          seen.add(outcome(bytes.slice(0, cut), `${file}#cut${cut}(seed ${seed})`))
+          const bad = bytes.slice()
+          for (let j = 0; j < 8; j++) bad[Math.floor(r() * bad.length)] = Math.floor(r() * 256)
+          seen.add(outcome(bad, `${file}#corrupt${k}(seed ${seed})`))
+        }
+        // FIT and CSV keep what precedes the damage; XML cut short is not well-formed at all.
+        if (file.endsWith('.tcx')) expect(seen.has('invalid_xml')).toBe(true)
+        else expect(seen.has('ok')).toBe(true)
+      },
+    )
   }
 })

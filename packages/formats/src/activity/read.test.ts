@@ -1,15 +1,18 @@
-// Every real field test and ride in ../shared/data imports as an activity, checked against what
+// Every real field test and ride (the real-world files, scripts/test-data.ts) imports as an activity, checked against what
 // the recording device itself wrote (FIT session/lap summaries, TCX lap summaries) or against a
 // plain re-reading of the file's text in the test; broken inputs get a stable code and the name.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { Decoder, Stream } from '@garmin/fitsdk'
 import { describe, expect, it } from 'vitest'
 import { ImportError, readActivity } from '../index.ts'
 import type { ImportedActivity } from '../index.ts'
+import { needs } from '../../../../scripts/test-data.ts'
 
-const data = resolve(import.meta.dirname, '../../../../../shared/data')
-const file = (p: string): Uint8Array => readFileSync(resolve(data, p))
+const file = (p: string): Uint8Array => needs(p).read(p)
+/** `it`, skipped with the reason when one of the real-world files is absent. */
+const itWith = (files: string[], name: string, fn: () => void) => {
+  const d = needs(...files)
+  it.skipIf(d.skip)(d.title(name), fn)
+}
 
 function mean(a: ArrayLike<number>, keep: (i: number) => boolean = () => true): number {
   let s = 0
@@ -78,83 +81,95 @@ describe('FIT field tests and rides (truth: the device’s own session and lap s
     'rides/ironman-multisport-2019.fit',
   ]
   for (const path of files) {
-    it(`${path}: samples, duration, distance, laps and power as the device summarised them`, () => {
-      const bytes = file(path)
-      const a = readActivity(bytes, path)
-      const truth = fitTruth(bytes)
-      expect(a.format).toBe('fit')
-      checkShape(a)
-      const s = a.samples
-      const n = s.t.length
-      // The cycling session (the only one, or the bike leg of a multisport file).
-      const session = truth.sessions
-        .filter((x) => x.sport === 'cycling')
-        .reduce((x, y) => (y.totalElapsedTime! > x.totalElapsedTime! ? y : x))
-      const t0 = session.startTime!.getTime() / 1000
-      const t1 = t0 + session.totalElapsedTime!
-      // A multisport file keeps the records inside the bike leg; otherwise all of them.
-      const multisport = truth.sessions.length > 1
-      const inSession = truth.records.filter((r) => {
-        const ts = r.timestamp!.getTime() / 1000
-        return !multisport || (ts >= t0 && ts <= t1)
-      })
-      const distinct = new Set(inSession.map((r) => r.timestamp!.getTime())).size
-      expect(n).toBe(distinct)
-      expect(a.startEpochS).toBe(Math.min(...inSession.map((r) => r.timestamp!.getTime() / 1000)))
-      expect(Math.abs(s.t[n - 1]! - session.totalElapsedTime!)).toBeLessThanOrEqual(5)
-      const first = s.distance!.findIndex(Number.isFinite)
-      const travelled = s.distance![n - 1]! - s.distance![first]!
-      expect(Math.abs(travelled - session.totalDistance!)).toBeLessThanOrEqual(
-        Math.max(5, session.totalDistance! * 0.001),
-      )
-      const laps = truth.laps.filter((l) => {
-        const ts = l.startTime!.getTime() / 1000
-        return ts >= t0 - 1 && ts <= t1
-      })
-      expect(a.laps.length).toBe(laps.length)
-      // Garmin averages power over the timer (paused time excluded): within 2 %.
-      if (session.avgPower !== undefined)
-        expect(Math.abs(mean(s.power) / session.avgPower - 1)).toBeLessThan(0.02)
-      // Lap by lap, where the device wrote the lap's average power. It averages every power
-      // message it received (4 Hz on ANT+) while a record is a 1 s snapshot: ±3 W or 1.5 % on the
-      // field tests, 6 % on the long rides (the fenix's Ironman laps differ by up to 5 %).
-      const tolerance = path.startsWith('aero/') ? 0.015 : 0.06
-      a.laps.forEach((l, k) => {
-        const avg = laps[k]!.avgPower
-        if (avg === undefined || laps.length === 1) return
-        const ours = mean(s.power, (i) => s.lap[i] === k && i > 0 && s.t[i - 1]! >= l.startT)
-        expect(Math.abs(ours - avg)).toBeLessThanOrEqual(Math.max(3, avg * tolerance))
-      })
-      expect(s.lat && s.lon && s.altitude).toBeTruthy()
-      // Speed is in m/s: its time integral matches the recorded distance within 3 %.
-      let integral = 0
-      for (let i = 1; i < n; i++) {
-        const dt = s.t[i]! - s.t[i - 1]!
-        if (dt <= 5 && Number.isFinite(s.speed[i]!)) integral += s.speed[i]! * dt
-      }
-      expect(Math.abs(integral / travelled - 1)).toBeLessThan(0.03)
-    })
+    itWith(
+      [path],
+      `${path}: samples, duration, distance, laps and power as the device summarised them`,
+      () => {
+        const bytes = file(path)
+        const a = readActivity(bytes, path)
+        const truth = fitTruth(bytes)
+        expect(a.format).toBe('fit')
+        checkShape(a)
+        const s = a.samples
+        const n = s.t.length
+        // The cycling session (the only one, or the bike leg of a multisport file).
+        const session = truth.sessions
+          .filter((x) => x.sport === 'cycling')
+          .reduce((x, y) => (y.totalElapsedTime! > x.totalElapsedTime! ? y : x))
+        const t0 = session.startTime!.getTime() / 1000
+        const t1 = t0 + session.totalElapsedTime!
+        // A multisport file keeps the records inside the bike leg; otherwise all of them.
+        const multisport = truth.sessions.length > 1
+        const inSession = truth.records.filter((r) => {
+          const ts = r.timestamp!.getTime() / 1000
+          return !multisport || (ts >= t0 && ts <= t1)
+        })
+        const distinct = new Set(inSession.map((r) => r.timestamp!.getTime())).size
+        expect(n).toBe(distinct)
+        expect(a.startEpochS).toBe(Math.min(...inSession.map((r) => r.timestamp!.getTime() / 1000)))
+        expect(Math.abs(s.t[n - 1]! - session.totalElapsedTime!)).toBeLessThanOrEqual(5)
+        const first = s.distance!.findIndex(Number.isFinite)
+        const travelled = s.distance![n - 1]! - s.distance![first]!
+        expect(Math.abs(travelled - session.totalDistance!)).toBeLessThanOrEqual(
+          Math.max(5, session.totalDistance! * 0.001),
+        )
+        const laps = truth.laps.filter((l) => {
+          const ts = l.startTime!.getTime() / 1000
+          return ts >= t0 - 1 && ts <= t1
+        })
+        expect(a.laps.length).toBe(laps.length)
+        // Garmin averages power over the timer (paused time excluded): within 2 %.
+        if (session.avgPower !== undefined)
+          expect(Math.abs(mean(s.power) / session.avgPower - 1)).toBeLessThan(0.02)
+        // Lap by lap, where the device wrote the lap's average power. It averages every power
+        // message it received (4 Hz on ANT+) while a record is a 1 s snapshot: ±3 W or 1.5 % on the
+        // field tests, 6 % on the long rides (the fenix's Ironman laps differ by up to 5 %).
+        const tolerance = path.startsWith('aero/') ? 0.015 : 0.06
+        a.laps.forEach((l, k) => {
+          const avg = laps[k]!.avgPower
+          if (avg === undefined || laps.length === 1) return
+          const ours = mean(s.power, (i) => s.lap[i] === k && i > 0 && s.t[i - 1]! >= l.startT)
+          expect(Math.abs(ours - avg)).toBeLessThanOrEqual(Math.max(3, avg * tolerance))
+        })
+        expect(s.lat && s.lon && s.altitude).toBeTruthy()
+        // Speed is in m/s: its time integral matches the recorded distance within 3 %.
+        let integral = 0
+        for (let i = 1; i < n; i++) {
+          const dt = s.t[i]! - s.t[i - 1]!
+          if (dt <= 5 && Number.isFinite(s.speed[i]!)) integral += s.speed[i]! * dt
+        }
+        expect(Math.abs(integral / travelled - 1)).toBeLessThan(0.03)
+      },
+    )
   }
 
-  it('helmet tests: the devices (Edge 520, Vector 2 power meter, speed sensor) with their channels', () => {
-    const a = readActivity(file('aero/helmet-test-2018-10-03-07-45-28.fit'), 'h.fit')
-    const bySerial = new Map(a.devices.map((d) => [d.serial, d]))
-    expect(bySerial.get('3932089040')).toMatchObject({ model: 'edge520', firmware: '12.8' })
-    expect(bySerial.get('3868852392')).toMatchObject({ model: 'vector2', channels: ['power'] })
-    expect(bySerial.get('10634518')!.channels).toContain('speed')
-  })
+  itWith(
+    ['aero/helmet-test-2018-10-03-07-45-28.fit'],
+    'helmet tests: the devices (Edge 520, Vector 2 power meter, speed sensor) with their channels',
+    () => {
+      const a = readActivity(file('aero/helmet-test-2018-10-03-07-45-28.fit'), 'h.fit')
+      const bySerial = new Map(a.devices.map((d) => [d.serial, d]))
+      expect(bySerial.get('3932089040')).toMatchObject({ model: 'edge520', firmware: '12.8' })
+      expect(bySerial.get('3868852392')).toMatchObject({ model: 'vector2', channels: ['power'] })
+      expect(bySerial.get('10634518')!.channels).toContain('speed')
+    },
+  )
 
-  it('ironman multisport: only the 179 km bike leg, and the file says so', () => {
-    const a = readActivity(file('rides/ironman-multisport-2019.fit'), 'im.fit')
-    expect(a.warnings.join(' ')).toMatch(/multisport file: the cycling session/)
-    // The swim and the run have no power; the bike leg is all that is left.
-    expect(a.samples.t[a.samples.t.length - 1]!).toBeLessThan(24_300)
-  })
+  itWith(
+    ['rides/ironman-multisport-2019.fit'],
+    'ironman multisport: only the 179 km bike leg, and the file says so',
+    () => {
+      const a = readActivity(file('rides/ironman-multisport-2019.fit'), 'im.fit')
+      expect(a.warnings.join(' ')).toMatch(/multisport file: the cycling session/)
+      // The swim and the run have no power; the bike leg is all that is left.
+      expect(a.samples.t[a.samples.t.length - 1]!).toBeLessThan(24_300)
+    },
+  )
 })
 
 describe('TCX field tests (truth: each <Lap>’s TotalTimeSeconds, DistanceMeters, AvgWatts)', () => {
   for (const path of ['aero/open-air-helmet.tcx', 'aero/velodrome-2015-a.tcx']) {
-    it(`${path}: every lap's duration, distance and average power`, () => {
+    itWith([path], `${path}: every lap's duration, distance and average power`, () => {
       const bytes = file(path)
       const text = new TextDecoder().decode(bytes)
       const laps = [
@@ -187,101 +202,117 @@ describe('TCX field tests (truth: each <Lap>’s TotalTimeSeconds, DistanceMeter
       expect(a.devices).toHaveLength(1)
     })
   }
-  it('velodrome: no GPS and no altitude (flat track), 12 laps', () => {
-    const a = readActivity(file('aero/velodrome-2015-a.tcx'), 'v.tcx')
-    expect(a.samples.lat).toBeNull()
-    expect(a.samples.altitude).toBeNull()
-    expect(a.laps).toHaveLength(12)
-    expect(a.devices[0]).toMatchObject({ serial: '3638490993', name: 'Garmin Forerunner 310XT' })
-  })
+  itWith(
+    ['aero/velodrome-2015-a.tcx'],
+    'velodrome: no GPS and no altitude (flat track), 12 laps',
+    () => {
+      const a = readActivity(file('aero/velodrome-2015-a.tcx'), 'v.tcx')
+      expect(a.samples.lat).toBeNull()
+      expect(a.samples.altitude).toBeNull()
+      expect(a.laps).toHaveLength(12)
+      expect(a.devices[0]).toMatchObject({ serial: '3638490993', name: 'Garmin Forerunner 310XT' })
+    },
+  )
 })
 
 describe('CSV field tests (truth: the rows re-read with a plain split in the test)', () => {
-  it('aero/airspeed-bom.csv (MyCdA: BOM, \\r\\r\\n lines, km/h without units, mm:ss.s)', () => {
-    const bytes = file('aero/airspeed-bom.csv')
-    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
-    const rows = new TextDecoder()
-      .decode(bytes)
-      .split(/\r*\n/)
-      .slice(1)
-      .filter((l) => l.trim())
-      .map((l) => l.split(',').map(Number)) // speed,power,time,airspeed,elevation
-    const a = readActivity(bytes, 'airspeed-bom.csv')
-    expect(a.format).toBe('csv')
-    checkShape(a)
-    const s = a.samples
-    expect(s.t.length).toBe(rows.length)
-    expect(s.t[s.t.length - 1]).toBe(10 * 60 + 23) // last row 10:23.0
-    expect(mean(s.power)).toBeCloseTo(mean(rows.map((r) => r[1]!)), 9)
-    expect(mean(s.speed) * 3.6).toBeCloseTo(mean(rows.map((r) => r[0]!)), 9)
-    expect(mean(s.airspeed!) * 3.6).toBeCloseTo(mean(rows.map((r) => r[3]!)), 9)
-    expect(s.altitude![s.t.length - 1]).toBeCloseTo(-0.6096, 9)
-    expect(a.laps).toEqual([])
-    expect(a.warnings.join(' ')).toMatch(/speed: no units in the header, read as km\/h/)
-  })
+  itWith(
+    ['aero/airspeed-bom.csv'],
+    'aero/airspeed-bom.csv (MyCdA: BOM, \\r\\r\\n lines, km/h without units, mm:ss.s)',
+    () => {
+      const bytes = file('aero/airspeed-bom.csv')
+      expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+      const rows = new TextDecoder()
+        .decode(bytes)
+        .split(/\r*\n/)
+        .slice(1)
+        .filter((l) => l.trim())
+        .map((l) => l.split(',').map(Number)) // speed,power,time,airspeed,elevation
+      const a = readActivity(bytes, 'airspeed-bom.csv')
+      expect(a.format).toBe('csv')
+      checkShape(a)
+      const s = a.samples
+      expect(s.t.length).toBe(rows.length)
+      expect(s.t[s.t.length - 1]).toBe(10 * 60 + 23) // last row 10:23.0
+      expect(mean(s.power)).toBeCloseTo(mean(rows.map((r) => r[1]!)), 9)
+      expect(mean(s.speed) * 3.6).toBeCloseTo(mean(rows.map((r) => r[0]!)), 9)
+      expect(mean(s.airspeed!) * 3.6).toBeCloseTo(mean(rows.map((r) => r[3]!)), 9)
+      expect(s.altitude![s.t.length - 1]).toBeCloseTo(-0.6096, 9)
+      expect(a.laps).toEqual([])
+      expect(a.warnings.join(' ')).toMatch(/speed: no units in the header, read as km\/h/)
+    },
+  )
 
-  it('aero/ibike-windspeed.csv (iBike v11, english: mph, miles, feet, °F; lap markers)', () => {
-    const bytes = file('aero/ibike-windspeed.csv')
-    const lines = new TextDecoder().decode(bytes).split(/\r?\n/)
-    const rows = lines
-      .slice(5)
-      .filter((l) => l.trim())
-      .map((l) => l.split(','))
-    const a = readActivity(bytes, 'ibike-windspeed.csv')
-    expect(a.format).toBe('ibike_csv')
-    checkShape(a)
-    const s = a.samples
-    const n = s.t.length
-    expect(n).toBe(rows.length) // one sample per second (recording interval 1 s)
-    expect(s.t[n - 1]).toBe(rows.length - 1)
-    expect(a.laps.length).toBe(rows.filter((r) => r[9] === '1').length)
-    expect(mean(s.power)).toBeCloseTo(mean(rows.map((r) => Number(r[2]))), 9)
-    expect(mean(s.speed)).toBeCloseTo(mean(rows.map((r) => Number(r[0]) * 0.44704)), 9)
-    expect(mean(s.windSpeed!)).toBeCloseTo(mean(rows.map((r) => Number(r[1]) * 0.44704)), 9)
-    expect(s.distance![n - 1]).toBeCloseTo(Number(rows[n - 1]![3]) * 1609.344, 6)
-    expect(s.altitude![0]).toBeCloseTo(Number(rows[0]![6]) * 0.3048, 9)
-    expect(s.temperature![0]).toBeCloseTo(((Number(rows[0]![8]) - 32) * 5) / 9, 9)
-    expect(s.lat).toBeNull() // latitude/longitude 0,0 = no GPS
-    expect(a.startEpochS).toBe(Date.UTC(2009, 11, 10, 17, 25, 46) / 1000)
-    expect(a.warnings.join(' ')).toMatch(/computed by the iBike/)
-  })
+  itWith(
+    ['aero/ibike-windspeed.csv'],
+    'aero/ibike-windspeed.csv (iBike v11, english: mph, miles, feet, °F; lap markers)',
+    () => {
+      const bytes = file('aero/ibike-windspeed.csv')
+      const lines = new TextDecoder().decode(bytes).split(/\r?\n/)
+      const rows = lines
+        .slice(5)
+        .filter((l) => l.trim())
+        .map((l) => l.split(','))
+      const a = readActivity(bytes, 'ibike-windspeed.csv')
+      expect(a.format).toBe('ibike_csv')
+      checkShape(a)
+      const s = a.samples
+      const n = s.t.length
+      expect(n).toBe(rows.length) // one sample per second (recording interval 1 s)
+      expect(s.t[n - 1]).toBe(rows.length - 1)
+      expect(a.laps.length).toBe(rows.filter((r) => r[9] === '1').length)
+      expect(mean(s.power)).toBeCloseTo(mean(rows.map((r) => Number(r[2]))), 9)
+      expect(mean(s.speed)).toBeCloseTo(mean(rows.map((r) => Number(r[0]) * 0.44704)), 9)
+      expect(mean(s.windSpeed!)).toBeCloseTo(mean(rows.map((r) => Number(r[1]) * 0.44704)), 9)
+      expect(s.distance![n - 1]).toBeCloseTo(Number(rows[n - 1]![3]) * 1609.344, 6)
+      expect(s.altitude![0]).toBeCloseTo(Number(rows[0]![6]) * 0.3048, 9)
+      expect(s.temperature![0]).toBeCloseTo(((Number(rows[0]![8]) - 32) * 5) / 9, 9)
+      expect(s.lat).toBeNull() // latitude/longitude 0,0 = no GPS
+      expect(a.startEpochS).toBe(Date.UTC(2009, 11, 10, 17, 25, 46) / 1000)
+      expect(a.warnings.join(' ')).toMatch(/computed by the iBike/)
+    },
+  )
 })
 
 describe('GPX ride (truth: the <trkpt> elements re-read with a regular expression)', () => {
-  it('courses/stuttgart-recorded-missing-ele.gpx: gpxpx:PowerInWatts, gpxtpx:speed and atemp', () => {
-    const bytes = file('courses/stuttgart-recorded-missing-ele.gpx')
-    const pts = [
-      ...new TextDecoder().decode(bytes).matchAll(/<trkpt [^>]*>([\s\S]*?)<\/trkpt>/g),
-    ].map((m) => m[1]!)
-    const tag = (p: string, name: string) => {
-      const m = new RegExp(`<${name}>([^<]*)<`).exec(p)
-      return m ? Number(m[1]) : NaN
-    }
-    const times = new Set(pts.map((p) => /<time>([^<]*)</.exec(p)?.[1]))
-    const a = readActivity(bytes, 'stuttgart.gpx')
-    expect(a.format).toBe('gpx')
-    checkShape(a)
-    const s = a.samples
-    expect(s.t.length).toBe(times.size)
-    const power = pts.map((p) => tag(p, 'gpxpx:PowerInWatts'))
-    const speed = pts.map((p) => tag(p, 'gpxtpx:speed'))
-    // Duplicated times keep their first point: equal means only when there are none.
-    if (times.size === pts.length) {
-      expect(mean(s.power)).toBeCloseTo(mean(power), 9)
-      expect(mean(s.speed)).toBeCloseTo(mean(speed), 9)
-    } else {
-      expect(Math.abs(mean(s.power) / mean(power) - 1)).toBeLessThan(0.01)
-    }
-    expect(s.temperature![0]).toBe(tag(pts[0]!, 'gpxtpx:atemp'))
-    // Distance from the positions (haversine) is close to the speed's time integral (8 %: an
-    // urban ride, where GPS positions zig-zag and the sensor speed does not).
-    let integral = 0
-    for (let i = 1; i < s.t.length; i++) {
-      const dt = s.t[i]! - s.t[i - 1]!
-      if (dt <= 5 && Number.isFinite(s.speed[i]!)) integral += s.speed[i]! * dt
-    }
-    expect(Math.abs(s.distance![s.t.length - 1]! / integral - 1)).toBeLessThan(0.08)
-  })
+  itWith(
+    ['courses/stuttgart-recorded-missing-ele.gpx'],
+    'courses/stuttgart-recorded-missing-ele.gpx: gpxpx:PowerInWatts, gpxtpx:speed and atemp',
+    () => {
+      const bytes = file('courses/stuttgart-recorded-missing-ele.gpx')
+      const pts = [
+        ...new TextDecoder().decode(bytes).matchAll(/<trkpt [^>]*>([\s\S]*?)<\/trkpt>/g),
+      ].map((m) => m[1]!)
+      const tag = (p: string, name: string) => {
+        const m = new RegExp(`<${name}>([^<]*)<`).exec(p)
+        return m ? Number(m[1]) : NaN
+      }
+      const times = new Set(pts.map((p) => /<time>([^<]*)</.exec(p)?.[1]))
+      const a = readActivity(bytes, 'stuttgart.gpx')
+      expect(a.format).toBe('gpx')
+      checkShape(a)
+      const s = a.samples
+      expect(s.t.length).toBe(times.size)
+      const power = pts.map((p) => tag(p, 'gpxpx:PowerInWatts'))
+      const speed = pts.map((p) => tag(p, 'gpxtpx:speed'))
+      // Duplicated times keep their first point: equal means only when there are none.
+      if (times.size === pts.length) {
+        expect(mean(s.power)).toBeCloseTo(mean(power), 9)
+        expect(mean(s.speed)).toBeCloseTo(mean(speed), 9)
+      } else {
+        expect(Math.abs(mean(s.power) / mean(power) - 1)).toBeLessThan(0.01)
+      }
+      expect(s.temperature![0]).toBe(tag(pts[0]!, 'gpxtpx:atemp'))
+      // Distance from the positions (haversine) is close to the speed's time integral (8 %: an
+      // urban ride, where GPS positions zig-zag and the sensor speed does not).
+      let integral = 0
+      for (let i = 1; i < s.t.length; i++) {
+        const dt = s.t[i]! - s.t[i - 1]!
+        if (dt <= 5 && Number.isFinite(s.speed[i]!)) integral += s.speed[i]! * dt
+      }
+      expect(Math.abs(s.distance![s.t.length - 1]! / integral - 1)).toBeLessThan(0.08)
+    },
+  )
 })
 
 function importError(bytes: Uint8Array, name: string): ImportError {
@@ -323,7 +354,7 @@ describe('files the aero analysis cannot use are refused with a code and the fil
       'missing_power',
     )
   })
-  it('a course GPX (no timestamps) → not_an_activity', () => {
+  itWith(['courses/alpe-dhuez.gpx'], 'a course GPX (no timestamps) → not_an_activity', () => {
     const e = importError(file('courses/alpe-dhuez.gpx'), 'alpe-dhuez.gpx')
     expect(e.code).toBe('not_an_activity')
     expect(e.message).toMatch(/^alpe-dhuez\.gpx: .*no timestamps/)
@@ -338,11 +369,17 @@ describe('files the aero analysis cannot use are refused with a code and the fil
     const e = importError(text(gpx), 'commute.gpx')
     expect(e.code).toBe('missing_power')
     expect(e.message).toMatch(/^commute\.gpx: the GPX file has no power data/)
-    // The hill-climb route carries a single time in its metadata, none on its points.
-    expect(importError(file('courses/crank-the-kanc.gpx'), 'crank.gpx').code).toBe(
-      'not_an_activity',
-    )
   })
+  itWith(
+    ['courses/crank-the-kanc.gpx'],
+    'a route with one time in its metadata → not_an_activity',
+    () => {
+      // The hill-climb route carries a single time in its metadata, none on its points.
+      expect(importError(file('courses/crank-the-kanc.gpx'), 'crank.gpx').code).toBe(
+        'not_an_activity',
+      )
+    },
+  )
   it('a text file that is not a table, and random bytes → not_an_activity', () => {
     const prose = importError(text('Dear coach,\nhere is my ride.\nCheers\n'), 'letter.txt')
     expect(prose.code).toBe('not_an_activity')

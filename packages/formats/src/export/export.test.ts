@@ -1,7 +1,5 @@
-// The plan writers on a real course (../shared/data/courses/alpe-dhuez.gpx) and a real plan from
-// the engine's pacing optimizer; the FIT course is decoded back with Garmin's own SDK.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+// The plan writers on a self-made climb course (packages/formats/test/fixtures/synthetic-climb.ts)
+// and a real plan from the engine's pacing optimizer; the FIT course is decoded back with Garmin's own SDK.
 import { Decoder, Stream } from '@garmin/fitsdk'
 import { DOMParser } from '@xmldom/xmldom'
 import { describe, expect, it } from 'vitest'
@@ -16,11 +14,10 @@ import {
   type ExportPoint,
   type PlanExport,
 } from './index.ts'
+import { syntheticClimb } from '../../test/fixtures/synthetic-climb.ts'
 
-const gpx = readFileSync(
-  resolve(import.meta.dirname, '../../../../../shared/data/courses/alpe-dhuez.gpx'),
-)
-const imported = importCourse(gpx, 'alpe-dhuez.gpx', { segmentLengthM: 20 })
+const gpx = new TextEncoder().encode(syntheticClimb().gpx)
+const imported = importCourse(gpx, 'synthetic-climb.gpx', { segmentLengthM: 20 })
 const course = imported.course
 
 // Positions with distance along them, scaled to the course's distance (as the API's trackOf).
@@ -61,7 +58,7 @@ const sections = result.plan!.sections.map((s) => {
   return { ...s, durationS: t, timeS: sim.segments.time[i - 1]!, speedMps: (s.endM - s.startM) / t }
 })
 const plan: PlanExport = {
-  name: "Alpe d'Huez – race plan",
+  name: 'Synthetic climb – race plan',
   sections,
   points,
   startTime: new Date(Date.UTC(2026, 6, 14, 9, 0, 0)),
