@@ -30,6 +30,20 @@ function findDataDir(): string | undefined {
   return undefined
 }
 
+/** Every real-world file the tests may use (`courses/alpe-dhuez.gpx`, …), from scripts/test-data.json. */
+export const realFiles: string[] = (
+  JSON.parse(readFileSync(join(repoRoot, 'scripts/test-data.json'), 'utf8')) as {
+    files: { path: string }[]
+  }
+).files.map((f) => f.path)
+
+/** The real-world files in one folder (e.g. `courses`), as names inside it, sorted. */
+export const realFilesIn = (folder: string): string[] =>
+  realFiles
+    .filter((p) => p.startsWith(`${folder}/`))
+    .map((p) => p.slice(folder.length + 1))
+    .sort()
+
 /** The folder of the real-world files, or undefined when there is none. */
 export const dataDir: string | undefined = findDataDir()
 

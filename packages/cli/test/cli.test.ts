@@ -1,10 +1,14 @@
 // Spawns the real `veloptima` command (as `npx veloptima` runs it from the repository root).
 import { spawnSync } from 'node:child_process'
-import { join, relative, resolve } from 'node:path'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { needs } from '../../../scripts/test-data.ts'
+import { itWith } from '../../../scripts/test-data-vitest.ts'
+import { syntheticClimb } from '../../formats/test/fixtures/synthetic-climb.ts'
 import { inputDir as dir, repo, veloptima, writeInput as write } from './run-cli.ts'
 
-const data = resolve(repo, '../shared/data')
+const climb = syntheticClimb()
+const climbFile = write(climb.gpx, 'gpx')
 
 const rider = {
   mass_kg: 72,
@@ -17,22 +21,36 @@ const rider = {
 }
 
 describe('veloptima course', () => {
-  it('prints the summary of a real GPX as JSON (data/README.md: 13.6 km, +1141 m)', () => {
-    const r = veloptima('course', resolve(data, 'courses/alpe-dhuez.gpx'))
+  it('prints the summary of the self-made climb: its length and ascent by construction', () => {
+    const r = veloptima('course', climbFile)
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout)
-    expect(Object.keys(out)).toEqual([
-      'distance_m',
-      'ascent_m',
-      'descent_m',
-      'min_grade',
-      'max_grade',
-      'segment_count',
-    ])
-    expect(out.distance_m / 1000).toBeCloseTo(13.6, 1)
-    expect(Math.abs(out.ascent_m - 1141)).toBeLessThan(35)
+    expect(Math.abs(out.distance_m / climb.distanceM - 1)).toBeLessThan(0.005)
+    expect(Math.abs(out.ascent_m / climb.ascentM - 1)).toBeLessThan(0.03)
+    expect(out.max_grade).toBeCloseTo(0.1, 2)
   })
+
+  itWith(
+    ['courses/alpe-dhuez.gpx'],
+    'prints the summary of a real GPX as JSON (13.6 km, +1141 m as published)',
+    () => {
+      const r = veloptima('course', needs('courses/alpe-dhuez.gpx').path('courses/alpe-dhuez.gpx'))
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout)
+      expect(Object.keys(out)).toEqual([
+        'distance_m',
+        'ascent_m',
+        'descent_m',
+        'min_grade',
+        'max_grade',
+        'segment_count',
+      ])
+      expect(out.distance_m / 1000).toBeCloseTo(13.6, 1)
+      expect(Math.abs(out.ascent_m - 1141)).toBeLessThan(35)
+    },
+  )
   it('bad input: one line on stderr, exit 2', () => {
     const broken = veloptima('course', write('<gpx><trk>', 'gpx'))
     expect(broken.code).toBe(2)
@@ -94,7 +112,7 @@ describe('veloptima simulate', () => {
   })
 
   it('runs a course file given relative to the scenario, with a per-segment plan length check', () => {
-    const course = relative(dir, resolve(data, 'courses/tt-beton-classic.gpx'))
+    const course = relative(dir, climbFile)
     const ok = veloptima(
       'simulate',
       write({
@@ -106,8 +124,8 @@ describe('veloptima simulate', () => {
     )
     expect(ok.stderr).toBe('')
     const out = JSON.parse(ok.stdout)
-    expect(out.distance_m / 1000).toBeCloseTo(16.0, 1)
-    expect(out.segments.length).toBeGreaterThan(1500)
+    expect(out.distance_m / climb.distanceM).toBeCloseTo(1, 2)
+    expect(out.segments.length).toBeGreaterThan(850)
     const bad = veloptima(
       'simulate',
       write({

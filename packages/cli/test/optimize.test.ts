@@ -1,10 +1,14 @@
-// `veloptima optimize`, spawned as the real command (issue 4 output fields), on every shared course.
-import { readdirSync } from 'node:fs'
-import { resolve } from 'node:path'
+// `veloptima optimize`, spawned as the real command, on the self-made climb and on every
+// real-world course (scripts/test-data.ts; skipped with the reason when absent).
 import { describe, expect, it } from 'vitest'
-import { repo, veloptima, writeInput as write } from './run-cli.ts'
+import { dataFile, realFilesIn } from '../../../scripts/test-data.ts'
+import { itWith } from '../../../scripts/test-data-vitest.ts'
+import { syntheticClimb } from '../../formats/test/fixtures/synthetic-climb.ts'
+import { veloptima, writeInput as write } from './run-cli.ts'
 
-const courses = resolve(repo, '../shared/data/courses')
+const climbFile = write(syntheticClimb().gpx, 'gpx')
+const courseFile = (name: string): string =>
+  name === 'synthetic-climb.gpx' ? climbFile : (dataFile(`courses/${name}`) ?? name)
 
 const rider = {
   mass_kg: 75,
@@ -21,7 +25,7 @@ const environment = { air_density_kg_m3: 1.2 }
 describe('veloptima optimize', () => {
   it('prints the optimized ride with segment_power_w, plan, baseline, time_saved_s, status; simulate agrees', () => {
     const scenario = {
-      course: { file: resolve(courses, 'tt-beton-classic.gpx') },
+      course: { file: climbFile },
       rider,
       environment,
       constraint: { type: 'w_prime_balance' },
@@ -45,7 +49,7 @@ describe('veloptima optimize', () => {
     expect(out.status).toBe('optimal')
     expect(out.segment_power_w).toHaveLength(out.segments.length)
     expect(out.plan.length).toBeGreaterThan(0)
-    // at most 8 target powers (issue 15: a target applies to a group of sections)
+    // at most 8 target powers (a target applies to a group of sections)
     expect(out.targets.length).toBeLessThanOrEqual(8)
     for (const s of out.plan)
       expect(Object.keys(s)).toEqual(['start_m', 'end_m', 'power_w', 'label'])
@@ -66,12 +70,13 @@ describe('veloptima optimize', () => {
     expect(Math.abs(JSON.parse(sim.stdout).time_s - out.time_s)).toBeLessThan(0.01)
   })
 
-  for (const file of readdirSync(courses).sort()) {
-    it(`runs on ${file}: feasible, never slower than the best constant power`, () => {
+  for (const file of ['synthetic-climb.gpx', ...realFilesIn('courses')]) {
+    const files = file === 'synthetic-climb.gpx' ? [] : [`courses/${file}`]
+    itWith(files, `runs on ${file}: feasible, never slower than the best constant power`, () => {
       const r = veloptima(
         'optimize',
         write({
-          course: { file: resolve(courses, file) },
+          course: { file: courseFile(file) },
           rider,
           environment,
           constraint: { type: 'w_prime_balance' },
@@ -84,7 +89,7 @@ describe('veloptima optimize', () => {
       expect(out.min_w_prime_balance_j).toBeGreaterThanOrEqual(0)
       expect(out.time_s).toBeLessThanOrEqual(out.baseline.time_s)
       expect(out.targets.length).toBeLessThanOrEqual(12)
-      // time_s is the rideable plan's (issue 15); the per-segment optimum is its bound
+      // time_s is the rideable plan's; the per-segment optimum is its bound
       expect(out.plan_time_s).toBe(out.time_s)
       expect(out.bound_time_s).toBeLessThanOrEqual(out.time_s)
     })

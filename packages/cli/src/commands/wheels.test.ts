@@ -1,6 +1,7 @@
-import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { veloptimaWithInput as veloptima, repo } from '../../test/run-cli.ts'
+import { needs } from '../../../../scripts/test-data.ts'
+import { itWith } from '../../../../scripts/test-data-vitest.ts'
+import { veloptimaWithInput as veloptima } from '../../test/run-cli.ts'
 
 describe('veloptima wheels', () => {
   it('recommends front and rear wheels with the time gained, as snake_case JSON', () => {
@@ -39,28 +40,32 @@ describe('veloptima wheels', () => {
     expect(out.ascent_m).toBe(250)
     expect(out.course_name).toBe('Hill repeat')
   })
-  it('reads a real course file (tt-beton-classic.gpx, ≈16 km) named in the input', () => {
-    const r = veloptima(['wheels', 'FILE'], {
-      rider_mass_kg: 75,
-      wind_speed_mps: 3,
-      handling: 'medium',
-      course_file: resolve(repo, '../shared/data/courses/tt-beton-classic.gpx'),
-    })
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
-    expect(out.course_name).toBe('tt-beton-classic.gpx')
-    expect(Math.abs(out.distance_m - 16_000)).toBeLessThan(500)
-    expect(out.time_gained_s).toBeGreaterThan(0)
-    const missing = veloptima(['wheels', 'FILE'], {
-      rider_mass_kg: 75,
-      wind_speed_mps: 3,
-      handling: 'medium',
-      course_file: 'no-such-course.gpx',
-    })
-    expect(missing.code).toBe(2)
-    expect(missing.stderr).toMatch(/course_file: cannot read .*no-such-course\.gpx/)
-  })
+  itWith(
+    ['courses/tt-beton-classic.gpx'],
+    'reads a real course file (tt-beton-classic.gpx, ≈16 km) named in the input',
+    () => {
+      const r = veloptima(['wheels', 'FILE'], {
+        rider_mass_kg: 75,
+        wind_speed_mps: 3,
+        handling: 'medium',
+        course_file: needs('courses/tt-beton-classic.gpx').path('courses/tt-beton-classic.gpx'),
+      })
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout)
+      expect(out.course_name).toBe('tt-beton-classic.gpx')
+      expect(Math.abs(out.distance_m - 16_000)).toBeLessThan(500)
+      expect(out.time_gained_s).toBeGreaterThan(0)
+      const missing = veloptima(['wheels', 'FILE'], {
+        rider_mass_kg: 75,
+        wind_speed_mps: 3,
+        handling: 'medium',
+        course_file: 'no-such-course.gpx',
+      })
+      expect(missing.code).toBe(2)
+      expect(missing.stderr).toMatch(/course_file: cannot read .*no-such-course\.gpx/)
+    },
+  )
   it('names a bad segment field in snake_case', () => {
     const r = veloptima(['wheels', 'FILE'], {
       rider_mass_kg: 60,
