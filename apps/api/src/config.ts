@@ -3,7 +3,7 @@ import { z } from 'zod'
 
 // Every environment variable the product reads, parsed once at startup.
 // The defaults give the embedded mode: PGlite in ./data, the embedded identity provider,
-// local file storage, in-process jobs. Document each variable in the README.
+// local file storage, in-process jobs. Document each variable in docs/configuration.md.
 const port = z.coerce.number().int().min(1).max(65535)
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -36,7 +36,7 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log every HTTP request (pino). */
   LOG_REQUESTS: bool.default(false),
-  // Identity (see README "Sign-in" and "Using Auth0 or another OIDC provider").
+  // Identity (see docs/sign-in.md).
   /** An external OIDC provider, e.g. https://TENANT.eu.auth0.com; unset: the embedded one. */
   AUTH_DOMAIN: z.url().optional(),
   /** The `iss` its tokens carry; defaults to AUTH_DOMAIN with a trailing slash. */
@@ -61,7 +61,7 @@ export const configSchema = z.object({
   MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   TERMS_URL: z.string().min(1).default('/terms'),
   PRIVACY_URL: z.string().min(1).default('/privacy'),
-  // Files and jobs (see README "Files and jobs").
+  // Files and jobs (see docs/http-api.md).
   /** Where stored files go: a local directory (default) or an S3-compatible bucket. */
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   /** Directory of the local file storage; defaults to DATA_DIR/files. */
@@ -97,14 +97,14 @@ export const configSchema = z.object({
   JOB_MAX_ACTIVE_PER_TEAM: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Port of the health endpoint of the worker role (`npm run worker`: GET /health, /ready). */
   WORKER_PORT: port.default(3001),
-  // Live updates (GET /api/live, Server-Sent Events; see README "API and data").
+  // Live updates (GET /api/live, Server-Sent Events; see docs/http-api.md).
   /** Interval of the heartbeat comment that keeps proxies from closing an idle stream, ms. */
   LIVE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),
   /** Fallback poll for changes whose NOTIFY this process cannot hear, ms (0: LISTEN only). */
   LIVE_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** Reconnect delay the browser is told to use after a dropped stream, ms. */
   LIVE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
-  // Subscriptions and payment (see README "Subscriptions and payment"); billing is off when unset.
+  // Subscriptions and payment (see docs/billing.md); billing is off when unset.
   /** Stripe's secret API key (sk_live_… or sk_test_…). */
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   /** The signing secret of the webhook endpoint PUBLIC_URL/api/billing/webhook (whsec_…). */
@@ -119,7 +119,7 @@ export const configSchema = z.object({
   STRIPE_PRICE_AERO_YEAR: z.string().min(1).optional(),
   /** Stripe API address for tests against a local server, e.g. http://127.0.0.1:12111. */
   STRIPE_API_URL: z.url().optional(),
-  // Race-day weather (see README "Race-day weather").
+  // Race-day weather (see docs/engine/weather.md).
   /** Where forecasts and past weather come from; `none`: no fetching, the typed wind and air only. */
   WEATHER_PROVIDER: z.enum(['open-meteo', 'none']).default('open-meteo'),
   /** The provider's base URL (both /v1/forecast and /v1/archive under it); unset: Open-Meteo's hosts. */

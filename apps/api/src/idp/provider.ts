@@ -41,7 +41,7 @@ const ID_TOKEN_CLAIMS = [
 ]
 
 /**
- * An Auth0-compatible OpenID provider (research/stack.md §2): Auth0's routes, PKCE required,
+ * An Auth0-compatible OpenID provider (ARCHITECTURE.md, "Choices and why"): Auth0's routes, PKCE required,
  * `audience` as a resource indicator giving RS256 JWT access tokens with `permissions`,
  * refresh-token rotation, profile claims in the ID token, accounts from `idp_accounts`.
  */

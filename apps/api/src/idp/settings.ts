@@ -24,8 +24,8 @@ export const VITE_DEV_PORT = 5173
 /** Identity settings from the configuration; the defaults give the embedded provider. */
 export function authSettings(config: Config): AuthSettings {
   const embedded = !config.AUTH_DOMAIN
-  // The embedded provider is reached at its issuer when one is set (behind a balancer, README
-  // "Running on several machines"), else at this process's own IDP_PORT.
+  // The embedded provider is reached at its issuer when one is set (behind a balancer,
+  // docs/deployment.md), else at this process's own IDP_PORT.
   const domain = (
     config.AUTH_DOMAIN ??
     config.AUTH_ISSUER ??

@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-/** Request durations, s: 1 ms … 10 s (the list storm of issue 18 reached 9.9 s). */
+/** Request durations, s: 1 ms … 10 s (a list storm under load reaches 9.9 s). */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
 /** Adds the registry and the request hook to the app (before its routes). */

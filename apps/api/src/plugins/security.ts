@@ -1,4 +1,4 @@
-// Browser lockdown (issue 18): the Content-Security-Policy and the other security headers of
+// Browser lockdown (docs/http-api.md): the Content-Security-Policy and the other security headers of
 // every response of the app, set by @fastify/helmet; the identity provider's pages get theirs
 // from helmet too (idp/security.ts). HSTS and upgrade-insecure-requests only when served over
 // https (PUBLIC_URL), so that http://localhost keeps working.

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, lte, or } from 'drizzle-orm'
 import { claimGrants, subscriptions, teamMembers, users, type Db } from '@veloptima/db'
 import { AppError } from '../errors.ts'
 
-/** The claim a running trial or an active plan gives (specification §6). */
+/** The claim a running trial or an active plan gives (docs/specification.md §6). */
 export const SIMULATIONS = 'create:simulations'
 
 /** Claims each plan kind gives (plan kinds of the `subscriptions` table). */

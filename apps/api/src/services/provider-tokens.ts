@@ -32,7 +32,7 @@ export type IdTokenOptions = {
   maxAge?: number | undefined
   /** An organization id (`org_…`) or name the login asked for. */
   organization?: string | undefined
-  /** Clock tolerance in seconds (specification §9: 60 s). */
+  /** Clock tolerance in seconds (docs/specification.md §9: 60 s). */
   leeway?: number | undefined
   /** Current time in seconds since the epoch (tests pass a fixed clock). */
   now?: number | undefined

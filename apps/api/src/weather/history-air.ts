@@ -1,4 +1,4 @@
-// The air an aero field test was ridden in (issue 19 §4): when a session states no air (neither a
+// The air an aero field test was ridden in (docs/engine/calibration.md): when a session states no air (neither a
 // density nor a temperature and pressure) and its first file has a GPS position and a start time,
 // the hourly temperature, surface pressure and humidity of that place over the file's hours
 // (Open-Meteo's archive through the cached WeatherSource), averaged, become the analysis' air; the

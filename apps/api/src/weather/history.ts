@@ -1,4 +1,4 @@
-// The weather a ride was ridden in (issue 19 §4): the request (a few places along a recorded ride
+// The weather a ride was ridden in (docs/engine/calibration.md): the request (a few places along a recorded ride
 // and its hours), checked with messages naming the field, and the answer: the hourly wind and air
 // at those places as the engine's Forecast (what `CalibrationInput.weather` takes), with a label
 // saying which weather it is, or `unavailable` with the reason (the caller keeps its manual air).

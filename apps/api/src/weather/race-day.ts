@@ -36,7 +36,7 @@ import { WeatherSource, type CoursePoint } from './source.ts'
 /** Forecast points along the course: the start, the finish and evenly between (6 in all). */
 export const COURSE_POINTS = 6
 
-/** Re-optimizations with the plan's own arrival times, at most (issue 19 §2). */
+/** Re-optimizations with the plan's own arrival times, at most (docs/engine/weather.md). */
 export const PLAN_ROUNDS = 3
 /** Arrival times that move by less than this between rounds are final (s). */
 export const ARRIVAL_TOLERANCE_S = 60

@@ -35,7 +35,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
   }
 
   // Counted in the database, so that every API process behind the balancer counts the same
-  // requests of an address (README "Running on several machines").
+  // requests of an address (docs/deployment.md).
   await app.register(rateLimit, {
     global: false,
     store: storedRateLimitStore(database.db),

@@ -5,7 +5,7 @@ import { open, user } from '../../plugins/policy.ts'
 import { uidOf } from '../platform-context.ts'
 
 /**
- * Subscriptions and payment (README "Subscriptions and payment"): the public billing
+ * Subscriptions and payment (docs/billing.md): the public billing
  * configuration, Checkout and portal sessions, the caller's plans, a Checkout session's status,
  * and Stripe's webhook. Without STRIPE_SECRET_KEY and price ids only the configuration answers.
  */
