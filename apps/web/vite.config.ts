@@ -46,8 +46,8 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       output: {
         // React and react-router in one chunk: the landing page needs both, and one file
-        // compresses better than the shared chunks the default split makes of them (issue 18
-        // §4). TanStack Query stays out of it: it loads with the signed-in app
+        // compresses better than the shared chunks the default split makes of them
+        // (docs/benchmarks.md, "Web app"). TanStack Query stays out of it: it loads with the signed-in app
         // (src/app/query-layer-store.ts).
         codeSplitting: {
           groups: [

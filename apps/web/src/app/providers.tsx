@@ -1,5 +1,5 @@
 // Only TanStack Query's context (a few hundred bytes) is imported here: the query client and
-// everything that needs it load with the signed-in app (query-layer-store.ts, issue 18 §4).
+// everything that needs it load with the signed-in app (query-layer-store.ts), so the landing page stays small.
 import { QueryClientContext } from '@tanstack/react-query'
 import { useEffect, useMemo, type CSSProperties, type ReactNode } from 'react'
 import { AuthProvider } from '../features/auth/auth-provider.tsx'
@@ -8,7 +8,7 @@ import { ToastHost } from '../lib/toast.tsx'
 import { loadQueryLayer, useQueryLayer, type QueryLayer } from './query-layer-store.ts'
 import { LocalUnitsProvider } from './units-provider.tsx'
 
-/** Notices other than notifications close after 3000 ms (specification §9), 300 px wide. */
+/** Notices other than notifications close after 3000 ms (docs/specification.md §9), 300 px wide. */
 const NOTICE_MS = 3000
 
 /** Query data, session, live stream, units and the notices at the bottom right. */

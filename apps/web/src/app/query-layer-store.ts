@@ -3,7 +3,7 @@ import type * as QueryLayerModule from './query-layer.tsx'
 
 /**
  * The signed-in app's data layer (TanStack Query, the live stream, the user's units) is its own
- * chunk (issue 18 §4): the landing page does not load it. It loads when someone is signed in and
+ * chunk: the landing page does not load it. It loads when someone is signed in and
  * before any page other than the landing page renders (router.tsx waits for it in every lazy
  * route); this module, in the first chunk, only knows whether it has arrived.
  */

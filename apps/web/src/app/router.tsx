@@ -33,7 +33,7 @@ const section = (name: 'simulation' | 'aero', claims: string[]) =>
   )
 
 /**
- * The route table of the specification §2. Page modules other than the landing page's are lazy so
+ * The route table of docs/specification.md §2. Page modules other than the landing page's are lazy so
  * the first page loads only the shell and the home page; `handle.crumb` flags the breadcrumb segments.
  */
 export const routes: RouteObject[] = [
@@ -72,7 +72,7 @@ export const routes: RouteObject[] = [
                 }),
               ),
           },
-          // Teams (issue 17): a team's members page and the page of an invitation link.
+          // Teams (docs/teams.md): a team's members page and the page of an invitation link.
           {
             path: 'account/teams/:teamId',
             handle: { crumb: 'Team' },
@@ -159,7 +159,7 @@ export const routes: RouteObject[] = [
 /**
  * Every lazy page waits for the data layer (TanStack Query's client, query-layer-store.ts) as
  * well as for its own module: pages query the API from their first render. The landing page is
- * not lazy and does not query: a signed-out visitor never loads the layer (issue 18 §4).
+ * not lazy and does not query: a signed-out visitor never loads the layer.
  */
 export function withQueryLayer(table: RouteObject[]): RouteObject[] {
   return table.map((route) => {

@@ -9,7 +9,7 @@ export type LoggedInUser = {
 }
 
 /**
- * The session state every feature reads (specification §3, §4). features/auth provides it
+ * The session state every feature reads (docs/specification.md §3, §4). features/auth provides it
  * (AuthProvider, composed in src/app); other features only read it through `useAuth`.
  */
 export type AuthState = {

@@ -16,8 +16,7 @@ export type PublicConfigState = {
 
 // Read once per page and shared by every caller (the footer's links, Support, Feedback, the
 // sign-in's provider settings, the maps' tile server). Plain React rather than TanStack Query:
-// the landing page's footer needs it, and the query library loads with the signed-in app
-// (issue 18 §4).
+// the landing page's footer needs it, and the query library loads with the signed-in app.
 let json: Promise<unknown> | undefined
 
 /**

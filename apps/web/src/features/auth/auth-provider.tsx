@@ -27,7 +27,7 @@ export type AuthProviderProps = {
 }
 
 /**
- * Provides the session state (`useAuth()`) of the specification §3–§4: reads
+ * Provides the session state (`useAuth()`) of docs/specification.md §3–§4: reads
  * /api/public-config, runs the identity provider sign-in, exchanges the access token for the
  * session token and registers it as the API client's token source.
  */

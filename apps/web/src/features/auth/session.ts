@@ -35,7 +35,7 @@ const codeOf = (error: unknown) =>
     : ((error as { error?: string } | undefined)?.error ?? '')
 
 /**
- * The sign-in state machine of the specification §4, around @auth0/auth0-spa-js: callback
+ * The sign-in state machine of docs/specification.md §4, around @auth0/auth0-spa-js: callback
  * handling, already-authenticated start, the active-session check, the custom-token exchange,
  * session-token refresh with backoff, and sign-out from both sessions.
  */

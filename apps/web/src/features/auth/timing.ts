@@ -1,4 +1,4 @@
-// Session-token refresh timing (specification §9).
+// Session-token refresh timing (docs/specification.md §9).
 
 /** Refresh this long before the session token expires. */
 export const REFRESH_BEFORE_MS = 5 * 60_000

@@ -4,10 +4,10 @@ import { useAuth } from '../../lib/auth.ts'
 import { LandingHero } from './components/landing-hero.tsx'
 
 /**
- * The home page: its content depends on the session and readiness (specification §2). A signed-in
+ * The home page: its content depends on the session and readiness (docs/specification.md §2). A signed-in
  * visitor's home (subscribe, checklist, ready: signed-in-home.tsx) queries the user's data with
  * TanStack Query, so src/app passes it in as a lazy element that loads with the data layer, apart
- * from the landing page (issue 18 §4).
+ * from the landing page.
  */
 export function HomePage({ signedIn }: { signedIn: ReactNode }) {
   const auth = useAuth()

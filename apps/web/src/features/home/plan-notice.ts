@@ -6,7 +6,7 @@ const PLAN_NAMES: Record<BillingSubscription['plan'], string> = {
   aero: 'Aero add-on',
 }
 
-/** What the home page says about a bought plan that lapses or has lapsed (issue 17). */
+/** What the home page says about a bought plan that lapses or has lapsed (docs/billing.md). */
 export type PlanNotice = {
   key: string
   tone: 'warning' | 'info'

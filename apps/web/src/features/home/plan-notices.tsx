@@ -4,7 +4,7 @@ import { planNotices } from './plan-notice.ts'
 
 /**
  * Above the signed-in home: a bought plan that lapses at its period's end (payment past due,
- * cancelled) or has lapsed says so, and that the data is kept (issue 17). Follows the live
+ * cancelled) or has lapsed says so, and that the data is kept (docs/billing.md). Follows the live
  * stream's plan changes.
  */
 export function PlanNotices() {

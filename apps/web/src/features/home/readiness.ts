@@ -1,4 +1,4 @@
-/** Inputs of the home state (specification §2 "Home states", §4 "Home readiness"). */
+/** Inputs of the home state (docs/specification.md §2 "Home states", §4 "Home readiness"). */
 export type ReadinessInput = {
   signedIn: boolean
   claims: Record<string, boolean>

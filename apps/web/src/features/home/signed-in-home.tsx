@@ -12,7 +12,7 @@ import { LandingHero } from './components/landing-hero.tsx'
 import { PlanNotices } from './plan-notices.tsx'
 import { homeState, type ChecklistStep, type HomeState } from './readiness.ts'
 
-/** The home page of a signed-in user: subscribe, get ready or ready (specification §2). */
+/** The home page of a signed-in user: subscribe, get ready or ready (docs/specification.md §2). */
 export function SignedInHome() {
   const auth = useAuth()
   const live = useLive()

@@ -6,7 +6,7 @@ import { PwaBanner } from './pwa-banner.tsx'
 import { ScrollManager } from './scroll-manager.tsx'
 import { TopNav } from './top-nav.tsx'
 
-// Signed-in only: its module loads after sign-in, not with the landing page (issue 18 §4).
+// Signed-in only: its module loads after sign-in, not with the landing page.
 const Notifications = lazy(() =>
   import('./notifications.tsx').then((m) => ({ default: m.Notifications })),
 )

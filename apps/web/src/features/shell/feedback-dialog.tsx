@@ -5,7 +5,7 @@ import { buttonClass } from '../../components/button.ts'
 import { CloseIcon } from '../../components/icons.tsx'
 import { api, ApiError } from '../../lib/api-client.ts'
 
-/** Width of the feedback popup (specification §9). */
+/** Width of the feedback popup (docs/specification.md §9). */
 const POPUP_WIDTH = 400
 
 /**

@@ -8,7 +8,7 @@ const FeedbackDialog = lazy(() =>
   import('./feedback-dialog.tsx').then((m) => ({ default: m.FeedbackDialog })),
 )
 
-/** The survey address with the user's e-mail and uid (specification §6). */
+/** The survey address with the user's e-mail and uid (docs/specification.md §6). */
 export function surveyUrl(
   base: string,
   email: string,

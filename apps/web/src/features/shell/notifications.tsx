@@ -17,7 +17,7 @@ async function downloadUrlOf(n: Notification): Promise<string | undefined> {
     )
     return url
   } catch (error) {
-    // Specification §4: a link failure is only logged; the notification still shows.
+    // docs/specification.md §4: a link failure is only logged; the notification still shows.
     console.warn('No download link for notification', n.id, error)
     return undefined
   }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useLocation } from 'react-router'
 
-/** Offset of the sticky top bar when scrolling to a hash element (specification §9). */
+/** Offset of the sticky top bar when scrolling to a hash element (docs/specification.md §9). */
 export const SCROLL_OFFSET = 70
 
 /** Where to scroll: 70 px above the hash element, or the top when there is none. */

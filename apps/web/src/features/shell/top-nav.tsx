@@ -11,7 +11,7 @@ import { topMenu } from './nav-items.ts'
 // The menu (Headless UI) loads only for signed-in users: the landing page stays small.
 const UserMenu = lazy(() => import('./user-menu.tsx').then((m) => ({ default: m.UserMenu })))
 
-/** The top navigation bar (specification §2): logo, entries by claim, user menu or Sign in. */
+/** The top navigation bar (docs/specification.md §2): logo, entries by claim, user menu or Sign in. */
 export function TopNav() {
   const auth = useAuth()
   const location = useLocation()

@@ -68,7 +68,7 @@ export function SummaryStats({ output }: { output: PacingOutput }) {
   )
 }
 
-/** The per-segment optimum's time and saving (results stored before issue 15 call it optimal). */
+/** The per-segment optimum's time and saving (older stored results call it optimal). */
 function boundOf(output: PacingOutput): { time: number; saved: number | null } | null {
   const time = output.bound_time_s ?? output.optimal_time_s
   if (time === undefined || !Number.isFinite(time)) return null

@@ -1,4 +1,4 @@
-// The historical weather of a recorded ride for its calibration (issue 19 §4): a few places along
+// The historical weather of a recorded ride for its calibration (docs/engine/calibration.md): a few places along
 // the ride and its hours, asked of POST /api/weather/history (Open-Meteo's archive, cached by the
 // API); the answer is the engine's Forecast, or the reason there is none (the manual air is kept).
 import type { Forecast, RideWeather } from '@veloptima/engine'

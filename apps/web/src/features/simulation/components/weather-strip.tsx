@@ -1,4 +1,4 @@
-// Race-day weather of a result (result.weather, README "Race-day weather"): where and when the
+// Race-day weather of a result (result.weather, docs/engine/weather.md): where and when the
 // forecast came from, how the arrival times were found (rounds of the plan), the predicted time's
 // range for the forecast's spread, a strip of wind arrows (pointing where the wind blows, north
 // up) over the elevation profile, and a small map with the wind at the forecast points. When the

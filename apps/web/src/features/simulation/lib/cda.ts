@@ -1,6 +1,6 @@
 // Estimated drag area from height and mass when the rider does not know their CdA.
 // Frontal area A = a·h^0.725·m^0.425 + b (h in m, m in kg) with a drag coefficient per position,
-// as scibo/calc implements it (science.md §7 table "anthropometric (scheibo)"):
+// as scibo/calc implements it (docs/engine/science.md §7 table "anthropometric (scheibo)"):
 //   drops (hoods/drops on a road bike): a 0.0276, b 0.1647, Cd 0.88
 //   aero (time-trial extensions):       a 0.0293, b 0.0604, Cd 0.70
 
@@ -32,7 +32,7 @@ export function estimatePositions(
       { name: 'Base bar', cda: drops },
     ]
   }
-  // Road bikes: on the hoods ≈ drops estimate; the drops ≈ 10 % less (science.md §7 ranges).
+  // Road bikes: on the hoods ≈ drops estimate; the drops ≈ 10 % less (docs/engine/science.md §7 ranges).
   return [
     { name: 'Drops', cda: drops * 0.9 },
     { name: 'Hoods', cda: drops },

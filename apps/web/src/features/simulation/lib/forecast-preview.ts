@@ -3,7 +3,7 @@
 // (at rider height, between the six forecast points, at the hours a steady 36 km/h rider is
 // there) and the preview rides in it, under the wind stretches typed by hand (they win where they
 // lie, as in the run). The air stays as typed: the run itself reads wind and air where and when
-// the optimized plan puts the rider (README "Race-day weather").
+// the optimized plan puts the rider (docs/engine/weather.md).
 import type { CourseForecast } from '@veloptima/contracts'
 import { overlayWindSegments, type WindSegment } from '@veloptima/engine'
 import type { OptimizationInputs, WindSegmentInput } from './engine-input.ts'

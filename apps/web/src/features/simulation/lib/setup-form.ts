@@ -17,7 +17,7 @@ export const BIKE_TYPES: { value: BikeType; label: string }[] = [
   { value: 'road_endurance', label: 'Road endurance' },
 ]
 
-/** Tyre presets → Crr by surface (science.md §3 ranges: smooth/normal/rough road). */
+/** Tyre presets → Crr by surface (docs/engine/science.md §3 ranges: smooth/normal/rough road). */
 export const TYRES = [
   {
     value: 'race_tubeless',

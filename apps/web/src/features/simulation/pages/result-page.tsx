@@ -51,7 +51,7 @@ export function ResultPage() {
   const type = snapshot.optimization.type
   const base = `/simulation/optimizations/${type}/${simId}`
   const output = isOutput(r.result) ? r.result : null
-  // Race-day weather the run used (or why not): README "Race-day weather".
+  // Race-day weather the run used (or why not): docs/engine/weather.md.
   const weather = output ? (r.result as { weather?: RaceDayWeatherRecord }).weather : undefined
   const eventStart = snapshot.optimization.inputs?.environment?.event_start
   const sections = sectionsOfSettings(snapshot.course.settings)
