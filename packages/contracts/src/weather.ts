@@ -1,5 +1,5 @@
-// Race-day weather of an optimization result (`result.weather`, issue 19, README "Race-day
-// weather"): written by the run's job (apps/api/src/weather/race-day.ts) when the optimization has
+// Race-day weather of an optimization result (`result.weather`,
+// docs/engine/weather.md): written by the run's job (apps/api/src/weather/race-day.ts) when the optimization has
 // an event start, read by the result page. Either the forecast that was used (where and when it
 // came from, how the arrival times were found, the predicted time's range for the forecast's
 // spread, the conditions along the course) or why none was and the typed inputs applied.

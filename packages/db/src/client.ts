@@ -47,7 +47,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  // PGlite runs in a worker thread (issue 18): its queries never block this event loop. drizzle's
+  // PGlite runs in a worker thread (docs/data.md): its queries never block this event loop. drizzle's
   // PGlite driver calls only query(sql, params, { rowMode, parsers }) and transaction(fn), which
   // the thread's client offers with PGlite's semantics.
   const thread = await PgliteThread.start(dataDir)

@@ -1,5 +1,5 @@
 // The main thread's handle on the embedded database, which runs in its own worker thread
-// (pglite-thread.mjs, issue 18). It offers what drizzle's PGlite driver uses (query with row
+// (pglite-thread.mjs; docs/data.md). It offers what drizzle's PGlite driver uses (query with row
 // mode and parsers, transaction) and what pg-boss's `fromPglite` adapter uses (query, exec,
 // listen), so repositories and the job system are unchanged: the statements are PGlite's,
 // serialised by PGlite's own transaction lock inside the thread.

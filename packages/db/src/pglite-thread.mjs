@@ -1,4 +1,4 @@
-// The embedded database's own thread (issue 18): one PGlite instance runs here, off the API's
+// The embedded database's own thread (docs/data.md): one PGlite instance runs here, off the API's
 // event loop, so that a slow query never delays other requests, static files or /api/health.
 // The main thread talks to it through PgliteThread (pglite-thread-client.ts); this file is plain
 // JavaScript so that a worker can start it without a TypeScript loader, from the sources and

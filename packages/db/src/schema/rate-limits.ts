@@ -2,7 +2,7 @@ import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 
 /**
  * Request counters of the API's per-address rate limits (e.g. POST /api/auth/custom-token),
- * shared by every API process behind the balancer (README "Running on several machines"): one
+ * shared by every API process behind the balancer (docs/deployment.md): one
  * row per limited route and client key, counting the requests of the current fixed window,
  * which ends at `reset_at`. Rows whose window ended are swept.
  */

@@ -1,7 +1,7 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
 /**
- * Hourly weather at a rounded position, shared by every process (README "Race-day weather"):
+ * Hourly weather at a rounded position, shared by every process (docs/engine/weather.md):
  * one row per (source, position rounded to 0.01°, hour). `values` holds the provider's hourly
  * variables in SI units; a row is served until `expires_at` (forecasts about an hour, archive
  * data long).
