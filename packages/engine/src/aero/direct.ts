@@ -1,4 +1,4 @@
-// Direct method (science.md §6.3): with a measured air speed, the drag area of a window is the
+// Direct method (docs/engine/science.md §6.3): with a measured air speed, the drag area of a window is the
 // work left after propulsion minus kinetic, potential, rolling and bearing work, divided by the
 // aero work per unit drag area:
 //   CdA + Fw = Σ[η·P·Δt − m·g·Δh − ½(m + I/r²)·Δ(v²) − Crr·m·g·v·Δt − P_WB·Δt] / Σ ½·ρ·cal·a²·v·Δt

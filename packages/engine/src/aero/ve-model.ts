@@ -1,4 +1,4 @@
-// The virtual-elevation model (Chung 2012, science.md §6.1): the power balance rearranged to a
+// The virtual-elevation model (Chung 2012, docs/engine/science.md §6.1): the power balance rearranged to a
 // slope and integrated to an elevation profile, per sample in energy form.
 //
 //

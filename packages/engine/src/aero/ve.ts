@@ -1,4 +1,4 @@
-// Virtual elevation (Chung 2012, science.md §6.1): the power balance rearranged to a slope and
+// Virtual elevation (Chung 2012, docs/engine/science.md §6.1): the power balance rearranged to a slope and
 // integrated to an elevation profile, and the least-squares fit of CdA, Crr (and a constant wind)
 // that makes it match the measured elevation (or a flat track), robust to GPS elevation noise
 // (Huber IRLS), with 95 % intervals by delete-a-block jackknife or moving-block bootstrap.
@@ -24,7 +24,7 @@ import { buildSegments, VeProblem, windIdentifiable, type FitState } from './ve-
 export { virtualElevation } from './ve-model.ts'
 export { tQuantile975 } from './ve-intervals.ts'
 
-/** Crr used when the data cannot separate it from CdA (asphalt, science.md §9.2). */
+/** Crr used when the data cannot separate it from CdA (asphalt, docs/engine/science.md §9.2). */
 export const FALLBACK_CRR = 0.004
 /** A fitted constant wind above this (m/s) is not believed: the fit is redone without wind. */
 export const MAX_FITTED_WIND_MPS = 8

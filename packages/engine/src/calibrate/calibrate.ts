@@ -28,7 +28,7 @@ import { EXCLUSION_REASONS } from './types.ts'
 import { applyRideWeather, validateRideWeather } from './weather.ts'
 import type { WeatherUsed } from './weather.ts'
 
-/** Crr held when the ride cannot separate it from CdA (issue 15's textbook road value). */
+/** Crr held when the ride cannot separate it from CdA (a textbook road value, docs/engine/science.md §9.2). */
 export const HELD_CRR = 0.005
 /** Fitted values outside these ranges mean Crr and CdA were not separated (too steady a ride). */
 const PLAUSIBLE_CRR: [number, number] = [0.0015, 0.02]

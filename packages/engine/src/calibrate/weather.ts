@@ -1,4 +1,4 @@
-// Calibrating with the weather the ride was ridden in (issue 19 §4): historical hourly wind, temperature,
+// Calibrating with the weather the ride was ridden in (docs/engine/calibration.md): historical hourly wind, temperature,
 // pressure and humidity at a few places along the ride (the same `Forecast` shape the optimizer
 // takes), read at each sample's place and time. The air density of each sample follows from its
 // temperature, pressure and humidity; the known wind (reduced from 10 m to rider height) enters the

@@ -47,7 +47,7 @@ export interface CourseStatsOptions {
 }
 
 /** Surface names accepted in scenarios, with their Crr multiplier relative to asphalt
- * (bikecalculator-style presets in science.md §9.2: concrete 0.002, asphalt 0.005, gravel 0.006,
+ * (bikecalculator-style presets in docs/engine/science.md §9.2: concrete 0.002, asphalt 0.005, gravel 0.006,
  * grass 0.007, off-road 0.020, sand 0.030). */
 export const SURFACE_CRR_FACTOR: Readonly<Record<string, number>> = {
   asphalt: 1,

@@ -19,7 +19,7 @@ export type { PacingInput, PacingResult, PacingSettings } from './pacing-setup.t
 /**
  * Finer control segments (50–200 m instead of 100–1 000 m), tried as a second run under a W′
  * constraint when the scenario sets none: sections of the rideable plan are made of whole controls, so finer controls
- * let them end where the climb changes. Measured (issue 15's setting, decision 0002): the plan
+ * let them end where the climb changes. Measured (docs/engine/pacing.md's rider, decision 0002): the plan
  * saves 18.1 s instead of 11.0 s on Crank the Kanc and 5.2 s instead of 4.8 s on Alpe d'Huez, but
  * less on TT Beton and the Galibier; the run whose plan is faster is returned.
  */

@@ -1,4 +1,4 @@
-// The reduced problems of the rideable plan (issue 15): its defaults and budgets, the setup the
+// The reduced problems of the rideable plan (decision 0002): its defaults and budgets, the setup the
 // reduced optimizations share with the optimizer, and the exact best powers of a fixed structure
 // of targets (split from rideable.ts).
 import type { Course } from '../course/types.ts'
@@ -9,7 +9,7 @@ import { fitToConstraint, scaledPlan, type Judge, type Verdict } from './exact.t
 import { controlPowers, makePolishSetup, polish } from './polish.ts'
 import { type AugmentedState, type ConstraintSpec, type Workspace, workspace } from './problem.ts'
 
-/** Defaults of the rideable plan (issue 15). */
+/** Defaults of the rideable plan (docs/engine/pacing.md). */
 export const DEFAULT_MAX_TARGETS = 12
 export const MAX_TARGETS_LIMIT = 20
 export const DEFAULT_MIN_SECTION_M = 200
@@ -46,9 +46,9 @@ export interface ReducedSetup {
 
 /**
  * Work of one reduced polish: augmented-Lagrangian rounds × inner L-BFGS iterations. The reduced
- * problem's sharp W′ aggregate converges slowly: measured on the real courses (issue 15's
- * setting), 5 × 60 left the sections' and the levels' powers 0.3–0.9 s short (Alpe d'Huez's
- * section plans 3395.8–3396.3 s → 3395.4–3396.0 s with 8 × 200); 15 × 300 gains nothing more.
+ * problem's sharp W′ aggregate converges slowly: measured on the real courses
+ * (docs/engine/pacing.md's rider), 5 × 60 leaves the sections' and the levels' powers 0.3–0.9 s short (Alpe d'Huez's
+ * section plans 3395.8–3396.3 s against 3395.4–3396.0 s with 8 × 200); 15 × 300 gains nothing more.
  * The polish stops earlier when it has converged.
  */
 export const REDUCED_BUDGET = { rounds: 8, inner: 200 }

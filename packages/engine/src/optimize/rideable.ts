@@ -1,4 +1,4 @@
-// The rideable plan, optimized as such (issue 15): at most `maxTargets` target powers, each target
+// The rideable plan, optimized as such (decision 0002): at most `maxTargets` target powers, each target
 // applied to a group of sections (e.g. every climb, every descent), each section at least
 // `minSectionM` long. The structure (which control segment rides which target) comes from the
 // optimum over sections of that length and from the terrain; the target powers are then optimized
@@ -129,10 +129,11 @@ export function bestTargetPlan(
       // and, not on very long courses, the grade (length- and time-weighted) and the optimum's
       // power averaged over ±5 controls. The optimum's power follows the 10 m GPS ramps; the
       // grade and the averaged power put the ends where the climb changes. The fastest plan
-      // wins (measured, issue 15's setting: Galibier 78 → 96 %, Crank the Kanc 45 → 67 %,
-      // TT Beton 94 → 100 %, Alpe d'Huez 63 → 67 %; Mont Ventoux is best cut by the power).
+      // wins (no single cut is best everywhere: Galibier and Crank the Kanc gain most from the
+      // grade and the averaged power, Mont Ventoux is best cut by the power; decision 0002).
       // Then, not on very long courses, the cut of the W′ DP over section ends and powers jointly
-      // (all cuts at once, quasi-steady; Alpe d'Huez 74 → 78–80 %, Mont Ventoux 77 → 77–78 %).
+      // (all cuts at once, quasi-steady; on Alpe d'Huez it keeps 78–80 % of the bound's gain
+      // where the other cuts keep 74 %).
       const profiles: [Float64Array, Float64Array][] = [[powerOpt, timeOpt]]
       if (s.im.n <= LONG_COARSE) {
         profiles.push([terrain.grade, terrain.length], [terrain.grade, timeOpt])

@@ -51,7 +51,7 @@ export type PacingOutput = {
    * rideable plan comes close to, not a plan a rider can follow.
    */
   bound_time_s: number
-  /** The same as bound_time_s (its older name, in results stored before issue 15). */
+  /** The same as bound_time_s (the name older stored results use). */
   optimal_time_s: number
   baseline: { power_w: number; time_s: number } | null
   /**

@@ -1,4 +1,4 @@
-// The W′ DPs of the rideable plan's sections (issue 15): the optimum over a given cut (`sectionDp`,
+// The W′ DPs of the rideable plan's sections (decision 0002): the optimum over a given cut (`sectionDp`,
 // the optimizer's own two-pass DP with the sections as its control segments), and the cut itself
 // chosen jointly with the sections' powers (`dpCut`, `jointCut`).
 //
@@ -214,7 +214,7 @@ export const JOINT_CUT_POWERS = 64
  * The cut of the W′ DP over section ends and powers jointly (sections-dp.ts), on a grid of
  * JOINT_CUT_POWERS + 1 powers over the range of the per-segment optimum's powers, plus CP, and
  * 200 W′ levels (as the fine pass of dp.ts); null without W′ or when the grid has no plan.
- * Measured (issue 15's setting, Alpe d'Huez): 17 powers 74 %, 33 powers 76–77 %, 65 powers
+ * Measured (docs/engine/pacing.md's rider, Alpe d'Huez): 17 powers 74 %, 33 powers 76–77 %, 65 powers
  * 78–80 %, 129 powers 77 %; 100 W′ levels 78 %, 200 levels 79–80 % (a few tenths of a second
  * of chaos from the polish's starts make the shares move by ±1–2 %).
  */

@@ -1,4 +1,4 @@
-// Sections and levels of the rideable plan (issue 15), read from a per-control power profile:
+// Sections and levels of the rideable plan (decision 0002), read from a per-control power profile:
 // optimal 1-D clustering of the powers into levels, and dynamic programming over section ends
 // (every section at least `minLength` long, made of whole control segments) — sections that
 // follow the profile each at its own mean (`freeSections`) or at one of given levels

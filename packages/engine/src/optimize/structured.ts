@@ -1,4 +1,4 @@
-// Structured starts of the optimizer's multi-start (issue 15): plain plans that a true optimum is
+// Structured starts of the optimizer's multi-start (decision 0002): plain plans that a true optimum is
 // never slower than. Here: the best grade-proportional plan P = a + b·grade (one power per control
 // segment, from its mean grade), by a root search on a for each b of a grid, then a finer grid
 // around the best b. Judged by the optimizer's quick forward pass on the coarse copy of the course

@@ -1,5 +1,5 @@
 // Skiba 2015 differential W′ balance over one segment of constant power, with its partial
-// derivatives (for the adjoint sweep). science.md §3.2:
+// derivatives (for the adjoint sweep). docs/engine/science.md §3.2:
 //   P ≥ CP:  W⁺ = W − (P − CP)·t
 //   P < CP:  W⁺ = W′ − (W′ − W)·exp(−(CP − P)·t / W′)
 

@@ -1,4 +1,4 @@
-// Air density (science.md §2): humid-air ideal gas with Tetens saturation pressure, the ISA
+// Air density (docs/engine/science.md §2): humid-air ideal gas with Tetens saturation pressure, the ISA
 // troposphere, and the barometric formula used to vary density with altitude along a course.
 import { G0 } from './constants.ts'
 

@@ -1,7 +1,7 @@
-/** Standard gravity (m/s²), science.md conventions. */
+/** Standard gravity (m/s²), docs/engine/science.md conventions. */
 export const G0 = 9.80665
 
-/** Martin et al. (1998) coefficients as carried by scheibo/calc and jmackie/rouleur (science.md §1.1). */
+/** Martin et al. (1998) coefficients as carried by scheibo/calc and jmackie/rouleur (docs/engine/science.md §1.1). */
 export const MARTIN = {
   /** Incremental drag area of spokes / wheel rotation (m²), added to CdA. */
   spokeDragAreaM2: 0.0044,
@@ -16,10 +16,10 @@ export const MARTIN = {
   bearingB: 0.0087,
 } as const
 
-/** Braking deceleration on level dry pavement, AASHTO design value (science.md §5). */
+/** Braking deceleration on level dry pavement, AASHTO design value (docs/engine/science.md §5). */
 export const AASHTO_BRAKING_MPS2 = 3.4
 
-/** Default comfortable lateral friction limit (lean ≈ 31°), science.md §5 recommendation 0.5–0.7 dry. */
+/** Default comfortable lateral friction limit (lean ≈ 31°), docs/engine/science.md §5 recommendation 0.5–0.7 dry. */
 export const DEFAULT_LATERAL_MU = 0.6
 
 const DEG = Math.PI / 180

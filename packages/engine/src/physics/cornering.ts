@@ -1,4 +1,4 @@
-// Cornering and braking limits (science.md §5).
+// Cornering and braking limits (docs/engine/science.md §5).
 import { G0 } from './constants.ts'
 
 /** Maximum steady cornering speed (m/s) on a flat road: √(μ·g·R), with optional banking (rad). */

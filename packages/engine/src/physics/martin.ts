@@ -1,4 +1,4 @@
-// Martin et al. (1998) power terms, each as a plain function of scalars (science.md §1.1).
+// Martin et al. (1998) power terms, each as a plain function of scalars (docs/engine/science.md §1.1).
 // All return WHEEL power (W); crank power is the sum divided by the drivetrain efficiency.
 // The simulation's step uses the same forces in per-metre form (`resistiveForce` in sim/step.ts).
 import { G0, MARTIN } from './constants.ts'

@@ -1,4 +1,4 @@
-// Apparent wind (science.md §1.1): the full vector, not only the tangential projection.
+// Apparent wind (docs/engine/science.md §1.1): the full vector, not only the tangential projection.
 // Convention: wind direction is where it blows FROM, bearing of travel clockwise from north.
 
 /** Wind components in the rider's frame: `headwind` along travel (+ = from ahead), `cross` (+ = from the right). */

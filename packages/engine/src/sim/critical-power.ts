@@ -1,4 +1,4 @@
-// Critical power and W′ from maximal efforts (science.md §3.1): Monod & Scherrer (1965) found the
+// Critical power and W′ from maximal efforts (docs/engine/science.md §3.1): Monod & Scherrer (1965) found the
 // work of exhausting efforts linear in their duration, W_lim = W′ + CP·t_lim, so CP is the slope
 // and W′ the intercept of a least-squares line through (t, P·t). Two efforts define it exactly;
 // more give a fit whose scatter is reported. The model holds for efforts of about 2 to 20 minutes

@@ -1,4 +1,4 @@
-// Load metrics over power series (science.md §3.3).
+// Load metrics over power series (docs/engine/science.md §3.3).
 
 /**
  * Normalized Power (Coggan): fourth root of the mean of the fourth power of the 30-s rolling mean

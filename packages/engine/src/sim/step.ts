@@ -1,4 +1,4 @@
-// One segment of the forward simulation, integrated in distance (science.md §1.1).
+// One segment of the forward simulation, integrated in distance (docs/engine/science.md §1.1).
 //
 // Scheme: energy balance over the segment with the mean speed ū = (v0 + v1)/2,
 //   ½·mKE·(v1² − v0²) = (η·P/ū − F(ū))·ds,   t = ds/ū,

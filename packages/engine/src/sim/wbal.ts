@@ -1,4 +1,4 @@
-// W′ balance (science.md §3.2): Skiba 2015 differential and Skiba 2012 integral models, over
+// W′ balance (docs/engine/science.md §3.2): Skiba 2015 differential and Skiba 2012 integral models, over
 // piecewise-constant power (per-second samples or simulation segments of any duration).
 
 export type WPrimeModel = 'skiba2015' | 'skiba2012'

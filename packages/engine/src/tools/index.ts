@@ -1,4 +1,4 @@
-// Standalone tools: tyre-pressure and wheel recommendations (issue 9).
+// Standalone tools: tyre-pressure and wheel recommendations (docs/engine/tools.md).
 export * from './tyre-pressure.ts'
 export { ToolInputError } from './validate.ts'
 export * from './wheel-tables.ts'

@@ -1,13 +1,13 @@
-// Forecast wind is at 10 m: the product's one rider-height profile (weather/profile.ts, science.md §1.1).
+// Forecast wind is at 10 m: the product's one rider-height profile (weather/profile.ts, docs/engine/science.md §1.1).
 import { RIDER_HEIGHT_WIND_FACTOR } from '../weather/profile.ts'
 import { sideForceArea, type FrontWheel, type RearWheel } from './wheel-tables.ts'
 
 /**
- * Crosswind stability — a heuristic (science.md §8.2 step 4: no peer-reviewed threshold by
+ * Crosswind stability — a heuristic (docs/engine/science.md §8.2 step 4: no peer-reviewed threshold by
  * rider weight exists). The front wheel's side force in a gust, F = ½·ρ·Va²·CsA(β), acts ahead
  * of the steering axis and steers the bike; we compare it with the system weight m·g. A gust
  * is taken perpendicular to the road (the worst case) at GUST_FACTOR × the wind at rider
- * height. The rear wheel barely affects steering (Slowtwitch, science.md §8.1), so a rear
+ * height. The rear wheel barely affects steering (Slowtwitch, docs/engine/science.md §8.1), so a rear
  * wheel, disc included, is never rated unstable by this logic.
  */
 

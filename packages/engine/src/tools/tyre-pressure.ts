@@ -11,16 +11,16 @@ import {
 /**
  * Tyre-pressure recommendation — our model, not SILCA's, Zipp's or ENVE's (their algorithms are
  * not public). Basis: Frank Berto's 15 % tyre-drop data as curve-fitted by BikeTinker and
- * reproduced in dgabbe/btpress (science.md §7.1), taken at the MEAN wheel load (half the system
+ * reproduced in dgabbe/btpress (docs/engine/science.md §7.1), taken at the MEAN wheel load (half the system
  * mass), then
  *  - lifted by CALIBRATION_FACTOR to the level of the established calculators, and
  *  - split front/rear by (2·share)^SPLIT_EXPONENT instead of by the static load itself,
  * then multiplied by factors for surface, wet roads, tyre/rim type and speed whose magnitudes are
- * our assumptions (science.md §7.3), and capped at the hookless rim limit (ETRTO/ISO 5775: 5 bar)
+ * our assumptions (docs/engine/science.md §7.3), and capped at the hookless rim limit (ETRTO/ISO 5775: 5 bar)
  * and the tyre's printed range.
  *
- * Why not Berto per wheel on its static load (the model until issue 18): with the offset of the
- * fit (−7.17 psi) a 40/60 split gave 75 + 9 kg on a 28 mm tubeless tyre 41.9 / 66.1 psi, rear/front
+ * Why not Berto per wheel on its static load: with the offset of the
+ * fit (−7.17 psi) a 40/60 split gives 75 + 9 kg on a 28 mm tubeless tyre 41.9 / 66.1 psi, rear/front
  * 1.58, while SILCA, Zipp and ENVE put both tyres in the high 50s to high 60s with the rear
  * 5–15 % above the front: the front carries braking and cornering loads its static share ignores.
  *
@@ -35,7 +35,7 @@ import {
  *  A3 Slowtwitch, "Update on Hookless Wheels" (2024): the hookless wheel makers' charts and
  *     calculators for 28c agree on "61 psi plus or minus", "add a pound or 2 for the rear tire and
  *     subtract same for the front on a road bike"; SILCA "more like 76 psi".
- *  A4 Issue 18: 75 + 9 kg, 28 mm tubeless on a 23 mm rim, normal roads: SILCA, Zipp and ENVE give
+ *  A4 The calculators of SILCA, Zipp and ENVE: 75 + 9 kg, 28 mm tubeless on a 23 mm rim, normal roads: SILCA, Zipp and ENVE give
  *     both tyres in the high 50s to high 60s psi with the rear 5–15 % above the front.
  * CALIBRATION_FACTOR is the least-squares fit (in log) of A1 (rear 72.5 psi), A2 (SILCA 77.5 and
  * Zipp 63 psi means) and A4 (63 psi mean); SPLIT_EXPONENT puts the rear 10 % above the front at
@@ -47,7 +47,7 @@ export const PA_PER_PSI = 6894.757293168
 export const PA_PER_BAR = 100_000
 const LB_PER_KG = 1 / 0.45359237
 
-/** Widest tyre of the fit's published table (science.md §7.1); wider is extrapolation. */
+/** Widest tyre of the fit's published table (docs/engine/science.md §7.1); wider is extrapolation. */
 export const WIDEST_FITTED_MM = 40
 /** ETRTO/ISO 5775 maximum for hookless (tubeless straight side) rims: 5 bar = 72.5 psi. */
 export const HOOKLESS_MAX_PA = 5 * PA_PER_BAR
@@ -74,9 +74,9 @@ export const SPLIT_EXPONENT = Math.log(1.1) / Math.log(1.5)
 /** The published values above are matched within this relative tolerance (tests). */
 export const ANCHOR_TOLERANCE = 0.06
 
-/** Default share of the system mass on the front wheel (science.md §7.3: 0.40–0.45 road, 0.40 TT). */
+/** Default share of the system mass on the front wheel (docs/engine/science.md §7.3: 0.40–0.45 road, 0.40 TT). */
 export const DEFAULT_FRONT_SHARE: Record<BikeType, number> = { road: 0.4, tt: 0.42, gravel: 0.38 }
-/** Surface factors (science.md §7.3: ordering supported by SILCA/Zipp behaviour; magnitudes ours). */
+/** Surface factors (docs/engine/science.md §7.3: ordering supported by SILCA/Zipp behaviour; magnitudes ours). */
 export const SURFACE_FACTOR: Record<Surface, number> = {
   smooth: 1.0,
   normal: 0.93,
@@ -86,7 +86,7 @@ export const SURFACE_FACTOR: Record<Surface, number> = {
 /** Wet roads: lower for grip (Zipp's guide asks dry/wet); −5 % is our assumption. */
 export const WET_FACTOR = 0.95
 /**
- * Tubeless runs a little lower than a tube (supple, no pinch flat): −4 % (science.md §7.3,
+ * Tubeless runs a little lower than a tube (supple, no pinch flat): −4 % (docs/engine/science.md §7.3,
  * −3…−5 %). Hookless: Zipp's guide lowers ≈5 psi against hooked tubeless at ≈70 psi → −7 %.
  */
 export const TYRE_TYPE_FACTOR: Record<TyreType, number> = {
@@ -168,7 +168,7 @@ export type TyrePressureResult = {
   series: { systemMassKg: number[]; frontPa: number[]; rearPa: number[] }
 }
 
-/** The BikeTinker fit of Berto's 15 % drop data (science.md §7.1), psi for one wheel. */
+/** The BikeTinker fit of Berto's 15 % drop data (docs/engine/science.md §7.1), psi for one wheel. */
 export function bertoPsi(wheelLoadKg: number, widthMm: number): number {
   return (153.6 * wheelLoadKg * LB_PER_KG) / widthMm ** 1.5785 - 7.1685
 }

@@ -1,6 +1,6 @@
 /**
  * Wheel classes and their drag/side-force tables — OUR MODEL, built from published anchors
- * because no open machine-readable drag-vs-yaw table exists (science.md §8.1; decision record
+ * because no open machine-readable drag-vs-yaw table exists (docs/engine/science.md §8.1; decision record
  * docs/decisions/0004-wheel-drag-tables.md explains every number and its uncertainty).
  *
  * ΔCdA(β) is the change of the bike-and-rider axial drag area (m²) against the shallow 30 mm
@@ -135,7 +135,7 @@ export function pairExtraMassKg(front: FrontWheel, rear: RearWheel): number {
   )
 }
 
-/** Drag force (N) ⇄ ΔCdA (m²) at an air speed: ΔCdA = 2F/(ρv²) (science.md §8.1). */
+/** Drag force (N) ⇄ ΔCdA (m²) at an air speed: ΔCdA = 2F/(ρv²) (docs/engine/science.md §8.1). */
 export function dragAreaFromForce(forceN: number, airSpeedMps: number, rho = 1.225): number {
   return (2 * forceN) / (rho * airSpeedMps * airSpeedMps)
 }
@@ -151,7 +151,7 @@ export function gramsToNewtons(grams: number): number {
 }
 
 /**
- * Wind-averaged drag area (Barry 2018, science.md §8.2): wind of speed w equally likely from all
+ * Wind-averaged drag area (Barry 2018, docs/engine/science.md §8.2): wind of speed w equally likely from all
  * directions φ, β(φ) = atan2(w·sinφ, v + w·cosφ), Va²(φ) = v² + w² + 2vw·cosφ,
  *   CdA_wa = (1/π)·∫₀^π CdA(β(φ))·Va²(φ)/v² dφ.
  * Integrated with the composite Simpson rule on `steps` (even) intervals.

@@ -50,7 +50,7 @@ export interface PointConditions {
 }
 
 const KELVIN = 273.15
-// g·M/(R·L) with the constants of physics/air.ts (science.md §2): 5.2559.
+// g·M/(R·L) with the constants of physics/air.ts (docs/engine/science.md §2): 5.2559.
 const BARO_EXPONENT = (9.80665 * 0.0289644) / (8.31432 * LAPSE_RATE)
 
 /** Checks a forecast once; messages name the field ("forecast.points[2].timeS[5]: expected …"). */

@@ -1,5 +1,5 @@
-// Arrival times from the optimized plan (issue 19: conditions "at the time the rider is predicted
-// to be there — iterate: the arrival time depends on the plan"). The first optimization reads the
+// Arrival times from the optimized plan (docs/engine/weather.md): conditions are read at the time
+// the rider is predicted to be there, and that time depends on the plan, so it iterates. The first optimization reads the
 // forecast at first-guess arrival times (a steady ride, arrival.ts); the plan it returns has its
 // own timeline, which gives new arrival times; the forecast is read again there and the course
 // optimized again, until no segment's arrival moves by more than the tolerance (60 s) or the

@@ -1,13 +1,13 @@
 // Wind at rider height from a forecast's 10 m wind: THE one profile of the product (the race-day
 // weather, the /tools wheel recommendation and its crosswind check all use it). It is the power
-// law of science.md §1.1, u(z) = u10 · (z / 10)^α, with α by terrain: 0.16 rural (open country,
+// law of docs/engine/science.md §1.1, u(z) = u10 · (z / 10)^α, with α by terrain: 0.16 rural (open country,
 // what a race course mostly crosses), 0.3 suburbs, 0.4 city, at a rider height of 1.5 m — the
 // constants of johnjdavisiv/wind-calculator `scripts.js` (ALPHA_RURAL, ALPHA_SUBURBS,
 // ALPHA_CITY, CHEST_HEIGHT = 1.5, WIND_REFERENCE_HEIGHT = 10). Default factor (0.15)^0.16 = 0.738
-// ("factor 0.74 (rural)", science.md §1.1).
+// ("factor 0.74 (rural)", docs/engine/science.md §1.1).
 import { EngineInputError, requireNumber } from '../sim/validate.ts'
 
-/** Power-law exponents by terrain (science.md §1.1). */
+/** Power-law exponents by terrain (docs/engine/science.md §1.1). */
 export const WIND_SHEAR_EXPONENT = { rural: 0.16, suburbs: 0.3, city: 0.4 } as const
 export type WindTerrain = keyof typeof WIND_SHEAR_EXPONENT
 
