@@ -1,8 +1,12 @@
 // `veloptima simulate` and `optimize` with riding positions by speed and wind per stretch,
-// spawned as the real command on the real Alpe d'Huez GPX (13.6 km, +1141 m: data/README.md).
-import { resolve } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { sharedData, veloptima, writeInput as write } from './run-cli.ts'
+// spawned as the real command on the real Alpe d'Huez GPX (13.6 km, +1141 m; a real-world file,
+// scripts/test-data.ts: skipped, naming it, when absent).
+import { expect, it } from 'vitest'
+import { dataFile } from '../../../scripts/test-data.ts'
+import { describeWith } from '../../../scripts/test-data-vitest.ts'
+import { veloptima, writeInput as write } from './run-cli.ts'
+
+const ALPE = 'courses/alpe-dhuez.gpx'
 
 const rider = {
   mass_kg: 70,
@@ -13,14 +17,14 @@ const rider = {
   cp_w: 300,
   w_prime_j: 20000,
   max_power_w: 800,
-  // aero above 25 km/h, on the hoods below (DESIGN.md §5: switch usually 10–30 km/h)
+  // aero above 25 km/h, on the hoods below (riders usually switch between 10 and 30 km/h)
   positions: [
     { name: 'aero', cda_m2: 0.25, min_speed_mps: 25 / 3.6, max_speed_mps: 25 },
     { name: 'hoods', cda_m2: 0.34, min_speed_mps: 0, max_speed_mps: 25 / 3.6 },
   ],
 }
 const scenario = {
-  course: { file: resolve(sharedData, 'courses/alpe-dhuez.gpx') },
+  course: { file: dataFile(ALPE) ?? ALPE },
   rider,
   environment: {
     temperature_c: 15,
@@ -28,7 +32,7 @@ const scenario = {
   },
 }
 
-describe('positions and wind per stretch on the command line', () => {
+describeWith([ALPE], 'positions and wind per stretch on the command line', () => {
   it('simulate: a climb at 250 W is ridden on the hoods, and costs time against aero all along', () => {
     const r = veloptima(
       'simulate',

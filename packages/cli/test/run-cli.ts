@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 export const repo = resolve(import.meta.dirname, '../../..')
-export const sharedData = resolve(repo, '../shared/data')
 
 /** Where the written inputs go. */
 export const inputDir = mkdtempSync(join(tmpdir(), 'veloptima-cli-'))

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { importCourse } from '@veloptima/formats'
 import { describe, expect, it } from 'vitest'
+import { needs } from '../../../../../../scripts/test-data.ts'
+import { itWith } from '../../../../../../scripts/test-data-vitest.ts'
 import { crrBySurface } from './ride-calibration.tsx'
 import { RIDE_WEATHER_PLACES, rideWeatherQuery } from './ride-calibration-weather.ts'
 
@@ -20,31 +20,34 @@ describe('crrBySurface: the fitted Crr is the normal-road value, the others keep
 })
 
 describe('rideWeatherQuery: the places and hours of a recorded ride for its historical weather', () => {
-  const data = resolve(import.meta.dirname, '../../../../../../../shared/data/rides')
-  it('the ELEMNT ride: five places evenly along it, its first and last recorded times', () => {
-    const f = 'elemnt-devfields.fit'
-    const imported = importCourse(readFileSync(resolve(data, f)), f)
-    const q = rideWeatherQuery(imported.track, imported.pointDistanceM)
-    expect(q.ok).toBe(true)
-    if (!q.ok) return
-    // The file's own first and last timestamps, by a plain scan.
-    const times = Array.from(imported.track.time).filter(Number.isFinite)
-    expect(q.query.from).toBe(new Date(Math.min(...times) * 1000).toISOString())
-    expect(q.query.to).toBe(new Date(Math.max(...times) * 1000).toISOString())
-    expect(q.query.from).toBe('2019-02-17T06:26:44.000Z')
-    const d = q.query.points.map((p) => p.distance_m)
-    expect(d).toHaveLength(RIDE_WEATHER_PLACES)
-    expect(d[0]).toBe(0)
-    const total = imported.course.start[imported.course.n]!
-    d.forEach((x, k) => expect(Math.abs(x - (total * k) / 4)).toBeLessThan(100))
-    // Shanghai: every place within the city.
-    for (const p of q.query.points) {
-      expect(p.lat).toBeGreaterThan(31)
-      expect(p.lat).toBeLessThan(31.4)
-      expect(p.lon).toBeGreaterThan(121.3)
-      expect(p.lon).toBeLessThan(121.6)
-    }
-  })
+  const f = 'rides/elemnt-devfields.fit'
+  itWith(
+    [f],
+    'the ELEMNT ride: five places evenly along it, its first and last recorded times',
+    () => {
+      const imported = importCourse(needs(f).read(f), f)
+      const q = rideWeatherQuery(imported.track, imported.pointDistanceM)
+      expect(q.ok).toBe(true)
+      if (!q.ok) return
+      // The file's own first and last timestamps, by a plain scan.
+      const times = Array.from(imported.track.time).filter(Number.isFinite)
+      expect(q.query.from).toBe(new Date(Math.min(...times) * 1000).toISOString())
+      expect(q.query.to).toBe(new Date(Math.max(...times) * 1000).toISOString())
+      expect(q.query.from).toBe('2019-02-17T06:26:44.000Z')
+      const d = q.query.points.map((p) => p.distance_m)
+      expect(d).toHaveLength(RIDE_WEATHER_PLACES)
+      expect(d[0]).toBe(0)
+      const total = imported.course.start[imported.course.n]!
+      d.forEach((x, k) => expect(Math.abs(x - (total * k) / 4)).toBeLessThan(100))
+      // Shanghai: every place within the city.
+      for (const p of q.query.points) {
+        expect(p.lat).toBeGreaterThan(31)
+        expect(p.lat).toBeLessThan(31.4)
+        expect(p.lon).toBeGreaterThan(121.3)
+        expect(p.lon).toBeLessThan(121.6)
+      }
+    },
+  )
   it('no positions or no times: the reason, to keep the manual air', () => {
     const nan = new Float64Array(3).fill(NaN)
     const d = Float64Array.from([0, 10, 20])
