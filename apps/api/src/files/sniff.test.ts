@@ -1,13 +1,40 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { aeroSensorFit } from '../../../../packages/formats/src/activity/fixtures.ts'
+import { syntheticClimb } from '../../../../packages/formats/test/fixtures/synthetic-climb.ts'
+import { needs } from '../../../../scripts/test-data.ts'
+import { itWith } from '../../../../scripts/test-data-vitest.ts'
 import { sniff, xmlRootName } from './sniff.ts'
 
-// Real files recorded by devices and exported by route planners (../shared/data, read in place).
-const data = (path: string) =>
-  readFileSync(new URL(`../../../../../shared/data/${path}`, import.meta.url))
+// Real files recorded by devices and exported by route planners (the real-world files,
+// scripts/test-data.ts: skipped, naming them, when absent), and self-made ones.
+const data = (path: string) => needs(path).read(path)
+const REAL = [
+  'courses/alpe-dhuez.gpx',
+  'courses/stuttgart-recorded-missing-ele.gpx',
+  'aero/open-air-helmet.tcx',
+  'aero/velodrome-2015-a.tcx',
+  'rides/edge810-vector-power.fit',
+  'rides/elemnt-devfields.fit',
+  'aero/airspeed-bom.csv',
+]
 
 describe('content sniffing', () => {
-  it('recognizes real GPX, TCX and FIT files by their contents', () => {
+  it('recognizes self-made GPX, FIT and CSV files by their contents', () => {
+    expect(sniff(Buffer.from(syntheticClimb().gpx))?.kind).toBe('gpx')
+    const fit = aeroSensorFit({
+      n: 30,
+      t0: new Date(Date.UTC(2024, 4, 1)),
+      speed: () => 9,
+      power: () => 200,
+      fields: [],
+    })
+    expect(sniff(Buffer.from(fit))?.kind).toBe('fit')
+    expect(
+      sniff(Buffer.from('\ufefftime,speed (km/h),power (W)\n0,30,200\n1,31,210\n'))?.kind,
+    ).toBe('csv')
+  })
+
+  itWith(REAL, 'recognizes real GPX, TCX and FIT files by their contents', () => {
     expect(sniff(data('courses/alpe-dhuez.gpx'))?.kind).toBe('gpx')
     expect(sniff(data('courses/stuttgart-recorded-missing-ele.gpx'))?.kind).toBe('gpx')
     expect(sniff(data('aero/open-air-helmet.tcx'))?.kind).toBe('tcx')

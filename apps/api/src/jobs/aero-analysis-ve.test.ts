@@ -3,12 +3,11 @@
 // at the fitted CdA and Crr, must be the trace the fit drew (elevation − the fit's residuals,
 // from the fit's cumulative sums in ve-problem.ts: an independent path through the same model),
 // on the real velodrome file (track model, freewheeling cut out) and a real helmet test (road).
-import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
+import { needs } from '../../../../scripts/test-data.ts'
+import { itWith } from '../../../../scripts/test-data-vitest.ts'
 import { veParamsOf, veSeriesOf, veTrace } from '../../../web/src/features/aero/ve.ts'
 import { analyseSession, type AeroTaskRun } from './aero-task.ts'
-
-const DATA = new URL('../../../../../shared/data/aero/', import.meta.url)
 
 function analyse(name: string) {
   return analyseSession(
@@ -17,7 +16,7 @@ function analyse(name: string) {
         {
           fileId: 'f1',
           name,
-          bytes: new Uint8Array(readFileSync(new URL(name, DATA))),
+          bytes: new Uint8Array(needs(`aero/${name}`).read(`aero/${name}`)),
           offsetS: 0,
           configuration: 'baseline',
           detect: true,
@@ -60,42 +59,50 @@ function redraw(run: AeroTaskRun, options: { road?: boolean } = {}) {
 }
 
 describe('the slider trace at the fitted CdA and Crr is the fitted trace', () => {
-  it('velodrome-2015-a.tcx: track model, freewheeling stretches cut', { timeout: 60_000 }, () => {
-    const output = analyse('velodrome-2015-a.tcx')
-    expect(output.veModel).toBe('track')
-    expect(output.runs.length).toBeGreaterThan(0)
-    const drifts: number[] = []
-    for (const run of output.runs.filter((r) => r.method === 've')) {
-      expect(run.series.velodrome).not.toBeNull()
-      expect(run.series.segments.length).toBeGreaterThan(0)
-      const { compared, maxDiff, ve, fit } = redraw(run)
-      // Measured: 12 laps, 33–247 samples of each in the fit, max difference 4e-14 m.
-      expect(compared).toBeGreaterThan(20)
-      expect(maxDiff).toBeLessThan(1e-6)
-      // Outside the fit's stretches nothing is drawn (NaN), as the fit has no trace there.
-      const inside = new Uint8Array(fit.length)
-      for (const [a, b] of run.series.segments) inside.fill(1, a, b)
-      fit.forEach((f, i) => {
-        if (!inside[i]) expect(f == null && Number.isNaN(ve[i]!)).toBe(true)
-      })
-      // The road model on the same samples (what the page drew before) drifts from the fit.
-      drifts.push(redraw(run, { road: true }).maxDiff)
-    }
-    // Measured: 0.05–1.12 m per lap.
-    expect(Math.min(...drifts)).toBeGreaterThan(0.01)
-    expect(Math.max(...drifts)).toBeGreaterThan(0.5)
-  })
+  itWith(
+    ['aero/velodrome-2015-a.tcx'],
+    'velodrome-2015-a.tcx: track model, freewheeling stretches cut',
+    () => {
+      const output = analyse('velodrome-2015-a.tcx')
+      expect(output.veModel).toBe('track')
+      expect(output.runs.length).toBeGreaterThan(0)
+      const drifts: number[] = []
+      for (const run of output.runs.filter((r) => r.method === 've')) {
+        expect(run.series.velodrome).not.toBeNull()
+        expect(run.series.segments.length).toBeGreaterThan(0)
+        const { compared, maxDiff, ve, fit } = redraw(run)
+        // Measured: 12 laps, 33–247 samples of each in the fit, max difference 4e-14 m.
+        expect(compared).toBeGreaterThan(20)
+        expect(maxDiff).toBeLessThan(1e-6)
+        // Outside the fit's stretches nothing is drawn (NaN), as the fit has no trace there.
+        const inside = new Uint8Array(fit.length)
+        for (const [a, b] of run.series.segments) inside.fill(1, a, b)
+        fit.forEach((f, i) => {
+          if (!inside[i]) expect(f == null && Number.isNaN(ve[i]!)).toBe(true)
+        })
+        // The road model on the same samples (what the page drew before) drifts from the fit.
+        drifts.push(redraw(run, { road: true }).maxDiff)
+      }
+      // Measured: 0.05–1.12 m per lap.
+      expect(Math.min(...drifts)).toBeGreaterThan(0.01)
+      expect(Math.max(...drifts)).toBeGreaterThan(0.5)
+    },
+  )
 
-  it('helmet-test-2018-10-03-07-45-28.fit: road model', { timeout: 60_000 }, () => {
-    const output = analyse('helmet-test-2018-10-03-07-45-28.fit')
-    expect(output.veModel).toBe('road')
-    const ve = output.runs.filter((r) => r.method === 've')
-    expect(ve.length).toBeGreaterThan(0)
-    for (const run of ve) {
-      expect(run.series.velodrome).toBeNull()
-      const { compared, maxDiff } = redraw(run)
-      expect(compared).toBeGreaterThan(60)
-      expect(maxDiff).toBeLessThan(1e-6)
-    }
-  })
+  itWith(
+    ['aero/helmet-test-2018-10-03-07-45-28.fit'],
+    'helmet-test-2018-10-03-07-45-28.fit: road model',
+    () => {
+      const output = analyse('helmet-test-2018-10-03-07-45-28.fit')
+      expect(output.veModel).toBe('road')
+      const ve = output.runs.filter((r) => r.method === 've')
+      expect(ve.length).toBeGreaterThan(0)
+      for (const run of ve) {
+        expect(run.series.velodrome).toBeNull()
+        const { compared, maxDiff } = redraw(run)
+        expect(compared).toBeGreaterThan(60)
+        expect(maxDiff).toBeLessThan(1e-6)
+      }
+    },
+  )
 })
