@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   autoSections,
@@ -11,40 +9,60 @@ import {
 import { importCourse } from '@veloptima/formats'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { createUser, multipart, tempDir } from './files-helpers.ts'
+import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
+import { needs } from '../../../scripts/test-data.ts'
+import { itWith } from '../../../scripts/test-data-vitest.ts'
 
-// Real files, read in place from the shared data directory.
-const shared = (path: string) => readFileSync(join('/work/shared/data/courses', path))
+// Real-world courses (scripts/test-data.ts: skipped, naming them, when absent) and the self-made
+// climb.
+const climbGpx = Buffer.from(syntheticClimb().gpx)
+const shared = (file: string) =>
+  file === 'synthetic-climb.gpx' ? climbGpx : needs(`courses/${file}`).read(`courses/${file}`)
 const SIM = { 'create:simulations': true }
 
-describe('automatic sections on real courses', () => {
-  for (const file of ['alpe-dhuez.gpx', 'tt-beton-classic.gpx', 'mont-ventoux-bedoin.gpx']) {
-    it(`${file}: contiguous, cover the course, coarse ≤ medium ≤ fine, split + merge = identity`, () => {
-      const { course } = importCourse(shared(file), file)
-      const total = course.start[course.n]!
-      const counts = (['coarse', 'medium', 'fine'] as const).map((level) => {
-        const sections = autoSections(course, level)
-        checkSections(sections, 0, total)
-        // every section but a lone one reaches the level's minimum length
-        const min = { coarse: 2000, medium: 800, fine: 250 }[level]
-        if (sections.length > 1)
-          expect(Math.min(...sections.map((s) => s.endM - s.startM))).toBeGreaterThanOrEqual(min)
-        return sections.length
-      })
-      expect(counts[0]).toBeLessThanOrEqual(counts[1]!)
-      expect(counts[1]).toBeLessThanOrEqual(counts[2]!)
-      const medium = autoSections(course, 'medium')
-      const mid = (medium[0]!.startM + medium[0]!.endM) / 2
-      expect(mergeSections(splitSection(medium, mid), 0)).toEqual(medium)
-    })
+describe('automatic sections on courses', () => {
+  for (const file of [
+    'synthetic-climb.gpx',
+    'alpe-dhuez.gpx',
+    'tt-beton-classic.gpx',
+    'mont-ventoux-bedoin.gpx',
+  ]) {
+    const real = file === 'synthetic-climb.gpx' ? [] : [`courses/${file}`]
+    itWith(
+      real,
+      `${file}: contiguous, cover the course, coarse ≤ medium ≤ fine, split + merge = identity`,
+      () => {
+        const { course } = importCourse(shared(file), file)
+        const total = course.start[course.n]!
+        const counts = (['coarse', 'medium', 'fine'] as const).map((level) => {
+          const sections = autoSections(course, level)
+          checkSections(sections, 0, total)
+          // every section but a lone one reaches the level's minimum length
+          const min = { coarse: 2000, medium: 800, fine: 250 }[level]
+          if (sections.length > 1)
+            expect(Math.min(...sections.map((s) => s.endM - s.startM))).toBeGreaterThanOrEqual(min)
+          return sections.length
+        })
+        expect(counts[0]).toBeLessThanOrEqual(counts[1]!)
+        expect(counts[1]).toBeLessThanOrEqual(counts[2]!)
+        const medium = autoSections(course, 'medium')
+        const mid = (medium[0]!.startM + medium[0]!.endM) / 2
+        expect(mergeSections(splitSection(medium, mid), 0)).toEqual(medium)
+      },
+    )
   }
 
-  it("L'Alpe d'Huez is mostly a steep climb at the coarse level", () => {
-    const { course } = importCourse(shared('alpe-dhuez.gpx'), 'alpe-dhuez.gpx')
-    const coarse = summarizeSections(course, autoSections(course, 'coarse'))
-    const longest = coarse.reduce((a, b) => (b.lengthM > a.lengthM ? b : a))
-    expect(longest.terrain).toBe('steep climb')
-    expect(longest.lengthM).toBeGreaterThan(0.6 * course.start[course.n]!)
-  })
+  itWith(
+    ['courses/alpe-dhuez.gpx'],
+    "L'Alpe d'Huez is mostly a steep climb at the coarse level",
+    () => {
+      const { course } = importCourse(shared('alpe-dhuez.gpx'), 'alpe-dhuez.gpx')
+      const coarse = summarizeSections(course, autoSections(course, 'coarse'))
+      const longest = coarse.reduce((a, b) => (b.lengthM > a.lengthM ? b : a))
+      expect(longest.terrain).toBe('steep climb')
+      expect(longest.lengthM).toBeGreaterThan(0.6 * course.start[course.n]!)
+    },
+  )
 })
 
 describe('course sections: PATCH /api/courses/:id settings.sections', () => {
@@ -59,7 +77,7 @@ describe('course sections: PATCH /api/courses/:id settings.sections', () => {
       await createUser(t.database, uid)
       auth[uid] = await t.bearer({ uid, claims: SIM })
     }
-    const body = await multipart('tt.gpx', shared('tt-beton-classic.gpx'), {})
+    const body = await multipart('climb.gpx', climbGpx, {})
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/courses/import',

@@ -1,11 +1,11 @@
 // The list path is compiled for speed (a mapper per collection, prepared statements for plain
-// pages: issue 18 §2); its answers must stay what the generic path answers. Each list item is
+// pages); its answers must stay what the generic path answers. Each list item is
 // checked against the item's own answer (GET /api/<collection>/:id, built by the generic
 // `json` of the collection; for files that `json` of the stored row): the same fields and values, in the same order, less the fields lists
 // leave out (a course's track and segments), plus the cursor's `ts` before `owner` as lists have
 // always sent it. Pages walked with a cursor (prepared) and an `owner=` filter (built per request)
-// give the same items as one large page. Courses are the real files of shared/data/courses.
-import { readdirSync, readFileSync } from 'node:fs'
+// give the same items as one large page. Courses are self-made climbs of three lengths, and the
+// real-world courses too where they are present (scripts/test-data.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { courses, files } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
@@ -14,8 +14,21 @@ import { fileSpec } from '../src/services/collection-specs.ts'
 import { courseFromFile } from '../src/routes/imports/course-rows.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { caller, deviceBody, sessionBody, setupBody, type Caller } from './platform-fixtures.ts'
+import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
+import { dataFile, dataFiles } from '../../../scripts/test-data.ts'
+import { readFileSync } from 'node:fs'
 
-const COURSE_DIR = new URL('../../../../shared/data/courses/', import.meta.url)
+/** [file name, bytes] of every course inserted. */
+function courseFiles(): [string, Uint8Array][] {
+  const own: [string, Uint8Array][] = [3000, 6000, 9000].map((m) => [
+    `climb-${m}.gpx`,
+    new TextEncoder().encode(syntheticClimb(`Climb ${m / 1000} km`, 20, m).gpx),
+  ])
+  const real = dataFiles('courses')
+    .filter((f) => f.endsWith('.gpx'))
+    .map((f): [string, Uint8Array] => [f, readFileSync(dataFile(`courses/${f}`)!)])
+  return [...own, ...real]
+}
 type Item = Record<string, unknown> & { id: string }
 
 describe(`list answers on ${testDriver()}: the item's own answer, less the list's omissions`, () => {
@@ -29,12 +42,11 @@ describe(`list answers on ${testDriver()}: the item's own answer, less the list'
     other = caller(t, await t.bearer({ uid: 'olaf' }))
     teamId = (await me.post('/api/teams', { name: 'Carla Coaching' })).body.id
     await other.post('/api/teams', { name: 'Olaf' })
-    const gpx = readdirSync(COURSE_DIR).filter((f) => f.endsWith('.gpx'))
     let n = 0
-    for (const f of gpx.sort()) {
+    for (const [f, bytes] of courseFiles()) {
       let c
       try {
-        c = courseFromFile(readFileSync(new URL(f, COURSE_DIR)), f)
+        c = courseFromFile(bytes, f)
       } catch {
         continue // a file the importer refuses is not a course
       }
