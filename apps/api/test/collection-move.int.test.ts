@@ -1,11 +1,12 @@
 // Moving an item between its owners (POST /api/<collection>/:id/move {owner}): who may move,
 // where to, and the references rule (a team item refers only to the same team's items or samples).
-import { readFileSync } from 'node:fs'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { courses, files } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { multipart, tempDir } from './files-helpers.ts'
+import { aeroSensorFit } from '../../../packages/formats/src/activity/fixtures.ts'
+import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import {
   caller,
@@ -17,6 +18,17 @@ import {
 } from './platform-fixtures.ts'
 
 const tokenOf = (link: string) => link.slice(link.lastIndexOf('/') + 1)
+
+/** A 10-minute field test at 1 Hz: speed, power and a gentle hill, one lap. */
+const fieldTestFit = () =>
+  aeroSensorFit({
+    n: 600,
+    t0: new Date(Date.UTC(2024, 4, 1, 8)),
+    speed: (i) => 10 + Math.sin(i / 60),
+    power: (i) => 250 + 20 * Math.sin(i / 30),
+    altitude: (i) => 100 + 5 * Math.sin(i / 100),
+    fields: [],
+  })
 
 describe(`moving items between personal and team on ${testDriver()}`, () => {
   let t: TestApp
@@ -221,12 +233,9 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
     expect(out.body.message).toContain(session.body.id)
   })
 
-  /** Max imports a real GPX (its file is stored as his, with the course). */
-  async function importAlpe() {
-    const body = await multipart(
-      'alpe-dhuez.gpx',
-      readFileSync('/work/shared/data/courses/alpe-dhuez.gpx'),
-    )
+  /** Max imports a GPX (the self-made climb; its file is stored as his, with the course). */
+  async function importClimb() {
+    const body = await multipart('climb.gpx', Buffer.from(syntheticClimb().gpx))
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/courses/import',
@@ -248,7 +257,7 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
     )[0]
 
   it('an uploaded course moves with its own source file, to the team and back', async () => {
-    const course = await importAlpe()
+    const course = await importClimb()
     expect(await fileOwner(course.source_file_id)).toEqual({ uid: 'max', team: null })
     expect((await olga.get(`/api/files/${course.source_file_id}`)).status).toBe(404)
 
@@ -269,11 +278,9 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
     const session = await max.post('/api/aero-sessions', sessionBody('Helmet day'))
     expect(session.status, JSON.stringify(session.body)).toBe(201)
     const id = session.body.id as string
-    // a real field test (shared/data/aero), read into the session as the app uploads it
-    const body = await multipart(
-      'helmet-test.fit',
-      readFileSync('/work/shared/data/aero/helmet-test-2018-10-03-08-36-06.fit'),
-    )
+    // a self-made field test (FIT: 1 Hz speed, power, altitude), read into the session as the
+    // app uploads it
+    const body = await multipart('helmet-test.fit', Buffer.from(fieldTestFit()))
     const up = await t.app.inject({
       method: 'POST',
       url: `/api/aero-sessions/${id}/files`,
@@ -304,7 +311,7 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
   })
 
   it('a source file another item also uses is not carried: the references rule refuses the move', async () => {
-    const course = await importAlpe()
+    const course = await importClimb()
     const twin = await max.post('/api/courses', {
       ...courseBody(),
       source_file_id: course.source_file_id,
@@ -324,7 +331,7 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
   })
 
   it('a file of another owner is never carried: shared, it stays; someone else’s, the rule refuses', async () => {
-    const course = await importAlpe()
+    const course = await importClimb()
     expect((await max.post(`/api/courses/${course.id}/move`, { owner: teamId })).status).toBe(200)
     // Olga makes a personal course from the team's file.
     const own = await olga.post('/api/courses', {

@@ -3,10 +3,9 @@
 // device and aero session writes. Never a 5xx; every course stored afterwards passes the plain
 // invariant check of input-fixtures.ts (ranges, grades over 100 m, statistics, no jump, a length
 // a mutation cannot have added). Replay one copy with courseMutant(seed) / jsonMutant(seed, base).
-// The seeds are the generated files of input-fixtures.ts and, when present, the real courses of
-// ../shared/data (the count stays 2,000 without them).
-import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+// The seeds are the generated files of input-fixtures.ts and, when present, the real-world courses
+// (scripts/test-data.ts; the count stays 2,000 without them).
+import { readFileSync } from 'node:fs'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { aeroSessions, courses, devices, optimizations, riderSetups } from '@veloptima/db'
@@ -21,19 +20,19 @@ import {
   jsonMutant,
   type CourseFixture,
 } from './input-fixtures.ts'
+import { dataFile } from '../../../scripts/test-data.ts'
 
 const COURSE_FILES = Number(process.env.FUZZ_FILES ?? 2000)
 const JSON_BODIES = Number(process.env.FUZZ_BODIES ?? 2000)
 const SEED = Number(process.env.FUZZ_SEED ?? 1)
 
-const DATA = resolve(import.meta.dirname, '../../../../shared/data/courses')
-/** Real courses (small ones: the fuzz stays under a minute), when the shared data is here. */
+/** Real courses (small ones: the fuzz stays under a minute), when the real-world files are here. */
 function realCourses(): CourseFixture[] {
   const names = ['tt-beton-classic.gpx', 'alpe-dhuez.gpx']
-  if (!names.every((n) => existsSync(resolve(DATA, n)))) return []
+  if (!names.every((n) => dataFile(`courses/${n}`))) return []
   return names.map((n) => ({
     name: n,
-    text: readFileSync(resolve(DATA, n), 'utf8'),
+    text: readFileSync(dataFile(`courses/${n}`)!, 'utf8'),
     distanceM: n.startsWith('tt') ? 16_000 : 13_700,
   }))
 }
