@@ -47,7 +47,7 @@ export async function runToolCommand(
   const [path] = args
   if (!path || path === '--help' || args.length > 1) {
     process.stderr.write(
-      `usage: veloptima ${name} INPUT.json   (JSON with snake_case fields; "-" reads stdin; see README "Tools")\n`,
+      `usage: veloptima ${name} INPUT.json   (JSON with snake_case fields; "-" reads stdin; see docs/engine/tools.md)\n`,
     )
     return path === '--help' ? 0 : 2
   }

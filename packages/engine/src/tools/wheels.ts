@@ -299,7 +299,7 @@ export function recommendWheels(raw: WheelsInput | unknown): WheelsResult {
     explanation,
     assumptions: [
       `power ${Math.round(powerW)} W${input.powerW === undefined ? ' (3 W/kg)' : ''}, CdA ${setup.rider.cdaM2} m² with 30 mm wheels, Crr ${setup.rider.crr}, air density ${rho} kg/m³`,
-      `forecast wind ${round1(input.windSpeedMps)} m/s at 10 m → ${windAtRider.toFixed(1)} m/s at rider height (× ${RIDER_HEIGHT_WIND_FACTOR.toFixed(3)}, science.md §1.1); gusts 1.5× that, side-on`,
+      `forecast wind ${round1(input.windSpeedMps)} m/s at 10 m → ${windAtRider.toFixed(1)} m/s at rider height (× ${RIDER_HEIGHT_WIND_FACTOR.toFixed(3)}, docs/engine/science.md §1.1); gusts 1.5× that, side-on`,
       'drag and side-force tables are our model from published anchors (±40 % drag, ±50 % side force): see docs/decisions/0004',
       'a deeper wheel must save at least 1 s more than the next shallower one to be recommended',
     ],

@@ -72,7 +72,7 @@ describe('wind profile (power law, science.md §1.1)', () => {
     // tools/wheels.ts states the reduced wind in its assumptions: 5 m/s → 5 × 0.738 = 3.7 m/s.
     const r = recommendWheels({ riderMassKg: 70, windSpeedMps: 5, handling: 'medium' })
     expect(r.assumptions.join(' ')).toContain(
-      '5 m/s at 10 m → 3.7 m/s at rider height (× 0.738, science.md §1.1)',
+      '5 m/s at 10 m → 3.7 m/s at rider height (× 0.738, docs/engine/science.md §1.1)',
     )
   })
   it('refuses a bad height or terrain, naming the field', () => {
