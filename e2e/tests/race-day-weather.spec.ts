@@ -110,7 +110,7 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
 
   // /tools: the wheel calculator takes the forecast's mean 10 m wind for this course and start,
   // and reduces it to rider height with the same profile as the run (× (1.5/10)^0.16 = 0.738,
-  // science.md §1.1), as its assumptions state.
+  // docs/engine/science.md §1.1), as its assumptions state.
   await page.goto('/tools')
   const wheels = page.getByRole('region', { name: 'Wheel depth' })
   await wheels.getByLabel('Or one of your courses').selectOption(courseId)
@@ -124,7 +124,7 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
   const assumption = wheels.getByText(
     /forecast wind [\d.]+ m\/s at 10 m → [\d.]+ m\/s at rider height/,
   )
-  await expect(assumption).toContainText('(× 0.738, science.md §1.1)')
+  await expect(assumption).toContainText('(× 0.738, docs/engine/science.md §1.1)')
   const [, w10, wRider] = /forecast wind ([\d.]+) m\/s at 10 m → ([\d.]+) m\/s/.exec(
     (await assumption.textContent())!,
   )!
