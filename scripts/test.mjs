@@ -127,7 +127,7 @@ if (wanted('integration-pg')) {
 }
 await e2eSuite()
 
-console.log('\n── Veloptima test summary ──')
+console.log(`\n── Veloptima test summary (Node ${process.version}) ──`)
 for (const s of summary) {
   console.log(
     `${s.ok ? 'PASS' : 'FAIL'}  ${s.name.padEnd(20)} ${s.detail}  (${s.seconds.toFixed(1)} s)`,
