@@ -11,7 +11,7 @@ import { startOpenMeteoStandIn, standInWeather, type StandIn } from './stand-in.
 let t: TestApp
 let standIn: StandIn
 let rider: { authorization: string }
-// The ELEMNT ride's place and hours (../shared/data/rides/elemnt-devfields.fit): Shanghai,
+// The ELEMNT ride's place and hours (the real-world rides/elemnt-devfields.fit): Shanghai,
 // 2019-02-17 06:26–12:59 UTC; three places along it.
 const body = {
   points: [
