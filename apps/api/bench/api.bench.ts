@@ -1,8 +1,8 @@
-// API under load (issue 18): `npm run bench -- api`. autocannon on loopback, from child processes
+// API under load: `npm run bench -- api`. autocannon on loopback, from child processes
 // (autocannon-run.mjs) so the generator never shares the server's event loop; every run is
 // bounded (BENCH_SECONDS, default 8 s, 50 connections). Prints req/s and p50/p99 latency for:
 //   list   GET /api/courses?limit=50 with 135 real courses stored (the 6 courses of
-//          shared/data/courses, imported as the API does, repeated)
+//          real-world courses of scripts/test-data.ts, imported as the API does, repeated)
 //   single GET /api/courses/:id (one course, track and segments included)
 //   write  PATCH /api/rider-setups/:id (a rider-setup write)
 //   storm  GET /api/health at 100 req/s while 50 connections hammer the list
@@ -25,6 +25,7 @@ import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { courseFromFile } from '../src/routes/imports/course-rows.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
+import { needs } from '../../../scripts/test-data.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const CONNECTIONS = 50
@@ -34,7 +35,7 @@ const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,pg').split(',')
 /** BENCH_SCENARIOS=list (or single, write, storm, comma-separated) runs those only. */
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'list,single,write,storm,big').split(',')
 const BIG_COURSES = Number(process.env.BENCH_BIG_COURSES ?? 10000)
-const COURSE_DIR = new URL('../../../../shared/data/courses/', import.meta.url)
+const COURSE_DIR = new URL(`file://${needs('courses').path('courses')}/`)
 
 type Figures = {
   rps: number

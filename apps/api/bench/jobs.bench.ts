@@ -9,6 +9,7 @@ import { jobs, optimizations } from '@veloptima/db'
 import { startTestApp } from '../test/helpers.ts'
 import { createUser, multipart, tempDir } from '../test/files-helpers.ts'
 import { createRunnable, eventually, syntheticSegments } from '../test/runs-helpers.ts'
+import { needs } from '../../../scripts/test-data.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10)
 const driver = process.env.DB_DRIVER === 'pg' ? 'PostgreSQL' : 'PGlite'
@@ -58,7 +59,7 @@ console.log(
 )
 
 // 2. Import Alpe d'Huez and run a pacing optimization on it.
-const gpx = readFileSync('/work/shared/data/courses/alpe-dhuez.gpx')
+const gpx = readFileSync(needs('courses/alpe-dhuez.gpx').path('courses/alpe-dhuez.gpx'))
 let body = await multipart('alpe-dhuez.gpx', gpx)
 let t0 = performance.now()
 const alpe = await t.app.inject({
@@ -83,7 +84,9 @@ console.log(
 // 3. A 3 MB FIT file (180 km bike leg) read in the import thread.
 body = await multipart(
   'ironman.fit',
-  readFileSync('/work/shared/data/rides/ironman-multisport-2019.fit'),
+  readFileSync(
+    needs('rides/ironman-multisport-2019.fit').path('rides/ironman-multisport-2019.fit'),
+  ),
 )
 t0 = performance.now()
 const ironman = await t.app.inject({

@@ -1,10 +1,10 @@
-// Scale-out (issue 16): `npm run bench -- scale`. Real processes behind nginx (test/cluster.ts,
+// Scale-out: `npm run bench -- scale`. Real processes behind nginx (test/cluster.ts,
 // deploy/nginx.conf) on PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/
 // postgres; a scratch database per cluster). Prints, asserts nothing:
 //   reads   GET /api/courses?limit=50 (135 stored real courses) through nginx with 1 and with 2
 //           API processes: req/s and p99 (autocannon in its own process, BENCH_SECONDS, 50
 //           connections, loopback only)
-//   jobs    pacing optimizations of the 35 km Galibier course (shared/data/courses) per minute
+//   jobs    pacing optimizations of the 35 km Galibier course (a real-world file, scripts/test-data.ts) per minute
 //           with 1 and with 2 worker processes (one job thread each), BENCH_GALIBIER_JOBS each
 //   burst   BENCH_JOBS (default 200) short optimizations queued through both API processes and
 //           run by 2 workers: each must finish exactly once with one result and one notification
@@ -15,6 +15,7 @@ import { courseFromFile } from '../src/routes/imports/course-rows.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
 import { startCluster, startedJobs } from '../test/cluster.ts'
 import { createRunnable, eventually, syntheticSegments, writtenBy } from '../test/runs-helpers.ts'
+import { needs } from '../../../scripts/test-data.ts'
 
 process.env.DB_DRIVER = 'pg'
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -24,7 +25,7 @@ const BURST = Number(process.env.BENCH_JOBS ?? 200)
 // One account queues every job at once: above the default cap of unfinished jobs per account.
 const MANY_JOBS = { JOB_MAX_ACTIVE_PER_USER: '10000' }
 const COURSES = 135
-const COURSE_DIR = new URL('../../../../shared/data/courses/', import.meta.url)
+const COURSE_DIR = new URL(`file://${needs('courses').path('courses')}/`)
 const galibier = courseFromFile(
   readFileSync(new URL('galibier-briancon.gpx', COURSE_DIR)),
   'galibier-briancon.gpx',

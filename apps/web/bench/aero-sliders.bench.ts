@@ -1,4 +1,4 @@
-// `npm run bench -- aero-sliders`: the VE sliders of the aero session page (issue 14: "slider
+// `npm run bench -- aero-sliders`: the VE sliders of the aero session page (goal: "slider
 // redraw < 16 ms in the browser bench"), measured where they run: the page's own VE code
 // (src/features/aero/ve.ts → the engine's virtualElevation) and uPlot, bundled by Vite, in
 // Debian's headless Chromium. The run is 3,600 samples (1 h at 1 Hz) of a real ride, the
@@ -11,11 +11,12 @@ import { readActivity } from '@veloptima/formats'
 import { exitWithoutChromium, openBenchPage } from './browser-harness.ts'
 import type { RunParamsJson, RunSeriesJson } from '../src/features/aero/ve.ts'
 import type { SliderReply, SliderRequest } from './aero-sliders-page.ts'
+import { needs } from '../../../scripts/test-data.ts'
 
 exitWithoutChromium()
 
 const N = 3600
-const file = resolve(import.meta.dirname, '../../../../shared/data/aero/five-laps-cda-demo.fit')
+const file = needs('aero/five-laps-cda-demo.fit').path('aero/five-laps-cda-demo.fit')
 const samples = readActivity(readFileSync(file), 'five-laps-cda-demo.fit').samples
 const ve = prepareVe(samples)
 const n = Math.min(N, ve.n)
