@@ -1,13 +1,26 @@
 import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
+import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
-// The aero journey (issue 14): register a sensor, create a session, refuse bad files with a
+// The aero journey: register a sensor, create a session, refuse bad files with a
 // message naming the file (nothing stored), upload GoldenCheetah's helmet test (four FIT files,
 // two helmets alternated), read each run's CdA with its interval, set a baseline and read ΔCdA,
 // watts and seconds per 40 km; move the VE sliders.
 
-const data = resolve(import.meta.dirname, '../../../shared/data/aero')
+// The real-world files this journey uploads (scripts/test-data.ts): without them it skips,
+// naming them.
+const real = needs(
+  'courses/alpe-dhuez.gpx',
+  'aero/helmet-test-2018-10-03-07-45-28.fit',
+  'aero/helmet-test-2018-10-03-08-05-11.fit',
+  'aero/helmet-test-2018-10-03-08-23-16.fit',
+  'aero/helmet-test-2018-10-03-08-36-06.fit',
+  'aero/open-air-helmet.tcx',
+  'aero/velodrome-2015-a.tcx',
+)
+test.skip(real.skip, real.reason)
+const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'aero')
 const HELMET_FILES = [
   ['helmet-test-2018-10-03-07-45-28.fit', 'Helmet A'],
   ['helmet-test-2018-10-03-08-05-11.fit', 'Helmet B'],

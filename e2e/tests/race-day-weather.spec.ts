@@ -1,8 +1,9 @@
 import { resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
-// Race-day weather (issue 19): an optimization with an event date and start uses the forecast
+// Race-day weather: an optimization with an event date and start uses the forecast
 // along the course from the weather provider's local stand-in (playwright.config.ts starts it and
 // points WEATHER_URL at it) read where and when the optimized plan puts the rider, shows the
 // wind strip, a small map with wind arrows at the forecast points and the time range for the
@@ -10,7 +11,11 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 // page shows the forecast for the start (map) and the preview rides in its wind; the /tools wheel
 // calculator takes the same forecast and the same rider-height profile.
 
-const data = resolve(import.meta.dirname, '../../../shared/data/courses')
+// The real-world files this journey uploads (scripts/test-data.ts): without them it skips,
+// naming them.
+const real = needs('courses/tt-beton-classic.gpx')
+test.skip(real.skip, real.reason)
+const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'courses')
 const UUID = '[0-9a-f-]{36}'
 
 test('race-day weather: forecast wind strip, time range, typed stretch kept', async ({ page }) => {

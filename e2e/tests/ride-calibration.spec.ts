@@ -1,14 +1,18 @@
 import { resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
-// "Calibrate from a ride" on the rider setup page (issue 15 §3): upload a real ride with power,
+// "Calibrate from a ride" on the rider setup page: upload a real ride with power,
 // the engine fits CdA and Crr in the browser, shows the intervals, what was left out, the replay
 // and the residual chart, and the values go into the setup (both positions and the Crr by surface).
 // The ride has GPS and times: the calibration uses the wind and air of its place and hours from
 // the weather archive (here the Open-Meteo stand-in the Playwright config starts) and says so.
 
-const ride = resolve(import.meta.dirname, '../../../shared/data/rides/edge810-vector-power.fit')
+// A real-world ride (scripts/test-data.ts): without it the journey skips, naming it.
+const real = needs('rides/edge810-vector-power.fit')
+test.skip(real.skip, real.reason)
+const ride = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'rides/edge810-vector-power.fit')
 const UUID = '[0-9a-f-]{36}'
 
 test('rider setup: calibrate CdA and Crr from a recorded ride and save them', async ({ page }) => {

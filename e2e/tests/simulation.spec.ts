@@ -2,13 +2,18 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Decoder, Stream } from '@garmin/fitsdk'
 import { expect, test, type Page } from '@playwright/test'
+import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
-// The simulation journey (issue 8): upload a real course, create a rider setup, run a pacing
+// The simulation journey: upload a real course, create a rider setup, run a pacing
 // optimization, read the result, get the notification, export the plan as a FIT course and
 // decode it with Garmin's SDK; bad inputs each give a message naming the problem.
 
-const data = resolve(import.meta.dirname, '../../../shared/data/courses')
+// The real-world files this journey uploads (scripts/test-data.ts): without them it skips,
+// naming them.
+const real = needs('courses/alpe-dhuez.gpx', 'courses/tt-beton-classic.gpx')
+test.skip(real.skip, real.reason)
+const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'courses')
 const UUID = '[0-9a-f-]{36}'
 
 /** The session token the app sends with its API calls (to check the API's side). */

@@ -1,9 +1,11 @@
-// Scale-out (issue 16): nginx (deploy/nginx.conf) in front of two API processes (`serve` role,
+// Scale-out: nginx (deploy/nginx.conf) in front of two API processes (`serve` role,
 // JOB_WORKERS=0), two worker processes (`worker` role), one PostgreSQL database and one bucket
 // of an S3-protocol server (s3rver, STORAGE_DRIVER=s3) — every process a real child process
 // started as scripts/roles.mjs does — and Debian's Chromium using the app through the balancer.
 // Runs with DB_DRIVER=pg only (PGlite is one process by design); nginx is installed by
 // `npm test` (scripts/services.mjs) or taken from NGINX_PATH / /usr/sbin/nginx.
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -40,12 +42,16 @@ import {
 import { queueLong, queueShort, succeeded, type Queued } from './multi-process-helpers.ts'
 import { eventually, writtenBy } from './runs-helpers.ts'
 import { SseClient } from './sse-client.ts'
+import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 
 const HEARTBEAT_S = 10 // JOB_HEARTBEAT_SECONDS's minimum
-// 40 here (about 35 s); the issue's 200 run in `npm run bench -- scale` (169 s on 2 workers, README
+// 40 here (about 35 s); 200 run in `npm run bench -- scale` (169 s on 2 workers, README
 // "Running on several machines"), or here with MULTI_PROCESS_JOBS=200.
 const JOBS = Number(process.env.MULTI_PROCESS_JOBS ?? 40)
-const COURSES = new URL('../../../../shared/data/courses/', import.meta.url).pathname
+
+/** The self-made 9 km climb as a GPX file the browser uploads. */
+const climbFile = join(mkdtempSync(join(tmpdir(), 'veloptima-mp-')), 'climb.gpx')
+writeFileSync(climbFile, syntheticClimb().gpx)
 const enabled = testDriver() === 'pg'
 if (!enabled) {
   console.log(
@@ -273,10 +279,10 @@ describe.skipIf(!enabled)(
       await signIn(page, publicUrl, 'coach@example.com', DEMO_PASSWORD)
       await page.goto(`${publicUrl}/simulation/courses`)
       await page.getByRole('heading', { name: 'Courses', level: 1 }).waitFor()
-      await page.getByLabel('Course file').setInputFiles(join(COURSES, 'alpe-dhuez.gpx'))
+      await page.getByLabel('Course file').setInputFiles(climbFile)
       await page.waitForURL(/\/simulation\/courses\/[0-9a-f-]{36}$/, { timeout: 60_000 })
-      // Alpe d'Huez: 13.x km (e2e/tests/simulation.spec.ts reads the same figure).
-      await page.getByText(/^13\.\d\d km$/).waitFor()
+      // The self-made climb: 9.00 km by construction.
+      await page.getByText(/^9\.\d\d km$/).waitFor()
       courseUrl = page.url()
       // The browser's API calls reached both processes through nginx.
       for (const p of cluster.apis) {
