@@ -1,12 +1,27 @@
 // `npm test`: every check and every test suite, with a summary line per suite.
 //   format · lint · types · unit · integration (PGlite) · integration (PostgreSQL) · e2e (Chromium)
 // Ends non-zero when anything fails.
+//
+// The real-world files (rides, courses and field tests of other people, never in the repository)
+// are found by scripts/test-data.ts: VELOPTIMA_TEST_DATA, else ../shared/data, else test-data/
+// (`npm run test-data` fills it). Tests that need one skip, naming it; each suite's line says how
+// many skipped for that and why.
+//   npm test -- --no-real-data [suites…]   hides them (VELOPTIMA_TEST_DATA=none), as on a
+//                                          stranger's clone: every reader and path still runs on
+//                                          the self-made fixtures.
+// CI (.ci/run) runs the cheap part hidden first — unit and integration (PGlite), about 5 of the
+// ~20 minutes — then everything with the files.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { root, run } from './lib.mjs'
 import { ensureChromium, ensureNginx, ensurePostgres } from './services.mjs'
 
-const only = process.argv.slice(2) // e.g. `npm test -- unit e2e`
+const args = process.argv.slice(2)
+const noRealData = args.includes('--no-real-data')
+if (noRealData) process.env.VELOPTIMA_TEST_DATA = 'none'
+const only = args.filter((a) => a !== '--no-real-data') // e.g. `npm test -- unit e2e`
+// The words scripts/test-data.ts puts in every skip reason (SKIP_MARK there).
+const SKIP_MARK = 'real-world file(s) absent'
 const wanted = (name) => only.length === 0 || only.includes(name)
 const reportDir = join(root, 'test-results')
 rmSync(reportDir, { recursive: true, force: true })
@@ -20,6 +35,24 @@ function record(name, ok, detail, passed = 0, failed = 0, seconds = 0) {
   totalPassed += passed
   totalFailed += failed
   summary.push({ name, ok, detail, seconds })
+}
+
+/** "; N skipped: …" for tests skipped (reasons: the strings that carry the skip reason). */
+function skippedDetail(reasons) {
+  if (reasons.length === 0) return ''
+  const real = reasons.filter((r) => r.includes(SKIP_MARK))
+  const files = new Set()
+  for (const r of real) {
+    const m = new RegExp(`${SKIP_MARK.replace(/[()]/g, '\\$&')}: ([^(\\]]*)`).exec(r)
+    for (const f of m ? m[1].split(',') : []) if (f.trim()) files.add(f.trim())
+  }
+  const parts = []
+  if (real.length > 0)
+    parts.push(
+      `${real.length} skipped: the real-world files are absent (${files.size} files; npm run test-data fetches them)`,
+    )
+  if (reasons.length > real.length) parts.push(`${reasons.length - real.length} skipped otherwise`)
+  return `; ${parts.join('; ')}`
 }
 
 async function check(name, command, args) {
@@ -55,16 +88,22 @@ async function vitestSuite(name, project, env = {}) {
   )
   let passed = 0
   let failed = 0
+  const skipped = []
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'))
     passed = r.numPassedTests ?? 0
     failed = (r.numFailedTests ?? 0) + (code !== 0 && !r.numFailedTests ? 1 : 0)
+    // A skipped test's reason is in its title or a describe's (scripts/test-data-vitest.ts).
+    for (const file of r.testResults ?? [])
+      for (const a of file.assertionResults ?? [])
+        if (a.status === 'skipped' || a.status === 'pending')
+          skipped.push([...(a.ancestorTitles ?? []), a.title].join(' > '))
   } else if (code !== 0) failed = 1
   const ok = code === 0 && passed > 0
   record(
     name,
     ok,
-    `${passed} passed, ${failed} failed${passed === 0 ? ' (no tests ran)' : ''}`,
+    `${passed} passed, ${failed} failed${passed === 0 ? ' (no tests ran)' : ''}${skippedDetail(skipped)}`,
     passed,
     ok ? failed : Math.max(failed, 1),
     (Date.now() - t0) / 1000,
@@ -87,16 +126,31 @@ async function e2eSuite() {
   })
   let passed = 0
   let failed = 0
+  const skipped = []
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'))
     passed = (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0)
     failed = r.stats?.unexpected ?? 0
+    // Playwright keeps a skip's reason as the test's 'skip' annotation.
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests ?? [])
+          if (t.status === 'skipped')
+            skipped.push(
+              (t.annotations ?? [])
+                .filter((a) => a.type === 'skip')
+                .map((a) => a.description ?? '')
+                .join(' ') || spec.title,
+            )
+      for (const s of suite.suites ?? []) walk(s)
+    }
+    for (const s of r.suites ?? []) walk(s)
   }
   if (code !== 0 && failed === 0) failed = 1
   record(
     'e2e',
     code === 0 && passed > 0,
-    `${passed} passed, ${failed} failed`,
+    `${passed} passed, ${failed} failed${skippedDetail(skipped)}`,
     passed,
     failed,
     (Date.now() - t0) / 1000,
@@ -127,7 +181,9 @@ if (wanted('integration-pg')) {
 }
 await e2eSuite()
 
-console.log(`\n── Veloptima test summary (Node ${process.version}) ──`)
+console.log(
+  `\n── Veloptima test summary (Node ${process.version}${noRealData ? '; real-world files hidden' : ''}) ──`,
+)
 for (const s of summary) {
   console.log(
     `${s.ok ? 'PASS' : 'FAIL'}  ${s.name.padEnd(20)} ${s.detail}  (${s.seconds.toFixed(1)} s)`,
