@@ -40,7 +40,7 @@ describeWith(['courses/alpe-dhuez.gpx'], "the rideable plan on Alpe d'Huez", () 
   }
 })
 
-// Issue 15's setting on the real climbs and the peer courses (research/peer-bench.md): CP 300 W,
+// The setting on the real climbs and the peer courses: CP 300 W,
 // W′ 20 kJ, 75 + 8 kg, CdA 0.25, Crr 0.004, η 0.976, max 600 W, ρ 1.2; the default plan of at
 // most 12 targets over sections of at least 200 m. The share of the per-segment optimum's gain
 // (the bound: the faster of the two runs' optima, default and fine control segments) that the

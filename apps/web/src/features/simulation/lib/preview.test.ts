@@ -50,8 +50,8 @@ describe('pacing preview', () => {
     // The per-segment optimum (the bound) is never slower than the best constant power.
     expect(s.bound_time_saved_s!).toBeGreaterThanOrEqual(0)
     expect(s.bound_time_s).toBeLessThanOrEqual(s.time_s)
-    // The rideable plan's saving is its own time against the baseline, never negative (issue 15:
-    // the steady power is the plan when nothing rideable beats it).
+    // The rideable plan's saving is its own time against the baseline, never negative (the
+    // steady power is the plan when nothing rideable beats it).
     expect(s.time_saved_s!).toBeCloseTo(s.baseline!.time_s - s.time_s, 9)
     expect(s.time_saved_s!).toBeGreaterThanOrEqual(0)
     expect(s.time_saved_s!).toBeLessThanOrEqual(s.bound_time_saved_s! + 1e-9)
