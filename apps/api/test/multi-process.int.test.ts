@@ -448,7 +448,7 @@ describe.skipIf(!enabled)(
       // PostgreSQL) and shows the course it uploaded.
       await page.goto(courseUrl)
       await page.waitForSelector('html[data-auth="signed-in"]')
-      await page.getByText(/^13\.\d\d km$/).waitFor()
+      await page.getByText(/^9\.\d\d km$/).waitFor()
       // Files: the uploaded bytes, from the restarted S3 server, through the balancer.
       const link = await fetch(`${publicUrl}/api/files/${fileId}/download-url`, { headers: auth() })
       const { url } = (await link.json()) as { url: string }
