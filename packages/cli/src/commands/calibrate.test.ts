@@ -2,14 +2,19 @@
 // (scripts/test-data.ts; skipped with the reason when absent): the calibrated CdA, Crr and wind replay each ride's own recorded moving time, a
 // calibration on the first half predicts the second half, every sample is used or excluded for
 // one reason, and bad input (a file without power, a wrong field) is refused naming it.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { importCourse, recordedRide } from '@veloptima/formats'
 import { describe, expect, it } from 'vitest'
 import { dataDir, repoRoot } from '../../../../scripts/test-data.ts'
 import { itWith } from '../../../../scripts/test-data-vitest.ts'
 import { syntheticClimb } from '../../../formats/test/fixtures/synthetic-climb.ts'
-import { veloptima, writeInput } from '../../test/run-cli.ts'
+import {
+  knownDragRide,
+  RIDE_TRUTH,
+  rideFit,
+} from '../../../formats/test/fixtures/synthetic-ride.ts'
+import { inputDir, veloptima, writeInput } from '../../test/run-cli.ts'
 import { calibrateCommand, parseCalibrateScenario, runCalibration } from './calibrate.ts'
 
 // The scenario names the rides relative to itself, as a user's scenario next to the files would.
@@ -235,4 +240,26 @@ describe('veloptima calibrate with the ride’s historical weather', () => {
       ).toThrow(/weather: expected the ride's weather file/)
     },
   )
+})
+
+describe('veloptima calibrate on a self-made ride with known drag', () => {
+  // The engine's forward simulation (packages/formats/test/fixtures/synthetic-ride.ts): six laps
+  // of a hilly 3 km loop, CdA 0.28 m², Crr 0.005, 80 kg, ρ 1.2, still air, with noise; recorded
+  // as a FIT file.
+  it('finds the CdA and Crr the ride was simulated with, and replays its moving time', () => {
+    const file = join(inputDir, 'known-drag.fit')
+    writeFileSync(file, rideFit(knownDragRide()))
+    const out = runCalibration(scenarioPath, {
+      file,
+      mass_kg: RIDE_TRUTH.massKg - 8,
+      bike_mass_kg: 8,
+      environment: { air_density_kg_m3: RIDE_TRUTH.rho },
+      fit_wind: false,
+      resamples: 0,
+    })
+    // Measured: CdA 0.271, Crr 0.0054 (the two trade off on a loop), replay +0.01 %.
+    expect(Math.abs(out.cda_m2! - RIDE_TRUTH.cda)).toBeLessThan(0.02)
+    expect(Math.abs(out.crr! - RIDE_TRUTH.crr)).toBeLessThan(0.001)
+    expect(Math.abs(out.replay!.error_pct!)).toBeLessThanOrEqual(1)
+  })
 })
