@@ -9,10 +9,12 @@
 //   npm test -- --no-real-data [suites…]   hides them (VELOPTIMA_TEST_DATA=none), as on a
 //                                          stranger's clone: every reader and path still runs on
 //                                          the self-made fixtures.
-// CI (.ci/run) runs the cheap part hidden first — unit and integration (PGlite), about 5 of the
-// ~20 minutes — then everything with the files.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+// With them hidden, the integration suites run only the test files that use scripts/test-data.ts
+// or the self-made fixtures (the others read no such file, so hiding changes nothing for them).
+// CI (.ci/run) runs the cheap part hidden first — the whole unit suite (~2 min) and those
+// integration files on PGlite (~2 min) — then everything with the files.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { root, run } from './lib.mjs'
 import { ensureChromium, ensureNginx, ensurePostgres } from './services.mjs'
 
@@ -69,7 +71,26 @@ async function check(name, command, args) {
   )
 }
 
-async function vitestSuite(name, project, env = {}) {
+/** The integration test files that use the real-world files or the self-made fixtures. */
+function integrationFilesUsingTestData() {
+  const found = []
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.name === 'node_modules' || e.name === 'dist') continue
+      const p = join(dir, e.name)
+      if (e.isDirectory()) walk(p)
+      else if (e.name.endsWith('.int.test.ts')) {
+        const text = readFileSync(p, 'utf8')
+        if (/scripts\/test-data|test\/fixtures\/synthetic-/.test(text))
+          found.push(relative(root, p))
+      }
+    }
+  }
+  for (const group of ['apps', 'packages']) walk(join(root, group))
+  return found.sort()
+}
+
+async function vitestSuite(name, project, env = {}, files = []) {
   if (!wanted(name)) return
   const t0 = Date.now()
   const out = join(reportDir, `${name}.json`)
@@ -80,6 +101,7 @@ async function vitestSuite(name, project, env = {}) {
       'run',
       '--project',
       project,
+      ...files,
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${out}`,
@@ -161,7 +183,8 @@ await check('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']
 await check('lint', 'npx', ['eslint', '.', '--max-warnings=0'])
 await check('types', 'node', ['scripts/typecheck.mjs'])
 await vitestSuite('unit', 'unit')
-await vitestSuite('integration-pglite', 'integration', { DB_DRIVER: 'pglite' })
+const hiddenIntegration = noRealData ? integrationFilesUsingTestData() : []
+await vitestSuite('integration-pglite', 'integration', { DB_DRIVER: 'pglite' }, hiddenIntegration)
 if (wanted('integration-pg')) {
   try {
     const url = await ensurePostgres()
@@ -169,12 +192,17 @@ if (wanted('integration-pg')) {
     // several API and worker processes, and uses the app through it in Chromium.
     const nginx = ensureNginx()
     const chromium = ensureChromium()
-    await vitestSuite('integration-pg', 'integration', {
-      DB_DRIVER: 'pg',
-      TEST_DATABASE_URL: url,
-      NGINX_PATH: nginx,
-      CHROMIUM_PATH: chromium,
-    })
+    await vitestSuite(
+      'integration-pg',
+      'integration',
+      {
+        DB_DRIVER: 'pg',
+        TEST_DATABASE_URL: url,
+        NGINX_PATH: nginx,
+        CHROMIUM_PATH: chromium,
+      },
+      hiddenIntegration,
+    )
   } catch (error) {
     record('integration-pg', false, error.message, 0, 1)
   }
