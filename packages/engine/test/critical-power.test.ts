@@ -1,6 +1,6 @@
 // CP and W′ from maximal efforts: Monod & Scherrer (1965, Ergonomics 8:329), W_lim = W′ + CP·t_lim
-// (science.md §3.1), checked against the model's own exhaustion times and against the
-// science.md §10 row 18 figure (CP 300 W, W′ 20 kJ: 400 W is held for exactly 200 s).
+// (docs/engine/science.md §3.1), checked against the model's own exhaustion times and against the
+// docs/engine/science.md §10 row 18 figure (CP 300 W, W′ 20 kJ: 400 W is held for exactly 200 s).
 import { describe, expect, it } from 'vitest'
 import {
   criticalPowerFromEfforts,
@@ -20,7 +20,7 @@ describe('criticalPowerFromEfforts (Monod & Scherrer 1965)', () => {
     expect(fit.maxResidualJ).toBeLessThan(1e-6)
   })
 
-  it('science.md §10 row 18: 400 W with the fitted CP and W′ is held 200 s (TTE = W′/(P − CP))', () => {
+  it('docs/engine/science.md §10 row 18: 400 W with the fitted CP and W′ is held 200 s (TTE = W′/(P − CP))', () => {
     // The 200-second effort the fit predicts is exactly the one that empties W′ in the simulation.
     const fit = criticalPowerFromEfforts([effort(150), effort(600), effort(1200)])
     expect(fit.wPrimeJ / (400 - fit.cpW)).toBeCloseTo(200, 6)

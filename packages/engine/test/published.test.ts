@@ -1,5 +1,5 @@
-// science.md §10: published figures for the Martin terms, air density, wind/yaw, W′ balance,
-// Normalized Power, cornering and braking. Each test names its source.
+// docs/engine/science.md §10: published figures for the Martin terms, air density, wind/yaw,
+// W′ balance, Normalized Power, cornering and braking. Each test names its source.
 import { describe, expect, it } from 'vitest'
 import {
   aeroPower,
@@ -132,7 +132,7 @@ describe('Martin et al. 1998 power terms (scheibo/calc calc_test.go)', () => {
   })
 })
 
-describe('air density (science.md §2)', () => {
+describe('air density (docs/engine/science.md §2)', () => {
   it('#9 22 °C, 750 mmHg, RH 50 %: 1.17433 kg/m³ and E_s(22 °C) = 26.437 hPa (rouleur _util.py docstrings)', () => {
     expect(Math.abs(airDensity(22, 750 * 133.322368, 0.5) - 1.17433)).toBeLessThan(1e-4)
     expect(Math.abs(saturationVapourPressurePa(22) / 100 - 26.437)).toBeLessThan(0.01)
@@ -157,14 +157,14 @@ describe('air density (science.md §2)', () => {
       expect(rel(saturationVapourPressurePa(t) / 100, hpa)).toBeLessThan(0.002)
     }
   })
-  it('humid air at 30 °C, 1013 hPa, 80 % RH is about 1.3 % less dense than dry air (science.md §2) [computed]', () => {
+  it('humid air at 30 °C, 1013 hPa, 80 % RH is about 1.3 % less dense than dry air (docs/engine/science.md §2) [computed]', () => {
     const loss = 1 - airDensity(30, 101300, 0.8) / airDensity(30, 101300, 0)
     expect(loss).toBeGreaterThan(0.012)
     expect(loss).toBeLessThan(0.014)
   })
 })
 
-describe('W′ balance (science.md §3)', () => {
+describe('W′ balance (docs/engine/science.md §3)', () => {
   it('#18 CP 300 W, W′ 20 kJ, constant 400 W: TTE = 200 s and W′bal(200 s) = 0 (Monod & Scherrer 1965)', () => {
     const power = new Float64Array(200).fill(400)
     const dur = new Float64Array(200).fill(1)
@@ -199,7 +199,7 @@ describe('W′ balance (science.md §3)', () => {
   })
 })
 
-describe('Normalized Power (Coggan; science.md §3.3)', () => {
+describe('Normalized Power (Coggan; docs/engine/science.md §3.3)', () => {
   it('#22 long alternating blocks of 100 W and 300 W give NP ≈ 253.0 W (avg 200 W) [computed]', () => {
     const p = new Float64Array(20 * 600)
     for (let i = 0; i < p.length; i++) p[i] = Math.floor(i / 600) % 2 === 0 ? 100 : 300
@@ -210,7 +210,7 @@ describe('Normalized Power (Coggan; science.md §3.3)', () => {
   })
 })
 
-describe('cornering and braking (science.md §5)', () => {
+describe('cornering and braking (docs/engine/science.md §5)', () => {
   it('#26 R 20 m, μ 0.8: v_max 12.53 m/s (45.1 km/h), lean 38.7° [computed, circular motion]', () => {
     const v = corneringSpeedLimit(20, 0.8)
     expect(rel(v, 12.53)).toBeLessThan(0.001)

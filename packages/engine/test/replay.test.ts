@@ -1,4 +1,4 @@
-// Replaying a recording (issue 15 §4): samples → power and moving/stationary time per segment,
+// Replaying a recording: samples → power and moving/stationary time per segment,
 // and a replay that never stalls. Independent truth: recordings made by the simulator itself
 // (replaying them must give back their own times, at any segment resolution), time conservation,
 // and hand-made stops.

@@ -1,4 +1,4 @@
-// Invariants of the forward simulation over seeded random courses (issue 3: energy balance,
+// Invariants of the forward simulation over seeded random courses (energy balance,
 // convergence, monotonic time, speed never negative, a clear result for a rider who cannot climb).
 import { describe, expect, it } from 'vitest'
 import {

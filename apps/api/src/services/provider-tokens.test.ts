@@ -19,7 +19,7 @@ import {
   type IdTokenOptions,
 } from './provider-tokens.ts'
 
-// Every rule of the specification §5 ("Identity token checks, each failing with an error"),
+// Every rule of docs/specification.md §5 ("Identity token checks, each failing with an error"),
 // each against a token crafted to break exactly that rule, and the API's access-token checks.
 
 const ISSUER = 'http://localhost:4000/'

@@ -1,7 +1,7 @@
 // Forecast points along a course's track: the start, the finish and evenly between, positions
 // interpolated linearly between the track's points (plain arithmetic here). And the time range
 // for the forecast's spread when a changed forecast of the plan's ride falls outside the fetched
-// hours: the steady ride's range is kept (commit de1b348), with real simulations on a real
+// hours: the steady ride's range is kept, with real simulations on a real
 // forecast whose hours end just after the plan's finish.
 import { describe, expect, it } from 'vitest'
 import {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { inputDir as dir, veloptimaWithInput as veloptima } from '../../test/run-cli.ts'
 
 describe('veloptima tyre-pressure', () => {
-  it('prints front/rear pressures as snake_case JSON (issue 18: within the SILCA/Zipp/ENVE band)', () => {
+  it('prints front/rear pressures as snake_case JSON (within the SILCA/Zipp/ENVE band)', () => {
     // 75 + 9 kg, 28 mm tubeless on a 23 mm rim, normal roads: SILCA, Zipp and ENVE give both
     // tyres in the high 50s to high 60s psi with the rear 5–15 % above the front.
     const r = veloptima(['tyre-pressure', 'FILE'], {

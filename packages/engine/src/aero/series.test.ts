@@ -11,7 +11,7 @@ import { syntheticRide } from './synthetic-ride.ts'
 const base = () => syntheticRide({ cda: 0.25, crr: 0.004, massKg: 80, laps: 1, seed: 1 }).samples
 
 describe('prepareVe', () => {
-  it('air density from the environment: 22 °C, 750 mmHg, 50 % → 1.17433 kg/m³ (rouleur docstring, science.md §10 #9)', () => {
+  it('air density from the environment: 22 °C, 750 mmHg, 50 % → 1.17433 kg/m³ (rouleur docstring, docs/engine/science.md §10 #9)', () => {
     const s = base()
     const { rho, source } = densitySeries(s, {
       environment: { temperatureC: 22, pressurePa: 750 * 133.322, humidity: 0.5 },

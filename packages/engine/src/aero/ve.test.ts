@@ -8,8 +8,8 @@ import { fitVirtualElevation, virtualElevation } from './ve.ts'
 const whole = (n: number) => [{ start: 0, end: n, group: 0 }]
 
 /**
- * GoldenCheetah Aerolab's virtual elevation (science.md §6.1, Chung 2012), written out here
- * independently: per sample f = η·P/v, a = (v² − v_prev²)/(2·Δt·v),
+ * GoldenCheetah Aerolab's virtual elevation (docs/engine/science.md §6.1, Chung 2012), written
+ * out here independently: per sample f = η·P/v, a = (v² − v_prev²)/(2·Δt·v),
  * s = f/(m·g) − Crr − CdA·ρ·v²/(2·m·g) − a/g, VE += s·v·Δt.
  */
 function aerolabVe(
@@ -113,7 +113,7 @@ describe('virtualElevation', () => {
     expect(diff).toBeCloseTo(extra, 6)
   })
 
-  it('closes a flat loop with the true parameters, and CdA +0.01 m² drifts −0.78 m/km at 10 m/s (science.md §10 #30)', () => {
+  it('closes a flat loop with the true parameters, and CdA +0.01 m² drifts −0.78 m/km at 10 m/s (docs/engine/science.md §10 #30)', () => {
     const flat = syntheticRide({
       cda: 0.25,
       crr: 0.004,
@@ -145,7 +145,8 @@ describe('virtualElevation', () => {
     for (let i = a + 1; i <= b; i++) v2 += flat.samples.speed[i]! ** 2
     v2 /= b - a
     const drift = (mis[b]! - mis[a]! - (ve[b]! - ve[a]!)) / km
-    // Published rule (science.md §6.1): 0.78 m per km at 10 m/s; scaled to the ride's mean v².
+    // Published rule (docs/engine/science.md §6.1): 0.78 m per km at 10 m/s; scaled to the
+    // ride's mean v².
     expect(drift).toBeCloseTo((-0.78 * v2) / 100, 2)
     expect(Math.sqrt(v2)).toBeGreaterThan(9.7)
     expect(Math.sqrt(v2)).toBeLessThan(10.3)

@@ -1,4 +1,4 @@
-// Calibration in the ride's own weather (issue 19 §4): a ride simulated by the engine in a known
+// Calibration in the ride's own weather: a ride simulated by the engine in a known
 // wind and air (the truth), calibrated with that weather as the historical input, must give back
 // the simulated rider; calibrated as if the air were still and standard, it must not.
 import { describe, expect, it } from 'vitest'

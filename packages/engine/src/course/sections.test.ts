@@ -117,7 +117,7 @@ describe('terrainOf', () => {
   })
 })
 
-describe('section grades over at least 100 m (issue 18 §5)', () => {
+describe('section grades over at least 100 m', () => {
   it('a 20 m section on a 30 % blip reads the grade of the 100 m around it; longer ones their own', () => {
     const c = courseFromSegments(
       Array.from({ length: 100 }, (_, i) => ({

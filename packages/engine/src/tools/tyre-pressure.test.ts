@@ -17,7 +17,7 @@ const base: TyrePressureInput = {
   surface: 'smooth',
 }
 
-describe('Berto 15 % drop fit (science.md §10 row 23, BikeTinker fit via dgabbe/btpress)', () => {
+describe('Berto 15 % drop fit (docs/engine/science.md §10 row 23, BikeTinker fit via dgabbe/btpress)', () => {
   it('40 kg on 25 mm → 77.0 psi; 45 kg on 28 mm → 72.0 psi (±0.5 psi)', () => {
     expect(Math.abs(bertoPsi(40, 25) - 77.0)).toBeLessThanOrEqual(0.5)
     expect(Math.abs(bertoPsi(45, 28) - 72.0)).toBeLessThanOrEqual(0.5)
@@ -44,7 +44,7 @@ describe('calibration against SILCA, Zipp and ENVE (anchors A1–A4 in tyre-pres
     tyreType: 'tubeless',
     surface: 'normal',
   }
-  it('A4, issue 18: 75 + 9 kg, 28 mm tubeless on 23 mm, normal roads → both in the high 50s to high 60s psi, rear 5–15 % above', () => {
+  it('A4: 75 + 9 kg, 28 mm tubeless on 23 mm, normal roads → both in the high 50s to high 60s psi, rear 5–15 % above', () => {
     // Before: front 41.9 psi, rear 66.1 psi (rear/front 1.58).
     const r = recommendTyrePressure(road28on23)
     for (const w of [r.front, r.rear]) {
@@ -113,7 +113,7 @@ describe('calibration against SILCA, Zipp and ENVE (anchors A1–A4 in tyre-pres
   })
 })
 
-describe('rear/front ratio property (issue 18 §6: the rear 3–25 % above the front)', () => {
+describe('rear/front ratio property (the rear 3–25 % above the front)', () => {
   it('for every front share 0.35–0.45 (rear 55–65 %), system mass 45–150 kg, width 23–50 mm, every surface and tyre type', () => {
     let checked = 0
     for (let share = 0.35; share <= 0.45 + 1e-9; share += 0.01) {
@@ -144,7 +144,7 @@ describe('rear/front ratio property (issue 18 §6: the rear 3–25 % above the f
   })
 })
 
-describe('hookless cap (science.md §10 row 24, Zipp AXS behaviour reported by dropba.rs)', () => {
+describe('hookless cap (docs/engine/science.md §10 row 24, Zipp AXS behaviour reported by dropba.rs)', () => {
   const zipp: TyrePressureInput = {
     riderMassKg: 70,
     bikeMassKg: 12,

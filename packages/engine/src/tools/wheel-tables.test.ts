@@ -13,7 +13,7 @@ import {
 } from './wheel-tables.ts'
 import { frontStability, rearStability, type StabilityConditions } from './stability.ts'
 
-describe('published drag conversions (science.md §10 row 25, djconnel.blogspot.com)', () => {
+describe('published drag conversions (docs/engine/science.md §10 row 25, djconnel.blogspot.com)', () => {
   it('100 g of drag at 30 mph = 13.2 W and ΔCdA 0.0089 m² (ρ 1.225), within 2 %', () => {
     const v = (30 * 1609.344) / 3600
     const f = gramsToNewtons(100)

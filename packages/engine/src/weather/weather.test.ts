@@ -54,14 +54,14 @@ const rider: Rider = {
   drivetrainEfficiency: 0.976,
 }
 
-describe('wind profile (power law, science.md §1.1)', () => {
-  it('defaults: rural α = 0.16 at 1.5 m, (0.15)^0.16 = 0.738 — science.md §1.1 "factor 0.74 (rural)"', () => {
+describe('wind profile (power law, docs/engine/science.md §1.1)', () => {
+  it('defaults: rural α = 0.16 at 1.5 m, (0.15)^0.16 = 0.738 — docs/engine/science.md §1.1 "factor 0.74 (rural)"', () => {
     expect(windHeightFactor()).toBeCloseTo(Math.pow(1.5 / 10, 0.16), 12)
     expect(windHeightFactor()).toBeCloseTo(0.74, 2)
     expect(RIDER_HEIGHT_WIND_FACTOR).toBe(windHeightFactor())
     expect(windHeightFactor({ heightM: 10 })).toBe(1)
   })
-  it('suburbs (α = 0.3) at 1.5 m: 0.57 (science.md §1.1); rougher terrain slows the wind more', () => {
+  it('suburbs (α = 0.3) at 1.5 m: 0.57 (docs/engine/science.md §1.1); rougher terrain slows the wind more', () => {
     expect(windHeightFactor({ terrain: 'suburbs' })).toBeCloseTo(0.57, 2)
     expect(windHeightFactor({ terrain: 'city' })).toBeLessThan(
       windHeightFactor({ terrain: 'suburbs' }),

@@ -34,7 +34,7 @@ export const referenceRider: ReferenceRider = {
 }
 
 describe('reference steady speed (quasi-steady Martin 1998)', () => {
-  it('reproduces the scheibo/calc README climb: 357.37 W for 4.8 km at 8.125 % in 16:05 (science.md §10 row 7)', () => {
+  it('reproduces the scheibo/calc README climb: 357.37 W for 4.8 km at 8.125 % in 16:05 (docs/engine/science.md §10 row 7)', () => {
     // rider 70 + bike 8 kg, CdA 0.325, Crr 0.004, ρ 1.225, Ec 0.976, Fw 0.0044
     const r = { ...referenceRider, massKg: 78, cdaM2: 0.325, crr: 0.004 }
     const v = referenceSteadySpeed(r, 0.08125, 0, 1.225, 357.37)

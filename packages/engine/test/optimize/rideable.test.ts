@@ -1,4 +1,4 @@
-// Issue 15: the plan a rider receives is optimized as such, and the optimizer is never beaten by a
+// The plan a rider receives is optimized as such, and the optimizer is never beaten by a
 // plain structured plan. The structured plans here (best constant power, best two-level climb /
 // descent plan, best grade-proportional plan P = a + b·grade) are found by plain searches written
 // in this file (grids and bisections over `simulate`), independent of the optimizer's code.
@@ -14,7 +14,7 @@ import {
 import { FINE_CONTROLS, optimizePacing } from '../../src/optimize/pacing.ts'
 import { rng } from '../random.ts'
 
-/** The issue's rider: 70 + 8 kg, CdA 0.26, Crr 0.004, η 0.976, CP 300 W, W′ 20 kJ, max 900 W. */
+/** The test rider: 70 + 8 kg, CdA 0.26, Crr 0.004, η 0.976, CP 300 W, W′ 20 kJ, max 900 W. */
 const issueRider: Rider = {
   massKg: 70,
   bikeMassKg: 8,
@@ -105,7 +105,7 @@ function bestGradeProportional(r: Ride, hi: number) {
   return plainSearch(r, range(Math.max(0, coarse.g - 250), coarse.g + 250, 25), plan, 0, hi)
 }
 
-describe('issue 15 reproducer: twenty 500 m segments alternating +4 % / −4 %', () => {
+describe('twenty 500 m segments alternating +4 % / −4 %', () => {
   const course = courseFromSegments(
     Array.from({ length: 20 }, (_, i) => ({ lengthM: 500, grade: i % 2 === 0 ? 0.04 : -0.04 })),
   )
@@ -113,7 +113,7 @@ describe('issue 15 reproducer: twenty 500 m segments alternating +4 % / −4 %',
   const opt = optimizePacing({ ...r, pacing: { constraint: { type: 'w_prime_balance' } } })
   const two = bestTwoLevel(r, 900)
 
-  it('the issue’s two-level plan (340 W up, 295.7 W down) is feasible at 897.6 s', () => {
+  it('a hand-made two-level plan (340 W up, 295.7 W down) is feasible at 897.6 s', () => {
     const p = Float64Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 340 : 295.7))
     const s = ride(r, p)
     expect(s.timeS).toBeCloseTo(897.6, 1)

@@ -1,4 +1,4 @@
-// The W′ DP over section ends and powers jointly (issue 15, sections-dp.ts), against a plain
+// The W′ DP over section ends and powers jointly (sections-dp.ts), against a plain
 // exhaustive search: every split of a short course into sections of at least 200 m, every power of
 // the grid on every section, each plan ridden by `simulate` itself (quasi-steady, as the DP's
 // tables), the fastest that keeps W′ ≥ 0 wins.

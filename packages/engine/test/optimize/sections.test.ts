@@ -1,4 +1,4 @@
-// Sections and levels of the rideable plan (issue 15): the DP over section ends shared by
+// Sections and levels of the rideable plan: the DP over section ends shared by
 // `segmentLevels` and `freeSections`, checked against exhaustive enumeration of every split on
 // small profiles (independent: all 2^(K−1) ways to cut K controls, filtered by the minimum length).
 import { describe, expect, it } from 'vitest'

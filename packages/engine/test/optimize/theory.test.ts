@@ -1,4 +1,4 @@
-// Where theory or published studies give the answer (science.md §4 and §10 rows 31–33).
+// Where theory or published studies give the answer (docs/engine/science.md §4 and §10 rows 31–33).
 import { describe, expect, it } from 'vitest'
 import { courseFromSegments, simulate, steadySpeed, type Rider } from '../../src/index.ts'
 import { optimizePacing } from '../../src/optimize/pacing.ts'
@@ -50,7 +50,7 @@ describe('flat and calm: constant power is optimal (Atkinson et al. 2007, Sports
   }
 })
 
-describe('mean-power constraint on a climb of varying gradient: constant ground speed (Bos et al. 2024, arXiv 2403.03363; science.md §10 row 32)', () => {
+describe('mean-power constraint on a climb of varying gradient: constant ground speed (Bos et al. 2024, arXiv 2403.03363; docs/engine/science.md §10 row 32)', () => {
   const grades = [0.03, 0.08, 0.05, 0.1, 0.04, 0.07]
   const course = courseFromSegments(
     Array.from({ length: 600 }, (_, i) => ({ lengthM: 10, grade: grades[Math.floor(i / 100)]! })),
@@ -87,10 +87,10 @@ describe('mean-power constraint on a climb of varying gradient: constant ground 
   })
 })
 
-// Atkinson, Peacock & Passfield 2007, J Sports Sci 25:1001 (science.md §4, §10 row 31): rider
-// 70 kg + bike 10 kg, Martin 1998 model, mean power 289 W varied ±10 % with gradient or wind
-// saves ≈126 s on 10 km of alternating 1 km at +10 %/−10 %, ≈51 s on 40 km of alternating 5 km
-// of ±4.4 m/s wind. Their CdA/Crr are not in the abstract: CdA 0.26 and Crr 0.004 here, so the
+// Atkinson, Peacock & Passfield 2007, J Sports Sci 25:1001 (docs/engine/science.md §4, §10 row 31):
+// rider 70 kg + bike 10 kg, Martin 1998 model, mean power 289 W varied ±10 % with gradient or wind
+// saves ≈126 s on 10 km of alternating 1 km at +10 %/−10 %, ≈51 s on 40 km of alternating 5 km of
+// ±4.4 m/s wind. Their CdA/Crr are not in the abstract: CdA 0.26 and Crr 0.004 here, so the
 // published figures are matched within ±25 %. Their ±10 % strategy is then one feasible plan for
 // our optimizer (same work, same ±10 % bounds): the optimizer must find at least its saving.
 describe('Atkinson et al. 2007 variable-power savings', () => {
@@ -159,9 +159,10 @@ describe('Atkinson et al. 2007 variable-power savings', () => {
   }
 })
 
-// Cangley et al. 2011, Int J Sports Med 32:132 (science.md §10 row 33): on an undulating 4 km
-// course at 255 W, varying power with gradient saved 12 ± 8 s (2.9 %) in the field. Range check on
-// a 4 km course of ±3–6 % undulations with power allowed ±25 % around the mean: 4–20 s.
+// Cangley et al. 2011, Int J Sports Med 32:132 (docs/engine/science.md §10 row 33): on an
+// undulating 4 km course at 255 W, varying power with gradient saved 12 ± 8 s (2.9 %) in the field.
+// Range check on a 4 km course of ±3–6 % undulations with power allowed ±25 % around the mean:
+// 4–20 s.
 describe('Cangley et al. 2011 undulating 4 km at 255 W', () => {
   it('optimized minus constant at the same mean power is within the field range 4–20 s', () => {
     const g = [0.04, 0.02, -0.03, -0.05, 0.06, 0.01, -0.04, 0.03]

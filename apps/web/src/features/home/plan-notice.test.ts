@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { BillingSubscription } from '@veloptima/contracts'
 import { planNotices } from './plan-notice.ts'
 
-// Issue 17: "A lapsed plan (past_due, canceled) removes the claims at the period's end and says
-// so on the home page and the account page". The subscriptions are as GET
+// A lapsed plan (past_due, canceled) loses its claims at the period's end, and the home page and
+// the account page say so. The subscriptions are as GET
 // /api/billing/subscriptions returns them (services/billing.ts subscriptionJson).
 const sub = (over: Partial<BillingSubscription>): BillingSubscription => ({
   id: 'sub-1',

@@ -4,7 +4,7 @@ import { homeState } from './readiness.ts'
 const sim = { 'create:simulations': true }
 const fullProfile = { rider_height: 1.8, rider_weight: 72 }
 
-describe('home state (specification §2 Home states, §4 Home readiness)', () => {
+describe('home state (docs/specification.md §2 Home states, §4 Home readiness)', () => {
   it('signed out: the landing hero', () => {
     expect(
       homeState({ signedIn: false, claims: sim, profile: undefined, hasRiderSetup: undefined }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { surveyUrl } from './feedback.tsx'
 
-describe('feedback survey address (specification §6: passes e-mail and uid)', () => {
+describe('feedback survey address (docs/specification.md §6: passes e-mail and uid)', () => {
   it('adds email and uid, encoded, keeping the survey’s own parameters', () => {
     const url = new URL(
       surveyUrl('https://survey.example/s/abc?lang=en', 'a+b@example.com', 'auth0|42', 'http://x'),

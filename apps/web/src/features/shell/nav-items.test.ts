@@ -3,7 +3,7 @@ import { sideMenu, topMenu } from './nav-items.ts'
 
 const user = { uid: 'u1', email: 'a@b.c', displayName: 'A' }
 
-describe('top navigation by claim (specification §2, §6)', () => {
+describe('top navigation by claim (docs/specification.md §2, §6)', () => {
   it('shows nothing to a signed-out visitor', () => {
     expect(topMenu({ user: undefined, claims: { 'create:simulations': true } }, '/')).toEqual([])
   })

@@ -8,7 +8,7 @@ const doc = (id: string, top: number) =>
       wanted === id ? { getBoundingClientRect: () => ({ top }) } : null,
   }) as unknown as Document
 
-describe('scrolling on navigation (specification §2, §9: 70 px offset)', () => {
+describe('scrolling on navigation (docs/specification.md §2, §9: 70 px offset)', () => {
   it('uses a 70 px offset', () => expect(SCROLL_OFFSET).toBe(70))
 
   it('puts the hash element 70 px below the top, from wherever the page is scrolled', () => {

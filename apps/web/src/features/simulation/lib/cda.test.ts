@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { anthropometricCda, estimatePositions } from './cda.ts'
 
-// science.md §10 row 15, scheibo/calc calc_test.go: h 1.75 m, m 69 kg → drops 0.3653, aero 0.2284;
-// h 1.60 m, m 53 kg → drops 0.3295, aero 0.1982 (tolerance 0.2 %).
+// docs/engine/science.md §10 row 15, scheibo/calc calc_test.go: h 1.75 m, m 69 kg → drops 0.3653,
+// aero 0.2284; h 1.60 m, m 53 kg → drops 0.3295, aero 0.1982 (tolerance 0.2 %).
 describe('anthropometric CdA (scheibo/calc DropsA / AeroA)', () => {
   it.each([
     [1.75, 69, 'drops', 0.3653],

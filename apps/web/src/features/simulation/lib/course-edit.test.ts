@@ -59,7 +59,7 @@ describe('course edits', () => {
   })
 })
 
-describe('grades shown over at least 100 m (issue 18: "Steepest 19.0 %" from one 10 m segment)', () => {
+describe('grades shown over at least 100 m (no "Steepest 19.0 %" from one 10 m segment)', () => {
   // 50 segments of 10 m on the flat, one of them at 30 % (GPS noise).
   const noisy: EditableSegment[] = Array.from({ length: 50 }, (_, i) => ({
     start: i * 10,
