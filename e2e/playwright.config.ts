@@ -10,7 +10,7 @@ import { chromiumArgs, chromiumPath } from './chromium.ts'
 const base = 3100 + (process.pid % 400) * 2
 process.env.E2E_PORT ??= String(base)
 process.env.E2E_IDP_PORT ??= String(base + 1)
-// The weather provider's local stand-in (README "Race-day weather"): nothing from the internet.
+// The weather provider's local stand-in (docs/engine/weather.md): nothing from the internet.
 process.env.E2E_WEATHER_PORT ??= String(base + 1000)
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'veloptima-e2e-'))
 // A second instance with payment configured, used only by billing.spec.ts (the first one runs

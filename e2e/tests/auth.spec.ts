@@ -12,7 +12,7 @@ import {
   submitCredentials,
 } from '../helpers/auth.ts'
 
-// The sign-in journeys of the specification §4 against the embedded identity provider.
+// The sign-in journeys of docs/specification.md §4 against the embedded identity provider.
 
 /** `npm run admin -- ARGS` against the server under test (it finds it through DATA_DIR). */
 function admin(...args: string[]): string {

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import Stripe from 'stripe'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
-// Issue 17, subscriptions: a new user buys the Individual plan through Stripe Checkout and gets
+// Subscriptions: a new user buys the Individual plan through Stripe Checkout and gets
 // Performance Simulation without signing out; a cancelled subscription locks it again at the
 // period's end. This runs against the second app instance of playwright.config.ts, the one with
 // Stripe configured: its SDK talks to the local Stripe stand-in (which checks what it is sent and

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { DEMO, signIn } from '../helpers/auth.ts'
 import { captureToken } from './shell-checks.ts'
 
-// Browser lockdown (issue 18 §3): every page, served with its Content-Security-Policy, loads
+// Browser lockdown: every page, served with its Content-Security-Policy, loads
 // without a single violation: the landing page, the identity provider's sign-in page and the
 // signed-in pages of a coach (the routes of shell.spec.ts). Violations are caught twice: the
 // securitypolicyviolation event of each document and Chromium's console message about it.

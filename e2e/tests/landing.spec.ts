@@ -21,8 +21,8 @@ test('a signed-out visitor sees the landing page of the specification', async ({
 test('the landing page loads under 120 KB of gzipped JavaScript, without TanStack Query', async ({
   page,
 }) => {
-  // Issue 18 §4: "the landing page under 120 KB of gzipped JavaScript … the signed-in app split
-  // from the landing page". Every script a new visitor's browser fetches until the network is
+  // The landing page under 120 KB of gzipped JavaScript, the signed-in app split from it
+  // (docs/web-app.md). Every script a new visitor's browser fetches until the network is
   // idle, gzipped at level 9 as a compressing proxy would serve it.
   const scripts: string[] = []
   const requests: string[] = []

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { watchErrors } from './shell-checks.ts'
 
-// The web shell at 390 px (issue 7; specification §2): the landing page fits the screen, the top
+// The web shell at 390 px (docs/specification.md §2): the landing page fits the screen, the top
 // menu becomes a toggle panel and the side menu a slide-over drawer (split from shell.spec.ts).
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main', exact: true })

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test'
 import { screenshotPath } from '../helpers/auth.ts'
 import { watchErrors } from './shell-checks.ts'
 
-// The PWA update flow (specification §2 "Other behaviour", §7 /sw.js): when a new service
+// The PWA update flow (docs/specification.md §2 "Other behaviour", §7 /sw.js): when a new service
 // worker is waiting, the banner "New version of the application available." offers Update.
 
 test('a new service worker brings the banner with its Update action', async ({ context, page }) => {

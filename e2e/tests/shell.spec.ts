@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { captureToken, expectAccessible, SHELL_PARTS, watchErrors } from './shell-checks.ts'
 
-// The web shell (issue 7; specification §1, §2, §6, §9): home states, navigation by claim,
+// The web shell (docs/specification.md §1, §2, §6, §9): home states, navigation by claim,
 // redirects, breadcrumbs, layout on desktop and at 390 px, notifications, accessibility.
 
 /** The gzip size of the scripts a page loaded (the figure reported in the README). */

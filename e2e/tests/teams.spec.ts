@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { DEMO, DEMO_PASSWORD, screenshotPath, signIn, submitCredentials } from '../helpers/auth.ts'
 
-// Issue 17, teams: a coach builds a team in the app and a rider joins it through an invitation
+// Teams: a coach builds a team in the app and a rider joins it through an invitation
 // link (no SMTP_URL in the e2e server, so the link is shown to the coach to copy); a course the
 // rider gives the team appears in the coach's open list through the live stream.
 

@@ -7,7 +7,7 @@ import {
   type WheelsInput,
 } from '../../packages/engine/src/index.ts'
 
-// The /tools journey (issue 9): both calculators in metric, then in imperial, against the engine.
+// The /tools journey: both calculators in metric, then in imperial, against the engine.
 
 const PA_PER_PSI = 6894.757293168
 const bar = (pa: number) => `${(pa / 1e5).toFixed(2)} bar`

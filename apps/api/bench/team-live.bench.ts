@@ -1,4 +1,4 @@
-// Team items live (issue 17): `npm run bench -- team-live`. On the database DB_DRIVER names
+// Team items live: `npm run bench -- team-live`. On the database DB_DRIVER names
 // (PGlite by default; `DB_DRIVER=pg` uses TEST_DATABASE_URL), a team of BENCH_MEMBERS members
 // (default 10), each with an open live stream, holding BENCH_TEAM_ITEMS courses (default 2000,
 // the same small course each). Prints, asserts nothing:

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from './helpers.ts'
 import { apiRoutes } from './route-table.ts'
 
 // No endpoint accepts a request without a valid session token, except health, readiness, the
-// custom-token exchange and the public configuration (issue 5, "Done when"). This walks every
+// custom-token exchange and the public configuration. This walks every
 // registered API route, so a route added later without `app.authenticate` fails here.
 
 const PUBLIC = new Set([

@@ -1,4 +1,4 @@
-// The authorization walk of the billing routes (issue 17): with payment configured (the SDK
+// The authorization walk of the billing routes: with payment configured (the SDK
 // pointed at the Stripe stand-in), a member of another team gets 404 for everything about a
 // team's plan and nothing is asked of Stripe on his behalf; a plain member of the team sees the
 // plan but may neither buy nor manage it (403); someone else's Checkout session is 404.

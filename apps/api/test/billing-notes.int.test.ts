@@ -1,4 +1,4 @@
-// What the holder is told when Stripe's subscription events arrive (issue 17): activation, a
+// What the holder is told when Stripe's subscription events arrive: activation, a
 // cancellation at the period's end (Stripe's `previous_attributes` say it changed), a change of
 // plan or seats, the end; and nothing for a renewal or for the subscription's own event that
 // replaces the provisional plan of its Checkout. Events signed by the SDK's test-header helper.

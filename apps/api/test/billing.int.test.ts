@@ -1,4 +1,4 @@
-// Subscriptions and payment (issue 17): Stripe's official SDK against the local Stripe stand-in
+// Subscriptions and payment: Stripe's official SDK against the local Stripe stand-in
 // (stripe-stand-in.ts: it checks and records what the SDK sends; Stripe cannot be reached from
 // here), and webhooks signed by the SDK's own test-header helper, posted to the real app.
 import type { AddressInfo } from 'node:net'

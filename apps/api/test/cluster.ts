@@ -1,4 +1,4 @@
-// Several Veloptima processes behind nginx, as deployed (README "Running on several machines"):
+// Several Veloptima processes behind nginx, as deployed (docs/deployment.md):
 // `apis` API processes (scripts/roles.mjs serve, JOB_WORKERS=0) and `workers` worker processes
 // (scripts/roles.mjs worker), one PostgreSQL database of their own, files in one shared
 // directory or (s3: true) in one bucket of an S3-protocol server (s3rver) on loopback, and nginx

@@ -71,7 +71,7 @@ describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once r
     expect(output.optimal_time_saved_s!).toBeGreaterThanOrEqual(0)
     expect(output.min_w_prime_balance_j!).toBeGreaterThanOrEqual(-1)
     expect(output.plan.length).toBeGreaterThan(1)
-    // at most 12 target powers (the default), each over one or more sections (issue 15)
+    // at most 12 target powers (the default), each over one or more sections
     expect(output.targets.length).toBeLessThanOrEqual(12)
     expect(output.plan[0]!.start_m).toBe(0)
     expect(output.plan.at(-1)!.end_m).toBeCloseTo(20_000, 0)

@@ -194,7 +194,7 @@ describe(`list queries on ${testDriver()}: only their columns, by index`, () => 
   })
 })
 
-// One caller owning thousands of items (issue 18, the bench's `big` scenario): the page must be
+// One caller owning thousands of items (the bench's `big` scenario): the page must be
 // read by walking the caller's keyset index backwards and stopping after `limit + 1` rows, not by
 // fetching all of the caller's rows and sorting them. Checked on what the planner actually did
 // (EXPLAIN ANALYZE): how many rows each scan of the table returned.

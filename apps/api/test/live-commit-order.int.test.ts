@@ -1,4 +1,4 @@
-// The live stream and commits out of seq order (issue 16): two writers (two worker processes)
+// The live stream and commits out of seq order: two writers (two worker processes)
 // insert notifications; the one that took seq N commits after the one that took N + 1. The
 // stream must still deliver N (the multi-process test lost one this way before the fix).
 // PostgreSQL only: PGlite has one connection, its commits cannot interleave.

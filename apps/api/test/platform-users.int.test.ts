@@ -225,7 +225,7 @@ describe(`users, trial, rider profile, teams and feedback on ${testDriver()}`, (
   })
 
   it('POST /api/feedback stores the message; empty text and bad rating are rejected', async () => {
-    // The feedback form is for the beta testers (specification §6, access:betaFeedback).
+    // The feedback form is for the beta testers (docs/specification.md §6, access:betaFeedback).
     expect((await call('POST', '/api/feedback', alice, { text: 'x' })).statusCode).toBe(403)
     alice = await t.bearer({
       uid: 'alice',

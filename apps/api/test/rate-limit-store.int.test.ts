@@ -87,7 +87,7 @@ describe('POST /api/auth/custom-token limit shared by two apps on one database',
     // The refusal says when to come back: Retry-After in seconds, within the minute's window.
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1)
     expect(Number(retryAfter)).toBeLessThanOrEqual(60)
-    // 60 a minute per address: the route's limit (routes/auth/routes.ts, README "Sign-in").
+    // 60 a minute per address: the route's limit (routes/auth/routes.ts, docs/limits-signin.md).
     expect(codes.slice(0, 60).every((c) => c === 'invalid-credential')).toBe(true)
     expect(codes[60]).toBe('too-many-requests')
     // One counter for the route and the address, not one per app.

@@ -1,4 +1,4 @@
-// Browser lockdown (issue 18 §3): the app's and the identity provider's security headers, the
+// Browser lockdown: the app's and the identity provider's security headers, the
 // provider's inline blocks allowed by their exact hash, and its cookies.
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

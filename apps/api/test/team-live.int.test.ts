@@ -1,4 +1,4 @@
-// Team members see the team's items live (issue 17): a member's new course reaches the other
+// Team members see the team's items live: a member's new course reaches the other
 // members' live streams as a `team-item` event naming the collection and the team, never an
 // outsider's; the course import (which writes no NOTIFY itself) is found by the hub's poll.
 import type { AddressInfo } from 'node:net'

@@ -1,4 +1,4 @@
-// Seats at acceptance (issue 17): a team plan's seats are checked under the team's row lock in
+// Seats at acceptance: a team plan's seats are checked under the team's row lock in
 // the same transaction that adds the member, so two invitations accepted at the same moment on a
 // team with one free seat cannot both join.
 import { eq } from 'drizzle-orm'

@@ -1,4 +1,4 @@
-// TRUST_PROXY (issue 16, several API processes behind nginx): behind a trusted balancer the
+// TRUST_PROXY (several API processes behind nginx): behind a trusted balancer the
 // per-address limits count the client's address from X-Forwarded-For, not the balancer's; a
 // request from an untrusted peer cannot pick its address with that header.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

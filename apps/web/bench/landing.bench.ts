@@ -1,5 +1,5 @@
-// `npm run bench -- landing`: the first page as a new visitor gets it (issue 18 §4: "under
-// 120 KB of gzipped JavaScript"). The SPA is built for production by Vite into a scratch
+// `npm run bench -- landing`: the first page as a new visitor gets it (under 120 KB of gzipped
+// JavaScript, docs/web-app.md). The SPA is built for production by Vite into a scratch
 // directory and served by the real API (embedded PGlite, loopback); Debian's headless Chromium
 // loads the landing page with an empty cache, RUNS times. Prints, from the browser's Resource
 // Timing, every script the page fetched with its bytes on the wire and its gzip size (the API

@@ -1,5 +1,5 @@
-// `npm run bench`: the instant preview of the optimization page (issue 8: "shows the predicted
-// time and plan within a second for courses up to 200 km"), measured where it runs: the real
+// `npm run bench`: the instant preview of the optimization page (the predicted time and plan
+// within a second for courses up to 200 km, docs/web-app.md), measured where it runs: the real
 // preview worker (src/features/simulation/worker/preview.worker.ts), bundled by Vite, in Debian's
 // headless Chromium. For each course it prints the time from an edit to the first answer (the
 // draft on long courses) and to the full-resolution answer, on the main thread: the page's input

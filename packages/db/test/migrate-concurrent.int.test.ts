@@ -1,5 +1,5 @@
 // Several processes started together on one fresh PostgreSQL database (npm run serve × 2 and
-// npm run worker × 2, issue 16) each apply the migrations at start. Without a lock, drizzle's
+// npm run worker × 2) each apply the migrations at start. Without a lock, drizzle's
 // migrator lets two of them both see a migration as pending, and the loser fails on its CREATE.
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// Embedded PGlite in its own worker thread (issue 18): the API's event loop keeps running while a
+// Embedded PGlite in its own worker thread: the API's event loop keeps running while a
 // query works, transactions stay serialised as they were in-process (docs/decisions/0005), and
 // PostgreSQL's errors and types come back as drizzle expects them. Runs on PGlite whatever
 // DB_DRIVER says: it is about the embedded database.

@@ -1,4 +1,4 @@
-// `npm run bench -- calibrate`: calibration of a 6 h ride (issue 15: < 1 s). Two rides, both made
+// `npm run bench -- calibrate`: calibration of a 6 h ride (target: < 1 s). Two rides, both made
 // by the engine so the bench needs no file: (1) a 6 h, 1 Hz head-unit recording of a hilly loop
 // in a 3 m/s wind (aero/synthetic-ride.ts), calibrated by `calibrateRide` (exclusions, energy
 // fit, outlier rejection, 50 bootstrap resamples, wind jackknife); (2) a 6 h ride simulated on a

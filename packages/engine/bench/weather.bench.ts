@@ -1,4 +1,4 @@
-// `npm run bench -- weather`: what the race-day weather costs an optimization run (issue 19).
+// `npm run bench -- weather`: what the race-day weather costs an optimization run.
 // A 180 km rolling course (engine-made, so no file), a forecast at 6 points over 12 hours whose
 // wind turns and strengthens through the day, a rider with CP 300 W. Measured: one pacing
 // optimization; the whole arrival-time iteration (steady first guess, then re-optimized with the

@@ -85,7 +85,7 @@ describe('race-day weather in an optimization', () => {
       air_segments: { start_m: number; pressure_pa: number }[]
     }
     // The typed stretch is kept as typed; beyond it, the forecast's wind (stand-in: 2–6 m/s at
-    // 10 m, × (1.5/10)^0.16 = 0.738 at rider height, science.md §1.1) on every segment.
+    // 10 m, × (1.5/10)^0.16 = 0.738 at rider height, docs/engine/science.md §1.1) on every segment.
     expect(env.wind_segments.filter((w) => w.start_m < 8000)).toEqual([manual])
     const forecast = env.wind_segments.filter((w) => w.start_m >= 8000)
     expect(forecast).toHaveLength(120)
