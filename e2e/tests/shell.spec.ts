@@ -6,7 +6,7 @@ import { captureToken, expectAccessible, SHELL_PARTS, watchErrors } from './shel
 // The web shell (docs/specification.md §1, §2, §6, §9): home states, navigation by claim,
 // redirects, breadcrumbs, layout on desktop and at 390 px, notifications, accessibility.
 
-/** The gzip size of the scripts a page loaded (the figure reported in the README). */
+/** The gzip size of the scripts a page loaded (the figure reported in docs/benchmarks.md). */
 async function landingJsGzip(page: Page, paths: string[]): Promise<number> {
   let total = 0
   for (const path of paths) {

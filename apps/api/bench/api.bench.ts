@@ -11,7 +11,7 @@
 //          reached by next_cursor (keyset order and owner scope use their indexes)
 // on embedded PGlite, then on PostgreSQL when reachable: BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres (trust auth); the bench creates and drops its
-// own database there. Asserts nothing; the goals (README) are read off the printed table. Each row
+// own database there. Asserts nothing; the goals (docs/benchmarks.md) are read off the printed table. Each row
 // also shows the machine's 1-minute load average when its run ended (other work on the machine
 // shares the cores with the server and the load generator).
 import { readdirSync, readFileSync } from 'node:fs'

@@ -45,8 +45,8 @@ import { SseClient } from './sse-client.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 
 const HEARTBEAT_S = 10 // JOB_HEARTBEAT_SECONDS's minimum
-// 40 here (about 35 s); 200 run in `npm run bench -- scale` (169 s on 2 workers, README
-// "Running on several machines"), or here with MULTI_PROCESS_JOBS=200.
+// 40 here (about 35 s); 200 run in `npm run bench -- scale` (169 s on 2 workers,
+// docs/benchmarks.md "Deployment"), or here with MULTI_PROCESS_JOBS=200.
 const JOBS = Number(process.env.MULTI_PROCESS_JOBS ?? 40)
 
 /** The self-made 9 km climb as a GPX file the browser uploads. */

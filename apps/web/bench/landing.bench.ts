@@ -4,7 +4,7 @@
 // loads the landing page with an empty cache, RUNS times. Prints, from the browser's Resource
 // Timing, every script the page fetched with its bytes on the wire and its gzip size (the API
 // itself does not compress: a proxy in front does), the total by kind, and first contentful
-// paint. Nothing here asserts; the README quotes the figures.
+// paint. Nothing here asserts; docs/benchmarks.md quotes the figures.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'

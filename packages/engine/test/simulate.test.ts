@@ -187,7 +187,7 @@ describe('forward simulation invariants over seeded random courses', () => {
     checkFinite(res)
   })
 
-  it('a 3 km segment entered fast onto a 6 % climb is sub-stepped, not a stall (fixture from the README scenario)', () => {
+  it('a 3 km segment entered fast onto a 6 % climb is sub-stepped, not a stall', () => {
     const coarse = courseFromSegments([
       { lengthM: 2000, grade: 0 },
       { lengthM: 3000, grade: 0.06 },
