@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { syntheticRide } from '../../../engine/src/aero/synthetic-ride.ts'
 import { dataFile } from '../../../../scripts/test-data.ts'
 import { itWith } from '../../../../scripts/test-data-vitest.ts'
+import { rideCsv } from '../../../formats/test/fixtures/synthetic-ride.ts'
 import { veloptima, writeInput } from '../../test/run-cli.ts'
 
 /** Path of a real-world file (the tests that use one skip when it is absent). */
@@ -343,27 +344,11 @@ describe('veloptima aero end to end: a ride with known drag written as a CSV in 
     seed: 7,
   })
   const s = ride.samples
-  const hms = (t: number) =>
-    `${String(Math.floor(t / 3600)).padStart(2, '0')}:${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}:${(t % 60).toFixed(1).padStart(4, '0')}`
-  const rows = ['Time,Speed (km/h),Power (W),Altitude (ft),Distance (km),Lap,Lat,Lon']
-  for (let i = 0; i < s.t.length; i++) {
-    rows.push(
-      [
-        hms(s.t[i]!),
-        (s.speed[i]! * 3.6).toFixed(4),
-        s.power[i]!.toFixed(2),
-        (s.altitude![i]! / 0.3048).toFixed(3),
-        (s.distance![i]! / 1000).toFixed(6),
-        s.lap[i]! + 1,
-        s.lat![i]!.toFixed(7),
-        s.lon![i]!.toFixed(7),
-      ].join(','),
-    )
-  }
+  const csv = rideCsv(s)
 
   it('prints what the engine finds on the original samples, and the truth lies in each interval', () => {
     const r = aero({
-      file: writeInput(rows.join('\n'), 'csv'),
+      file: writeInput(csv, 'csv'),
       mass_kg: 80,
       air_density_kg_m3: 1.2,
     })
@@ -386,7 +371,7 @@ describe('veloptima aero end to end: a ride with known drag written as a CSV in 
 
   it('runs by configuration and a baseline: ΔCdA against the baseline, a verdict only outside the noise', () => {
     const r = aero({
-      file: writeInput(rows.join('\n'), 'csv'),
+      file: writeInput(csv, 'csv'),
       mass_kg: 80,
       air_density_kg_m3: 1.2,
       runs: [1, 2, 3, 4, 5, 6].map((lap) => ({ lap, configuration: lap % 2 ? 'base' : 'same' })),
