@@ -1,5 +1,5 @@
 // Debian's Chromium as the e2e journeys and the browser benchmarks launch it: never a downloaded
-// browser; no background connections (this machine's network is closed).
+// browser; no background connections (a CI machine's network may be closed).
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export const chromiumArgs = [

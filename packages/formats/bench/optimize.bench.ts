@@ -1,4 +1,4 @@
-// `npm run bench`: the pacing and equipment optimizers. Prints, on this machine:
+// `npm run bench`: the pacing and equipment optimizers. Prints:
 //   1. optimization time of a 180 km course at the default 10 m resolution (Mont Ventoux up and
 //      down, as in simulate.bench.ts), for each constraint;
 //   2. each real-world course (scripts/test-data.ts): time, gain over the best constant power, and
