@@ -63,7 +63,7 @@ export async function adminRoutes(app: FastifyInstance) {
         timingSafeEqual(given, expected)
       )
     },
-    'Admin commands come from the admin CLI on this machine.',
+    'Admin commands come from the admin CLI on the server’s own host.',
   )
   app.post('/admin/command', access, async (request) => {
     const parsed = body.safeParse(request.body)
