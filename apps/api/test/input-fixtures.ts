@@ -3,17 +3,9 @@
 // against the invariants of docs/limits-input.md, written independently of the API's validation.
 // Used by the input-*.int.test.ts files.
 
-/** mulberry32: small, fast, deterministic. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { rng } from '../../../packages/engine/test/random.ts'
+
+export { rng }
 
 const M_PER_DEG = 111_320
 

@@ -6,11 +6,9 @@ import { readFileSync } from 'node:fs'
 import { analyzeAero, MARTIN } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
 import { describe, expect, it } from 'vitest'
-// The engine's Martin-model ride with known CdA and Crr (not part of its public API).
-import { syntheticRide } from '../../../engine/src/aero/synthetic-ride.ts'
 import { dataFile } from '../../../../scripts/test-data.ts'
 import { itWith } from '../../../../scripts/test-data-vitest.ts'
-import { rideCsv } from '../../../formats/test/fixtures/synthetic-ride.ts'
+import { knownDragRide, rideCsv } from '../../../formats/test/fixtures/synthetic-ride.ts'
 import { veloptima, writeInput } from '../../test/run-cli.ts'
 
 /** Path of a real-world file (the tests that use one skip when it is absent). */
@@ -330,20 +328,7 @@ describe('veloptima aero on the real-world field tests', () => {
 describe('veloptima aero end to end: a ride with known drag written as a CSV in other units', () => {
   // Six laps of a hilly 3 km loop at 180/300 W, CdA 0.28 m², Crr 0.005, 80 kg, ρ 1.2, with
   // noise; written with speed in km/h, altitude in feet, distance in km and hh:mm:ss.s times.
-  const ride = syntheticRide({
-    cda: 0.28,
-    crr: 0.005,
-    massKg: 80,
-    rho: 1.2,
-    laps: 6,
-    lapPowerW: [180, 300],
-    recordLaps: true,
-    powerNoise: 0.02,
-    speedNoise: 0.05,
-    elevationNoiseM: 0.3,
-    seed: 7,
-  })
-  const s = ride.samples
+  const s = knownDragRide()
   const csv = rideCsv(s)
 
   it('prints what the engine finds on the original samples, and the truth lies in each interval', () => {
