@@ -79,7 +79,44 @@ const setupFields = {
 export const riderSetupSchema = z.object({ ...ownedItemFields, ...setupFields })
 export type RiderSetup = z.infer<typeof riderSetupSchema>
 
-/** POST /api/rider-setups. Defaults: extra_mass 0, η 0.976, wheel inertia 0.14 kg·m², 4 m/s². */
+/**
+ * A value every pacing plan needs (CP, W′): a new setup must have it and a patch cannot clear it.
+ * Stored setups from before keep reading with null (`riderSetupSchema`); `pacingGaps` names what
+ * they lack.
+ */
+const neededForPacing = (min: number, max: number, unit: string, what: string) =>
+  z
+    .number({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? `${what} is needed by every pacing plan: enter a value from ${min} to ${max} ${unit}`
+          : `must be a number in ${unit}`,
+    })
+    .refine(Number.isFinite, 'must be a finite number')
+    .min(min, `must be at least ${min} ${unit}`)
+    .max(max, `must be at most ${max} ${unit}`)
+
+const cpNeeded = neededForPacing(50, 700, 'W', 'the critical power (CP)')
+const wPrimeNeeded = neededForPacing(1000, 60000, 'J', 'W′ (the work above CP)')
+
+/** Max power, when given with CP, must be above it: a plan's ceiling below CP cannot use W′. */
+function maxPowerAboveCp(
+  s: { cp?: number | null | undefined; max_power?: number | null | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (s.cp != null && s.max_power != null && !(s.max_power > s.cp)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['max_power'],
+      message: `must be above cp (${s.cp} W)`,
+    })
+  }
+}
+
+/**
+ * POST /api/rider-setups. CP and W′ are required; defaults: extra_mass 0, η 0.976, wheel inertia
+ * 0.14 kg·m², 4 m/s², no max power (a plan's ceiling is then 2 × CP).
+ */
 export const riderSetupCreateSchema = z
   .object({
     owner: ownerInputSchema,
@@ -88,14 +125,81 @@ export const riderSetupCreateSchema = z
     extra_mass: setupFields.extra_mass.default(0),
     drivetrain_efficiency: setupFields.drivetrain_efficiency.default(0.976),
     wheel_inertia: setupFields.wheel_inertia.default(0.14),
-    cp: setupFields.cp.default(null),
-    w_prime: setupFields.w_prime.default(null),
+    cp: cpNeeded,
+    w_prime: wPrimeNeeded,
     max_power: setupFields.max_power.default(null),
     max_lateral_acceleration: setupFields.max_lateral_acceleration.default(4),
     extras: setupFields.extras.default({}),
   })
   .strict()
+  .superRefine(maxPowerAboveCp)
 export type RiderSetupCreate = z.input<typeof riderSetupCreateSchema>
 
-export const riderSetupPatchSchema = z.object(setupFields).partial().strict()
+/**
+ * PATCH /api/rider-setups/:id: any fields, but CP and W′ cannot be cleared; max power against the
+ * stored CP is checked by the service (`maxPowerAgainstStored`).
+ */
+export const riderSetupPatchSchema = z
+  .object({ ...setupFields, cp: cpNeeded, w_prime: wPrimeNeeded })
+  .partial()
+  .strict()
+  .superRefine(maxPowerAboveCp)
 export type RiderSetupPatch = z.infer<typeof riderSetupPatchSchema>
+
+/**
+ * A patch that sets CP or max power keeps max power above CP with the stored values it does not
+ * send (an old setup is renamed freely): the issue in the API's field words, or null.
+ */
+export function maxPowerAgainstStored(
+  patch: { cp?: number | null | undefined; max_power?: number | null | undefined },
+  stored: { cp: number | null; max_power: number | null },
+): { path: ['max_power']; message: string } | null {
+  if (patch.cp === undefined && patch.max_power === undefined) return null
+  const cp = patch.cp !== undefined ? patch.cp : stored.cp
+  const max = patch.max_power !== undefined ? patch.max_power : stored.max_power
+  if (cp == null || max == null || max > cp) return null
+  return { path: ['max_power'], message: `must be above cp (${cp} W)` }
+}
+
+/** How long (s) the effort lasts whose power is a setup's default max power. */
+export const DEFAULT_MAX_POWER_EFFORT_S = 60
+
+/**
+ * The default max power of a setup: the power the rider holds for one minute by the critical
+ * power relation P = CP + W′/t (Monod & Scherrer; docs/engine/science.md §3.1), in whole watts,
+ * at least the lowest max power a setup accepts (100 W). Always above CP.
+ */
+export function defaultMaxPower(cpW: number, wPrimeJ: number): number {
+  return Math.max(100, Math.round(cpW + wPrimeJ / DEFAULT_MAX_POWER_EFFORT_S))
+}
+
+/** A field a pacing optimization needs that a setup lacks (`label` in the form's words). */
+export type PacingGap = {
+  field: 'rider_mass' | 'positions' | 'cp' | 'w_prime'
+  label: string
+}
+
+/**
+ * What a rider setup lacks for a pacing optimization with the default W′-balance limit, empty
+ * when one will run: the rider's mass, a CdA for every position, CP and W′ (the engine refuses
+ * W′ balance without them, packages/engine/src/optimize/validate.ts). Max power may be absent:
+ * the plan's ceiling is then 2 × CP (packages/engine/src/optimize/stored-input.ts). Used by the
+ * home checklist; the API refuses to save a setup with these gaps (`riderSetupCreateSchema`).
+ */
+export function pacingGaps(s: {
+  rider_mass: number | null | undefined
+  positions: readonly { cda: number | null | undefined }[] | null | undefined
+  cp: number | null | undefined
+  w_prime: number | null | undefined
+}): PacingGap[] {
+  const gaps: PacingGap[] = []
+  const positive = (x: number | null | undefined) => typeof x === 'number' && x > 0
+  if (!positive(s.rider_mass)) gaps.push({ field: 'rider_mass', label: 'rider weight' })
+  const positions = s.positions ?? []
+  if (positions.length === 0 || !positions.every((p) => positive(p.cda))) {
+    gaps.push({ field: 'positions', label: 'CdA of every position' })
+  }
+  if (!positive(s.cp)) gaps.push({ field: 'cp', label: 'CP' })
+  if (!positive(s.w_prime)) gaps.push({ field: 'w_prime', label: 'W′' })
+  return gaps
+}

@@ -20,6 +20,7 @@ import {
   deviceCreateSchema,
   devicePatchSchema,
   fileMetaPatchSchema,
+  maxPowerAgainstStored,
   optimizationCreateSchema,
   optimizationPatchSchema,
   riderSetupCreateSchema,
@@ -252,6 +253,10 @@ export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
   json: (row) => ownedJson(row),
   listJson: ownedListJson(riderSetupRepo),
   columns: toColumns,
+  checkPatch: (body, current) => {
+    const issue = maxPowerAgainstStored(body, { cp: current.cp, max_power: current.maxPower })
+    if (issue) throw invalidFields([issue], body)
+  },
   checkReferrers: (db, id, owner) =>
     mustNotStrand(
       db,
