@@ -1,11 +1,13 @@
 // The worker role (`npm run worker`): runs background jobs (optimizations, imports, aero
 // analyses, exports) from the shared PostgreSQL queue, with no API. It answers only a health
 // endpoint on WORKER_PORT: GET /health (the process is up) and GET /ready (the database is
-// reachable and migrated, the job threads run), for a process supervisor or a load balancer.
+// reachable and migrated, the file storage usable, the job threads run; 503 names what is
+// missing), for a process supervisor or a load balancer.
 import { createServer, type Server } from 'node:http'
 import { openDatabase } from '@veloptima/db'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
+import { checkReadiness, type Readiness } from './routes/health/readiness.ts'
 import { loadSessionTokens } from './services/session-token.ts'
 
 export async function startWorker(config: Config) {
@@ -25,10 +27,18 @@ export async function startWorker(config: Config) {
   const app = await buildApp({ config, database, sessionTokens })
   await app.ready()
   await app.jobs.start({ workers: config.JOB_WORKERS })
-  const health = await listenHealth(config, async () => {
-    const { reachable, migrated } = await database.check()
-    return reachable && migrated && (app.jobs.pool?.size ?? 0) > 0
-  })
+  const health = await listenHealth(config, () =>
+    checkReadiness({
+      database,
+      storage: app.files.storage,
+      extra: {
+        'job threads': async () =>
+          (app.jobs.pool?.size ?? 0) > 0
+            ? { ready: true }
+            : { ready: false, problem: 'no job thread runs' },
+      },
+    }),
+  )
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= (async () => {
@@ -42,7 +52,7 @@ export async function startWorker(config: Config) {
   return { app, database, health, close }
 }
 
-function listenHealth(config: Config, ready: () => Promise<boolean>): Promise<Server> {
+function listenHealth(config: Config, ready: () => Promise<Readiness>): Promise<Server> {
   const server = createServer((request, response) => {
     const send = (status: number, body: object) => {
       response.writeHead(status, { 'content-type': 'application/json' })
@@ -52,8 +62,9 @@ function listenHealth(config: Config, ready: () => Promise<boolean>): Promise<Se
     if (request.url === '/health') return send(200, { status: 'ok', role: 'worker' })
     if (request.url === '/ready') {
       ready().then(
-        (ok) => send(ok ? 200 : 503, { status: ok ? 'ready' : 'not-ready', role: 'worker' }),
-        () => send(503, { status: 'not-ready', role: 'worker' }),
+        ({ ready, body }) => send(ready ? 200 : 503, { ...body, role: 'worker' }),
+        (error: unknown) =>
+          send(503, { status: 'not-ready', role: 'worker', problems: [String(error)] }),
       )
       return
     }

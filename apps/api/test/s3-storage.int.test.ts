@@ -7,7 +7,12 @@ import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import { buffer, text } from 'node:stream/consumers'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3'
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+} from '@aws-sdk/client-s3'
 import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PART_BYTES, S3Storage, type S3Options } from '../src/files/s3-storage.ts'
@@ -153,6 +158,94 @@ describe('S3 storage through the AWS SDK against s3rver', () => {
     const late = await fetch(url)
     expect(late.status).toBe(403)
     expect(await late.text()).toMatch(/expired/)
+  })
+
+  describe('the bucket at start and in readiness', () => {
+    /** What `prepare` logged: level and message. */
+    const logged = () => {
+      const lines: { level: string; message: string; details: object }[] = []
+      const log = {
+        info: (details: object, message: string) => lines.push({ level: 'info', message, details }),
+        warn: (details: object, message: string) => lines.push({ level: 'warn', message, details }),
+      }
+      return { lines, log }
+    }
+
+    it('creates a missing bucket at start when the credentials allow it, and says so', async () => {
+      const bucket = 'veloptima-created-at-start'
+      const fresh = new S3Storage({ ...options, bucket })
+      expect(await fresh.check()).toMatchObject({ ready: false })
+      const { lines, log } = logged()
+      await fresh.prepare(log)
+      expect(lines).toEqual([
+        {
+          level: 'info',
+          message: `S3 bucket ${bucket} at ${options.endpoint} was missing: created it`,
+          details: { bucket, endpoint: options.endpoint },
+        },
+      ])
+      // The server has it now (asked with the SDK directly), and the storage is ready.
+      await storage.client.send(new HeadBucketCommand({ Bucket: bucket }))
+      expect(await fresh.check()).toEqual({ ready: true, where: bucket })
+      // A second start (another process) finds it and logs nothing.
+      const again = logged()
+      await new S3Storage({ ...options, bucket }).prepare(again.log)
+      expect(again.lines).toEqual([])
+    })
+
+    it('is not ready, naming the bucket, when the credentials cannot reach or create it', async () => {
+      const wrong = new S3Storage({
+        ...options,
+        bucket: 'veloptima-never-made',
+        accessKeyId: 'NOT-A-KEY',
+      })
+      const { lines, log } = logged()
+      await wrong.prepare(log)
+      expect(lines.map((l) => l.level)).toEqual(['warn'])
+      expect(lines[0]!.message).toContain('veloptima-never-made')
+      const check = await wrong.check()
+      expect(check.ready).toBe(false)
+      expect(check.problem).toMatch(
+        /the S3 bucket veloptima-never-made at .* cannot be reached: .*403/,
+      )
+      // Nothing was created under the right account either.
+      await expect(
+        storage.client.send(new HeadBucketCommand({ Bucket: 'veloptima-never-made' })),
+      ).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } })
+    })
+
+    it('GET /api/ready answers 503 naming the bucket while it is missing, 200 once it exists', async () => {
+      const bucket = 'veloptima-ready'
+      const t = await startTestApp({
+        STORAGE_DRIVER: 's3',
+        S3_BUCKET: bucket,
+        S3_ENDPOINT: options.endpoint!,
+        S3_ACCESS_KEY_ID: options.accessKeyId,
+        S3_SECRET_ACCESS_KEY: options.secretAccessKey,
+        // The identity provider's part is health.int.test.ts's: here a key set that answers.
+        AUTH_JWKS_URL: `${options.endpoint}/${BUCKET}/jwks.json`,
+      })
+      await storage.put('jwks.json', Buffer.from('{"keys":[{"kty":"RSA"}]}'))
+      try {
+        // Created at start (the credentials may): ready.
+        const first = await t.app.inject({ url: '/api/ready' })
+        expect(first.statusCode, first.body).toBe(200)
+        expect(first.json().storage).toEqual({ driver: 's3', ready: true, where: bucket })
+        await storage.client.send(new DeleteBucketCommand({ Bucket: bucket }))
+        const missing = await t.app.inject({ url: '/api/ready' })
+        expect(missing.statusCode).toBe(503)
+        expect(missing.json()).toMatchObject({ status: 'not-ready', missing: ['bucket'] })
+        expect(missing.json().problems[0]).toContain(
+          `the S3 bucket ${bucket} at ${options.endpoint} does not exist`,
+        )
+        await storage.client.send(new CreateBucketCommand({ Bucket: bucket }))
+        const back = await t.app.inject({ url: '/api/ready' })
+        expect(back.statusCode, back.body).toBe(200)
+      } finally {
+        await t.close()
+        await storage.delete('jwks.json')
+      }
+    })
   })
 
   describe('the files API with STORAGE_DRIVER=s3', () => {

@@ -1,10 +1,17 @@
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { checkKey, FileMissingError, type ByteRange, type FileStorage } from './storage.ts'
+import {
+  checkKey,
+  FileMissingError,
+  type ByteRange,
+  type FileStorage,
+  type StorageCheck,
+  type StorageLog,
+} from './storage.ts'
 
 /** Files in a local directory (DATA_DIR/files by default), one file per key. */
 export class LocalStorage implements FileStorage {
@@ -45,5 +52,32 @@ export class LocalStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.path(key), { force: true })
+  }
+
+  async prepare(log: StorageLog): Promise<void> {
+    try {
+      await mkdir(this.root, { recursive: true })
+    } catch (error) {
+      log.warn({ dir: this.root, err: error }, 'file directory could not be created')
+    }
+  }
+
+  /** Ready when a file can be written, read back and removed in the directory. */
+  async check(): Promise<StorageCheck> {
+    const probe = join(this.root, `.ready-${randomBytes(6).toString('hex')}`)
+    try {
+      await writeFile(probe, 'ready')
+      await readFile(probe)
+      return { ready: true, where: this.root }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error)
+      return {
+        ready: false,
+        where: this.root,
+        problem: `the file directory ${this.root} (FILES_DIR) is not writable: ${code}`,
+      }
+    } finally {
+      await rm(probe, { force: true }).catch(() => undefined)
+    }
   }
 }

@@ -30,6 +30,8 @@ declare module 'fastify' {
 async function filesAndJobsPlugin(app: FastifyInstance) {
   const { config, database } = app.deps
   const storage = await createStorage(config)
+  // A missing bucket is created here when the credentials allow it; else readiness says so.
+  await storage.prepare(app.log)
   const signer = await loadDownloadSigner(
     database,
     config.publicUrl,

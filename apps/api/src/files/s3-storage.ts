@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream'
 import {
+  CreateBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   NoSuchKey,
   S3Client,
   S3ServiceException,
@@ -14,6 +16,8 @@ import {
   type ByteRange,
   type FileStorage,
   type PresignOptions,
+  type StorageCheck,
+  type StorageLog,
 } from './storage.ts'
 
 export type S3Options = {
@@ -27,6 +31,9 @@ export type S3Options = {
   /** Hand out presigned bucket URLs for downloads instead of proxying the bytes. */
   presignedDownloads?: boolean
 }
+
+/** How long a readiness check of the bucket may take before it counts as unreachable. */
+const CHECK_TIMEOUT_MS = 5000
 
 /** Parts of a multipart upload: S3's minimum, so at most one part (5 MiB) is held in memory per slot. */
 export const PART_BYTES = 5 * 1024 * 1024
@@ -107,6 +114,81 @@ export class S3Storage implements FileStorage {
     })
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds })
   }
+
+  /** The bucket and where it is, as the log and readiness name it. */
+  private get where(): string {
+    return this.options.endpoint ? `${this.bucket} at ${this.options.endpoint}` : this.bucket
+  }
+
+  /** HEAD of the bucket: 'exists', 'missing', or what went wrong (credentials, network). */
+  private async bucketState(): Promise<'exists' | 'missing' | { problem: string }> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), {
+        abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      })
+      return 'exists'
+    } catch (error) {
+      const status = (error as S3ServiceException).$metadata?.httpStatusCode
+      const name = (error as Error).name
+      if (status === 404 || name === 'NotFound' || name === 'NoSuchBucket') return 'missing'
+      return { problem: describe(error) }
+    }
+  }
+
+  async prepare(log: StorageLog): Promise<void> {
+    const state = await this.bucketState()
+    const details = { bucket: this.bucket, endpoint: this.options.endpoint }
+    if (state === 'exists') return
+    if (state !== 'missing') {
+      log.warn(
+        { ...details, problem: state.problem },
+        `S3 bucket ${this.where} could not be checked: not ready until it can`,
+      )
+      return
+    }
+    try {
+      const region = this.options.region
+      await this.client.send(
+        new CreateBucketCommand({
+          Bucket: this.bucket,
+          // AWS wants the region named for any region but its first one.
+          ...(region !== 'us-east-1' && !this.options.endpoint
+            ? { CreateBucketConfiguration: { LocationConstraint: region as 'eu-west-1' } }
+            : {}),
+        }),
+      )
+      log.info(details, `S3 bucket ${this.where} was missing: created it`)
+    } catch (error) {
+      const name = (error as Error).name
+      // Another process of the installation created it at the same moment.
+      if (name === 'BucketAlreadyOwnedByYou' || name === 'BucketAlreadyExists') return
+      log.warn(
+        { ...details, problem: describe(error) },
+        `S3 bucket ${this.where} is missing and could not be created: not ready until it exists`,
+      )
+    }
+  }
+
+  async check(): Promise<StorageCheck> {
+    const state = await this.bucketState()
+    if (state === 'exists') return { ready: true, where: this.bucket }
+    return {
+      ready: false,
+      where: this.bucket,
+      problem:
+        state === 'missing'
+          ? `the S3 bucket ${this.where} does not exist (S3_BUCKET): create it, or give S3_ACCESS_KEY_ID the right to create it and restart`
+          : `the S3 bucket ${this.where} cannot be reached: ${state.problem}`,
+    }
+  }
+}
+
+/** An SDK or network error as one line: its name, HTTP status and message. */
+function describe(error: unknown): string {
+  const e = error as Partial<S3ServiceException> & Error
+  const status = e.$metadata?.httpStatusCode
+  const message = e.message && e.message !== e.name && e.message !== 'UnknownError' ? e.message : ''
+  return [e.name, status && `HTTP ${status}`, message].filter(Boolean).join(', ')
 }
 
 function isMissing(error: unknown): boolean {

@@ -25,7 +25,24 @@ export interface FileStorage {
    * anyone can GET the object from until it expires.
    */
   readonly presign?: ((key: string, options: PresignOptions) => Promise<string>) | undefined
+  /**
+   * Makes the backend usable at start: creates the local directory, or the S3 bucket when it is
+   * missing and the credentials allow it (logged). Never throws: what stays wrong is `check`'s to
+   * report, and the process is then not ready (GET /api/ready, the worker's /ready).
+   */
+  prepare(log: StorageLog): Promise<void>
+  /** Whether bytes can be stored and read now (for readiness); `problem` says what is wrong. */
+  check(): Promise<StorageCheck>
 }
+
+/** The part of a pino logger `prepare` uses. */
+export type StorageLog = {
+  info(details: object, message: string): void
+  warn(details: object, message: string): void
+}
+
+/** `where`: the bucket (S3) or the directory (local); `problem` when not ready. */
+export type StorageCheck = { ready: boolean; where: string; problem?: string }
 
 /** Bytes `start` to `end` inclusive (HTTP Range semantics); to the end when `end` is absent. */
 export type ByteRange = { start: number; end?: number }

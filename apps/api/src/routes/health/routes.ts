@@ -1,17 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { authSettings } from '../../idp/settings.ts'
 import { open } from '../../plugins/policy.ts'
+import { checkReadiness } from './readiness.ts'
 
 export const healthRoutes: FastifyPluginAsync = async (app) => {
   /** Liveness: the process answers. */
   app.get('/health', open('liveness for load balancers'), async () => ({ status: 'ok' }))
 
-  /** Readiness: the database is reachable and every migration is applied. */
+  /**
+   * Readiness: what a request needs is there — the database reachable and migrated, the file
+   * storage (the S3 bucket or the local directory) usable, the identity provider's key set
+   * reachable. 503 names what is missing (`missing`) and says why (`problems`).
+   */
   app.get('/ready', open('readiness for load balancers'), async (_request, reply) => {
-    const { reachable, migrated } = await app.deps.database.check()
-    const ready = reachable && migrated
-    return reply.status(ready ? 200 : 503).send({
-      status: ready ? 'ready' : 'not-ready',
-      database: { driver: app.deps.database.driver, reachable, migrated },
+    const { ready, body } = await checkReadiness({
+      database: app.deps.database,
+      storage: app.files.storage,
+      jwksUrl: authSettings(app.deps.config).jwksUrl,
     })
+    return reply.status(ready ? 200 : 503).send(body)
   })
 }
