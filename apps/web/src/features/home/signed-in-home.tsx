@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import type { Page, RiderSetup } from '@veloptima/contracts'
+import { pacingGaps, type Page, type RiderSetup } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
 import { ChartIcon, CheckIcon, GearIcon, WrenchIcon } from '../../components/icons.tsx'
 import { PageSpinner } from '../../components/spinner.tsx'
@@ -10,7 +10,25 @@ import { useLive } from '../../lib/live.tsx'
 import { useUserDoc } from '../../lib/user.ts'
 import { LandingHero } from './components/landing-hero.tsx'
 import { PlanNotices } from './plan-notices.tsx'
-import { homeState, type ChecklistStep, type HomeState } from './readiness.ts'
+import { homeState, type ChecklistStep, type HomeState, type ReadinessSetup } from './readiness.ts'
+
+/**
+ * The caller's rider setups (theirs and their current team's), newest first, page after page until
+ * one is ready for a pacing plan: the checklist needs one such setup, or else the newest one to
+ * say what it lacks.
+ */
+async function readinessSetups(owners: string): Promise<ReadinessSetup[]> {
+  const out: ReadinessSetup[] = []
+  let cursor: string | null = null
+  do {
+    const query = `owner=${encodeURIComponent(owners)}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
+    const page: Page<RiderSetup> = await api<Page<RiderSetup>>(`/api/rider-setups?${query}`)
+    out.push(...page.items)
+    if (page.items.some((s) => pacingGaps(s).length === 0)) break
+    cursor = page.next_cursor
+  } while (cursor)
+  return out
+}
 
 /** The home page of a signed-in user: subscribe, get ready or ready (docs/specification.md §2). */
 export function SignedInHome() {
@@ -22,10 +40,8 @@ export function SignedInHome() {
   const canSimulate = auth.claims['create:simulations'] === true
   const owners = [uid, team].filter(Boolean).join(',')
   const setups = useQuery({
-    queryKey: ['rider-setups', 'exists', owners],
-    queryFn: async () =>
-      (await api<Page<RiderSetup>>(`/api/rider-setups?owner=${encodeURIComponent(owners)}&limit=1`))
-        .items.length > 0,
+    queryKey: ['rider-setups', 'readiness', owners],
+    queryFn: () => readinessSetups(owners),
     enabled: Boolean(uid) && canSimulate && userDoc.isSuccess,
   })
 
@@ -35,7 +51,7 @@ export function SignedInHome() {
     signedIn: Boolean(auth.user),
     claims: auth.claims,
     profile: live.riderProfile,
-    hasRiderSetup: setups.data,
+    setups: setups.data,
   })
   if (state.kind === 'signed-out') return <LandingHero />
   return (
@@ -110,11 +126,15 @@ const stepDetails: Record<ChecklistStep['key'], { text: string; link?: string; a
       action: 'Complete your profile',
     },
     setup: {
-      text: 'A rider setup holds your bike, position, masses and power limits.',
+      text: 'A rider setup holds your bike, positions, masses and power limits (CP and W′): all a first pacing plan needs.',
       link: '/simulation/riders/new',
       action: 'Create a rider setup',
     },
   }
+
+/** "CP", "CP and W′", "a, b and c". */
+const listOf = (items: string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 
 function GetReady({ steps }: { steps: ChecklistStep[] }) {
   const done = steps.filter((s) => s.complete).length
@@ -150,12 +170,25 @@ function GetReady({ steps }: { steps: ChecklistStep[] }) {
                   <span className="sr-only">{step.complete ? ' (complete)' : ' (to do)'}</span>
                 </h2>
                 <p className="mt-1 text-sm text-slate-600">{d.text}</p>
+                {step.unfinished ? (
+                  <p className="mt-1 text-sm text-slate-800" data-testid="setup-gaps">
+                    “{step.unfinished.name}” still needs{' '}
+                    {listOf(step.unfinished.gaps.map((g) => g.label))} before a pacing plan can run.
+                  </p>
+                ) : null}
               </div>
-              {!step.complete && d.link && (
+              {!step.complete && step.unfinished ? (
+                <Link
+                  to={`/simulation/riders/${step.unfinished.id}`}
+                  className={buttonClass.primary}
+                >
+                  Complete the rider setup
+                </Link>
+              ) : !step.complete && d.link ? (
                 <Link to={d.link} className={buttonClass.primary}>
                   {d.action}
                 </Link>
-              )}
+              ) : null}
               {step.complete && <span className="text-sm font-medium text-emerald-700">Done</span>}
             </li>
           )

@@ -7,7 +7,9 @@ import {
   type Quantity,
   type UnitSystem,
 } from '../../../lib/units.ts'
+import { defaultMaxPower, type RiderProfile } from '@veloptima/contracts'
 import type { RiderSetup } from './api.ts'
+import { estimatePositions } from './cda.ts'
 
 export type BikeType = 'triathlon' | 'time_trial' | 'road_race' | 'road_endurance'
 export const BIKE_TYPES: { value: BikeType; label: string }[] = [
@@ -213,22 +215,23 @@ export function readForm(
     scale: 0.01,
     digits: 0,
   })
-  const cp = num('cp', 'CP', form.cp, null, 50, 700, { optional: true, unit: 'W', digits: 0 })
+  // CP and W′: every pacing plan needs them (pacingGaps, packages/contracts riders.ts).
+  const cp = num('cp', 'CP', form.cp, null, 50, 700, { unit: 'W', digits: 0 })
   const wPrime = num('wPrimeKj', 'W′', form.wPrimeKj, null, 1000, 60000, {
-    optional: true,
     unit: 'kJ',
     scale: 1000,
   })
-  const maxPower = num('maxPower', 'Max power', form.maxPower, null, 100, 3000, {
+  const typedMax = num('maxPower', 'Max power', form.maxPower, null, 100, 3000, {
     optional: true,
     unit: 'W',
     digits: 0,
   })
+  // Empty: the stated default, CP + W′/60 s (defaultMaxPower).
+  const maxPower =
+    typedMax ??
+    (cp !== null && wPrime !== null && !errors.maxPower ? defaultMaxPower(cp, wPrime) : null)
   if (cp !== null && maxPower !== null && maxPower <= cp && !errors.maxPower) {
     errors.maxPower = `Max power must be above CP (${cp} W).`
-  }
-  if ((cp === null) !== (wPrime === null) && !errors.cp && !errors.wPrimeKj) {
-    errors[cp === null ? 'cp' : 'wPrimeKj'] = 'CP and W′ go together: enter both or neither.'
   }
   if (Object.keys(errors).length > 0) return { body: null, errors }
   return {
@@ -252,4 +255,101 @@ export function readForm(
     },
     errors,
   }
+}
+
+/** The rider profile's values a new setup starts from (SI; null when not given). */
+export type ProfileValues = Pick<RiderProfile, 'rider_height' | 'rider_weight' | 'cp' | 'w_prime'>
+
+/**
+ * Which fields still follow their stated default instead of a typed value: max power (from CP and
+ * W′) and each position's CdA (the estimate from height, weight and bike type). Typing into one
+ * makes it the user's.
+ */
+export type Derived = { maxPower: boolean; cda: [boolean, boolean] }
+
+export const NEW_SETUP_DERIVED: Derived = { maxPower: true, cda: [true, true] }
+
+/** A stored setup keeps its values; only a missing max power follows the default. */
+export const storedDerived = (s: RiderSetup): Derived => ({
+  maxPower: s.max_power === null,
+  cda: [false, false],
+})
+
+/** A new setup's form: the defaults, with the rider profile's height, weight, CP and W′. */
+export function newSetupForm(system: UnitSystem, profile: ProfileValues | null): SetupForm {
+  const f = emptyForm(system)
+  if (!profile) return f
+  return {
+    ...f,
+    riderMass: show('mass', profile.rider_weight, system, 1),
+    riderHeight: show('height', profile.rider_height, system, system === 'metric' ? 0 : 1),
+    cp: profile.cp === null ? '' : String(Math.round(profile.cp)),
+    wPrimeKj: profile.w_prime === null ? '' : String(Number((profile.w_prime / 1000).toFixed(1))),
+  }
+}
+
+const typed = (text: string) => Number(text.trim().replace(',', '.'))
+
+/** The default max power of the form's CP and W′ (W), or null while they are not valid. */
+export function formMaxPowerDefault(form: SetupForm): number | null {
+  const cp = typed(form.cp)
+  const wPrimeJ = typed(form.wPrimeKj) * 1000
+  if (form.cp.trim() === '' || form.wPrimeKj.trim() === '') return null
+  if (!(cp >= 50 && cp <= 700 && wPrimeJ >= 1000 && wPrimeJ <= 60000)) return null
+  return defaultMaxPower(cp, wPrimeJ)
+}
+
+/** The CdA estimate of the form's bike type, height and weight (NaN when they are not valid). */
+export function formCdaEstimate(form: SetupForm, system: UnitSystem) {
+  const h = typed(form.riderHeight)
+  const m = typed(form.riderMass)
+  return estimatePositions(
+    form.bikeType,
+    form.riderHeight.trim() && h > 0 ? fromDisplay('height', h, system) : Number.NaN,
+    form.riderMass.trim() && m > 0 ? fromDisplay('mass', m, system) : Number.NaN,
+  )
+}
+
+/** Position names the estimate gives; a position still named so follows the bike type's. */
+const ESTIMATE_NAMES = new Set(['Drops', 'Hoods', 'Extensions', 'Base bar'])
+
+/** The form as shown: each field still following its default gets the default's value. */
+export function withDerived(form: SetupForm, system: UnitSystem, derived: Derived): SetupForm {
+  const out: SetupForm = {
+    ...form,
+    positions: [{ ...form.positions[0] }, { ...form.positions[1] }],
+  }
+  if (derived.maxPower) {
+    const max = formMaxPowerDefault(form)
+    out.maxPower = max === null ? '' : String(max)
+  }
+  const estimate = formCdaEstimate(form, system)
+  for (const i of [0, 1] as const) {
+    if (!derived.cda[i]) continue
+    const e = estimate[i]!
+    out.positions[i].cda = Number.isFinite(e.cda) ? e.cda.toFixed(3) : ''
+    if (ESTIMATE_NAMES.has(out.positions[i].name)) out.positions[i].name = e.name
+  }
+  return out
+}
+
+/** The labels of the values the form still needs (empty required fields), in the form's order. */
+export function missingFields(form: SetupForm): string[] {
+  const empty = (t: string) => t.trim() === ''
+  const out: string[] = []
+  if (empty(form.name)) out.push('Setup name')
+  if (empty(form.riderMass)) out.push('Rider weight')
+  if (empty(form.cp)) out.push('CP')
+  if (empty(form.wPrimeKj)) out.push('W′')
+  if (empty(form.bikeMass)) out.push('Bike mass')
+  if (empty(form.extraMass)) out.push('Kit and bottles mass')
+  form.positions.forEach((p, i) => {
+    if (empty(p.name)) out.push(`Position ${i + 1} name`)
+    if (empty(p.cda)) out.push(`Position ${i + 1} CdA`)
+    if (empty(p.minSpeed)) out.push(`Position ${i + 1} from`)
+    if (empty(p.maxSpeed)) out.push(`Position ${i + 1} to`)
+  })
+  if (empty(form.crrSmooth) || empty(form.crrNormal) || empty(form.crrRough)) out.push('Crr')
+  if (empty(form.efficiency)) out.push('Drivetrain efficiency')
+  return out
 }

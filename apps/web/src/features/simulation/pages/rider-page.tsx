@@ -1,13 +1,14 @@
 // New / edit rider setup. All quantities in the user's units; the API gets SI.
 import { useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
+import { pacingGaps } from '@veloptima/contracts'
 import { api } from '../../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../../lib/auth.ts'
+import { useLive } from '../../../lib/live.tsx'
 import { fromDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
 import { Field, fieldBinder, Select } from '../../../components/form.tsx'
 import { Button, Card, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { errorMessage, useApiData, type RiderSetup } from '../lib/api.ts'
-import { estimatePositions } from '../lib/cda.ts'
 import { CpEstimatePanel, FTP_W_PRIME_J, type CpEstimate } from '../components/cp-estimate.tsx'
 import {
   crrBySurface,
@@ -16,11 +17,18 @@ import {
 } from '../components/ride-calibration.tsx'
 import {
   BIKE_TYPES,
+  NEW_SETUP_DERIVED,
   TYRES,
-  emptyForm,
+  formCdaEstimate,
   formOf,
+  missingFields,
+  newSetupForm,
   readForm,
+  storedDerived,
+  withDerived,
+  type Derived,
   type FormErrors,
+  type ProfileValues,
   type SetupForm,
   type TyreKey,
 } from '../lib/setup-form.ts'
@@ -29,6 +37,7 @@ import { NotYours } from './course-page.tsx'
 export function RiderPage() {
   const { id } = useParams()
   const existing = useApiData<RiderSetup>(id ? `/api/rider-setups/${id}` : null)
+  const { riderProfile } = useLive()
   if (id && existing.error) {
     return (
       <Page>
@@ -43,7 +52,14 @@ export function RiderPage() {
       </Page>
     )
   }
-  return <RiderForm key={id ?? 'new'} setup={existing.data} />
+  if (!id && riderProfile === undefined) {
+    return (
+      <Page>
+        <Loading what="your rider profile" />
+      </Page>
+    )
+  }
+  return <RiderForm key={id ?? 'new'} setup={existing.data} profile={riderProfile ?? null} />
 }
 
 function useCurrentTeam(): string | null {
@@ -55,14 +71,28 @@ function useCurrentTeam(): string | null {
   return user.data?.current_team ?? null
 }
 
-function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
+function RiderForm({
+  setup,
+  profile,
+}: {
+  setup: RiderSetup | undefined
+  /** The rider profile a new setup starts from (null: none). */
+  profile: ProfileValues | null
+}) {
   const { system } = useUnits()
   const navigate = useNavigate()
   const auth = useAuth()
   const team = useCurrentTeam()
-  const [form, setForm] = useState<SetupForm>(() =>
-    setup ? formOf(setup, system) : emptyForm(system),
+  // `typed` holds what the user typed; `form` is what the form shows and saves: the fields still
+  // following their stated default (max power, the CdA estimate) get the default's value.
+  const [typed, setForm] = useState<SetupForm>(() =>
+    setup ? formOf(setup, system) : newSetupForm(system, profile),
   )
+  const [derived, setDerived] = useState<Derived>(() =>
+    setup ? storedDerived(setup) : NEW_SETUP_DERIVED,
+  )
+  const form = withDerived(typed, system, derived)
+  const [prefilled] = useState(() => (setup ? null : profile))
   const [errors, setErrors] = useState<FormErrors>({})
   const [saving, setSaving] = useState(false)
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
@@ -73,19 +103,30 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
   const [shownIn, setShownIn] = useState(system)
   if (shownIn !== system) {
     setShownIn(system)
-    const { body } = readForm(form, shownIn)
+    const { body } = readForm(withDerived(typed, shownIn, derived), shownIn)
     if (body) setForm({ ...formOf({ ...setup, ...body } as RiderSetup, system), owner: form.owner })
   }
 
-  const set = <K extends keyof SetupForm>(key: K, value: SetupForm[K]) =>
+  const set = <K extends keyof SetupForm>(key: K, value: SetupForm[K]) => {
+    if (key === 'maxPower') setDerived((d) => ({ ...d, maxPower: false }))
     setForm((f) => ({ ...f, [key]: value }))
+  }
   const bind = fieldBinder(form, set, errors)
-  const setPos = (i: 0 | 1, key: keyof SetupForm['positions'][0], value: string) =>
+  const setPos = (i: 0 | 1, key: keyof SetupForm['positions'][0], value: string) => {
+    // Typing a CdA (or a name) makes the position the user's: the estimate no longer follows.
+    if (key === 'cda' || key === 'name') {
+      setDerived((d) => {
+        const cda = [...d.cda] as Derived['cda']
+        cda[i] = false
+        return { ...d, cda }
+      })
+    }
     setForm((f) => {
-      const positions = [...f.positions] as SetupForm['positions']
+      const positions = withDerived(f, system, derived).positions
       positions[i] = { ...positions[i], [key]: value }
       return { ...f, positions }
     })
+  }
 
   function chooseTyre(tyre: TyreKey) {
     const preset = TYRES.find((t) => t.value === tyre)!
@@ -102,22 +143,21 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
     }))
   }
 
-  const heightM =
-    Number(form.riderHeight) > 0 ? fromDisplay('height', Number(form.riderHeight), system) : NaN
   const massKg =
     Number(form.riderMass) > 0 ? fromDisplay('mass', Number(form.riderMass), system) : NaN
-  const estimate = estimatePositions(form.bikeType, heightM, massKg)
+  const estimate = formCdaEstimate(form, system)
   const canEstimate = estimate.every((p) => Number.isFinite(p.cda))
 
+  /** The positions follow the estimate again (names and CdA), as they do in a new setup. */
   function applyEstimate() {
     setForm((f) => {
       const positions = f.positions.map((p, i) => ({
         ...p,
         name: estimate[i]!.name,
-        cda: estimate[i]!.cda.toFixed(3),
       })) as SetupForm['positions']
       return { ...f, positions }
     })
+    setDerived((d) => ({ ...d, cda: [true, true] }))
   }
 
   function applyCp({ cpW, wPrimeJ }: CpEstimate) {
@@ -142,13 +182,14 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
   }
 
   function applyRideCalibration({ cdaM2, crr }: RideCalibrationValues) {
+    setDerived((d) => ({ ...d, cda: [false, false] }))
     setForm((f) => {
       const by = crrBySurface(crr, {
         smooth: Number(f.crrSmooth),
         normal: Number(f.crrNormal),
         rough: Number(f.crrRough),
       })
-      const positions = f.positions.map((p) => ({
+      const positions = withDerived(f, system, derived).positions.map((p) => ({
         ...p,
         cda: cdaM2.toFixed(3),
       })) as SetupForm['positions']
@@ -211,6 +252,21 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
           </Button>
         ) : null}
       </PageHeader>
+      {!setup ? (
+        <PrefillSummary profile={prefilled} form={form} derived={derived} />
+      ) : pacingGaps(setup).length > 0 ? (
+        <p
+          className="mt-4 rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200"
+          data-testid="setup-gaps"
+        >
+          A pacing plan needs{' '}
+          {pacingGaps(setup)
+            .map((g) => g.label)
+            .join(' and ')}
+          , which this setup does not have yet: enter {pacingGaps(setup).length > 1 ? 'them' : 'it'}{' '}
+          below and save.
+        </p>
+      ) : null}
       <form
         noValidate
         className="mt-4 grid grid-cols-1 gap-4 lg:grid-cols-2"
@@ -252,7 +308,11 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
               label="Max power"
               unit="W"
               {...bind('maxPower')}
-              hint="The highest power a plan may ask for (e.g. your best 1-minute power). Optimizations need it."
+              hint={
+                derived.maxPower && form.maxPower
+                  ? `Default: CP + W′/60 s = ${form.maxPower} W, the power the critical-power model gives for one minute. Type your own (e.g. your best 1-minute power) to replace it.`
+                  : 'The highest power a plan may ask for (e.g. your best 1-minute power). Empty: CP + W′/60 s.'
+              }
             />
             {!setup && team && hasClaims(auth, 'use:multipleRiderProfiles') ? (
               <Select
@@ -316,6 +376,11 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
                   value={form.positions[i].cda}
                   onChange={(v) => setPos(i, 'cda', v)}
                   error={errors[`pos${i}.cda`]}
+                  hint={
+                    derived.cda[i] && form.positions[i].cda
+                      ? 'Estimate from height and weight: type your measured CdA to replace it.'
+                      : undefined
+                  }
                 />
                 <Field
                   label={`Position ${i + 1} from`}
@@ -392,5 +457,75 @@ function RiderForm({ setup }: { setup: RiderSetup | undefined }) {
         </div>
       </form>
     </Page>
+  )
+}
+
+/**
+ * What a new setup took from the rider profile, what is an estimate or a stated default, and what
+ * the form still needs: the user types only the missing values.
+ */
+function PrefillSummary({
+  profile,
+  form,
+  derived,
+}: {
+  profile: ProfileValues | null
+  form: SetupForm
+  derived: Derived
+}) {
+  const { system } = useUnits()
+  const fromProfile = profile
+    ? [
+        profile.rider_weight !== null && `weight ${form.riderMass} ${unitLabel('mass', system)}`,
+        profile.rider_height !== null &&
+          `height ${form.riderHeight} ${unitLabel('height', system)}`,
+        profile.cp !== null && `CP ${form.cp} W`,
+        profile.w_prime !== null && `W′ ${form.wPrimeKj} kJ`,
+      ].filter((x): x is string => Boolean(x))
+    : []
+  const estimated = form.positions
+    .filter((p, i) => derived.cda[i] && p.cda)
+    .map((p) => `${p.name} ${p.cda} m²`)
+  const missing = missingFields(form)
+  return (
+    <section
+      aria-label="What this setup starts from"
+      data-testid="setup-prefill"
+      className="mt-4 rounded-lg bg-slate-50 p-4 text-sm text-slate-700 ring-1 ring-slate-200"
+    >
+      <ul className="space-y-1">
+        <li>
+          {fromProfile.length > 0 ? (
+            <>
+              From your{' '}
+              <Link to="/account" className="underline">
+                rider profile
+              </Link>
+              : {fromProfile.join(', ')}.
+            </>
+          ) : (
+            <>
+              Your{' '}
+              <Link to="/account" className="underline">
+                rider profile
+              </Link>{' '}
+              has no height, weight, CP or W′ yet: fill them in there once and every new setup
+              starts from them.
+            </>
+          )}
+        </li>
+        {estimated.length > 0 ? (
+          <li>Estimated CdA (frontal area from height and weight): {estimated.join(', ')}.</li>
+        ) : null}
+        {derived.maxPower && form.maxPower ? (
+          <li>Default max power: {form.maxPower} W (CP + W′/60 s).</li>
+        ) : null}
+        <li data-testid="setup-missing" className="font-medium text-slate-900">
+          {missing.length > 0
+            ? `Still needed: ${missing.join(', ')}.`
+            : 'Nothing else is needed: change any value, or create the setup.'}
+        </li>
+      </ul>
+    </section>
   )
 }

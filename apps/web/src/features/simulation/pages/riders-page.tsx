@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { pacingGaps } from '@veloptima/contracts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { ButtonLink, EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { OwnerControl } from '../../../components/owner-control.tsx'
@@ -45,6 +46,15 @@ export function RidersPage() {
                   <p className="text-xs text-slate-500">
                     {BIKE_TYPES.find((b) => b.value === s.bike_type)?.label}
                   </p>
+                  {pacingGaps(s).length > 0 ? (
+                    <p className="text-xs font-medium text-amber-800" data-testid="setup-gaps">
+                      A pacing plan needs{' '}
+                      {pacingGaps(s)
+                        .map((g) => g.label)
+                        .join(' and ')}
+                      : open the setup to add {pacingGaps(s).length > 1 ? 'them' : 'it'}.
+                    </p>
+                  ) : null}
                 </div>
                 <div className="flex flex-wrap items-center gap-3">
                   <p className="text-sm text-slate-700 tabular-nums">
