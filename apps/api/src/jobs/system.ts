@@ -259,7 +259,25 @@ export class JobSystem {
     const lastAttempt = job.retryCount >= job.retryLimit
     await markRunning(db, jobId, attempt)
     // Which process took which attempt: with several worker processes, the log says who ran it.
-    this.log.info({ jobId, queue: d.queue, attempt, pid: process.pid }, 'job attempt started')
+    this.log.info(
+      { jobId, kind: d.queue, queue: d.queue, attempt, pid: process.pid },
+      'job attempt started',
+    )
+    // Each attempt's end, one line: done, failed (for good), retry (pg-boss runs it again) or
+    // stopped (cancelled, or taken over after a stale heartbeat).
+    const startedAt = performance.now()
+    const ended = (outcome: 'done' | 'failed' | 'retry' | 'stopped') =>
+      this.log[outcome === 'done' || outcome === 'stopped' ? 'info' : 'warn'](
+        {
+          jobId,
+          kind: d.queue,
+          attempt,
+          outcome,
+          durationMs: Math.round(performance.now() - startedAt),
+          pid: process.pid,
+        },
+        'job attempt ended',
+      )
     const local = new AbortController()
     this.running.set(jobId, local)
     const signal = AbortSignal.any([local.signal, job.signal])
@@ -308,12 +326,14 @@ export class JobSystem {
     try {
       await d.run(ctx)
       await pending
+      ended('done')
     } catch (error) {
       await pending
       if (signal.aborted || error instanceof TaskAbortedError) {
         // Cancelled (the row says so already) or taken from us by pg-boss (another attempt owns
         // the row now): nothing to record.
         this.log.info({ jobId, attempt }, 'job attempt stopped')
+        ended('stopped')
         return
       }
       const failure = errorOf(error)
@@ -321,12 +341,14 @@ export class JobSystem {
       const permanent = error instanceof PermanentJobError || error instanceof TaskError
       if (permanent || lastAttempt) {
         this.log.warn({ jobId, attempt, err: error }, 'job failed')
+        ended('failed')
         // The job's own record last: whoever sees it failed also sees what the failure wrote.
         await d.onFailed?.(jobId, failure)
         await markFailed(db, jobId, failure)
         if (permanent) return
       } else {
         this.log.warn({ jobId, attempt, err: error }, 'job attempt failed; it will be retried')
+        ended('retry')
         await markRetrying(db, jobId, attempt, failure.message)
       }
       throw error
