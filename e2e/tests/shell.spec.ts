@@ -74,7 +74,11 @@ test('signed out: landing hero, Learn more → pricing, gated pages ask to sign 
     await expect(page.getByRole('heading', { name: plan, exact: true })).toBeVisible()
   }
   await expect(page.getByRole('button', { name: 'Start free trial' })).toBeVisible()
-  await expect(page.getByText('Online payment is not available yet.')).toBeVisible()
+  await expect(
+    page.getByText(
+      'Online payment is not available on this server; your administrator can grant a plan.',
+    ),
+  ).toBeVisible()
   await expectAccessible(page)
   await page.screenshot({ path: screenshotPath('shell-pricing'), fullPage: true })
 

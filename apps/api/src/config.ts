@@ -8,6 +8,12 @@ const port = z.coerce.number().int().min(1).max(65535)
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
+/** A price in a currency's major unit: at most two decimals, up to 100 000. */
+const price = z.coerce
+  .number()
+  .min(0)
+  .max(100_000)
+  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'expected at most two decimals')
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -104,6 +110,28 @@ export const configSchema = z.object({
   LIVE_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** Reconnect delay the browser is told to use after a dropped stream, ms. */
   LIVE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  // Plans and prices shown on the pricing page (see docs/billing.md), with or without payment.
+  /** ISO 4217 code of the currency the prices are in. */
+  BILLING_CURRENCY: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'expected a three-letter ISO 4217 code such as EUR')
+    .transform((v) => v.toUpperCase())
+    .default('EUR'),
+  /** Billing periods offered, comma-separated: `month`, `year` or both. */
+  BILLING_PERIODS: z
+    .string()
+    .regex(/^\s*(month|year)\s*(,\s*(month|year)\s*)*$/, 'expected month, year or month,year')
+    .transform((v) => [...new Set(v.split(',').map((p) => p.trim() as 'month' | 'year'))])
+    .default(['month', 'year']),
+  /** Prices in the currency's major unit (9.50 = 9 euros 50), per seat for the Team plan. */
+  PLAN_PRICE_INDIVIDUAL_MONTH: price.default(9),
+  PLAN_PRICE_INDIVIDUAL_YEAR: price.default(90),
+  PLAN_PRICE_TEAM_MONTH: price.default(7),
+  PLAN_PRICE_TEAM_YEAR: price.default(70),
+  PLAN_PRICE_AERO_MONTH: price.default(5),
+  PLAN_PRICE_AERO_YEAR: price.default(50),
+  /** Length of the free trial of the Individual plan (once per user), days. */
+  TRIAL_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   // Subscriptions and payment (see docs/billing.md); billing is off when unset.
   /** Stripe's secret API key (sk_live_… or sk_test_…). */
   STRIPE_SECRET_KEY: z.string().min(1).optional(),

@@ -28,10 +28,29 @@ export type BillingRedirect = z.infer<typeof billingRedirectSchema>
 /** POST /api/billing/portal: the portal of the caller's own customer, or of a team they own or administer. */
 export const portalRequestSchema = z.object({ team_id: z.string().optional() }).strict()
 
-/** GET /api/billing/config (public): whether payment is on and which plans can be bought. */
+/** One plan's price for one billing period, as the pricing page shows it. */
+export const planPriceSchema = z.object({
+  plan: planKindSchema,
+  period: planPeriodSchema,
+  /** In the currency's major unit (9.5 = 9.50), per seat for the Team plan. */
+  amount: z.number().nonnegative(),
+  per_seat: z.boolean(),
+})
+export type PlanPrice = z.infer<typeof planPriceSchema>
+
+/**
+ * GET /api/billing/config (public): the plans' prices, currency, periods and free trial (product
+ * configuration, always present), whether online payment is on and which plans it can sell.
+ */
 export const billingConfigSchema = z.object({
   enabled: z.boolean(),
+  /** The plans and periods that can be bought online here (empty without a payment provider). */
   plans: z.array(z.object({ plan: planKindSchema, period: planPeriodSchema })),
+  /** ISO 4217 code, e.g. EUR. */
+  currency: z.string().length(3),
+  periods: z.array(planPeriodSchema).min(1),
+  prices: z.array(planPriceSchema),
+  trial_days: z.number().int().positive(),
 })
 export type BillingConfig = z.infer<typeof billingConfigSchema>
 

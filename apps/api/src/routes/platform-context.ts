@@ -16,9 +16,9 @@ export type PlatformServices = {
   aero: AeroService
 }
 
-export function createPlatformServices(db: Db): PlatformServices {
+export function createPlatformServices(db: Db, trialDays?: number): PlatformServices {
   return {
-    users: new UserService(db),
+    users: new UserService(db, trialDays),
     teams: new TeamService(db),
     notifications: new NotificationService(db),
     results: new ResultService(db),

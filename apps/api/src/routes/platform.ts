@@ -18,7 +18,7 @@ import { weatherRoutes } from './weather/routes.ts'
  */
 async function platformRoutes(app: FastifyInstance, options: { prefix?: string }) {
   // On the root instance (like fastify-plugin): tests and the admin endpoint reach the services.
-  app.decorate('platform', createPlatformServices(app.deps.database.db))
+  app.decorate('platform', createPlatformServices(app.deps.database.db, app.deps.config.TRIAL_DAYS))
   await app.register(
     async (api) => {
       await api.register(usersRoutes)

@@ -36,6 +36,12 @@ export function priceIds(config: Config): Map<string, string> {
   return prices
 }
 
+/** The list price of a plan for a period (PLAN_PRICE_<PLAN>_<PERIOD>), per seat for a team. */
+export function listPrice(config: Config, plan: PlanKind, period: PlanPeriod): number {
+  const key = `PLAN_PRICE_${plan.toUpperCase()}_${period.toUpperCase()}` as keyof Config
+  return config[key] as number
+}
+
 /** The official SDK client, or undefined when billing is off (no STRIPE_SECRET_KEY). */
 export function createStripe(config: Config): Stripe | undefined {
   if (!config.STRIPE_SECRET_KEY) return undefined
@@ -54,7 +60,7 @@ const billingOff = () =>
   new AppError(
     'billing-disabled',
     404,
-    'Payment is not configured here: plans are granted by the administrator.',
+    'Online payment is not available on this server; your administrator can grant a plan.',
   )
 
 /** Stripe's statuses that keep a plan's claims until the period's end. */
@@ -107,14 +113,33 @@ export class BillingService {
     return Boolean(this.stripe && this.prices.size > 0)
   }
 
+  /**
+   * GET /api/billing/config: the prices, currency, periods and trial of the configuration
+   * (shown with or without payment) and the plans Stripe can sell here (none when it is off).
+   */
   publicConfig(): BillingConfig {
-    if (!this.enabled) return { enabled: false, plans: [] }
+    const periods = PERIODS.filter((p) => this.config.BILLING_PERIODS.includes(p))
     return {
-      enabled: true,
-      plans: [...this.prices.keys()].map((k) => {
-        const [plan, period] = k.split('/') as [PlanKind, PlanPeriod]
-        return { plan, period }
-      }),
+      enabled: this.enabled,
+      plans: this.enabled
+        ? [...this.prices.keys()]
+            .map((k) => {
+              const [plan, period] = k.split('/') as [PlanKind, PlanPeriod]
+              return { plan, period }
+            })
+            .filter((p) => periods.includes(p.period))
+        : [],
+      currency: this.config.BILLING_CURRENCY,
+      periods,
+      prices: PLANS.flatMap((plan) =>
+        periods.map((period) => ({
+          plan,
+          period,
+          amount: listPrice(this.config, plan, period),
+          per_seat: plan === 'team',
+        })),
+      ),
+      trial_days: this.config.TRIAL_DAYS,
     }
   }
 
@@ -127,6 +152,11 @@ export class BillingService {
   async checkout(uid: string, email: string | undefined, input: unknown) {
     const stripe = this.client()
     const body = parse(checkoutRequestSchema, input)
+    if (!this.config.BILLING_PERIODS.includes(body.period)) {
+      throw badRequest(
+        `period: ${body.period}ly billing is not offered here (offered: ${this.config.BILLING_PERIODS.join(', ')}).`,
+      )
+    }
     const price = this.prices.get(`${body.plan}/${body.period}`)
     if (!price) throw badRequest(`plan: ${body.plan} ${body.period}ly cannot be bought here.`)
     let holder: repo.Holder = { uid }

@@ -41,7 +41,11 @@ export class UserService {
   /** uid → time until which the row is known to exist and be enabled. */
   private readonly known = new Map<string, number>()
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Length of the free trial (TRIAL_DAYS in the configuration). */
+    private readonly trialDays = TRIAL_DAYS,
+  ) {}
 
   /**
    * Makes sure the caller has a users row (the custom-token exchange creates it; a session
@@ -102,10 +106,10 @@ export class UserService {
     return userJson(row!)
   }
 
-  /** Starts the 14-day trial, once per user. */
+  /** Starts the free trial (TRIAL_DAYS days), once per user. */
   async startTrial(caller: SessionUser, uid: string): Promise<User> {
     await this.own(caller, uid)
-    const row = await repo.startTrial(this.db, uid, TRIAL_DAYS)
+    const row = await repo.startTrial(this.db, uid, this.trialDays)
     if (!row) throw new AppError('trial-used', 409, 'The free trial has already been used.')
     return userJson(row)
   }

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import {
   MAX_SEATS,
-  TRIAL_DAYS,
+  type BillingConfig,
   type MyTeam,
   type PlanKind,
   type PlanPeriod,
@@ -15,8 +15,6 @@ import { api, ApiError } from '../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
 import { userKey, useUserDoc } from '../../lib/user.ts'
 import { useBillingConfig, useCheckout, useClaimsFollowPlans } from '../../lib/billing.ts'
-
-const CONTACT = 'mailto:sales@veloptima.app?subject=Veloptima%20plan'
 
 type Plan = {
   key: PlanKind
@@ -67,14 +65,53 @@ const plans: Plan[] = [
   },
 ]
 
-/** The plans, what each unlocks, the free trial (once per user) and how to buy. */
+/** "€9" or "€9.50" in the reader's locale, the currency's symbol from the configuration. */
+export function formatPrice(amount: number, currency: string, locale?: string): string {
+  const whole = Number.isInteger(amount)
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(amount)
+}
+
+/** The price line of a plan: amount, "per seat" for a team, the period. */
+function PriceTag({
+  config,
+  plan,
+  period,
+}: {
+  config: BillingConfig
+  plan: PlanKind
+  period: PlanPeriod
+}) {
+  const price = config.prices.find((p) => p.plan === plan && p.period === period)
+  if (!price) return null
+  return (
+    <p className="mt-6 flex items-baseline gap-x-1" data-testid={`price-${plan}`}>
+      <span className="text-4xl font-bold tracking-tight text-slate-900">
+        {formatPrice(price.amount, config.currency)}
+      </span>
+      <span className="text-sm font-medium text-slate-600">
+        {price.per_seat ? 'per seat ' : ''}/ {period === 'year' ? 'year' : 'month'}
+      </span>
+    </p>
+  )
+}
+
+/** The plans, their prices, what each unlocks, the free trial (once per user) and how to buy. */
 export function PricingPage() {
   useClaimsFollowPlans()
   const billing = useBillingConfig()
-  const [period, setPeriod] = useState<PlanPeriod>('year')
-  const enabled = billing.data?.enabled === true
+  const config = billing.data
+  const [chosen, setPeriod] = useState<PlanPeriod>('year')
+  const periods = config?.periods ?? []
+  const period = periods.includes(chosen) ? chosen : (periods[0] ?? chosen)
+  const trialDays = config?.trial_days
+  const enabled = config?.enabled === true
   const buyable = (plan: PlanKind) =>
-    enabled && billing.data!.plans.some((p) => p.plan === plan && p.period === period)
+    enabled && config!.plans.some((p) => p.plan === plan && p.period === period)
   const auth = useAuth()
   const userDoc = useUserDoc()
   const client = useQueryClient()
@@ -100,12 +137,12 @@ export function PricingPage() {
           Plans for riders and teams
         </h1>
         <p className="mt-5 text-lg leading-8 text-slate-600">
-          Every plan gives you the simulations that tell you where your time goes. Start with a free{' '}
-          {TRIAL_DAYS}-day trial of the Individual plan.
+          Every plan gives you the simulations that tell you where your time goes.
+          {trialDays ? ` Start with a free ${trialDays}-day trial of the Individual plan.` : ''}
         </p>
       </div>
 
-      {enabled && (
+      {periods.length > 1 && (
         <fieldset className="mx-auto mt-10 flex w-fit gap-1 rounded-full bg-slate-100 p-1 text-sm">
           <legend className="sr-only">Billing period</legend>
           {(['month', 'year'] as const).map((p) => (
@@ -127,17 +164,23 @@ export function PricingPage() {
         </fieldset>
       )}
 
-      {trialAvailable && (
+      {billing.isError && (
+        <p role="alert" className="mx-auto mt-10 max-w-3xl text-center text-sm text-red-700">
+          The prices could not be loaded. Reload the page to try again.
+        </p>
+      )}
+
+      {trialAvailable && trialDays && (
         <section
           aria-labelledby="trial-title"
           className="mx-auto mt-12 max-w-3xl rounded-3xl bg-slate-900 p-8 text-white sm:flex sm:items-center sm:justify-between sm:gap-8"
         >
           <div>
             <h2 id="trial-title" className="text-xl font-semibold">
-              Free {TRIAL_DAYS}-day trial
+              Free {trialDays}-day trial
             </h2>
             <p className="mt-2 text-sm leading-6 text-slate-300">
-              Pacing and equipment optimization for {TRIAL_DAYS} days. No card needed; once per
+              Pacing and equipment optimization for {trialDays} days. No card needed; once per
               account.
             </p>
             {trial.isError && (
@@ -171,6 +214,15 @@ export function PricingPage() {
         </p>
       )}
 
+      {config && !enabled && (
+        <p
+          role="note"
+          className="mx-auto mt-10 max-w-3xl rounded-2xl bg-slate-100 px-6 py-4 text-center text-sm text-slate-700"
+        >
+          Online payment is not available on this server; your administrator can grant a plan.
+        </p>
+      )}
+
       <ul className="mt-14 grid gap-8 lg:grid-cols-3">
         {plans.map((plan) => {
           const held = auth.user && hasClaims(auth, plan.claim)
@@ -181,6 +233,7 @@ export function PricingPage() {
             >
               <h2 className="text-lg font-semibold text-slate-900">{plan.name}</h2>
               <p className="mt-2 text-sm leading-6 text-slate-600">{plan.tagline}</p>
+              {config && <PriceTag config={config} plan={plan.key} period={period} />}
               {plan.extra && (
                 <p className="mt-6 text-sm font-medium text-slate-900">{plan.extra}</p>
               )}
@@ -200,23 +253,29 @@ export function PricingPage() {
                 </p>
               ) : buyable(plan.key) ? (
                 <Subscribe plan={plan} period={period} />
-              ) : (
-                <a
-                  href={`${CONTACT}%20${encodeURIComponent(plan.name)}`}
-                  className={`${buttonClass.secondary} mt-8`}
-                >
-                  Contact us for {plan.name}
-                </a>
-              )}
+              ) : config ? (
+                <p className="mt-8 rounded-lg bg-slate-50 px-4 py-2.5 text-center text-sm text-slate-700 ring-1 ring-slate-200">
+                  {enabled
+                    ? `The ${plan.name} plan cannot be bought online ${period === 'year' ? 'yearly' : 'monthly'} here; your administrator can grant it.`
+                    : 'Your administrator can grant this plan.'}
+                </p>
+              ) : null}
             </li>
           )
         })}
       </ul>
-      <p className="mx-auto mt-12 max-w-2xl text-center text-sm leading-6 text-slate-500">
-        {enabled
-          ? 'Payment is handled by Stripe: cards, invoices and cancellation are in Manage subscription on your account page. A cancelled plan runs to the end of its period; your data is kept.'
-          : 'Online payment is not available yet. Plans are granted by this server’s administrator (npm run admin -- plan): contact us and we set one up for your account or team — usually within one working day.'}
-      </p>
+      {config && (
+        <p className="mx-auto mt-12 max-w-2xl text-center text-sm leading-6 text-slate-600">
+          Prices in {config.currency}
+          {config.prices.some((p) => p.per_seat)
+            ? '; the Team plan is priced per seat (member)'
+            : ''}
+          .{' '}
+          {enabled
+            ? 'Payment is handled by Stripe: cards, invoices and cancellation are in Manage subscription on your account page. A cancelled plan runs to the end of its period; your data is kept.'
+            : 'A plan your administrator grants gives the same access as a bought one; your data is kept when it ends.'}
+        </p>
+      )}
     </div>
   )
 }
