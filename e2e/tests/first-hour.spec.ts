@@ -4,7 +4,8 @@ import { expectAccessible, watchErrors } from './shell-checks.ts'
 
 // The first hour of a new account (docs/web-app.md "Home"): the trial, the rider profile typed
 // once, a rider setup that starts from it and asks only for what is missing, "You are ready to
-// go", and the first pacing optimization running to its result, read on a phone at 390 px.
+// go", and the first pacing optimization running to its result, read on a phone at 390 px; a
+// changed profile is offered to the setup made from it.
 
 const UUID = '[0-9a-f-]{36}'
 
@@ -135,5 +136,26 @@ test('first hour: new account → trial → profile → setup from it → ready 
   expect(box.x).toBeGreaterThanOrEqual(0)
   expect(box.x + box.width).toBeLessThanOrEqual(390)
   await page.screenshot({ path: screenshotPath('first-hour-result-390'), fullPage: true })
+
+  // A new weight and CP in the profile: the setup made from it is offered the new values (the
+  // default max power follows: 260 + 18000/60 = 560 W), and changes only on confirm.
+  await page.setViewportSize({ width: 1366, height: 900 })
+  await page.goto('/account')
+  await page.getByLabel('Rider weight (kg)').fill('72')
+  await page.getByLabel('CP (W)').fill('260')
+  await page.getByRole('button', { name: 'Save profile' }).click()
+  const offer = page.getByTestId('setup-update-offer')
+  await expect(offer).toContainText(
+    'My road bike: Rider weight 70 kg → 72 kg, CP 250 W → 260 W, Max power (CP + W′/60 s) 550 W → 560 W',
+  )
+  await expectAccessible(page)
+  await offer.screenshot({ path: screenshotPath('first-hour-profile-offer') })
+  await page.getByRole('button', { name: 'Update 1 rider setup' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Updated 1 rider setup.' })).toBeVisible()
+  await page.goto('/simulation/riders')
+  await page.getByRole('link', { name: 'My road bike' }).click()
+  await expect(page.getByLabel(/^Rider weight/)).toHaveValue('72')
+  await expect(page.getByLabel(/^CP/)).toHaveValue('260')
+  await expect(page.getByLabel(/^Max power/)).toHaveValue('560')
   expect(errors).toEqual([])
 })

@@ -1,17 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useMutation } from '@tanstack/react-query'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import type { RiderProfile } from '@veloptima/contracts'
+import type { Page, RiderProfile, RiderSetup } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
 import { api, ApiError } from '../../lib/api-client.ts'
 import { useUnits } from '../../lib/units.ts'
 import {
   profileFormSchema,
   profileLabels,
+  setupUpdatesFor,
   toFormValues,
   toProfilePut,
   type ProfileFormValues,
+  type SetupUpdate,
 } from './profile-form.ts'
 
 const inputClass =
@@ -39,13 +41,23 @@ export function ProfileForm({
     reset(toFormValues(profile, system))
   }, [profile, system, reset])
 
+  const [offer, setOffer] = useState<SetupUpdate[]>([])
   const save = useMutation({
-    mutationFn: (values: ProfileFormValues) =>
-      api<RiderProfile>(`/api/rider-profiles/${encodeURIComponent(uid)}`, {
+    mutationFn: async (values: ProfileFormValues) => {
+      const saved = await api<RiderProfile>(`/api/rider-profiles/${encodeURIComponent(uid)}`, {
         method: 'PUT',
         body: toProfilePut(values, system),
-      }),
-    onSuccess: onSaved,
+      })
+      // The caller's own setups that held the previous values: offered, never changed unasked.
+      const setups = await api<Page<RiderSetup>>(
+        `/api/rider-setups?owner=${encodeURIComponent(uid)}&limit=200`,
+      ).catch(() => null)
+      return { saved, updates: setups ? setupUpdatesFor(setups.items, profile, saved, system) : [] }
+    },
+    onSuccess: ({ saved, updates }) => {
+      setOffer(updates)
+      onSaved(saved)
+    },
   })
   const errors = form.formState.errors
   const field = (
@@ -105,6 +117,70 @@ export function ProfileForm({
               : ''}
         </p>
       </div>
+      {offer.length > 0 ? <SetupUpdateOffer updates={offer} onDone={() => setOffer([])} /> : null}
     </form>
+  )
+}
+
+/**
+ * "Update your rider setups too?": the setups that used the previous profile values, each with
+ * what would change; applied only when the user confirms.
+ */
+function SetupUpdateOffer({ updates, onDone }: { updates: SetupUpdate[]; onDone(): void }) {
+  const apply = useMutation({
+    mutationFn: async () => {
+      for (const u of updates) {
+        await api(`/api/rider-setups/${u.id}`, { method: 'PATCH', body: u.patch })
+      }
+    },
+  })
+  const n = updates.length
+  const noun = n === 1 ? 'rider setup' : 'rider setups'
+  if (apply.isSuccess) {
+    return (
+      <p role="status" className="text-sm text-emerald-700">
+        Updated {n} {noun}.
+      </p>
+    )
+  }
+  return (
+    <section
+      aria-labelledby="setup-update-title"
+      data-testid="setup-update-offer"
+      className="rounded-lg bg-brand-50 p-4 ring-1 ring-brand-200"
+    >
+      <h3 id="setup-update-title" className="text-sm font-semibold text-slate-900">
+        Update your {noun} too?
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">
+        {n === 1 ? 'This setup uses' : 'These setups use'} your previous profile values:
+      </p>
+      <ul className="mt-2 space-y-2 text-sm text-slate-800">
+        {updates.map((u) => (
+          <li key={u.id}>
+            <span className="font-medium">{u.name}</span>:{' '}
+            {u.changes.map((c) => `${c.label} ${c.from} → ${c.to}`).join(', ')}
+          </li>
+        ))}
+      </ul>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <button
+          type="button"
+          className={buttonClass.primary}
+          disabled={apply.isPending}
+          onClick={() => apply.mutate()}
+        >
+          {apply.isPending ? 'Updating…' : `Update ${n} ${noun}`}
+        </button>
+        <button type="button" className={buttonClass.secondary} onClick={onDone}>
+          {n === 1 ? 'Keep it as it is' : 'Keep them as they are'}
+        </button>
+        {apply.isError ? (
+          <p role="alert" className="text-sm text-red-700">
+            {apply.error instanceof ApiError ? apply.error.message : 'Updating failed; try again.'}
+          </p>
+        ) : null}
+      </div>
+    </section>
   )
 }

@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import type { RiderProfile, RiderProfilePut } from '@veloptima/contracts'
+import {
+  defaultMaxPower,
+  type RiderProfile,
+  type RiderProfilePut,
+  type RiderSetup,
+  type RiderSetupPatch,
+} from '@veloptima/contracts'
 import { fromDisplay, toDisplay, unitLabel, type UnitSystem } from '../../lib/units.ts'
 
 /** The form's values as typed: strings in the user's units (empty = not given). */
@@ -99,4 +105,88 @@ export function toProfilePut(v: ProfileFormValues, system: UnitSystem): RiderPro
     cp: num(v.cp),
     w_prime: wPrime == null ? null : round(wPrime * 1000, 0),
   }
+}
+
+/** The profile values a rider setup can take over (SI). */
+export type ProfileValues = Pick<RiderProfile, 'rider_height' | 'rider_weight' | 'cp' | 'w_prime'>
+
+/** One value a setup would change, in the user's units. */
+export type SetupChange = { label: string; from: string; to: string }
+
+/** A rider setup that used the previous profile values and the patch that carries the new ones. */
+export type SetupUpdate = {
+  id: string
+  name: string
+  patch: RiderSetupPatch
+  changes: SetupChange[]
+}
+
+const near = (a: number | null | undefined, b: number | null, tolerance: number) =>
+  typeof a === 'number' && b !== null && Math.abs(a - b) <= tolerance
+
+/**
+ * The setups that hold a profile value the save changed (the setup's value is the previous
+ * profile's: it was typed once, in the profile), with the new values: height, weight, CP, W′, and
+ * max power when it was the default of the previous CP and W′ or would no longer be above CP
+ * (defaultMaxPower, docs/engine/science.md §3.1). Applied only when the user confirms.
+ */
+export function setupUpdatesFor(
+  setups: readonly RiderSetup[],
+  before: ProfileValues | null,
+  after: ProfileValues,
+  system: UnitSystem,
+): SetupUpdate[] {
+  if (!before) return []
+  const mass = (kg: number) =>
+    `${round(toDisplay('mass', kg, system), 1)} ${unitLabel('mass', system)}`
+  const height = (m: number) =>
+    `${round(toDisplay('height', m, system), system === 'metric' ? 0 : 1)} ${unitLabel('height', system)}`
+  const changed = (k: keyof ProfileValues, tolerance: number) =>
+    before[k] !== null && after[k] !== null && !near(before[k], after[k], tolerance)
+  const out: SetupUpdate[] = []
+  for (const s of setups) {
+    const patch: RiderSetupPatch = {}
+    const changes: SetupChange[] = []
+    if (changed('rider_weight', 0.0005) && near(s.rider_mass, before.rider_weight, 0.01)) {
+      patch.rider_mass = after.rider_weight!
+      changes.push({
+        label: 'Rider weight',
+        from: mass(s.rider_mass),
+        to: mass(after.rider_weight!),
+      })
+    }
+    const h = s.extras.rider_height
+    if (changed('rider_height', 0.00005) && near(h, before.rider_height, 0.001)) {
+      patch.extras = { ...s.extras, rider_height: after.rider_height! }
+      changes.push({ label: 'Rider height', from: height(h!), to: height(after.rider_height!) })
+    }
+    if (changed('cp', 0.5) && near(s.cp, before.cp, 0.5)) {
+      patch.cp = after.cp!
+      changes.push({ label: 'CP', from: `${round(s.cp!, 0)} W`, to: `${round(after.cp!, 0)} W` })
+    }
+    if (changed('w_prime', 0.5) && near(s.w_prime, before.w_prime, 0.5)) {
+      patch.w_prime = after.w_prime!
+      const kj = (j: number) => `${round(j / 1000, 1)} kJ`
+      changes.push({ label: 'W′', from: kj(s.w_prime!), to: kj(after.w_prime!) })
+    }
+    const cp = patch.cp ?? s.cp
+    const wPrime = patch.w_prime ?? s.w_prime
+    if ((patch.cp !== undefined || patch.w_prime !== undefined) && cp !== null && wPrime !== null) {
+      const wasDefault =
+        s.max_power !== null &&
+        before.cp !== null &&
+        before.w_prime !== null &&
+        s.max_power === defaultMaxPower(before.cp, before.w_prime)
+      if (wasDefault || (s.max_power !== null && s.max_power <= cp)) {
+        patch.max_power = defaultMaxPower(cp, wPrime)
+        changes.push({
+          label: 'Max power (CP + W′/60 s)',
+          from: `${s.max_power} W`,
+          to: `${patch.max_power} W`,
+        })
+      }
+    }
+    if (changes.length > 0) out.push({ id: s.id, name: s.name, patch, changes })
+  }
+  return out
 }
