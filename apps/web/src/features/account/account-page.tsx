@@ -5,6 +5,7 @@ import { buttonClass } from '../../components/button.ts'
 import { DUMMY_PROFILE_IMAGE } from '../../components/profile-image.ts'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { api } from '../../lib/api-client.ts'
+import { formatDay } from '../../lib/dates.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
 import { useLive } from '../../lib/live.tsx'
 import { useUserDoc } from '../../lib/user.ts'
@@ -96,7 +97,7 @@ function PlanCard() {
               ? active
                   .map(
                     (s) =>
-                      `${planNames[s.plan]}${s.team_id ? ' (team)' : ''} until ${new Date(s.ends_at).toLocaleDateString()}`,
+                      `${planNames[s.plan]}${s.team_id ? ' (team)' : ''} until ${formatDay(s.ends_at)}`,
                   )
                   .join(', ')
               : canSimulate
@@ -112,7 +113,7 @@ function PlanCard() {
               : !userDoc.data.trial_used
                 ? 'Available: 14 days of performance simulation'
                 : trialEnds && trialEnds.getTime() > (userDoc.dataUpdatedAt || 0)
-                  ? `Running until ${trialEnds.toLocaleDateString()}`
+                  ? `Running until ${formatDay(trialEnds)}`
                   : 'Used'}
           </dd>
         </div>

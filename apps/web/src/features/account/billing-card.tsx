@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import type { BillingSubscription } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
 import { ApiError } from '../../lib/api-client.ts'
+import { formatDay } from '../../lib/dates.ts'
 import {
   PLAN_NAMES,
   useBillingConfig,
@@ -10,7 +11,7 @@ import {
   usePortal,
 } from '../../lib/billing.ts'
 
-const day = (iso: string) => new Date(iso).toLocaleDateString()
+const day = (iso: string) => formatDay(iso)
 
 /** What a bought plan's state means for its holder. */
 function stateOf(s: BillingSubscription): string {

@@ -3,6 +3,7 @@ import { buttonClass } from '../../components/button.ts'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { ApiError } from '../../lib/api-client.ts'
 import { useAuth } from '../../lib/auth.ts'
+import { formatDay } from '../../lib/dates.ts'
 import { roleLabels } from './team-rules.ts'
 import { useAcceptInvitation, useInvitationPreview } from './teams-api.ts'
 
@@ -106,7 +107,7 @@ export function InvitationPage() {
         {who} to join <strong className="text-slate-900">{inv.team_name}</strong> as{' '}
         {roleLabels[inv.role].toLowerCase()}. The invitation is for{' '}
         <strong className="text-slate-900">{inv.email}</strong> and is valid until{' '}
-        {new Date(inv.expires_at).toLocaleDateString()}.
+        {formatDay(inv.expires_at)}.
       </p>
       {inv.email_matches ? (
         <div className="mt-6">

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react'
 import type { InvitationCreated, TeamRole } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
 import { PageSpinner } from '../../components/spinner.tsx'
+import { formatDay } from '../../lib/dates.ts'
 import { invitableRoles, roleLabels } from './team-rules.ts'
 import { useTeamActions, useTeamInvitations } from './teams-api.ts'
 import { ErrorText, inputClass, Section } from './team-ui.tsx'
@@ -77,7 +78,7 @@ export function InvitationsSection({ teamId, role }: { teamId: string; role: Tea
               <p className="text-slate-700">
                 E-mail is not set up on this server, so nothing was sent: give this link to{' '}
                 <strong>{created.invitation.email}</strong>. It works once, for that address only,
-                until {new Date(created.invitation.expires_at).toLocaleDateString()}.
+                until {formatDay(created.invitation.expires_at)}.
               </p>
               <div className="mt-3 flex flex-wrap gap-2">
                 <input
@@ -120,8 +121,7 @@ export function InvitationsSection({ teamId, role }: { teamId: string; role: Tea
               <span className="grow text-slate-900">{inv.email}</span>
               <span className="text-slate-600">{roleLabels[inv.role]}</span>
               <span className={inv.status === 'expired' ? 'text-red-700' : 'text-slate-500'}>
-                {inv.status === 'expired' ? 'expired' : 'valid until'}{' '}
-                {new Date(inv.expires_at).toLocaleDateString()}
+                {inv.status === 'expired' ? 'expired' : 'valid until'} {formatDay(inv.expires_at)}
               </span>
               <button
                 type="button"

@@ -6,6 +6,7 @@ import { buttonClass } from '../../components/button.ts'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { api, ApiError } from '../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
+import { formatDay } from '../../lib/dates.ts'
 import { PLAN_NAMES, useClaimsFollowPlans } from '../../lib/billing.ts'
 
 const POLL_MS = 1500
@@ -71,8 +72,8 @@ export function BillingReturnPage() {
             Your {PLAN_NAMES[plan.plan]} plan is active
           </h1>
           <p className="mt-4 text-slate-600">
-            Thank you! It runs until {new Date(plan.ends_at).toLocaleDateString()} and renews
-            automatically; Manage subscription on your account page changes or cancels it.
+            Thank you! It runs until {formatDay(plan.ends_at)} and renews automatically; Manage
+            subscription on your account page changes or cancels it.
           </p>
           <div className="mt-8 flex justify-center gap-4">
             {hasClaims(auth, 'create:simulations') && (

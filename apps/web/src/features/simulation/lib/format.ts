@@ -1,3 +1,5 @@
+import { formatDayTime } from '../../../lib/dates.ts'
+
 /** "1:02:05" (h:mm:ss) or "12:05" (m:ss) for a duration in seconds. */
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '—'
@@ -21,10 +23,8 @@ export function formatSaving(seconds: number): string {
 
 export const percent = (grade: number, digits = 1) => `${(grade * 100).toFixed(digits)} %`
 
-export function formatDate(iso: string): string {
-  const d = new Date(iso)
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString()
-}
+/** A time stamp as every date in the app is shown (lib/dates.ts): "12 Nov 2026, 14:05". */
+export const formatDate = (iso: string): string => formatDayTime(iso)
 
 const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const
 
