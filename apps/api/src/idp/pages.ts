@@ -8,6 +8,8 @@ export const escapeHtml = (s: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   )
 
+// The brand's orange as in the web app (apps/web/src/index.css): white on it and it on white
+// keep 4.5:1.
 export const STYLE = `
 *{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;
@@ -15,14 +17,14 @@ body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:c
   background:#f8fafc;color:#0f172a}
 main{width:100%;max-width:26rem;margin:2rem 1rem;background:#fff;border:1px solid #e2e8f0;
   border-radius:1rem;padding:2rem;box-shadow:0 1px 3px rgba(15,23,42,.08)}
-.brand{font-size:.75rem;font-weight:600;letter-spacing:.15em;text-transform:uppercase;color:#ea580c;margin:0}
+.brand{font-size:.75rem;font-weight:600;letter-spacing:.15em;text-transform:uppercase;color:#c3490a;margin:0}
 h1{font-size:1.5rem;font-weight:700;letter-spacing:-.01em;margin:.5rem 0 1.5rem}
 label{display:block;font-size:.875rem;font-weight:500;color:#334155;margin:1rem 0 .375rem}
 input{width:100%;padding:.625rem .75rem;border:1px solid #cbd5e1;border-radius:.5rem;font:inherit;color:#0f172a}
 input:focus{outline:2px solid #f97316;outline-offset:1px;border-color:#f97316}
-button{margin-top:1.5rem;width:100%;padding:.65rem 1rem;border:0;border-radius:.5rem;background:#ea580c;
+button{margin-top:1.5rem;width:100%;padding:.65rem 1rem;border:0;border-radius:.5rem;background:#c3490a;
   color:#fff;font:inherit;font-weight:600;cursor:pointer}
-button:hover{background:#c2410c}
+button:hover{background:#9a3412}
 button:focus-visible{outline:2px solid #0f172a;outline-offset:2px}
 .alert{border-radius:.5rem;padding:.75rem 1rem;font-size:.875rem;margin-bottom:1rem}
 .error{background:#fef2f2;color:#991b1b;border:1px solid #fecaca}

@@ -3,6 +3,10 @@
 // arrows (the race-day forecast at its points) are drawn as SVG markers: rotated by an SVG
 // `transform` attribute, not an inline style, so the page's CSP holds. The map is its own stacking
 // context (`isolate`): Leaflet's panes (z-index 400–700) stay under the page's sticky header.
+// The map is a picture of the route (role img, named by `label`): nothing inside it takes the
+// keyboard focus (no zoom buttons, no keyboard panning, the tiles' credit in a line below it
+// rather than a link inside it), so it is never an interactive element holding interactive
+// controls; a pointer still drags and zooms it (docs/web-app.md, "Accessibility").
 import { useEffect, useRef, useState } from 'react'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
@@ -29,7 +33,12 @@ export function RouteMap({
   }, [])
   useEffect(() => {
     if (!el.current || tiles === undefined || track.lat.length < 2) return
-    const map = L.map(el.current, { attributionControl: Boolean(tiles), zoomSnap: 0.25 })
+    const map = L.map(el.current, {
+      attributionControl: false,
+      zoomSnap: 0.25,
+      zoomControl: false,
+      keyboard: false,
+    })
     if (tiles) L.tileLayer(tiles, { maxZoom: 18 }).addTo(map)
     const points = track.lat.map((lat, i) => L.latLng(lat, track.lon[i]!))
     const line = L.polyline(points, { color: '#ea580c', weight: 4 }).addTo(map)
@@ -62,12 +71,43 @@ export function RouteMap({
     return <p className="text-sm text-slate-500">This course has no positions to draw.</p>
   }
   return (
-    <div
-      ref={el}
-      data-testid="route-map"
-      aria-label={label}
-      role="img"
-      className={`${className} isolate w-full rounded-md bg-slate-100`}
-    />
+    <div>
+      <div
+        ref={el}
+        data-testid="route-map"
+        aria-label={label}
+        role="img"
+        className={`${className} isolate w-full rounded-md bg-slate-100`}
+      />
+      {tiles ? <TileCredit url={tiles} /> : null}
+    </div>
+  )
+}
+
+/** Where the map's tiles come from; OpenStreetMap's with the credit its licence asks for. */
+function TileCredit({ url }: { url: string }) {
+  let host = url
+  try {
+    host = new URL(url.replace(/\{[^}]*\}/g, '0')).hostname
+  } catch {
+    // not a URL: name it as configured
+  }
+  return (
+    <p className="mt-1 text-right text-xs text-slate-600">
+      Map tiles: {host}
+      {host.endsWith('openstreetmap.org') ? (
+        <>
+          {' · © '}
+          <a
+            className="underline"
+            href="https://www.openstreetmap.org/copyright"
+            target="_blank"
+            rel="noreferrer"
+          >
+            OpenStreetMap contributors
+          </a>
+        </>
+      ) : null}
+    </p>
   )
 }

@@ -246,7 +246,7 @@ export function TyrePressureCalculator() {
                     >
                       {formatPressure(r[w].pressurePa, system)}
                     </span>
-                    <span className="ml-2 text-sm text-slate-500">
+                    <span className="ml-2 text-sm text-slate-600">
                       {formatPressureOther(r[w].pressurePa, system)}
                     </span>
                   </dd>
