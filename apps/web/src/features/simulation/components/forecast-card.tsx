@@ -3,8 +3,10 @@
 // forecast wind at the middle of each stretch between the forecast points. The instant preview
 // rides in this wind (lib/forecast-preview.ts); the run reads wind and air again where and when
 // the optimized plan puts the rider.
+import { MessageDetails } from '../../../components/message-details.tsx'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { forecastArrows, type CourseForecast } from '../lib/forecast-preview.ts'
+import { weatherReason } from './ride-calibration-weather.ts'
 import { RouteMap } from './route-map.tsx'
 
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
@@ -29,10 +31,12 @@ export function ForecastCard({
   if (!forecast) return null
   if (forecast.status !== 'used') {
     return (
-      <p className="text-sm text-amber-800" data-testid="forecast-unavailable">
-        Forecast not available: {forecast.message}. The preview and the run use the typed wind and
-        air.
-      </p>
+      <MessageDetails
+        tone="warning"
+        testId="forecast-unavailable"
+        message={`Forecast not available: ${weatherReason(forecast.reason)}. The preview and the run use the typed wind and air.`}
+        detail={forecast.message}
+      />
     )
   }
   const speed = (v: number) => formatQuantity('speed', v, system)

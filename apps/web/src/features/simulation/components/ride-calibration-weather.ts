@@ -59,15 +59,43 @@ type HistoryAnswer =
   | { status: 'used'; kind: string; label: string; forecast: Forecast }
   | { status: 'unavailable'; reason: string; message: string }
 
-/** The ride's weather for the calibration, or the reason it has none. */
+/** Why the weather service gave no weather (its `reason` codes), in a user's words. */
+const WEATHER_REASONS: Record<string, string> = {
+  disabled: 'weather is not fetched on this server',
+  offline: 'the weather service could not be reached',
+  rate_limited: 'the weather service is busy; try again in a few minutes',
+  provider_error: 'the weather service answered with an error',
+  refused: 'the weather service refused the request',
+  malformed: 'the weather service’s answer could not be read',
+  not_covered: 'the weather service has no data for this place and time',
+  no_position: 'the file has no GPS positions',
+  no_positions: 'the course has no GPS positions',
+  invalid_start: 'the start is not a valid date and time',
+  not_finished: 'a steady effort does not finish this course, so there are no arrival times',
+}
+
+/** A weather service's reason code as a phrase for users (a generic one for unknown codes). */
+export function weatherReason(reason: string): string {
+  return WEATHER_REASONS[reason] ?? 'the weather could not be read'
+}
+
+/**
+ * The ride's weather for the calibration, or the reason it has none in a user's words with the
+ * service's own message as the detail.
+ */
 export async function fetchRideWeather(
   query: HistoryQuery,
-): Promise<{ ok: true; weather: RideWeather } | { ok: false; reason: string }> {
+): Promise<{ ok: true; weather: RideWeather } | { ok: false; reason: string; detail?: string }> {
   try {
     const a = await api<HistoryAnswer>('/api/weather/history', { method: 'POST', body: query })
-    if (a.status !== 'used') return { ok: false, reason: a.message || a.reason }
+    if (a.status !== 'used')
+      return { ok: false, reason: weatherReason(a.reason), detail: a.message }
     return { ok: true, weather: { forecast: a.forecast, label: a.label } }
   } catch (e) {
-    return { ok: false, reason: e instanceof Error ? e.message : String(e) }
+    return {
+      ok: false,
+      reason: 'the weather service could not be reached',
+      detail: e instanceof Error ? e.message : String(e),
+    }
   }
 }

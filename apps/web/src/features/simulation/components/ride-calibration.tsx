@@ -1,21 +1,33 @@
 // "Calibrate from a ride": the rider's effective CdA and Crr (and the day's wind) from a recorded
-// ride with power, fitted in the browser by the engine (calibrateRecordedRide: the energy balance
-// over the moving parts, then the replay closure) on the course the importer builds from the same
-// file, in the ride's own weather when the file has GPS and times (POST /api/weather/history:
+// ride with power, in any activity format the product reads (ride-calibration-read.ts), fitted in
+// the browser by the engine. A road ride with GPS and elevation: calibrateRecordedRide (the energy
+// balance over the moving parts, then the replay closure) on the course built from the ride's own
+// points, in the ride's own weather when the file has GPS and times (POST /api/weather/history:
 // Open-Meteo's archive wind and air of its place and hours; else the typed temperature and a
-// fitted constant wind, and the panel says why). Shows the values with their 95 % intervals, the
-// weather used, what was left out and why, the replay of the ride with them, and the measured
-// against the virtual elevation; the values go into the setup only when the user applies them.
+// fitted constant wind, and the panel says why). A ride without GPS or elevation (a velodrome, a
+// CSV export): the virtual-elevation fit over the whole ride, on the velodrome model when the file
+// has neither. Shows the values with their 95 % intervals, what was assumed, what was left out
+// and why, the replay (or the virtual elevation) with them; the values go into the setup only
+// when the user applies them. A file that cannot be used says why in an alert region.
 import { useState } from 'react'
 import { calibrateRecordedRide, type RideCalibrationReport } from '@veloptima/engine'
 import { Field } from '../../../components/form.tsx'
+import { humanError, MessageDetails } from '../../../components/message-details.tsx'
+import {
+  CALIBRATION_ACCEPT,
+  CALIBRATION_FORMATS,
+  calibrateByVirtualElevation,
+  calibrationMessage,
+  calibrationRoute,
+  rideOnOwnCourse,
+  type CalibrationRider,
+  type VeCalibration,
+} from './ride-calibration-read.ts'
 import { fetchRideWeather, rideWeatherQuery } from './ride-calibration-weather.ts'
 import { Button } from './ui.tsx'
 
 export type RideCalibrationValues = { cdaM2: number; crr: number }
-
-/** The masses and efficiency of the setup being edited (SI), NaN when not entered. */
-export type CalibrationRider = { massKg: number; bikeMassKg: number; efficiency: number }
+export type { CalibrationRider }
 
 const REASONS: Record<string, string> = {
   stopped: 'stopped',
@@ -43,8 +55,16 @@ export function crrBySurface(
   return { smooth: fitted * smooth, normal: fitted, rough: fitted * rough }
 }
 
-/** A calibration and the weather it was made in (or why the manual air was kept). */
-export type CalibrationOutcome = { report: RideCalibrationReport; weatherNote: string }
+/**
+ * A calibration on the ride's own course and the weather it was made in (or why the manual air
+ * was kept), or one by the virtual-elevation fit (no GPS or no elevation in the file).
+ */
+export type CalibrationOutcome =
+  | { kind: 'course'; report: RideCalibrationReport; weatherNote: string; weatherDetail?: string }
+  | { kind: 've'; fit: VeCalibration }
+
+/** A file the calibration cannot use: what to do about it, and the reader's words as the detail. */
+class CalibrationRefusal extends Error {}
 
 async function calibrateFile(
   file: File,
@@ -54,20 +74,18 @@ async function calibrateFile(
 ): Promise<CalibrationOutcome> {
   const bytes = new Uint8Array(await file.arrayBuffer())
   // The readers load only when a ride is calibrated (they are not needed elsewhere on the page).
-  const { importCourse, recordedRide, readActivity } = await import('@veloptima/formats')
-  readActivity(bytes, file.name) // refuses a file without power or speed, naming it
-  const imported = importCourse(bytes, file.name)
-  const recorded = recordedRide(imported)
-  if (!recorded) throw new Error(`${file.name}: expected a ride with power and time, got none`)
-  const ride = {
-    course: imported.course,
-    recorded,
-    points: {
-      timeS: imported.track.time,
-      distanceM: imported.pointDistanceM,
-      powerW: imported.track.power!,
-    },
+  const { readActivity, ImportError } = await import('@veloptima/formats')
+  let activity
+  try {
+    activity = readActivity(bytes, file.name)
+  } catch (e) {
+    if (e instanceof ImportError) throw new CalibrationRefusal(calibrationMessage(e.message))
+    throw e
   }
+  if (calibrationRoute(activity.samples) === 'virtual-elevation') {
+    return { kind: 've', fit: calibrateByVirtualElevation(activity, rider, temperatureC) }
+  }
+  const { built: imported, ride } = rideOnOwnCourse(activity)
   const input = {
     massKg: rider.massKg,
     bikeMassKg: rider.bikeMassKg,
@@ -75,21 +93,34 @@ async function calibrateFile(
     environment: { temperatureC },
   }
   let why = 'not asked'
+  let detail: string | undefined
   if (useHistory) {
-    const q = rideWeatherQuery(imported.track, imported.pointDistanceM)
+    const q = Number.isFinite(activity.startEpochS)
+      ? rideWeatherQuery(imported.track, imported.pointDistanceM)
+      : ({ ok: false, reason: 'the file has no date and time' } as const)
     const got = q.ok ? await fetchRideWeather(q.query) : q
     if (got.ok) {
       try {
         const report = calibrateRecordedRide(ride, { ...input, weather: got.weather })
-        return { report, weatherNote: `Weather: ${report.weather?.label ?? got.weather.label}` }
+        return {
+          kind: 'course',
+          report,
+          weatherNote: `Weather: ${report.weather?.label ?? got.weather.label}`,
+        }
       } catch (e) {
-        why = e instanceof Error ? e.message : String(e)
+        why = 'the archive’s weather does not cover this ride'
+        detail = e instanceof Error ? e.message : String(e)
       }
-    } else why = got.reason
+    } else {
+      why = got.reason
+      detail = 'detail' in got ? (got.detail as string | undefined) : undefined
+    }
   }
   return {
+    kind: 'course',
     report: calibrateRecordedRide(ride, input),
     weatherNote: `No historical weather: ${why}; manual inputs kept (${temperatureC} °C, a constant wind fitted where the route allows).`,
+    weatherDetail: detail,
   }
 }
 
@@ -142,6 +173,53 @@ function ResidualChart({ chart }: { chart: RideCalibrationReport['chart'] }) {
   )
 }
 
+const interval = (ci: [number, number], digits: number) =>
+  ci.every(Number.isFinite) && ci[1] > ci[0]
+    ? `95 %: ${ci.map((v) => v.toFixed(digits)).join('–')}`
+    : null
+
+/** A calibration by the virtual-elevation fit: values, what it assumed, how well it fits. */
+function VeResult({
+  fit,
+  onApply,
+}: {
+  fit: VeCalibration
+  onApply(values: RideCalibrationValues): void
+}) {
+  const cdaCi = interval(fit.cdaM2.ci95, 3)
+  const crrCi = interval(fit.crr.ci95, 4)
+  return (
+    <div className="space-y-2" data-testid="ride-calibration">
+      <p className="text-slate-700" data-testid="ride-calibration-model">
+        {fit.note}
+      </p>
+      <p>
+        CdA <strong>{fit.cdaM2.value.toFixed(3)} m²</strong>
+        {cdaCi ? ` (${cdaCi})` : ''}, Crr <strong>{fit.crr.value.toFixed(4)}</strong>
+        {crrCi ? ` (${crrCi})` : ' (held: this ride cannot separate it from CdA)'}.
+      </p>
+      <p className="text-slate-700">
+        {(fit.durationS / 60).toFixed(1)} min of ride, {fit.samplesUsed} samples used; the virtual
+        elevation with these values stays within {fit.rmseM.toFixed(2)} m (RMS) of the{' '}
+        {fit.model === 'elevation' ? 'recorded elevation' : 'flat ground'}.
+      </p>
+      {fit.warnings.length > 0 ? (
+        <ul className="list-disc pl-5 text-amber-800">
+          {fit.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
+      <Button
+        variant="secondary"
+        onClick={() => onApply({ cdaM2: fit.cdaM2.value, crr: fit.crr.value })}
+      >
+        Use this CdA (both positions) and Crr
+      </Button>
+    </div>
+  )
+}
+
 export function RideCalibrationPanel({
   rider,
   onApply,
@@ -151,7 +229,7 @@ export function RideCalibrationPanel({
 }) {
   const [temperature, setTemperature] = useState('20')
   const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null)
   const [useHistory, setUseHistory] = useState(true)
   const [result, setResult] = useState<CalibrationOutcome | null>(null)
   const temperatureC = Number(temperature)
@@ -170,13 +248,17 @@ export function RideCalibrationPanel({
     try {
       setResult(await calibrateFile(file, rider, temperatureC, useHistory))
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e))
+      if (e instanceof CalibrationRefusal) setError({ message: e.message })
+      else if (e instanceof Error && e.name === 'EngineInputError')
+        setError({ message: `This ride cannot be calibrated: ${calibrationMessage(e.message)}.` })
+      else setError(humanError(e, 'The calibration failed on this file.'))
     } finally {
       setBusy(false)
     }
   }
 
-  const r = result?.report ?? null
+  const r = result?.kind === 'course' ? result.report : null
+  const ve = result?.kind === 've' ? result.fit : null
   const excluded = r
     ? Object.entries(r.excluded)
         .filter(([, n]) => n > 0)
@@ -190,12 +272,15 @@ export function RideCalibrationPanel({
       </summary>
       <div className="mt-3 space-y-3 text-sm">
         <p className="text-slate-700">
-          A ride you recorded with a power meter (FIT, TCX or GPX with power) and the masses above:
-          the energy balance over the moving parts gives your effective CdA and Crr (and the day’s
-          wind, or the wind and air of its place and hours from the weather archive when the file
-          has GPS and times), leaving out stops, braking, fast descents and stretches in a draft;
-          the level is then set so that replaying the ride with its own power rides its recorded
-          time.
+          A ride you recorded with a power meter and the masses above: the energy balance over the
+          moving parts gives your effective CdA and Crr (and the day’s wind, or the wind and air of
+          its place and hours from the weather archive when the file has GPS and times), leaving out
+          stops, braking, fast descents and stretches in a draft; the level is then set so that
+          replaying the ride with its own power rides its recorded time. A ride without GPS or
+          elevation (a velodrome) is calibrated on a flat track or road.
+        </p>
+        <p className="text-slate-700" id="calibration-formats">
+          Accepted files: {CALIBRATION_FORMATS}.
         </p>
         <div className="flex flex-wrap items-end gap-3">
           <div className="w-40">
@@ -223,9 +308,10 @@ export function RideCalibrationPanel({
             <span className="block font-medium">Ride file</span>
             <input
               type="file"
-              accept=".fit,.tcx,.gpx"
+              accept={CALIBRATION_ACCEPT}
               disabled={!ready || busy}
               aria-label="Ride file to calibrate from"
+              aria-describedby="calibration-formats"
               onChange={(e) => {
                 const f = e.target.files?.[0]
                 if (f) void run(f)
@@ -238,17 +324,30 @@ export function RideCalibrationPanel({
             Enter the rider and bike masses and the efficiency first.
           </p>
         ) : null}
+        {error ? (
+          <MessageDetails
+            message={error.message}
+            detail={error.detail}
+            testId="ride-calibration-error"
+          />
+        ) : null}
         <div aria-live="polite">
           {busy ? <p className="text-slate-600">Calibrating…</p> : null}
-          {error ? <p className="text-red-600">{error}</p> : null}
+          {ve ? <VeResult fit={ve} onApply={onApply} /> : null}
           {r ? (
             <div className="space-y-2" data-testid="ride-calibration">
-              <p className="text-slate-700" data-testid="ride-calibration-weather">
-                {result!.weatherNote}
-                {r.weather
-                  ? ` — wind ${(r.weather.windSpeedMps * 3.6).toFixed(1)} km/h at rider height from ${r.weather.windFromDeg.toFixed(0)}°, ${r.weather.temperatureC.toFixed(1)} °C, ${(r.weather.pressurePa / 100).toFixed(0)} hPa, ${(r.weather.relativeHumidity * 100).toFixed(0)} % humidity (mean over the ride).`
-                  : ''}
-              </p>
+              <div className="text-slate-700" data-testid="ride-calibration-weather">
+                <MessageDetails
+                  tone="info"
+                  message={
+                    (result as { weatherNote: string }).weatherNote +
+                    (r.weather
+                      ? ` — wind ${(r.weather.windSpeedMps * 3.6).toFixed(1)} km/h at rider height from ${r.weather.windFromDeg.toFixed(0)}°, ${r.weather.temperatureC.toFixed(1)} °C, ${(r.weather.pressurePa / 100).toFixed(0)} hPa, ${(r.weather.relativeHumidity * 100).toFixed(0)} % humidity (mean over the ride).`
+                      : '')
+                  }
+                  detail={(result as { weatherDetail?: string }).weatherDetail}
+                />
+              </div>
               <p>
                 CdA <strong>{r.cdaM2.value.toFixed(3)} m²</strong> (95 %:{' '}
                 {r.cdaM2.ci95.map((v) => v.toFixed(3)).join('–')}), Crr{' '}
@@ -270,7 +369,7 @@ export function RideCalibrationPanel({
                 used{excluded ? `; left out: ${excluded}` : ''}.
               </p>
               {r.warnings.length > 0 ? (
-                <ul className="list-disc pl-5 text-amber-700">
+                <ul className="list-disc pl-5 text-amber-800">
                   {r.warnings.map((w) => (
                     <li key={w}>{w}</li>
                   ))}

@@ -60,13 +60,17 @@ describe('WeatherStrip', () => {
         weather={{
           status: 'unavailable',
           reason: 'offline',
-          message: 'weather provider unreachable',
+          message: 'fetch failed: getaddrinfo ENOTFOUND api.open-meteo.com',
         }}
         segments={segments}
       />,
     )
+    // A sentence for people; the system's own words only behind "Details".
     expect(html).toContain(
-      'Weather not used: weather provider unreachable. The typed wind and air were used.',
+      '<p>Weather not used: the weather service could not be reached. The typed wind and air were used.</p>',
+    )
+    expect(html).toMatch(
+      /<details[^>]*><summary[^>]*>Details<\/summary><p[^>]*>fetch failed: getaddrinfo ENOTFOUND api.open-meteo.com<\/p><\/details>/,
     )
     expect(html).not.toContain('data-wind-arrow')
   })

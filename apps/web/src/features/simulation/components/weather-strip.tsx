@@ -10,9 +10,11 @@ import type {
   WeatherPoint,
   WeatherStretch,
 } from '@veloptima/contracts'
+import { MessageDetails } from '../../../components/message-details.tsx'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { formatDuration } from '../lib/format.ts'
 import { ElevationChart } from './elevation-chart.tsx'
+import { weatherReason } from './ride-calibration-weather.ts'
 import type { MapWindArrow } from '../lib/wind-arrow.ts'
 import { Card } from './ui.tsx'
 
@@ -77,9 +79,12 @@ export function WeatherStrip({
   if (weather.status !== 'used') {
     return (
       <Card title="Race-day weather">
-        <p className="text-sm" data-testid="weather-unavailable">
-          Weather not used: {weather.message}. The typed wind and air were used.
-        </p>
+        <MessageDetails
+          tone="info"
+          testId="weather-unavailable"
+          message={`Weather not used: ${weatherReason(weather.reason)}. The typed wind and air were used.`}
+          detail={weather.message}
+        />
       </Card>
     )
   }
