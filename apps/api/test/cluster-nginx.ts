@@ -1,7 +1,9 @@
-// deploy/nginx.conf as shipped, on a test cluster's ports (cluster.ts): the listen ports and the
-// upstream servers 127.0.0.1:3000/3010 (API) and :4000/:4010 (identity provider) replaced, the
-// second of each dropped when one API process runs. Any shipped port left over is an error, so
-// that the file and the tests cannot drift apart silently.
+// deploy/nginx.conf as shipped, on a test cluster's ports (cluster.ts): the listen ports
+// (127.0.0.1:8080 and :8081) and the upstream servers 127.0.0.1:3000/3010 (API) and
+// :4000/:4010 (identity provider) replaced, the second of each dropped when one API process
+// runs; nothing else changes (its pid file, logs and temporary files go to the prefix directory
+// nginx is started with). Any shipped port left over is an error, so that the file and the
+// tests cannot drift apart silently.
 import { readFileSync } from 'node:fs'
 
 const shippedConf = new URL('../../../deploy/nginx.conf', import.meta.url)
@@ -19,9 +21,8 @@ export function nginxConfig({
     .split('\n')
     .filter((line) => !line.trim().startsWith('#'))
     .join('\n')
-    .replace('listen 8080;', `listen 127.0.0.1:${lb};`)
-    .replace('listen 8081;', `listen 127.0.0.1:${lbIdp};`)
-    .replace('worker_processes auto;', 'worker_processes 1;')
+    .replace('listen 127.0.0.1:8080;', `listen 127.0.0.1:${lb};`)
+    .replace('listen 127.0.0.1:8081;', `listen 127.0.0.1:${lbIdp};`)
   const upstream = (from: number, i: number, offset: number) => {
     const port = apiPorts[i]
     conf = port
@@ -33,7 +34,7 @@ export function nginxConfig({
   upstream(4000, 0, 1)
   upstream(4010, 1, 1)
   for (const shipped of ['3000', '3010', '4000', '4010', '8080', '8081']) {
-    if (conf.includes(`127.0.0.1:${shipped} `) || conf.includes(`listen ${shipped};`)) {
+    if (conf.includes(`127.0.0.1:${shipped} `) || conf.includes(`127.0.0.1:${shipped};`)) {
       throw new Error(`deploy/nginx.conf: port ${shipped} was not replaced`)
     }
   }

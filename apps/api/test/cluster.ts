@@ -1,11 +1,24 @@
-// Several Veloptima processes behind nginx, as deployed (docs/deployment.md):
-// `apis` API processes (scripts/roles.mjs serve, JOB_WORKERS=0) and `workers` worker processes
-// (scripts/roles.mjs worker), one PostgreSQL database of their own, files in one shared
-// directory or (s3: true) in one bucket of an S3-protocol server (s3rver) on loopback, and nginx
-// running deploy/nginx.conf on free ports. `restart()` stops every process, nginx and the S3
-// server and starts them again on the same database, bucket and ports. Used by
-// multi-process.int.test.ts and bench/scale.bench.ts. Needs PostgreSQL (TEST_DATABASE_URL,
-// DB_DRIVER=pg) and nginx.
+// Several Veloptima processes behind nginx, assembled from deploy/ as an operator installs it
+// (docs/deployment.md): `apis` API processes as deploy/systemd/veloptima-api@.service starts
+// them (instances 00 and 10) and `workers` worker processes as veloptima-worker.service does,
+// with the environment of deploy/env/*.env (cluster-deploy.ts reads both), one PostgreSQL
+// database of their own, files in one bucket of an S3-protocol server (s3rver) on loopback
+// (s3: true) or one shared directory, and nginx running deploy/nginx.conf (cluster-nginx.ts).
+// What this changes from deploy/, and only this:
+// - addresses: DATABASE_URL (this test's database), PUBLIC_URL and AUTH_ISSUER (nginx's ports
+//   below), S3_ENDPOINT (s3rver's port) and its credentials (s3rver's built-in account S3RVER);
+//   without s3, STORAGE_DRIVER=local and FILES_DIR (a shared directory) instead of the bucket;
+// - ports: the units' PORT / IDP_PORT, WORKER_PORT, nginx's listen and upstream ports;
+// - paths: the units' node (this test's), WorkingDirectory (the checkout), the built file (the
+//   TypeScript source through tsx when the build is older than the sources, scripts/roles.mjs),
+//   DATA_DIR and WEB_DIST_DIR (the cluster's directory), nginx's prefix (-p);
+// - the test's own settings, last: LIVE_POLL_MS=1000, LIVE_HEARTBEAT_MS=2000, LOG_LEVEL and
+//   LOG_REQUESTS, the worker's JOB_WORKERS (`threads`), and `env` (e.g. JOB_HEARTBEAT_SECONDS=10).
+// The S3 server starts without the bucket: the processes create it (the shipped credentials'
+// case). `restart()` stops every process, nginx and the S3 server and starts them again on the
+// same database, bucket and ports. Used by multi-process.int.test.ts,
+// jobs-fairness-processes.int.test.ts and bench/scale.bench.ts. Needs PostgreSQL
+// (TEST_DATABASE_URL, DB_DRIVER=pg) and nginx.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
@@ -13,14 +26,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import S3rver from 's3rver'
 import type { Database } from '@veloptima/db'
-import { roleCommand } from '../../../scripts/roles.mjs'
+import { readEnvFile, readUnit, unitCommand } from './cluster-deploy.ts'
 import { nginxConfig } from './cluster-nginx.ts'
 import { persistentDatabase } from './persistent-db.ts'
 import { eventually } from './runs-helpers.ts'
 
 const root = new URL('../../../', import.meta.url).pathname
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
-export const S3_BUCKET = 'veloptima-cluster'
+/** The bucket of deploy/env/common.env, as shipped. */
+export const S3_BUCKET = readEnvFile('common.env').S3_BUCKET!
 
 export type Proc = { name: string; child: ChildProcess; lines: string[] }
 
@@ -32,7 +46,11 @@ export const logRecords = (p: Proc) =>
         JSON.parse(line) as {
           msg?: string
           jobId?: string
+          kind?: string
           attempt?: number
+          outcome?: string
+          durationMs?: number
+          pid?: number
           time?: number
           req?: { url?: string }
         },
@@ -113,38 +131,55 @@ export async function startCluster(options: ClusterOptions) {
   let s3server: S3rver | undefined
   const s3Dir = join(dir, 's3')
 
+  const shipped = readEnvFile('common.env')
   const common: Record<string, string | undefined> = {
-    ...process.env,
+    ...shipped,
     ...db.env,
-    HOST: '127.0.0.1',
-    BIND_ADDRESS: '127.0.0.1',
     PUBLIC_URL: publicUrl,
     AUTH_ISSUER: issuer,
-    TRUST_PROXY: '127.0.0.1', // nginx, for the per-address limits
-    FILES_DIR: join(dir, 'files'),
-    WEB_DIST_DIR: join(dir, 'web'),
-    LIVE_POLL_MS: '1000',
-    LIVE_HEARTBEAT_MS: '2000',
     ...(options.s3
       ? {
-          STORAGE_DRIVER: 's3',
-          S3_BUCKET,
           S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
           S3_ACCESS_KEY_ID: 'S3RVER', // s3rver's built-in account
           S3_SECRET_ACCESS_KEY: 'S3RVER',
-          S3_FORCE_PATH_STYLE: 'true',
         }
-      : {}),
-    ...env,
+      : { STORAGE_DRIVER: 'local', FILES_DIR: join(dir, 'files') }),
   }
+  for (const [name, value] of Object.entries({ PUBLIC_URL: publicUrl, AUTH_ISSUER: issuer })) {
+    // Only the port differs from the shipped address (nginx's listen lines).
+    if (new URL(value).hostname !== new URL(shipped[name]!).hostname) {
+      throw new Error(`deploy/env/common.env ${name}=${shipped[name]}: not on ${value}'s host`)
+    }
+  }
+  const testSettings = { LIVE_POLL_MS: '1000', LIVE_HEARTBEAT_MS: '2000', ...env }
 
-  function startRole(name: string, role: 'serve' | 'worker', roleEnv: Record<string, string>) {
-    // The role's own node process (not the scripts/roles.mjs launcher), so that a signal sent
-    // to it reaches the server or worker itself.
-    const { args } = roleCommand(role)
-    const child = spawn(process.execPath, args, {
+  /** A role as its unit starts it: Environment=, then the EnvironmentFiles, then this test's. */
+  function startRole(
+    name: string,
+    role: 'serve' | 'worker',
+    unitName: string,
+    instance: string,
+    substitutes: Record<string, string>,
+  ) {
+    const unit = readUnit(unitName, instance)
+    const files = unit.environmentFiles.map((path) => {
+      const file = path.split('/').pop()!
+      return file === 'common.env' ? common : readEnvFile(file)
+    })
+    const roleEnv: Record<string, string | undefined> = {
+      ...process.env,
+      ...unit.environment,
+      ...Object.assign({}, ...files),
+      ...substitutes,
+      WEB_DIST_DIR: join(dir, 'web'),
+      DATA_DIR: join(dir, `data-${name.replace(' ', '-')}`),
+      ...testSettings,
+    }
+    // node on the built file itself (no launcher), so that a signal sent to this PID reaches
+    // the server or worker itself, as under systemd.
+    const child = spawn(process.execPath, unitCommand(unit, role), {
       cwd: root,
-      env: { ...common, ...roleEnv },
+      env: roleEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     const p: Proc = { name, child, lines: [] }
@@ -176,16 +211,16 @@ export async function startCluster(options: ClusterOptions) {
     )
 
   const startApi = (i: number) =>
-    startRole(`api ${i}`, 'serve', {
+    // The template's instances 00 and 10 (PORT=30%i, IDP_PORT=40%i), on this test's ports.
+    startRole(`api ${i}`, 'serve', 'veloptima-api@.service', ['00', '10'][i]!, {
       PORT: String(apiPorts[i]),
       IDP_PORT: String(apiPorts[i]! + 1),
-      JOB_WORKERS: '0',
       ...(options.logRequests
         ? { LOG_LEVEL: 'info', LOG_REQUESTS: 'true' }
         : { LOG_LEVEL: 'warn' }),
     })
   const startWorker = (i: number) =>
-    startRole(`worker ${i}`, 'worker', {
+    startRole(`worker ${i}`, 'worker', 'veloptima-worker.service', '', {
       WORKER_PORT: String(workerPorts[i]),
       JOB_WORKERS: String(threads),
       LOG_LEVEL: 'info',
@@ -200,7 +235,6 @@ export async function startCluster(options: ClusterOptions) {
         port: s3Port,
         directory: s3Dir,
         silent: true,
-        configureBuckets: [{ name: S3_BUCKET, configs: [] }],
       })
       const address = (await s3server.run()) as AddressInfo
       if (address.port !== s3Port) throw new Error(`s3rver on ${address.port}, not ${s3Port}`)
@@ -209,18 +243,10 @@ export async function startCluster(options: ClusterOptions) {
     workers.splice(0, workers.length, ...workerPorts.map((_, i) => startWorker(i)))
     const confPath = join(dir, 'nginx.conf')
     writeFileSync(confPath, nginxConfig({ lb, lbIdp, apiPorts }))
-    nginx = spawn(
-      NGINX,
-      [
-        '-p',
-        dir,
-        '-c',
-        confPath,
-        '-g',
-        `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;`,
-      ],
-      { stdio: 'inherit' },
-    )
+    // As deploy/systemd/veloptima-nginx.service runs it, the cluster's directory as prefix.
+    nginx = spawn(NGINX, ['-p', dir, '-e', 'stderr', '-c', confPath, '-g', 'daemon off;'], {
+      stdio: 'inherit',
+    })
     await Promise.all([
       ...apis.map((p, i) => waitReady(`http://127.0.0.1:${apiPorts[i]}/api/ready`, p)),
       ...workers.map((p, i) => waitReady(`http://127.0.0.1:${workerPorts[i]}/ready`, p)),

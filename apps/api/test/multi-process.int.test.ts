@@ -1,13 +1,21 @@
-// Scale-out: nginx (deploy/nginx.conf) in front of two API processes (`serve` role,
-// JOB_WORKERS=0), two worker processes (`worker` role), one PostgreSQL database and one bucket
-// of an S3-protocol server (s3rver, STORAGE_DRIVER=s3) — every process a real child process
-// started as scripts/roles.mjs does — and Debian's Chromium using the app through the balancer.
+// Scale-out, assembled from deploy/ as shipped (cluster.ts lists the only substitutions:
+// addresses, ports, paths): nginx (deploy/nginx.conf) in front of two API processes
+// (deploy/systemd/veloptima-api@.service, instances 00 and 10, JOB_WORKERS=0), two worker
+// processes (veloptima-worker.service), the environment of deploy/env/*.env, one PostgreSQL
+// database and one bucket of an S3-protocol server (s3rver, STORAGE_DRIVER=s3) — every process a
+// real child process started as its unit's ExecStart — and Debian's Chromium using the app
+// through the balancer.
 // Runs with DB_DRIVER=pg only (PGlite is one process by design); nginx is installed by
 // `npm test` (scripts/services.mjs) or taken from NGINX_PATH / /usr/sbin/nginx.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  GetObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq, sql } from 'drizzle-orm'
 import {
@@ -28,6 +36,7 @@ import {
   stopProcess,
   type Cluster,
 } from './cluster.ts'
+import { readEnvFile, readUnit } from './cluster-deploy.ts'
 import { multipart, syntheticGpx } from './files-helpers.ts'
 import { signInWithPassword, type FlowSettings } from './idp-flow.ts'
 import {
@@ -94,6 +103,101 @@ describe.skipIf(!enabled)(
       await browser?.close()
       await cluster?.close()
     }, 60_000)
+
+    /** GET a readiness endpoint: its status and body. */
+    const ready = async (url: string) => {
+      const res = await fetch(url)
+      return {
+        status: res.status,
+        body: (await res.json()) as { status: string; missing: string[]; problems: string[] },
+      }
+    }
+    const readyUrls = () => [
+      ...cluster.apiPorts.map((port) => `http://127.0.0.1:${port}/api/ready`),
+      ...cluster.workerPorts.map((port) => `http://127.0.0.1:${port}/ready`),
+    ]
+
+    it('runs deploy/ as shipped: the units start node on the built file, the env files agree with nginx.conf, nginx keeps its files in its prefix', () => {
+      const api = readUnit('veloptima-api@.service', '10')
+      const worker = readUnit('veloptima-worker.service')
+      // The supervised PID is the server itself: node on the built file, nothing between.
+      expect(api.execStart).toEqual([
+        `${api.workingDirectory}/node_modules/.bin/node`,
+        'apps/api/dist/server/server.mjs',
+      ])
+      expect(worker.execStart).toEqual([
+        `${worker.workingDirectory}/node_modules/.bin/node`,
+        'apps/api/dist/server/worker.mjs',
+      ])
+      // Instances 00 and 10 are nginx's upstreams; api.env does not override their ports.
+      const nginx = readFileSync(new URL('../../../deploy/nginx.conf', import.meta.url), 'utf8')
+      const apiEnv = readEnvFile('api.env')
+      expect(apiEnv.PORT).toBeUndefined()
+      expect(apiEnv.IDP_PORT).toBeUndefined()
+      for (const instance of ['00', '10']) {
+        const { PORT, IDP_PORT } = readUnit('veloptima-api@.service', instance).environment
+        expect(nginx).toContain(`server ${apiEnv.BIND_ADDRESS}:${PORT} `)
+        expect(nginx).toContain(`server ${apiEnv.BIND_ADDRESS}:${IDP_PORT} `)
+      }
+      // nginx on the same host: the processes trust loopback, and listen there only.
+      expect(apiEnv.TRUST_PROXY).toBe('127.0.0.1')
+      expect(apiEnv.BIND_ADDRESS).toBe('127.0.0.1')
+      expect(readEnvFile('worker.env').BIND_ADDRESS).toBe('127.0.0.1')
+      // PUBLIC_URL and AUTH_ISSUER are nginx's two listen addresses.
+      const common = readEnvFile('common.env')
+      expect(nginx).toContain(`listen ${new URL(common.PUBLIC_URL!).host};`)
+      expect(nginx).toContain(`listen ${new URL(common.AUTH_ISSUER!).host};`)
+      // Self-contained: pid, logs and temporary files in the prefix directory, none elsewhere.
+      for (const file of [
+        'nginx.pid',
+        'error.log',
+        'access.log',
+        'client_body_temp',
+        'proxy_temp',
+      ]) {
+        expect(existsSync(join(cluster.dir, file)), file).toBe(true)
+      }
+      expect(readFileSync(join(cluster.dir, 'nginx.pid'), 'utf8').trim()).toMatch(/^\d+$/)
+    })
+
+    it('creates the missing bucket at start (the log says so); every process is ready', async () => {
+      const created = cluster.apis
+        .concat(cluster.workers)
+        .flatMap(logRecords)
+        .filter((r) => /^S3 bucket .* was missing: created it$/.test(r.msg ?? ''))
+      expect(created.length).toBeGreaterThanOrEqual(1)
+      expect(created[0]!.msg).toContain(S3_BUCKET)
+      for (const url of [...readyUrls(), `${publicUrl}/api/ready`]) {
+        expect((await ready(url)).status, url).toBe(200)
+      }
+    })
+
+    it('answers 503 naming the bucket on every process while it is missing, 200 once it exists again', async () => {
+      const s3 = new S3Client({
+        endpoint: cluster.s3Endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      })
+      try {
+        await s3.send(new DeleteBucketCommand({ Bucket: S3_BUCKET }))
+        for (const url of readyUrls()) {
+          const { status, body } = await ready(url)
+          expect(status, url).toBe(503)
+          expect(body.status).toBe('not-ready')
+          expect(body.missing).toEqual(['bucket'])
+          expect(body.problems.join(' ')).toContain(`the S3 bucket ${S3_BUCKET}`)
+        }
+        await s3.send(new CreateBucketCommand({ Bucket: S3_BUCKET }))
+        for (const url of readyUrls()) {
+          const { status, body } = await ready(url)
+          expect(status, url).toBe(200)
+          expect(body).toMatchObject({ status: 'ready', missing: [] })
+        }
+      } finally {
+        s3.destroy()
+      }
+    })
 
     it('signs in through the balancer (identity provider and token exchange on either process)', async () => {
       const settings: FlowSettings = {
@@ -167,6 +271,20 @@ describe.skipIf(!enabled)(
       expect(all.length).toBe(JOBS)
       expect(new Set(all).size).toBe(JOBS)
       for (const r of runs) expect(r.length).toBeGreaterThanOrEqual(JOBS / 8)
+      // Each attempt's end is logged by the worker that started it: id, kind, outcome, duration.
+      cluster.workers.forEach((w, i) => {
+        const ended = logRecords(w).filter((r) => r.msg === 'job attempt ended')
+        for (const start of runs[i]!) {
+          const end = ended.find((r) => r.jobId === start.jobId && r.attempt === start.attempt)
+          expect(end, `end of ${start.jobId}`).toMatchObject({
+            kind: 'optimization-run',
+            outcome: 'done',
+            pid: w.child.pid,
+          })
+          expect(end!.durationMs).toBeGreaterThanOrEqual(0)
+          expect(end!.time).toBeGreaterThanOrEqual(start.time!)
+        }
+      })
       // The stream on one API process heard the notification each job wrote on a worker process.
       await live.until(
         (events) =>
@@ -209,6 +327,19 @@ describe.skipIf(!enabled)(
       expect(retryAfterS).toBeLessThan(2 * HEARTBEAT_S + 10)
       const done = await succeeded(database.db, jobId, 300_000) // minutes on a loaded machine
       expect(done.attempts).toBe(2)
+      // The PID a supervisor watches is the worker itself (its unit's ExecStart): killed, nothing
+      // answers on its health port any more.
+      const victimPort = cluster.workerPorts[workers.indexOf(victim)]
+      await expect(fetch(`http://127.0.0.1:${victimPort}/health`)).rejects.toThrow()
+      // The survivor logged the retry's end: done, with its duration.
+      const end = await eventually(
+        async () =>
+          logRecords(survivor).find((r) => r.msg === 'job attempt ended' && r.jobId === jobId),
+        30_000,
+        'the log line of the retry ending',
+      )
+      expect(end).toMatchObject({ kind: 'optimization-run', attempt: 2, outcome: 'done' })
+      expect(end.durationMs).toBeGreaterThan(0)
       const written = await writtenBy(database.db, jobId, uid)
       expect(written.results).toHaveLength(1)
       expect(written.notifications).toHaveLength(1)
@@ -335,7 +466,12 @@ describe.skipIf(!enabled)(
           'the API process serving the probe',
         )
         if (on === appServing) probe = opened
-        else await probePage.context().close()
+        else {
+          await probePage.context().close()
+          // One more request through nginx, so that the next attempt's turn differs (each
+          // attempt makes a fixed number of requests; nginx's worker processes share the turns).
+          await fetch(`${publicUrl}/api/health`)
+        }
       }
       if (!probe) throw new Error('the probe never reached the process of the app stream')
       const serving = appServing
