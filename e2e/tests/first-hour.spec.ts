@@ -51,6 +51,10 @@ test('first hour: new account → trial → profile → setup from it → ready 
   // Get ready: the profile, typed once.
   await page.getByRole('link', { name: 'Get ready' }).click()
   await expect(page.getByTestId('step-setup')).toHaveAttribute('data-complete', 'false')
+  await page.screenshot({ path: screenshotPath('first-hour-home-get-ready-1366'), fullPage: true })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.screenshot({ path: screenshotPath('first-hour-home-get-ready-390'), fullPage: true })
+  await page.setViewportSize({ width: 1366, height: 900 })
   await page.getByRole('link', { name: 'Complete your profile' }).click()
   await page.getByLabel('Rider height (cm)').fill('176')
   await page.getByLabel('Rider weight (kg)').fill('70')

@@ -113,8 +113,9 @@ function RiderForm({
   }
   const bind = fieldBinder(form, set, errors)
   const setPos = (i: 0 | 1, key: keyof SetupForm['positions'][0], value: string) => {
-    // Typing a CdA (or a name) makes the position the user's: the estimate no longer follows.
-    if (key === 'cda' || key === 'name') {
+    // Typing a CdA makes it the user's: the estimate no longer follows (a name of one's own is
+    // kept either way: only the estimate's own names follow the bike type).
+    if (key === 'cda') {
       setDerived((d) => {
         const cda = [...d.cda] as Derived['cda']
         cda[i] = false
