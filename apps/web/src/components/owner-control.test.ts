@@ -2,7 +2,7 @@
 // a personal item is moved by its owner, a team's item by the team's owners and admins.
 import { describe, expect, it } from 'vitest'
 import type { MyTeam } from '@veloptima/contracts'
-import { canMove, moveTargets } from './owner-control.tsx'
+import { canMove, defaultOwner, moveTargets } from './owner-control.tsx'
 
 const team = (id: string, role: MyTeam['role']) => ({ id, name: `Team ${id}`, role }) as MyTeam
 const teams = [team('t1', 'owner'), team('t2', 'member'), team('t3', 'admin')]
@@ -33,5 +33,15 @@ describe('owner control', () => {
 
   it('samples are never moved', () => {
     expect(canMove({ id: 'i', owner: null, owner_type: 'sample' }, 'max', teams)).toBe(false)
+  })
+
+  it('a new item goes to the team the user works in, while they belong to it', () => {
+    // Any member may create in their team (the API's resolveOwner: a member of the team).
+    expect(defaultOwner('t2', teams)).toBe('t2')
+    expect(defaultOwner('t1', teams)).toBe('t1')
+    expect(defaultOwner(null, teams)).toBe('')
+    expect(defaultOwner(undefined, teams)).toBe('')
+    // A current team the user has left: personal.
+    expect(defaultOwner('gone', teams)).toBe('')
   })
 })

@@ -1,12 +1,15 @@
 // Who owns an item of a list (a "Personal" or team-name badge) and, for those who may, a
 // "Move to…" select: POST /api/<collection>/:id/move {owner}. A personal item is moved by its
 // owner, a team's item by the team's owners and admins; the API's refusal (e.g. an optimization
-// whose course is not the team's) is shown under the select.
-import { useState } from 'react'
+// whose course is not the team's) is shown under the select. For a new item, OwnerSelect: who
+// will own it, by default the team the user works in (current_team), else the user; the API
+// checks that the caller belongs to the team named.
+import { useId, useState } from 'react'
 import type { MyTeam } from '@veloptima/contracts'
 import { api } from '../lib/api-client.ts'
+import { humanError, MessageDetails } from './message-details.tsx'
 import { useAuth } from '../lib/auth.ts'
-import { useMyTeams } from '../lib/user.ts'
+import { useMyTeams, useUserDoc } from '../lib/user.ts'
 
 export type OwnedItem = { id: string; name?: string; owner: string | null; owner_type: string }
 
@@ -39,7 +42,7 @@ export function OwnerControl({
 }) {
   const { user } = useAuth()
   const teams = useMyTeams().data ?? []
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null)
   const [busy, setBusy] = useState(false)
   if (item.owner_type === 'sample') return null
   const team = item.owner_type === 'team' ? teams.find((t) => t.id === item.owner) : undefined
@@ -56,7 +59,7 @@ export function OwnerControl({
       })
       onMoved()
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e))
+      setError(humanError(e, 'The move failed; try again in a moment.'))
     } finally {
       setBusy(false)
     }
@@ -92,10 +95,69 @@ export function OwnerControl({
         ) : null}
       </span>
       {error ? (
-        <span role="alert" className="max-w-xs text-right text-xs text-red-700">
-          {error}
-        </span>
+        <MessageDetails
+          message={error.message}
+          detail={error.detail}
+          className="max-w-xs text-right text-xs"
+        />
       ) : null}
+    </span>
+  )
+}
+
+/**
+ * The owner a new item gets unless the user picks another: the team the user works in (the
+ * current team, when they still belong to it), else the user ('' = personal).
+ */
+export function defaultOwner(currentTeam: string | null | undefined, teams: MyTeam[]): string {
+  return currentTeam && teams.some((t) => t.id === currentTeam) ? currentTeam : ''
+}
+
+/**
+ * Who will own a new item: `[owner, setOwner, teams]`, '' for the user. Follows the current team
+ * until the user picks an owner.
+ */
+export function useNewItemOwner(): [string, (owner: string) => void, MyTeam[]] {
+  const teams = useMyTeams().data ?? []
+  const currentTeam = useUserDoc().data?.current_team
+  const [picked, setPicked] = useState<string | null>(null)
+  return [picked ?? defaultOwner(currentTeam, teams), setPicked, teams]
+}
+
+/** "Save in": Personal or one of the user's teams; nothing when the user has no team. */
+export function OwnerSelect({
+  value,
+  onChange,
+  teams,
+  label = 'Save in',
+  className = '',
+}: {
+  value: string
+  onChange(owner: string): void
+  teams: MyTeam[]
+  label?: string
+  className?: string
+}) {
+  const id = useId()
+  if (teams.length === 0) return null
+  return (
+    <span className={`inline-flex items-center gap-2 text-sm ${className}`}>
+      <label htmlFor={id} className="font-medium text-slate-700">
+        {label}
+      </label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-800"
+      >
+        <option value="">Personal</option>
+        {teams.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.name}
+          </option>
+        ))}
+      </select>
     </span>
   )
 }

@@ -9,7 +9,7 @@ import { api } from '../../lib/api-client.ts'
 import { Field, Select } from '../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 import { SessionPage } from './session-page.tsx'
-import { OwnerControl } from '../../components/owner-control.tsx'
+import { OwnerControl, OwnerSelect, useNewItemOwner } from '../../components/owner-control.tsx'
 
 function Title({ children, sub }: { children: React.ReactNode; sub?: React.ReactNode }) {
   return (
@@ -197,11 +197,17 @@ function NewSession() {
   const [name, setName] = useState('')
   const [location, setLocation] = useState('')
   const [format, setFormat] = useState<'v6' | 'v5'>('v6')
+  const [owner, setOwner, teams] = useNewItemOwner()
   const create = useMutation({
     mutationFn: () =>
       api<AeroSession>('/api/aero-sessions', {
         method: 'POST',
-        body: { name: name.trim(), format, location: location.trim() || null },
+        body: {
+          name: name.trim(),
+          format,
+          location: location.trim() || null,
+          ...(owner ? { owner } : {}),
+        },
       }),
     onSuccess: (s) => navigate(`/aero/sessions/${s.format}/${s.id}`),
   })
@@ -232,6 +238,7 @@ function NewSession() {
             { value: 'v5', label: 'v5 (raw data)' },
           ]}
         />
+        <OwnerSelect value={owner} onChange={setOwner} teams={teams} className="sm:col-span-3" />
         <div className="flex gap-2 sm:col-span-3">
           <Button type="submit" disabled={!name.trim() || create.isPending}>
             Create session
@@ -323,9 +330,13 @@ function DeviceForm({
 function RegisterDevice() {
   const client = useQueryClient()
   const [open, setOpen] = useState(false)
+  const [owner, setOwner, teams] = useNewItemOwner()
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
-      api<Device>('/api/devices', { method: 'POST', body }),
+      api<Device>('/api/devices', {
+        method: 'POST',
+        body: { ...body, ...(owner ? { owner } : {}) },
+      }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: ['devices'] })
       setOpen(false)
@@ -340,6 +351,7 @@ function RegisterDevice() {
   }
   return (
     <Card title="Register a device" className="mb-6">
+      <OwnerSelect value={owner} onChange={setOwner} teams={teams} className="mb-3" />
       <DeviceForm
         initial={{ serial: '', name: '', model: '', firmware: '', factor: '' }}
         submitLabel="Register"

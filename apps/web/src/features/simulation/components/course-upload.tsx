@@ -1,6 +1,9 @@
 // Drag-and-drop (or pick) a GPX/TCX/FIT file; the upload shows its progress and the API's
-// message when the file is not a course (which names the problem).
+// message when the file is not a course (which names the problem). The course goes to the team
+// the user works in unless "Save in" says otherwise (Personal or another of their teams).
 import { useId, useRef, useState, type DragEvent } from 'react'
+import { humanError, MessageDetails } from '../../../components/message-details.tsx'
+import { OwnerSelect, useNewItemOwner } from '../../../components/owner-control.tsx'
 import { toast } from '../../../lib/toast.tsx'
 import { errorMessage, uploadCourse, type ImportedCourse } from '../lib/api.ts'
 
@@ -11,18 +14,23 @@ export function CourseUpload({ onImported }: { onImported(course: ImportedCourse
   const input = useRef<HTMLInputElement>(null)
   const [over, setOver] = useState(false)
   const [progress, setProgress] = useState<number | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null)
+  const [owner, setOwner, teams] = useNewItemOwner()
 
   async function upload(file: File) {
     setError(null)
     setProgress(0)
     try {
-      const course = await uploadCourse(file, setProgress)
+      const course = await uploadCourse(file, setProgress, owner)
       // What the import repaired (a point off the route's line left out) outlives the navigation.
       for (const warning of course.warnings ?? []) toast.warning(`${file.name}: ${warning}`)
       onImported(course)
     } catch (e) {
-      setError(`${file.name}: ${errorMessage(e)}`)
+      const { message, detail } = humanError(
+        e instanceof Error ? e : new Error(errorMessage(e)),
+        'The upload failed; try again in a moment.',
+      )
+      setError({ message: `${file.name}: ${message}`, detail })
     } finally {
       setProgress(null)
       if (input.current) input.current.value = ''
@@ -67,9 +75,10 @@ export function CourseUpload({ onImported }: { onImported(course: ImportedCourse
             if (file) void upload(file)
           }}
         />
-        <p className="mt-2 text-xs text-slate-500">
+        <p className="mt-2 text-xs text-slate-600">
           Routes and recorded rides both work; the elevation is cleaned of spikes on import.
         </p>
+        <OwnerSelect value={owner} onChange={setOwner} teams={teams} className="mt-3" />
         {progress !== null ? (
           <div className="mx-auto mt-3 max-w-sm">
             <progress className="w-full" max={1} value={progress} aria-label="Upload progress" />
@@ -80,9 +89,7 @@ export function CourseUpload({ onImported }: { onImported(course: ImportedCourse
         ) : null}
       </div>
       {error ? (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {error}
-        </p>
+        <MessageDetails message={error.message} detail={error.detail} className="mt-2" />
       ) : null}
     </div>
   )

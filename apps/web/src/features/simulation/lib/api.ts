@@ -100,9 +100,12 @@ export type ImportedCourse = CourseSummary & {
 export async function uploadCourse(
   file: File,
   onProgress: (fraction: number) => void,
+  /** A team the caller belongs to; absent or '': the caller. */
+  owner?: string,
 ): Promise<ImportedCourse> {
   const token = await sessionToken()
   const form = new FormData()
+  if (owner) form.append('owner', owner)
   form.append('file', file, file.name)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
