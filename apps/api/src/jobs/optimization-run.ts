@@ -18,6 +18,7 @@ import {
   type JsonObject,
 } from '@veloptima/db'
 import { EngineInputError, validateSimulationInput } from '@veloptima/engine'
+import { exportSections, writePlanCsv } from '@veloptima/formats'
 import { AppError, notFound } from '../errors.ts'
 import type { FileService } from '../files/service.ts'
 import type { Owner } from '../files/repository.ts'
@@ -28,7 +29,6 @@ import {
   type OptimizerInput,
   type RunSnapshot,
 } from './engine-inputs.ts'
-import { planCsv } from './plan-csv.ts'
 import { markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobDefinition, type JobSystem } from './system.ts'
 import type { RaceDayWeather } from '../weather/race-day.ts'
@@ -328,9 +328,13 @@ export class OptimizationRuns {
 
     // The export's key is the job's: a repeated attempt rewrites the same bytes, never a second file.
     const name = `${snapshot.optimization.name} – v${result.version} plan.csv`
-    const prepared = this.files.prepare(name, Buffer.from(planCsv(pacing.plan)), {
-      key: `exports/${jobId}.csv`,
-    })
+    const prepared = this.files.prepare(
+      name,
+      Buffer.from(writePlanCsv({ name, sections: exportSections(pacing.plan) })),
+      {
+        key: `exports/${jobId}.csv`,
+      },
+    )
     await this.files.storage.put(prepared.key, prepared.bytes)
     const [optimization] = await this.db
       .select({ ownerUid: optimizations.ownerUid, ownerTeam: optimizations.ownerTeam })

@@ -1,41 +1,59 @@
 import { checkSections, type PlanExport } from './types.ts'
 
+/** RFC 4180 field: quoted when it holds a comma, a quote or a line break. */
 const cell = (v: string | number) => {
   const s = String(v)
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s
 }
 const fixed = (v: number | undefined, d: number) => (v === undefined ? '' : v.toFixed(d))
 
-/** The plan as CSV (one row per target, SI-derived km, km/h, %, s), for spreadsheets. */
+/** Elapsed time as riders read it on a top-tube sheet: h:mm:ss. */
+const clock = (seconds: number | undefined) => {
+  if (seconds === undefined) return ''
+  const s = Math.round(seconds)
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  return `${h}:${String(m).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+}
+
+/**
+ * The plan as CSV (RFC 4180: comma separated, CRLF, one row per section), the one writer of the
+ * product: the export a run stores, the web's download and the CLI's file are the same bytes for
+ * the same plan. Units riders and spreadsheets read: km, %, W, km/h, seconds, and the elapsed
+ * time also as h:mm:ss. A `position` column is written when the plan names positions.
+ */
 export function writePlanCsv(plan: PlanExport): string {
   checkSections(plan)
-  const rows = [
-    [
-      'section',
-      'start_km',
-      'end_km',
-      'terrain',
-      'grade_pct',
-      'target_power_w',
-      'expected_speed_kmh',
-      'section_time_s',
-      'elapsed_s',
-    ].join(','),
+  const positions = plan.sections.some((s) => s.position !== undefined)
+  const header = [
+    'section',
+    'start_km',
+    'end_km',
+    'terrain',
+    ...(positions ? ['position'] : []),
+    'grade_pct',
+    'target_power_w',
+    'speed_kmh',
+    'section_time_s',
+    'elapsed_s',
+    'elapsed',
   ]
-  plan.sections.forEach((s, i) => {
-    rows.push(
-      [
-        i + 1,
-        (s.startM / 1000).toFixed(3),
-        (s.endM / 1000).toFixed(3),
-        cell(s.label ?? ''),
-        fixed(s.grade === undefined ? undefined : s.grade * 100, 2),
-        Math.round(s.powerW),
-        fixed(s.speedMps === undefined ? undefined : s.speedMps * 3.6, 2),
-        fixed(s.durationS, 1),
-        fixed(s.timeS, 1),
-      ].join(','),
-    )
-  })
-  return `${rows.join('\n')}\n`
+  const rows = plan.sections.map((s, i) =>
+    [
+      i + 1,
+      (s.startM / 1000).toFixed(3),
+      (s.endM / 1000).toFixed(3),
+      s.label ?? '',
+      ...(positions ? [s.position ?? ''] : []),
+      fixed(s.grade === undefined ? undefined : s.grade * 100, 1),
+      Math.round(s.powerW),
+      fixed(s.speedMps === undefined ? undefined : s.speedMps * 3.6, 1),
+      fixed(s.durationS, 1),
+      fixed(s.timeS, 1),
+      clock(s.timeS),
+    ]
+      .map(cell)
+      .join(','),
+  )
+  return [header.join(','), ...rows].join('\r\n') + '\r\n'
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { groundDistance, optimizePacing } from '@veloptima/engine'
 import { importCourse } from '../read.ts'
 import {
+  exportSections,
   ExportError,
   PLAN_XMLNS,
   writePlanCsv,
@@ -128,20 +129,56 @@ describe('GPX with the plan in extensions', () => {
 })
 
 describe('CSV plan', () => {
+  const row = {
+    start_m: 0,
+    end_m: 1250,
+    label: 'climb with headwind',
+    grade: 0.0712,
+    power_w: 301.6,
+    speed_mps: 4.2,
+    duration_s: 297.6,
+    elapsed_s: 297.6,
+  }
   it('has a header and one row per section with the rounded target', () => {
-    const lines = writePlanCsv(plan).trim().split('\n')
+    const lines = writePlanCsv(plan).trim().split('\r\n')
     expect(lines[0]).toBe(
-      'section,start_km,end_km,terrain,grade_pct,target_power_w,expected_speed_kmh,section_time_s,elapsed_s',
+      'section,start_km,end_km,terrain,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed',
     )
     expect(lines.length).toBe(sections.length + 1)
     expect(lines[1]!.split(',')[5]).toBe(String(Math.round(sections[0]!.powerW)))
   })
-  it('quotes labels with commas and quotes', () => {
+  it("writes a run's plan in km, %, W, km/h, s and h:mm:ss, CRLF-terminated (RFC 4180)", () => {
     const csv = writePlanCsv({
       name: 'x',
-      sections: [{ startM: 0, endM: 10, powerW: 200, label: 'a, "b"' }],
+      sections: exportSections([row, { ...row, start_m: 1250, end_m: 3600, elapsed_s: 3725.4 }]),
     })
-    expect(csv.split('\n')[1]).toContain('"a, ""b"""')
+    expect(csv.split('\r\n')).toEqual([
+      'section,start_km,end_km,terrain,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed',
+      '1,0.000,1.250,climb with headwind,7.1,302,15.1,297.6,297.6,0:04:58',
+      '2,1.250,3.600,climb with headwind,7.1,302,15.1,297.6,3725.4,1:02:05',
+      '',
+    ])
+  })
+  it('adds the position column when the plan names positions', () => {
+    const csv = writePlanCsv({
+      name: 'x',
+      sections: exportSections([{ ...row, position: 'Aero' }]),
+    })
+    expect(csv.split('\r\n').slice(0, 2)).toEqual([
+      'section,start_km,end_km,terrain,position,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed',
+      '1,0.000,1.250,climb with headwind,Aero,7.1,302,15.1,297.6,297.6,0:04:58',
+    ])
+  })
+  it('quotes labels with commas, quotes and line breaks', () => {
+    const csv = writePlanCsv({
+      name: 'x',
+      sections: [
+        { startM: 0, endM: 10, powerW: 200, label: 'a, "b"' },
+        { startM: 10, endM: 20, powerW: 200, label: 'c\nd' },
+      ],
+    })
+    expect(csv.split('\r\n')[1]).toContain(',"a, ""b""",')
+    expect(csv.split('\r\n')[2]).toContain(',"c\nd",')
   })
 })
 

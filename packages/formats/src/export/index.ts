@@ -2,5 +2,5 @@
 export { writePlanCsv } from './csv.ts'
 export { writePlanGpx, PLAN_XMLNS } from './gpx.ts'
 export { writePlanFitCourse } from './fit-course.ts'
-export { ExportError, elapsedAt, sectionAt } from './types.ts'
+export { ExportError, elapsedAt, exportSections, sectionAt } from './types.ts'
 export type { ExportPoint, ExportSection, PlanExport } from './types.ts'

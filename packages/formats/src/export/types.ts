@@ -1,4 +1,5 @@
 // What the plan writers take: the route's positions and the plan's sections (SI units).
+import type { RunPlanSection } from '@veloptima/engine'
 
 /** A position along the course; `distanceM` is the distance from the start. */
 export type ExportPoint = { lat: number; lon: number; ele: number; distanceM: number }
@@ -14,6 +15,23 @@ export type ExportSection = {
   durationS?: number
   /** elapsed time at the end of the section (s) */
   timeS?: number
+  /** The riding position held over most of the section, when the plan has several. */
+  position?: string
+}
+
+/** The sections of a run's plan (as the API stores it and the preview computes it) to export. */
+export function exportSections(plan: readonly RunPlanSection[]): ExportSection[] {
+  return plan.map((s) => ({
+    startM: s.start_m,
+    endM: s.end_m,
+    powerW: s.power_w,
+    label: s.label,
+    grade: s.grade,
+    speedMps: s.speed_mps,
+    durationS: s.duration_s,
+    timeS: s.elapsed_s,
+    ...(s.position !== undefined ? { position: s.position } : {}),
+  }))
 }
 
 export type PlanExport = {

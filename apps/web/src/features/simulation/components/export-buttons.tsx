@@ -38,41 +38,30 @@ export function ExportButtons({
   const course = useApiData<Course>(`/api/courses/${snapshot.course.id}`)
   const [error, setError] = useState<string | null>(null)
   const track = course.data?.track
-  const plan: Formats.PlanExport = {
-    name: `${snapshot.optimization.name} v${result.version}`,
-    sections: output.plan.map((s) => ({
-      startM: s.start_m,
-      endM: s.end_m,
-      powerW: s.power_w,
-      label: s.label,
-      grade: s.grade,
-      speedMps: s.speed_mps,
-      durationS: s.duration_s,
-      timeS: s.elapsed_s,
-    })),
-    ...(track
-      ? {
-          points: track.lat.map((lat, i) => ({
-            lat,
-            lon: track.lon[i]!,
-            ele: track.ele[i]!,
-            distanceM: track.distance[i]!,
-          })),
-        }
-      : {}),
-  }
-  const base = fileBase(plan.name)
-  // The writers (and Garmin's FIT SDK) load on the first export, not with the page.
-  const run = (f: (w: typeof Formats) => void) => {
+  const name = `${snapshot.optimization.name} v${result.version}`
+  const points: Formats.ExportPoint[] | undefined = track?.lat.map((lat, i) => ({
+    lat,
+    lon: track.lon[i]!,
+    ele: track.ele[i]!,
+    distanceM: track.distance[i]!,
+  }))
+  const base = fileBase(name)
+  // The writers (and Garmin's FIT SDK) load on the first export, not with the page; the plan's
+  // sections are converted by the same function the API's stored export uses.
+  const run = (f: (w: typeof Formats, plan: Formats.PlanExport) => void) => {
     setError(null)
-    import('@veloptima/formats').then(f).catch((e: unknown) => setError(errorMessage(e)))
+    import('@veloptima/formats')
+      .then((w) =>
+        f(w, { name, sections: w.exportSections(output.plan), ...(points ? { points } : {}) }),
+      )
+      .catch((e: unknown) => setError(errorMessage(e)))
   }
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2">
         <Button
           variant="secondary"
-          onClick={() => run((w) => save(w.writePlanCsv(plan), 'text/csv', `${base}.csv`))}
+          onClick={() => run((w, plan) => save(w.writePlanCsv(plan), 'text/csv', `${base}.csv`))}
         >
           Download CSV
         </Button>
@@ -80,7 +69,7 @@ export function ExportButtons({
           variant="secondary"
           disabled={!track}
           onClick={() =>
-            run((w) =>
+            run((w, plan) =>
               save(
                 w.writePlanFitCourse(plan) as BlobPart,
                 'application/vnd.ant.fit',
@@ -95,7 +84,7 @@ export function ExportButtons({
           variant="secondary"
           disabled={!track}
           onClick={() =>
-            run((w) => save(w.writePlanGpx(plan), 'application/gpx+xml', `${base}.gpx`))
+            run((w, plan) => save(w.writePlanGpx(plan), 'application/gpx+xml', `${base}.gpx`))
           }
         >
           Download GPX
