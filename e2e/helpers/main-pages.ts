@@ -65,6 +65,7 @@ export interface Examples {
  */
 export async function signInWithExamples(page: Page): Promise<Examples> {
   const token = captureToken(page)
+  await page.goto('/')
   await signIn(page, DEMO.coach)
   await expect(page.getByRole('heading', { name: /Get ready|You are ready to go/ })).toBeVisible()
   const headers = () => ({ authorization: `Bearer ${token()}` })

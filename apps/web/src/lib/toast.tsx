@@ -51,11 +51,50 @@ export const toast = Object.assign(
 
 type ToasterProps = ComponentProps<typeof SonnerToaster>
 
+/**
+ * Keeps `--toast-space` on <html> at the height the notices take at the bottom of the window
+ * (0 without any): the page's end gets that much room below it (index.css), so that whatever a
+ * notice announces can always be scrolled above it rather than sit under it.
+ */
+function followToastSpace(): () => void {
+  let frame = 0
+  const measure = () => {
+    frame = 0
+    let space = 0
+    for (const t of Array.from(document.querySelectorAll('[data-sonner-toast]'))) {
+      if (t.getAttribute('data-removed') === 'true') continue
+      const top = t.getBoundingClientRect().top
+      if (top < window.innerHeight) space = Math.max(space, window.innerHeight - top)
+    }
+    document.documentElement.style.setProperty('--toast-space', `${Math.ceil(space)}px`)
+  }
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(measure)
+  }
+  const observer = new MutationObserver(schedule)
+  observer.observe(document.body, {
+    subtree: true,
+    childList: true,
+    attributeFilter: ['data-mounted', 'data-removed', 'data-expanded', 'data-visible'],
+  })
+  window.addEventListener('resize', schedule)
+  document.addEventListener('transitionend', schedule, true)
+  schedule()
+  return () => {
+    observer.disconnect()
+    window.removeEventListener('resize', schedule)
+    document.removeEventListener('transitionend', schedule, true)
+    cancelAnimationFrame(frame)
+    document.documentElement.style.removeProperty('--toast-space')
+  }
+}
+
 const LazyToaster = lazy(async () => {
   const { Toaster } = await loadSonner()
   return {
     default: function MountedToaster(props: ToasterProps) {
       useEffect(() => markMounted(), [])
+      useEffect(followToastSpace, [])
       return <Toaster {...props} />
     },
   }

@@ -8,6 +8,19 @@ import type { RideSeries } from '../lib/run-output.ts'
 
 type ChartDef = { title: string; unit: string; values: number[]; color: string }
 
+/**
+ * The height of a chart's plot area, whatever the width (docs/web-app.md, "On a phone"): uPlot's
+ * `height` includes the axes, so the chart is made, measured and grown until its plot is this tall.
+ */
+export const PLOT_HEIGHT_PX = 160
+const AXES_GUESS_PX = 100
+
+/** Grows the chart so that its plot area (`.u-over`) is PLOT_HEIGHT_PX tall at `width`. */
+function fitPlotHeight(plot: uPlot, width: number) {
+  const axes = plot.height - plot.over.clientHeight
+  plot.setSize({ width, height: PLOT_HEIGHT_PX + axes })
+}
+
 function Chart({
   x,
   def,
@@ -26,7 +39,7 @@ function Chart({
     const plot = new uPlot(
       {
         width,
-        height: 160,
+        height: PLOT_HEIGHT_PX + AXES_GUESS_PX,
         cursor: { sync: { key: syncKey } },
         legend: { show: true },
         scales: { x: { time: false } },
@@ -44,7 +57,8 @@ function Chart({
       [x, def.values],
       el.current,
     )
-    const resize = () => el.current && plot.setSize({ width: el.current.clientWidth, height: 160 })
+    fitPlotHeight(plot, width)
+    const resize = () => el.current && fitPlotHeight(plot, el.current.clientWidth)
     window.addEventListener('resize', resize)
     return () => {
       window.removeEventListener('resize', resize)
@@ -52,7 +66,7 @@ function Chart({
     }
   }, [x, def, xLabel, syncKey])
   return (
-    <figure aria-label={`${def.title} along the course`}>
+    <figure className="plan-chart" aria-label={`${def.title} along the course`}>
       <div ref={el} />
     </figure>
   )
@@ -114,10 +128,11 @@ export function DeltaChart({
     if (!el.current || lines.length === 0) return
     const x = lines[0]!.distance_m.map((d) => toDisplay('distance', d, system))
     const colors = ['#ea580c', '#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04']
+    const width = Math.max(300, el.current.clientWidth)
     const plot = new uPlot(
       {
-        width: Math.max(300, el.current.clientWidth),
-        height: 200,
+        width,
+        height: PLOT_HEIGHT_PX + AXES_GUESS_PX,
         cursor: { sync: { key: syncKey } },
         scales: { x: { time: false } },
         axes: [
@@ -136,10 +151,11 @@ export function DeltaChart({
       [x, ...lines.map((l) => l.delta_s)],
       el.current,
     )
+    fitPlotHeight(plot, width)
     return () => plot.destroy()
   }, [lines, system, syncKey])
   return (
-    <figure aria-label="Δ time against the baseline along the course">
+    <figure className="plan-chart" aria-label="Δ time against the baseline along the course">
       <div ref={el} />
     </figure>
   )

@@ -177,7 +177,7 @@ export function SectionsPanel({
         {state.level === 'manual' ? 'edited by hand' : `automatic, ${state.level}`}
         {state.stored ? ' · stored' : ' · not stored'}
       </p>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full text-sm" aria-label="Sections">
           <thead className="text-left text-xs text-slate-500">
             <tr>
