@@ -188,7 +188,9 @@ function describe(error: unknown): string {
   const e = error as Partial<S3ServiceException> & Error
   const status = e.$metadata?.httpStatusCode
   const message = e.message && e.message !== e.name && e.message !== 'UnknownError' ? e.message : ''
-  return [e.name, status && `HTTP ${status}`, message].filter(Boolean).join(', ')
+  // A network error is a plain Error: its message says it all (connect ECONNREFUSED …).
+  const name = e.name !== 'Error' && e.name
+  return [name, status && `HTTP ${status}`, message].filter(Boolean).join(', ')
 }
 
 function isMissing(error: unknown): boolean {
