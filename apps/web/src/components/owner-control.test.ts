@@ -2,7 +2,7 @@
 // a personal item is moved by its owner, a team's item by the team's owners and admins.
 import { describe, expect, it } from 'vitest'
 import type { MyTeam } from '@veloptima/contracts'
-import { canMove, defaultOwner, moveTargets } from './owner-control.tsx'
+import { canMove, defaultOwner, moveTargets, sharedWithTeam } from './owner-control.tsx'
 
 const team = (id: string, role: MyTeam['role']) => ({ id, name: `Team ${id}`, role }) as MyTeam
 const teams = [team('t1', 'owner'), team('t2', 'member'), team('t3', 'admin')]
@@ -43,5 +43,13 @@ describe('owner control', () => {
     expect(defaultOwner(undefined, teams)).toBe('')
     // A current team the user has left: personal.
     expect(defaultOwner('gone', teams)).toBe('')
+  })
+
+  it('a team’s optimization may use the team’s items and samples only (the API’s mustSee rule)', () => {
+    expect(sharedWithTeam({ owner: 't1', owner_type: 'team' }, 't1')).toBe(true)
+    expect(sharedWithTeam({ owner: null, owner_type: 'sample' }, 't1')).toBe(true)
+    expect(sharedWithTeam({ owner: 't3', owner_type: 'team' }, 't1')).toBe(false)
+    expect(sharedWithTeam({ owner: 'max', owner_type: 'user' }, 't1')).toBe(false)
+    expect(sharedWithTeam(undefined, 't1')).toBe(false)
   })
 })

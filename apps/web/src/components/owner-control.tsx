@@ -115,13 +115,27 @@ export function defaultOwner(currentTeam: string | null | undefined, teams: MyTe
 
 /**
  * Who will own a new item: `[owner, setOwner, teams]`, '' for the user. Follows the current team
- * until the user picks an owner.
+ * until the user picks an owner; `fitsTeam` (e.g. "its course and setup are the team's") can
+ * keep the default personal when the team could not own the item.
  */
-export function useNewItemOwner(): [string, (owner: string) => void, MyTeam[]] {
+export function useNewItemOwner(
+  fitsTeam: (team: string) => boolean = () => true,
+): [string, (owner: string) => void, MyTeam[]] {
   const teams = useMyTeams().data ?? []
   const currentTeam = useUserDoc().data?.current_team
   const [picked, setPicked] = useState<string | null>(null)
-  return [picked ?? defaultOwner(currentTeam, teams), setPicked, teams]
+  const team = defaultOwner(currentTeam, teams)
+  return [picked ?? (team && fitsTeam(team) ? team : ''), setPicked, teams]
+}
+
+/** Whether a referenced item can serve a team's item: the team's own, or a sample. */
+export function sharedWithTeam(
+  item: { owner: string | null; owner_type: string } | undefined,
+  team: string,
+): boolean {
+  return Boolean(
+    item && (item.owner_type === 'sample' || (item.owner_type === 'team' && item.owner === team)),
+  )
 }
 
 /** "Save in": Personal or one of the user's teams; nothing when the user has no team. */

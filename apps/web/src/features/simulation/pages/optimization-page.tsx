@@ -1,6 +1,7 @@
 // Create / edit an optimization (pacing or equipment) with the instant preview and Run.
 import { useMemo, useState } from 'react'
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
+import { OwnerSelect, sharedWithTeam, useNewItemOwner } from '../../../components/owner-control.tsx'
 import { api } from '../../../lib/api-client.ts'
 import { useUnits } from '../../../lib/units.ts'
 import { EnvironmentCard } from '../components/environment-card.tsx'
@@ -111,6 +112,19 @@ function OptimizationEditor({
   }
 
   const course = useApiData<Course>(form.courseId ? `/api/courses/${form.courseId}` : null)
+  // A new optimization is the team's when the user works in a team whose course and setup it
+  // uses (the API refuses a team's optimization on items the team cannot see), else personal.
+  const [owner, setOwner, teams] = useNewItemOwner(
+    (team) =>
+      sharedWithTeam(
+        courses.data?.find((c) => c.id === form.courseId),
+        team,
+      ) &&
+      sharedWithTeam(
+        setups.data?.find((s) => s.id === form.setupId),
+        team,
+      ),
+  )
   if (shownIn !== system) {
     setShownIn(system)
     const { body } = readOptimizationForm(form, type, shownIn)
@@ -205,7 +219,7 @@ function OptimizationEditor({
       }
       const created = await api<Optimization>('/api/optimizations', {
         method: 'POST',
-        body: { ...body, type },
+        body: { ...body, type, ...(owner ? { owner } : {}) },
       })
       navigate(`/simulation/optimizations/${type}/${created.id}`, { replace: true })
       return created.id
@@ -283,6 +297,9 @@ function OptimizationEditor({
                   ...(setups.data ?? []).map((s) => ({ value: s.id, label: s.name })),
                 ]}
               />
+              {optimization ? null : (
+                <OwnerSelect value={owner} onChange={setOwner} teams={teams} />
+              )}
             </div>
           </Card>
           <EnvironmentCard
