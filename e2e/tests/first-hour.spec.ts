@@ -91,6 +91,14 @@ test('first hour: new account → trial → profile → setup from it → ready 
   await page.screenshot({ path: screenshotPath('first-hour-setup-390'), fullPage: true })
   await page.setViewportSize({ width: 1366, height: 900 })
 
+  // In imperial units the same values, the estimate and the default unchanged (70 kg = 154.3 lb).
+  await page.getByText('Imperial', { exact: true }).first().click()
+  await expect(page.getByLabel(/^Rider weight/)).toHaveValue('154.3')
+  await expect(page.getByLabel(/^Max power/)).toHaveValue(String(MAX_POWER))
+  await expect(page.getByLabel(/^Position 2 CdA/)).toHaveValue(hoods.toFixed(3))
+  await page.getByText('Metric', { exact: true }).first().click()
+  await expect(page.getByLabel(/^Rider weight/)).toHaveValue('70')
+
   await page.getByLabel('Setup name').fill('My road bike')
   await expect(page.getByTestId('setup-missing')).toHaveText(/^Nothing else is needed/)
   await page.getByRole('button', { name: 'Create rider setup' }).click()

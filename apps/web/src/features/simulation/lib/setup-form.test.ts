@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { pacingGaps, riderSetupCreateSchema } from '@veloptima/contracts'
 import {
+  convertForm,
   emptyForm,
   missingFields,
   NEW_SETUP_DERIVED,
@@ -153,5 +154,24 @@ describe('a new rider setup starts from the rider profile', () => {
       'Position 2 CdA',
     ])
     expect(f.maxPower).toBe('')
+  })
+})
+
+describe('switching units', () => {
+  it('converts every number of a half-filled form (70 kg = 154.3 lb, 176 cm = 69.3 in)', () => {
+    const f = newSetupForm('metric', profile)
+    f.bikeMass = 'heavy'
+    const imperial = convertForm(f, 'metric', 'imperial')
+    expect(imperial.name).toBe('')
+    expect([imperial.riderMass, imperial.riderHeight, imperial.bikeMass]).toEqual([
+      '154.3',
+      '69.3',
+      'heavy',
+    ])
+    // 25 km/h = 15.5 mph; CP and W′ have no unit to convert.
+    expect(imperial.positions[0].minSpeed).toBe('15.5')
+    expect([imperial.cp, imperial.wPrimeKj]).toEqual(['250', '18'])
+    const back = convertForm(imperial, 'imperial', 'metric')
+    expect([back.riderMass, back.riderHeight]).toEqual(['70', '176'])
   })
 })

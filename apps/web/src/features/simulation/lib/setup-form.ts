@@ -353,3 +353,31 @@ export function missingFields(form: SetupForm): string[] {
   if (empty(form.efficiency)) out.push('Drivetrain efficiency')
   return out
 }
+
+/**
+ * The form's text in another unit system: every field holding a number in a unit is converted
+ * (with the digits `formOf` shows), whatever the other fields hold, so a half-filled form never
+ * shows kilograms labelled as pounds; text that is not a number is kept as typed.
+ */
+export function convertForm(form: SetupForm, from: UnitSystem, to: UnitSystem): SetupForm {
+  if (from === to) return form
+  const convert = (q: Quantity, text: string, digits: number) => {
+    const t = text.trim().replace(',', '.')
+    const shown = Number(t)
+    if (t === '' || !Number.isFinite(shown)) return text
+    return String(Number(toDisplay(q, fromDisplay(q, shown, from), to).toFixed(digits)))
+  }
+  const position = (p: PositionForm): PositionForm => ({
+    ...p,
+    minSpeed: convert('speed', p.minSpeed, 1),
+    maxSpeed: convert('speed', p.maxSpeed, 1),
+  })
+  return {
+    ...form,
+    riderMass: convert('mass', form.riderMass, 1),
+    riderHeight: convert('height', form.riderHeight, to === 'metric' ? 0 : 1),
+    bikeMass: convert('mass', form.bikeMass, 2),
+    extraMass: convert('mass', form.extraMass, 2),
+    positions: [position(form.positions[0]), position(form.positions[1])],
+  }
+}

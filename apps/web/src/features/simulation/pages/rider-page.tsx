@@ -19,6 +19,7 @@ import {
   BIKE_TYPES,
   NEW_SETUP_DERIVED,
   TYRES,
+  convertForm,
   formCdaEstimate,
   formOf,
   missingFields,
@@ -97,14 +98,13 @@ function RiderForm({
   const [saving, setSaving] = useState(false)
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
 
-  // The form holds text in display units: convert it when the unit system changes (a valid form
-  // only; an invalid one keeps its text and messages). Adjusting state while rendering, as React
-  // recommends for state derived from a changed value.
+  // The form holds text in display units: convert it when the unit system changes (every field
+  // holding a number; text that is not one is kept with its message). Adjusting state while
+  // rendering, as React recommends for state derived from a changed value.
   const [shownIn, setShownIn] = useState(system)
   if (shownIn !== system) {
     setShownIn(system)
-    const { body } = readForm(withDerived(typed, shownIn, derived), shownIn)
-    if (body) setForm({ ...formOf({ ...setup, ...body } as RiderSetup, system), owner: form.owner })
+    setForm(convertForm(typed, shownIn, system))
   }
 
   const set = <K extends keyof SetupForm>(key: K, value: SetupForm[K]) => {
