@@ -147,6 +147,8 @@ test('first hour: new account → trial → profile → setup from it → ready 
   const box = (await card.boundingBox())!
   expect(box.x).toBeGreaterThanOrEqual(0)
   expect(box.x + box.width).toBeLessThanOrEqual(390)
+  // Nothing scrolls sideways: the page is no wider than the phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   await page.screenshot({ path: screenshotPath('first-hour-result-390'), fullPage: true })
 
   // A new weight and CP in the profile: the setup made from it is offered the new values (the
