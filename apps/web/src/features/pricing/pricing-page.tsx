@@ -15,6 +15,7 @@ import { api, ApiError } from '../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
 import { userKey, useUserDoc } from '../../lib/user.ts'
 import { useBillingConfig, useCheckout, useClaimsFollowPlans } from '../../lib/billing.ts'
+import { formatDay } from '../../lib/dates.ts'
 
 type Plan = {
   key: PlanKind
@@ -206,7 +207,7 @@ export function PricingPage() {
           role="status"
           className="mx-auto mt-10 max-w-3xl rounded-2xl bg-emerald-50 px-6 py-4 text-center text-sm text-emerald-900"
         >
-          Your free trial runs until {trialEnds.toLocaleDateString()}.{' '}
+          Your free trial runs until {formatDay(trialEnds)}.{' '}
           <Link to="/" className="font-semibold underline">
             Get ready
           </Link>{' '}
