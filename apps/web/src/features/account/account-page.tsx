@@ -5,6 +5,7 @@ import { buttonClass } from '../../components/button.ts'
 import { DUMMY_PROFILE_IMAGE } from '../../components/profile-image.ts'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { api } from '../../lib/api-client.ts'
+import { useBillingConfig } from '../../lib/billing.ts'
 import { formatDay } from '../../lib/dates.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
 import { useLive } from '../../lib/live.tsx'
@@ -80,6 +81,7 @@ export function AccountPage() {
 function PlanCard() {
   const auth = useAuth()
   const userDoc = useUserDoc()
+  const trialDays = useBillingConfig().data?.trial_days
   const subs = useQuery({
     queryKey: ['subscriptions', auth.user?.uid],
     queryFn: () => api<Page<Subscription>>('/api/subscriptions'),
@@ -111,7 +113,7 @@ function PlanCard() {
             {!userDoc.data
               ? '…'
               : !userDoc.data.trial_used
-                ? 'Available: 14 days of performance simulation'
+                ? `Available: ${trialDays ? `${trialDays} days` : 'a free trial'} of performance simulation`
                 : trialEnds && trialEnds.getTime() > (userDoc.dataUpdatedAt || 0)
                   ? `Running until ${formatDay(trialEnds)}`
                   : 'Used'}

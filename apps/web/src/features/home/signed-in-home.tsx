@@ -101,8 +101,7 @@ function Subscribe({ name }: { name: string | undefined }) {
         <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900">Subscribe</h1>
         <p className="mt-4 max-w-2xl text-base leading-7 text-slate-600">
           Pacing and equipment optimization come with a Veloptima plan. Pick the one that fits you —
-          the Individual plan starts with a free 14-day trial. The standalone tools are yours
-          already.
+          the Individual plan starts with a free trial. The standalone tools are yours already.
         </p>
         <div className="mt-8 flex flex-wrap gap-4">
           <Link to="/pricing" className={buttonClass.primary}>

@@ -51,7 +51,7 @@ export function RequireAccess({
       <Gate title="Your plan does not include this yet">
         <p>
           This area needs {missing.map((c) => claimNames[c] ?? c).join(' and ')}. See what each plan
-          unlocks; the Individual plan starts with a free 14-day trial.
+          unlocks; the Individual plan starts with a free trial.
         </p>
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           <Link to="/pricing" className={buttonClass.primary}>
