@@ -83,6 +83,8 @@ describe('calibration from every activity format', () => {
       const v = calibrateByVirtualElevation(activity, rider, 20)
       expect(v.model).toBe('track')
       expect(v.note).toMatch(/velodrome ride \(a flat 250 m track/)
+      expect(v.warnings.some((w) => w.includes('freewheeling'))).toBe(true)
+      expect(v.warnings.some((w) => w.includes('250 m lap'))).toBe(false)
       // A rider on a track bike: CdA between a full tuck (0.17) and sitting up (0.40), Crr of
       // track tyres on wood; the 95 % interval holds the value.
       expect(v.cdaM2.value).toBeGreaterThan(0.17)
@@ -123,6 +125,17 @@ describe('calibration from every activity format', () => {
     },
     120_000,
   )
+
+  const outdoor = 'aero/open-air-helmet.tcx'
+  itWith([outdoor], 'GPS without elevation (the same ride, altitude removed): flat ground', () => {
+    const activity = activityOf(outdoor)
+    expect(calibrationRoute(activity.samples)).toBe('course')
+    const flat = { ...activity, samples: { ...activity.samples, altitude: null } }
+    expect(calibrationRoute(flat.samples)).toBe('virtual-elevation')
+    const v = calibrateByVirtualElevation(flat, rider, 20)
+    expect(v.model).toBe('flat')
+    expect(v.note).toMatch(/^The file has no elevation: calibrated as a ride on flat ground/)
+  })
 })
 
 describe('calibrationMessage: a reader refusal in the words of the calibration', () => {

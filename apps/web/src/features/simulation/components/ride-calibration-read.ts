@@ -132,7 +132,10 @@ export function calibrateByVirtualElevation(
       : model === 'flat'
         ? `The file has no elevation: calibrated as a ride on flat ground, in still air at ${temperatureC} °C.`
         : `The file has no GPS positions: calibrated on its recorded elevation in still air at ${temperatureC} °C (no wind can be fitted without headings).`
-  const warnings = [...analysis.warnings]
+  // The note already names the velodrome geometry: its restatement is left out.
+  const warnings = analysis.warnings.filter(
+    (w) => !w.startsWith(`velodrome model: ${DEFAULT_TRACK.lapLengthM} m lap`),
+  )
   if (!(crr >= CRR_RANGE[0] && crr <= CRR_RANGE[1])) {
     warnings.push(
       `The fitted Crr ${crr.toFixed(4)} is outside the usual ${CRR_RANGE[0]}–${CRR_RANGE[1]} of bicycle tyres: this ride separates it poorly from CdA.`,
