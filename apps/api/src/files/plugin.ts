@@ -7,7 +7,7 @@ import { importRoutes } from '../routes/imports/routes.ts'
 import { runsRoutes } from '../routes/runs/routes.ts'
 import { FileService } from './service.ts'
 import { loadDownloadSigner } from './signed-url.ts'
-import { createStorage } from './storage.ts'
+import { createStorage } from './create-storage.ts'
 import { raceDayWeather } from '../weather/race-day.ts'
 import { WeatherSource } from '../weather/source.ts'
 

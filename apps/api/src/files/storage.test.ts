@@ -6,7 +6,8 @@ import { buffer, text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../config.ts'
 import { LocalStorage } from './local-storage.ts'
-import { createStorage, FileMissingError, StorageConfigError } from './storage.ts'
+import { createStorage } from './create-storage.ts'
+import { FileMissingError, StorageConfigError } from './storage.ts'
 
 describe('local file storage', () => {
   const root = mkdtempSync(join(tmpdir(), 'veloptima-storage-'))
