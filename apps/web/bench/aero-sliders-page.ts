@@ -34,9 +34,9 @@ function bench(request: SliderRequest): Promise<SliderReply> {
   const computeMs: number[] = []
   return (async () => {
     for (let k = 0; k < request.steps; k++) {
-      const cda = request.params.cda + 0.001 * ((k % 40) - 20)
+      const cda = (request.params.cda ?? 0.3) + 0.001 * ((k % 40) - 20)
       const t0 = performance.now()
-      const ve = veTrace(series, veParamsOf(request.params, cda, request.params.crr), out)
+      const ve = veTrace(series, veParamsOf(request.params, cda, request.params.crr ?? 0.004), out)
       const shown = Array.from(ve)
       const t1 = performance.now()
       plot.setData([x, measured, shown])

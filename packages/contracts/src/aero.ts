@@ -197,10 +197,12 @@ export type AeroRunResults = {
   detected: boolean
   source: string
   method: 've' | 'direct'
-  cda: number
-  cda_ci95: [number, number]
-  crr: number
-  crr_ci95: [number, number]
+  /** Null when withheld (`withheld` says why): no fit, or outside 0.1–0.8 m². */
+  cda: number | null
+  /** Null when the run cannot give an interval (`withheld` says why); never of zero width. */
+  cda_ci95: [number, number] | null
+  crr: number | null
+  crr_ci95: [number, number] | null
   ve_rmse_m: number | null
   /** Drift-corrected CdA (equal to cda without a drift line). */
   corrected_cda: number | null
@@ -208,12 +210,19 @@ export type AeroRunResults = {
   delta_cda_ci95: [number, number] | null
   watts_saved: number | null
   seconds_per_40km: number | null
-  verdict: 'faster' | 'slower' | 'no_difference' | null
+  verdict: 'faster' | 'slower' | 'no_difference' | 'withheld' | null
   mean_speed_mps: number
   mean_power_w: number
   air_density: number
   calibration_factor: number | null
   flags: string[]
+  /** Samples the fit used, and those it left out by reason (stops, braking, freewheeling). */
+  samples_used?: number
+  excluded_samples?: { stop: number; braking: number; freewheel: number }
+  /** Quantities not reported (null above), each with the reason. */
+  withheld?: { field: string; reason: string }[]
+  /** The run's clock: runs of files recorded on different days are on different clocks. */
+  clock?: number
   file_id: string | null
 }
 

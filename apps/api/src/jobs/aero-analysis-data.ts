@@ -12,6 +12,7 @@ import {
 } from '@veloptima/contracts'
 import { AppError } from '../errors.ts'
 import type { ActivitySummary, AeroTaskInput, AeroTaskOutput } from './aero-task.ts'
+import { SAME_CLOCK_S } from './aero-task-merge.ts'
 import { TaskError } from './pool.ts'
 
 /** Sequence of a version's blocks: version·STRIDE + k (sources below STRIDE). */
@@ -103,7 +104,12 @@ export function pickSettings(env: Record<string, unknown>): Record<string, unkno
   )
 }
 
-/** Where a new file sits on the session clock: by its absolute start, else after the last file. */
+/**
+ * Where a new file sits on the session clock: by its absolute start when it was recorded within
+ * SAME_CLOCK_S of the session's files (the same morning's test), else after the last file, 60 s
+ * on (a file of another day, or without a date, keeps its own clock: the analysis never fits a
+ * drift across files that far apart, and a chart never spans years).
+ */
 export function offsetOf(sources: BlockRow[], summary: ActivitySummary): number {
   const list = sources.map((b) => b.data as unknown as SourceData)
   const first = list.find((s) => s.summary.startEpochS != null)
@@ -111,9 +117,15 @@ export function offsetOf(sources: BlockRow[], summary: ActivitySummary): number 
   if (first && summary.startEpochS != null) {
     const zero = first.summary.startEpochS! - first.offset_s
     const at = summary.startEpochS - zero
-    // A file that starts before the session's t = 0 is placed after the last one instead
-    // (the session clock never goes negative: runs keep their times).
-    if (at >= 0) return at
+    const onClock = (s: SourceData) =>
+      s.summary.startEpochS != null && Math.abs(s.summary.startEpochS - zero - s.offset_s) < 1
+    // Not before t = 0 (the clock never goes negative: runs keep their times), not another day,
+    // and not over a file placed off the clock.
+    const clash = list.some(
+      (s) =>
+        !onClock(s) && at < s.offset_s + s.summary.durationS && at + summary.durationS > s.offset_s,
+    )
+    if (at >= 0 && at <= end + SAME_CLOCK_S && !clash) return at
   }
   return list.length === 0 ? 0 : Math.ceil(end + 60)
 }

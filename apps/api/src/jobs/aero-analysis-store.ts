@@ -12,6 +12,7 @@ import {
   type JsonObject,
 } from '@veloptima/db'
 import type { AeroRunResults } from '@veloptima/contracts'
+import { comparisonOf, runResults } from './aero-results.ts'
 import type { AeroTaskOutput, AeroTaskRun } from './aero-task.ts'
 import {
   blockKind,
@@ -50,51 +51,14 @@ export async function storeAnalysis(
   /** The historical air used (or why none); null when not asked (the session stated its air). */
   air: HistoricalAir | null = null,
 ) {
-  const comparison = output.comparison as {
-    baseline: string
-    correctedCda: number[]
-    configurations: {
-      configuration: string
-      deltaCda: number
-      deltaCdaCi95: [number, number]
-      wattsSaved: number
-      secondsPer40km: number
-      verdict: 'faster' | 'slower' | 'no_difference'
-    }[]
-  } | null
-  const byConfig = new Map(comparison?.configurations.map((c) => [c.configuration, c]) ?? [])
   const userBaseline = runRows.some((r) => r.isBaseline)
+  const comparison = comparisonOf(output)
+  const resultsOf = (run: AeroTaskRun, i: number): AeroRunResults =>
+    runResults(run, i, comparison, data.version)
   const sourceConfig = new Map<string, Record<string, string>>()
   for (const b of await sourceBlocks(db, session.id)) {
     const d = b.data as unknown as SourceData
     sourceConfig.set(d.file_id, d.configuration)
-  }
-  const resultsOf = (run: AeroTaskRun, i: number): AeroRunResults => {
-    const c = byConfig.get(run.configuration)
-    const isBaseline = comparison != null && run.configuration === comparison.baseline
-    return {
-      version: data.version,
-      detected: run.key == null,
-      source: run.source,
-      method: run.method,
-      cda: run.cda,
-      cda_ci95: run.cdaCi95,
-      crr: run.crr,
-      crr_ci95: run.crrCi95,
-      ve_rmse_m: run.veRmseM,
-      corrected_cda: comparison?.correctedCda[i] ?? null,
-      delta_cda: c ? c.deltaCda : isBaseline ? 0 : null,
-      delta_cda_ci95: c ? c.deltaCdaCi95 : null,
-      watts_saved: c ? c.wattsSaved : null,
-      seconds_per_40km: c ? c.secondsPer40km : null,
-      verdict: c ? c.verdict : null,
-      mean_speed_mps: run.meanSpeedMps,
-      mean_power_w: run.meanPowerW,
-      air_density: run.airDensity,
-      calibration_factor: run.calibrationFactor,
-      flags: run.flags,
-      file_id: run.fileId,
-    }
   }
   const k = blockKind(session.format, 'run')
   const kc = blockKind(session.format, 'cdam')
@@ -112,7 +76,10 @@ export async function storeAnalysis(
     for (const [i, run] of output.runs.entries()) {
       const results = resultsOf(run, i) as unknown as JsonObject
       const baseline =
-        !userBaseline && comparison != null && run.configuration === comparison.baseline
+        !userBaseline &&
+        comparison != null &&
+        run.configuration === comparison.baseline &&
+        Number.isFinite(run.cda)
       if (run.key) {
         await tx
           .update(aeroRuns)

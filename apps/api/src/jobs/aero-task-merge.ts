@@ -1,6 +1,9 @@
 // The session's files merged end to end on one clock, laps numbered across files.
 import { OPTIONAL_SAMPLE_CHANNELS, type ActivitySamples } from '@veloptima/engine'
 
+/** Files further apart than this are on different clocks (another day): never one time line. */
+export const SAME_CLOCK_S = 12 * 3600
+
 const FLOAT_CHANNELS = ['speed', 'power', ...OPTIONAL_SAMPLE_CHANNELS] as const
 
 /** The files' samples end to end on the session clock; laps numbered across files. */
@@ -41,4 +44,26 @@ export function mergeActivities(parts: { samples: ActivitySamples; offsetS: numb
     lap,
     startEpochS: NaN,
   } as ActivitySamples
+}
+
+/**
+ * The clock of each file (index into `files`): files share one when both carry their recording
+ * time, lie within SAME_CLOCK_S of each other and sit on the session clock by it.
+ */
+export function clocksOf(files: { offsetS: number; startEpochS: number }[]): number[] {
+  const clock = files.map((_, i) => i)
+  const root = (i: number): number => (clock[i] === i ? i : (clock[i] = root(clock[i]!)))
+  files.forEach((a, i) => {
+    for (let j = 0; j < i; j++) {
+      const b = files[j]!
+      const de = a.startEpochS - b.startEpochS
+      if (
+        Number.isFinite(de) &&
+        Math.abs(de) <= SAME_CLOCK_S &&
+        Math.abs(de - (a.offsetS - b.offsetS)) < 1
+      )
+        clock[root(i)] = root(j)
+    }
+  })
+  return files.map((_, i) => root(i))
 }

@@ -2,7 +2,7 @@
 // Pure: bytes and settings in, JSON out; the job (aero-analysis.ts) stores what comes back.
 import { analyzeAero, detectRuns, type AeroAnalysisInput, type RunSpec } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
-import { mergeActivities } from './aero-task-merge.ts'
+import { clocksOf, mergeActivities } from './aero-task-merge.ts'
 import { indexRange, seriesOf, trackOf, type RunSeries } from './aero-task-series.ts'
 import { summaryOf, type ActivitySummary } from './aero-task-summary.ts'
 
@@ -66,7 +66,13 @@ export type AeroTaskRun = {
   meanPowerW: number
   airDensity: number
   samplesUsed: number
+  /** Samples left out of the fit, by reason (stops, braking, freewheeling). */
+  excludedSamples: { stop: number; braking: number; freewheel: number }
   flags: string[]
+  /** Quantities not reported (NaN above) and why: out of physical range, no interval. */
+  withheld: { field: string; reason: string }[]
+  /** The clock of the run's file: runs on different clocks are never on one time line. */
+  clock: number
   series: RunSeries
   track: [number, number][] | null
 }
@@ -92,10 +98,14 @@ export type AeroTaskOutput = {
   files: { fileId: string; summary: ActivitySummary }[]
 }
 
-/** A file as a detected run's name starts: its recording time (UTC), else its name, short. */
-function shortName(fileName: string, startEpochS: number): string {
+/**
+ * A file as a detected run's name starts: its recording time (UTC), with the date when the
+ * session's files were recorded on different days; else its name, short.
+ */
+function shortName(fileName: string, startEpochS: number, withDate: boolean): string {
   if (Number.isFinite(startEpochS)) {
-    return new Date(startEpochS * 1000).toISOString().slice(11, 19)
+    const iso = new Date(startEpochS * 1000).toISOString()
+    return withDate ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 19)
   }
   const base = fileName.replace(/\.[^.]+$/, '')
   return base.length > 24 ? `${base.slice(0, 23)}…` : base
@@ -119,6 +129,38 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
   const samples = mergeActivities(
     read.map((r) => ({ samples: r.activity.samples, offsetS: r.file.offsetS })),
   )
+  const clocks = clocksOf(
+    read.map((r) => ({ offsetS: r.file.offsetS, startEpochS: r.activity.startEpochS })),
+  )
+  const days = new Set(
+    read.map((r) =>
+      Number.isFinite(r.activity.startEpochS)
+        ? new Date(r.activity.startEpochS * 1000).toISOString().slice(0, 10)
+        : 'undated',
+    ),
+  )
+  const withDate = days.size > 1
+  // The file a given run lies in (by its start time, else its lap), for its clock.
+  const spans = read.map(({ file, activity }) => {
+    const n = activity.samples.t.length
+    let laps = 0
+    for (const l of activity.samples.lap) laps = Math.max(laps, l + 1)
+    return { from: file.offsetS, to: file.offsetS + (n > 0 ? activity.samples.t[n - 1]! : 0), laps }
+  })
+  const clockAt = (t: number | null, lap: number | null): number => {
+    if (t != null) {
+      const f = spans.findIndex((x) => t >= x.from - 1 && t <= x.to + 1)
+      if (f >= 0) return clocks[f]!
+    }
+    if (lap != null) {
+      let base = 0
+      for (const [f, x] of spans.entries()) {
+        base += Math.max(1, x.laps)
+        if (lap < base) return clocks[f]!
+      }
+    }
+    return clocks[0] ?? 0
+  }
   progress(15, 'Finding the runs')
   // Each spec's label carries its key, to find its result again in the engine's time order.
   const specs: RunSpec[] = []
@@ -129,7 +171,12 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
   input.runs.forEach((r, i) => {
     const label = `given:${i}`
     meta.set(label, { key: r.key, fileId: null, label: r.name, lap: r.lap })
-    const spec: RunSpec = { label, configuration: r.configuration, source: 'time_range' }
+    const spec: RunSpec = {
+      label,
+      configuration: r.configuration,
+      source: 'time_range',
+      clock: clockAt(r.startT, r.lap),
+    }
     if (r.startT != null && r.endT != null) {
       spec.startT = r.startT
       spec.endT = r.endT
@@ -148,12 +195,13 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
         meta.set(label, {
           key: null,
           fileId: file.fileId,
-          label: `${shortName(file.name, activity.startEpochS)} · ${spec.label ?? `run ${j + 1}`}`,
+          label: `${shortName(file.name, activity.startEpochS, withDate)} · ${spec.label ?? `run ${j + 1}`}`,
           lap: spec.lap != null ? lapBase + spec.lap : null,
         })
         specs.push({
           ...spec,
           label,
+          clock: clocks[f]!,
           configuration: spec.configuration || file.configuration,
           ...(spec.startT != null ? { startT: spec.startT + file.offsetS } : {}),
           ...(spec.endT != null ? { endT: spec.endT + file.offsetS } : {}),
@@ -229,7 +277,10 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
       meanPowerW: run.meanPowerW,
       airDensity: run.airDensity,
       samplesUsed: run.samplesUsed,
+      excludedSamples: run.excludedSamples,
       flags: run.flags,
+      withheld: run.withheld,
+      clock: clockAt(run.startT, null),
       series,
       track: trackOf(samples, i0, i1),
     }

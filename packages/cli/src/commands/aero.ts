@@ -223,7 +223,9 @@ export class AeroScenario {
 
 const round = (v: number, digits: number): number | null =>
   Number.isFinite(v) ? Math.round(v * 10 ** digits) / 10 ** digits : null
-const pair = (p: [number, number], digits: number) => [round(p[0], digits), round(p[1], digits)]
+/** An interval, or null when the analysis withheld it (the run's `withheld` says why). */
+const pair = (p: [number, number], digits: number) =>
+  Number.isFinite(p[0]) && Number.isFinite(p[1]) ? [round(p[0], digits), round(p[1], digits)] : null
 
 function runJson(r: AeroRun) {
   return {
@@ -251,7 +253,9 @@ function runJson(r: AeroRun) {
     mean_power_w: round(r.meanPowerW, 1),
     air_density_kg_m3: round(r.airDensity, 4),
     samples_used: r.samplesUsed,
+    excluded_samples: r.excludedSamples,
     flags: r.flags,
+    withheld: r.withheld,
   }
 }
 
@@ -277,6 +281,7 @@ export function aeroResultJson(file: string, activity: ImportedActivity, a: Aero
       baseline: c.baseline,
       baseline_cda_m2: round(c.baselineCda, 4),
       drift_m2_per_hour: round(c.driftPerHour, 5),
+      drift_note: c.driftNote,
       reference_speed_kmh: round(c.referenceSpeedMps * 3.6, 2),
       reference_power_w: round(c.referencePowerW, 1),
       corrected_cda_m2: c.correctedCda.map((v) => round(v, 4)),
@@ -290,6 +295,8 @@ export function aeroResultJson(file: string, activity: ImportedActivity, a: Aero
         watts_saved: round(k.wattsSaved, 1),
         seconds_per_40km: round(k.secondsPer40km, 1),
         verdict: k.verdict,
+        withheld: k.withheld,
+        notes: k.notes,
       })),
     },
     warnings: [...activity.warnings, ...a.warnings],

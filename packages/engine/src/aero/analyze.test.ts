@@ -113,3 +113,37 @@ describe('analyzeAero', () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify(b))
   })
 })
+
+describe('analyzeAero: samples, not runs, are left out', () => {
+  it('counts braking samples per run, leaves them out of the fit, and flags a run only when too little remains', () => {
+    const s = ride()
+    // Lap 2: a hard braking of 6 s (0 W, −0.8 m/s per second) that the rider then rides out of.
+    let at = 0
+    while (s.lap[at] !== 1) at++
+    at += 60
+    for (let k = 0; k < 6; k++) {
+      s.power[at + k] = 0
+      s.speed[at + k] = s.speed[at + k - 1]! - 0.8
+    }
+    const a = analyzeAero(s, { massKg: 78, airDensity: 1.19 })
+    const lap2 = a.runs[1]!
+    expect(lap2.excludedSamples.braking).toBe(6)
+    expect(lap2.flags).not.toContain('braking')
+    expect(lap2.flags).not.toContain('too_little_left')
+    for (const r of [a.runs[0]!, a.runs[2]!, a.runs[3]!]) expect(r.excludedSamples.braking).toBe(0)
+    // A run that is mostly the braking: too little left, flagged.
+    const t0 = s.t[at - 2]!
+    const b = analyzeAero(s, {
+      massKg: 78,
+      airDensity: 1.19,
+      crr: 0.0045,
+      runs: [
+        { startT: t0, endT: s.t[at + 5]!, configuration: 'A' },
+        { lap: 0, configuration: 'A' },
+      ],
+    })
+    const short = b.runs.find((r) => r.startT === t0)!
+    expect(short.excludedSamples.braking).toBe(6)
+    expect(short.flags).toContain('too_little_left')
+  })
+})

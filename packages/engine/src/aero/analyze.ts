@@ -15,6 +15,7 @@ import type {
 import { airToGroundRatio, hasChannel } from './analyze-channels.ts'
 import { brakingMask, FREEWHEEL_SETTLE_S, freewheelMask, MIN_FREEWHEEL_S } from './analyze-masks.ts'
 import { resolveRun } from './analyze-runs.ts'
+import { soundRun } from './sound.ts'
 import { compareRuns, type CompareRun } from './compare.ts'
 import { directCda, type DirectRunResult } from './direct.ts'
 import { detectRuns } from './runs.ts'
@@ -154,6 +155,8 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       fitWind: input.fitWind ?? true,
     })
   let session = sessionFit(input.crr)
+  /** Why the runs' Crr has no interval (null: fitted, with its interval). */
+  let crrHeld: string | null = input.crr !== undefined ? `Crr ${input.crr} given, not fitted` : null
   // A Crr the data barely determine (runs all at one speed) would only widen every run's
   // interval: it is held at the textbook value instead, with a warning.
   const crrHalf = 0.5 * (session.crrCi95[1] - session.crrCi95[0])
@@ -163,7 +166,10 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
         `(too little speed variation): held at ${FALLBACK_CRR}; give crr for absolute CdA`,
     )
     session = sessionFit(FALLBACK_CRR)
+    crrHeld = `held at ${FALLBACK_CRR}: the runs do not determine it (too little speed variation)`
   }
+  if (crrHeld === null && session.crrFixed)
+    crrHeld = `held at ${FALLBACK_CRR}: the runs do not determine it`
   for (const w of session.warnings) warnings.push(`virtual elevation: ${w}`)
   const { pieces, first: firstPiece } = piecesBy((k) => k)
   const fit = fitVirtualElevation(series, pieces, {
@@ -245,6 +251,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     let ss = 0
     let nRes = 0
     let braking = 0
+    let freewheel = 0
     let yawSum = 0
     let yawN = 0
     for (const [a, b] of r.pieces) {
@@ -256,6 +263,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
         sp += series.power[i]!
         sr += series.rho[i]!
         if (braked[i] === 0) braking++
+        else if (mask[i] === 0) freewheel++
         const res = fit.residuals[i]!
         if (Number.isFinite(res)) {
           ss += res * res
@@ -280,7 +288,10 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     const cdaCi95: [number, number] = d ? d.cdaCi95 : fit.cdaCi95[k]!
     const samplesUsed = d ? d.samplesUsed : nRes
     const flags: AeroRunFlag[] = []
-    if (braking >= 3) flags.push('braking')
+    // Braking, stops and freewheeling are left out sample by sample (the mask): a run is flagged
+    // only when they take much of it.
+    if (braking >= 0.25 * Math.max(1, nValid)) flags.push('braking')
+    if (n > 0 && nValid - braking - freewheel < 0.5 * n) flags.push('too_little_left')
     if (
       pos &&
       r.pieces.length > 0 &&
@@ -318,7 +329,9 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       meanPowerW: nValid > 0 ? sp / nValid : NaN,
       airDensity: nValid > 0 ? sr / nValid : NaN,
       samplesUsed,
+      excludedSamples: { stop: n - nValid, braking, freewheel },
       flags,
+      withheld: [],
     }
     if (session.windFitted) {
       run.windMps = Math.hypot(windE, windN)
@@ -327,7 +340,8 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       run.windN = windN
     }
     if (d) run.calibrationFactor = cal
-    return run
+    // direct runs take the VE Crr: its interval is the VE fit's (or none when held)
+    return soundRun(run, crrHeld)
   })
 
   const windows: AeroWindow[] = []
@@ -350,6 +364,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   const compareInput: CompareRun[] = out.map((r, k) => ({
     configuration: r.configuration,
     t: 0.5 * (r.startT + r.endT),
+    clock: runs[k]!.spec.clock ?? 0,
     cda: r.cda,
     se: direct ? direct[k]!.se : (fit.cdaSeOwn[k] ?? NaN),
     dof: direct ? direct[k]!.dof : (fit.cdaDof[k] ?? 0),

@@ -173,3 +173,61 @@ describe('analyzeAero comparison on a synthetic session', () => {
     expect(cover / trials).toBeGreaterThanOrEqual(0.85)
   })
 })
+
+describe('compareRuns: drift only between baseline runs, figures only in range', () => {
+  const run = (configuration: string, t: number, cda: number, clock = 0): CompareRun => ({
+    configuration,
+    t,
+    cda,
+    se: 0.002,
+    dof: 8,
+    clock,
+  })
+
+  it('never extrapolates the drift past the last baseline run, and says so', () => {
+    // Two baselines 10 min apart drifting +0.03 m² (0.18 m²/h), then X an hour later.
+    const runs = [run('B', 0, 0.25), run('B', 600, 0.28), run('X', 4200, 0.26)]
+    const c = compareRuns(runs, opts)!
+    const x = c.configurations[0]!
+    // Extrapolated, the line would stand at 0.46 and X would look 0.2 m² faster.
+    expect(x.deltaCda).toBeCloseTo(0.26 - 0.265, 12)
+    expect(x.notes.join(' ')).toMatch(/drift not corrected .*never extrapolated/)
+    expect(c.correctedCda[2]).toBe(0.26)
+  })
+
+  it('corrects runs between baselines of their own clock only; another clock gets the mean', () => {
+    const runs = [
+      run('B', 0, 0.25),
+      run('X', 300, 0.24),
+      run('B', 600, 0.26),
+      run('X', 100, 0.23, 1),
+    ]
+    const c = compareRuns(runs, opts)!
+    const x = c.configurations[0]!
+    // Run 1 at the line (0.255) → −0.015; run 3 against the mean of all baselines (0.255) → −0.025.
+    expect(x.deltaCda).toBeCloseTo((-0.015 - 0.025) / 2, 12)
+    expect(x.notes.join(' ')).toMatch(/another day or file clock/)
+  })
+
+  it('withholds every figure outside its physical range, with the reason, and never a zero-width interval', () => {
+    // A "configuration" at 3 m² (a recovery lap that slipped through) is not a change of kit.
+    const absurd = compareRuns([run('B', 0, 0.25), run('X', 600, 3), run('B', 1200, 0.25)], opts)!
+    const a = absurd.configurations[0]!
+    expect(a.verdict).toBe('withheld')
+    for (const f of ['deltaCda', 'wattsSaved', 'secondsPer40km', 'cda'] as const)
+      expect(a[f]).toBeNaN()
+    expect(a.withheld.map((w) => w.field)).toContain('delta_cda')
+    // One baseline, one run, no interval from either: no interval and no verdict, said why.
+    const bare = compareRuns(
+      [
+        { ...run('B', 0, 0.25), se: NaN, dof: 0 },
+        { ...run('X', 600, 0.24), se: NaN, dof: 0 },
+      ],
+      opts,
+    )!.configurations[0]!
+    expect(bare.deltaCda).toBeCloseTo(-0.01, 12)
+    expect(bare.deltaCdaCi95.every(Number.isNaN)).toBe(true)
+    expect(bare.verdict).toBe('withheld')
+    expect(bare.withheld[0]!.reason).toMatch(/no 95 % interval/)
+  })
+})

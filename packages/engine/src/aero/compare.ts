@@ -1,12 +1,21 @@
 // Baseline comparison (Aerosensor protocol: baseline repeats bracket the configuration runs):
-// the baseline's drift is a straight line in time through the baseline runs (least squares),
-// every run is corrected by it, and each configuration's ΔCdA is the mean of its runs minus the
-// drift line at their times. ΔCdA is a linear combination Σ aᵣ·CdAᵣ of the runs' CdA, so its
+// the baseline's drift is a straight line in time through the baseline runs (least squares, one
+// slope, a level per clock: files of different days are never put on one time line), and a run is
+// corrected by it only between two baseline runs of its clock — the line is never extrapolated
+// past them; elsewhere the run is compared with its clock's baseline mean and the comparison says
+// so. Each configuration's ΔCdA is the mean of its runs minus the baseline at their times. ΔCdA is a linear combination Σ aᵣ·CdAᵣ of the runs' CdA, so its
 // variance is Σ aᵣ²·SEᵣ² (the runs' own errors) + (Σ aᵣ·sharedᵣ)² (the session Crr they share,
 // which cancels only between runs at the same speed), widened by the scatter between repeats
 // beyond what the runs' own intervals explain; interval ΔCdA ± t(ν)·SD, Welch–Satterthwaite ν.
 import { steadySpeed } from '../physics/martin.ts'
-import type { AeroComparison, AeroConfigurationComparison } from './types.ts'
+import {
+  CDA_RANGE,
+  DELTA_CDA_MAX,
+  inRange,
+  SECONDS_PER_40KM_MAX,
+  WATTS_SAVED_MAX,
+} from './sound.ts'
+import type { AeroComparison, AeroConfigurationComparison, AeroWithheld } from './types.ts'
 import { tQuantile975 } from './ve.ts'
 
 export interface CompareRun {
@@ -22,6 +31,8 @@ export interface CompareRun {
    * ∂CdA/∂Crr·SE(Crr), signed. It cancels in ΔCdA only where the runs' speeds match.
    */
   sharedSe?: number
+  /** The run's clock (`RunSpec.clock`); default 0. */
+  clock?: number
 }
 
 export interface CompareOptions {
@@ -44,7 +55,8 @@ function variance(xs: number[]): number {
  * The comparison against the baseline configuration, or null without a usable baseline run.
  * `replicates` (optional): the runs' CdA refitted with each jackknife replicate of the shared
  * Crr and wind (one array per block, indexed like `runs`); their spread of ΔCdA replaces the
- * shared-Crr term, added to the runs' own errors.
+ * shared-Crr term, added to the runs' own errors. Every number outside its physical range
+ * (`sound.ts`) is NaN and listed in `withheld` with the reason.
  */
 export function compareRuns(
   runs: CompareRun[],
@@ -54,33 +66,85 @@ export function compareRuns(
   const ok = runs.map((r) => Number.isFinite(r.cda))
   const base = runs.map((_, j) => j).filter((j) => ok[j] && runs[j]!.configuration === o.baseline)
   if (base.length === 0) return null
-  const t0 = runs[base[0]!]!.t
   const nb = base.length
-  const tb = base.map((j) => runs[j]!.t - t0)
-  const tMean = tb.reduce((a, b) => a + b, 0) / nb
-  const sxx = tb.reduce((a, t) => a + (t - tMean) ** 2, 0)
-  const sloped = nb >= 2 && sxx > 1
-  /** Weight of baseline run k in the drift line's value at time t (least-squares hat). */
-  const hat = (k: number, t: number): number =>
-    1 / nb + (sloped ? ((tb[k]! - tMean) * (t - t0 - tMean)) / sxx : 0)
-  const lineAt = (t: number): number => base.reduce((a, j, k) => a + hat(k, t) * runs[j]!.cda, 0)
-  const slope = sloped
-    ? base.reduce((a, j, k) => a + ((tb[k]! - tMean) * runs[j]!.cda) / sxx, 0)
-    : 0
-  const intercept = lineAt(t0)
-  const corrected = runs.map((r) => (Number.isFinite(r.cda) ? r.cda - slope * (r.t - t0) : NaN))
+  const clockOf = (j: number) => runs[j]!.clock ?? 0
+  // The baseline runs of each clock: their count, mean time and span.
+  const clocks = new Map<number, { ks: number[]; tMean: number; first: number; last: number }>()
+  base.forEach((j, k) => {
+    const c = clockOf(j)
+    const g = clocks.get(c) ?? { ks: [], tMean: 0, first: Infinity, last: -Infinity }
+    g.ks.push(k)
+    g.first = Math.min(g.first, runs[j]!.t)
+    g.last = Math.max(g.last, runs[j]!.t)
+    clocks.set(c, g)
+  })
+  for (const g of clocks.values())
+    g.tMean = g.ks.reduce((a, k) => a + runs[base[k]!]!.t, 0) / g.ks.length
+  const dt = base.map((j) => runs[j]!.t - clocks.get(clockOf(j))!.tMean)
+  const sxx = dt.reduce((a, d) => a + d * d, 0)
+  const sloped = sxx > 1
+  const slope = sloped ? base.reduce((a, j, k) => a + (dt[k]! * runs[j]!.cda) / sxx, 0) : 0
+  /** Whether the drift line applies at run j: between two baseline runs of its clock. */
+  const bracketed = (j: number): boolean => {
+    const g = clocks.get(clockOf(j))
+    return sloped && g !== undefined && runs[j]!.t >= g.first && runs[j]!.t <= g.last
+  }
+  /**
+   * Weight of baseline run k in the baseline's value at run j: the drift line where it applies,
+   * else the mean of the baseline runs of j's clock, else (no baseline on its clock) of all.
+   */
+  const hat = (k: number, j: number): number => {
+    const c = clockOf(j)
+    const g = clocks.get(c)
+    if (!g) return 1 / nb
+    const own = clockOf(base[k]!) === c ? 1 / g.ks.length : 0
+    return bracketed(j) ? own + (dt[k]! * (runs[j]!.t - g.tMean)) / sxx : own
+  }
+  const lineAt = (j: number): number => base.reduce((a, b, k) => a + hat(k, j) * runs[b]!.cda, 0)
+  const firstClock = clocks.get(clockOf(base[0]!))!
+  const t0 = runs[base[0]!]!.t
+  // The baseline's CdA: the drift line at the first baseline run, else the baseline runs' mean.
+  const baseMean = sloped
+    ? firstClock.ks.reduce((a, k) => a + runs[base[k]!]!.cda, 0) / firstClock.ks.length +
+      slope * (t0 - firstClock.tMean)
+    : base.reduce((a, j) => a + runs[j]!.cda, 0) / nb
+  const corrected = runs.map((r, j) =>
+    !Number.isFinite(r.cda)
+      ? NaN
+      : bracketed(j)
+        ? r.cda - slope * (r.t - clocks.get(clockOf(j))!.first)
+        : r.cda,
+  )
+  let driftNote: string | null = null
+  if (!sloped) {
+    driftNote =
+      'no drift estimated: fewer than two baseline runs on one clock (each run is compared with the baseline mean)'
+  }
 
   // Scatter of the baseline repeats about the drift line beyond what their intervals explain.
   let baseExtra = 0
-  if (nb >= 3) {
-    const s2 = base.reduce((a, j) => a + (runs[j]!.cda - lineAt(runs[j]!.t)) ** 2, 0) / (nb - 2)
+  const baseDof = nb - clocks.size - (sloped ? 1 : 0)
+  if (baseDof >= 1) {
+    const s2 =
+      base.reduce((a, j) => {
+        const g = clocks.get(clockOf(j))!
+        const line = base.reduce(
+          (acc, b, k) =>
+            acc +
+            ((clockOf(b) === clockOf(j) ? 1 / g.ks.length : 0) +
+              (sloped ? (dt[k]! * (runs[j]!.t - g.tMean)) / sxx : 0)) *
+              runs[b]!.cda,
+          0,
+        )
+        return a + (runs[j]!.cda - line) ** 2
+      }, 0) / baseDof
     const mb =
       base.reduce((a, j) => a + (Number.isFinite(runs[j]!.se) ? runs[j]!.se ** 2 : 0), 0) / nb
     baseExtra = Math.max(0, s2 - mb) / nb
   }
   const vBase = steadySpeed(o.referencePowerW, {
     rho: o.rho,
-    cdaM2: intercept,
+    cdaM2: baseMean,
     crr: o.crr,
     massKg: o.massKg,
     grade: 0,
@@ -96,25 +160,38 @@ export function compareRuns(
       .map((_, j) => j)
       .filter((j) => ok[j] && runs[j]!.configuration === configuration)
     const nc = idx.length
-    const deltas = idx.map((j) => runs[j]!.cda - lineAt(runs[j]!.t))
+    const notes: string[] = []
+    const outside = idx.filter((j) => sloped && !bracketed(j))
+    const foreign = idx.filter((j) => !clocks.has(clockOf(j)))
+    if (foreign.length > 0) {
+      notes.push(
+        `${foreign.length} of its ${nc} run${nc === 1 ? '' : 's'} on another day or file clock than every baseline run: ` +
+          'compared with the mean of all baseline runs, no drift correction',
+      )
+    }
+    if (outside.length > foreign.length) {
+      notes.push(
+        `drift not corrected for ${outside.length - foreign.length} of its ${nc} run${nc === 1 ? '' : 's'}: ` +
+          'not between two baseline runs of their clock (the drift is never extrapolated); ' +
+          'ride a baseline run after them',
+      )
+    }
+    const deltas = idx.map((j) => runs[j]!.cda - lineAt(j))
     const delta = deltas.reduce((a, b) => a + b, 0) / nc
     // Coefficients of Δ = Σ aᵣ·CdAᵣ.
     const terms: Array<{ v: number; dof: number }> = []
     for (const j of idx) terms.push({ v: (runs[j]!.se / nc) ** 2, dof: runs[j]!.dof })
-    base.forEach((j, k) => {
-      const a = idx.reduce((acc, r) => acc + hat(k, runs[r]!.t), 0) / nc
-      terms.push({ v: (a * runs[j]!.se) ** 2, dof: runs[j]!.dof })
-    })
+    const aBase = base.map((_, k) => idx.reduce((acc, r) => acc + hat(k, r), 0) / nc)
+    base.forEach((j, k) => terms.push({ v: (aBase[k]! * runs[j]!.se) ** 2, dof: runs[j]!.dof }))
     let v = terms.reduce((a, x) => a + x.v, 0)
     const reps = replicates && replicates.length >= 3 ? replicates : null
     let jkVar = NaN
     if (reps) {
-      // Δ for each replicate, with its own drift line through the replicate's baseline runs.
+      // Δ for each replicate, with its own baseline through the replicate's baseline runs.
       const ds: number[] = []
       for (const rep of reps) {
-        const lineRep = (t: number): number => base.reduce((a, j, k) => a + hat(k, t) * rep[j]!, 0)
         let sum = 0
-        for (const j of idx) sum += rep[j]! - lineRep(runs[j]!.t)
+        for (const j of idx) sum += rep[j]! - base.reduce((a, b, k) => a + hat(k, j) * rep[b]!, 0)
         ds.push(sum / nc)
       }
       const mean = ds.reduce((a, b) => a + b, 0) / ds.length
@@ -124,8 +201,7 @@ export function compareRuns(
     let shared = 0
     for (const j of idx) shared += (runs[j]!.sharedSe ?? 0) / nc
     base.forEach((j, k) => {
-      const a = idx.reduce((acc, r) => acc + hat(k, runs[r]!.t), 0) / nc
-      shared -= a * (runs[j]!.sharedSe ?? 0)
+      shared -= aBase[k]! * (runs[j]!.sharedSe ?? 0)
     })
     const welch = terms.reduce((a, x) => a + (x.dof > 0 ? (x.v * x.v) / x.dof : Infinity), 0)
     let dof = welch > 0 ? (v * v) / welch : Infinity
@@ -139,47 +215,93 @@ export function compareRuns(
       extra += Math.max(0, variance(deltas) - mb) / nc
     }
     // When the scatter between repeats dominates, its few degrees of freedom govern the interval.
-    if (extra > v) dof = Math.min(dof, Math.max(1, nc >= 2 ? nc - 1 : nb - 2))
+    if (extra > v) dof = Math.min(dof, Math.max(1, nc >= 2 ? nc - 1 : Math.max(1, baseDof)))
     v += extra
     const hw = tQuantile975(Number.isFinite(dof) ? dof : 1000) * Math.sqrt(v)
-    const lo = delta - hw
-    const hi = delta + hw
     const ref = o.referenceSpeedMps
-    const wattsSaved = (-0.5 * o.rho * delta * ref * ref * ref) / o.drivetrainEfficiency
     const vCfg = steadySpeed(o.referencePowerW, {
       rho: o.rho,
-      cdaM2: intercept + delta,
+      cdaM2: baseMean + delta,
       crr: o.crr,
       massKg: o.massKg,
       grade: 0,
       drivetrainEfficiency: o.drivetrainEfficiency,
     })
-    const verdict: AeroConfigurationComparison['verdict'] =
-      Number.isFinite(hw) && hi < 0
-        ? 'faster'
-        : Number.isFinite(hw) && lo > 0
-          ? 'slower'
-          : 'no_difference'
-    return {
+    const k: AeroConfigurationComparison = {
       configuration,
       runs: idx,
-      cda: intercept + delta,
+      cda: baseMean + delta,
       deltaCda: delta,
-      deltaCdaCi95: [lo, hi] as [number, number],
-      deltaPercent: (100 * delta) / intercept,
-      wattsSaved,
+      deltaCdaCi95: [delta - hw, delta + hw],
+      deltaPercent: (100 * delta) / baseMean,
+      wattsSaved: (-0.5 * o.rho * delta * ref * ref * ref) / o.drivetrainEfficiency,
       secondsPer40km: 40000 / vBase - 40000 / vCfg,
-      verdict,
+      verdict: 'no_difference',
+      withheld: [],
+      notes,
     }
+    return soundConfiguration(k, hw)
   })
   return {
     baseline: o.baseline,
-    baselineCda: intercept,
-    driftPerHour: slope * 3600,
-    driftLine: { t0, intercept, slopePerS: slope },
+    baselineCda: baseMean,
+    driftPerHour: sloped ? slope * 3600 : NaN,
+    driftLine: {
+      t0,
+      intercept: baseMean,
+      slopePerS: slope,
+    },
+    driftNote,
     correctedCda: corrected,
     referenceSpeedMps: o.referenceSpeedMps,
     referencePowerW: o.referencePowerW,
     configurations,
   }
+}
+
+/**
+ * The configuration's figures as reported: each outside its physical range withheld (NaN, with
+ * the reason), the verdict only from an interval that can be given.
+ */
+function soundConfiguration(k: AeroConfigurationComparison, hw: number) {
+  const w: AeroWithheld[] = k.withheld
+  const drop = (field: string, reason: string) => w.push({ field, reason })
+  if (!inRange(k.cda, CDA_RANGE) || !inRange(Math.abs(k.deltaCda), [0, DELTA_CDA_MAX])) {
+    const reason = `outside the physical range of a rider on a bike (CdA ${CDA_RANGE[0]}–${CDA_RANGE[1]} m², |ΔCdA| ≤ ${DELTA_CDA_MAX.toFixed(1)} m²)`
+    for (const f of ['cda', 'delta_cda', 'delta_cda_ci95', 'watts_saved', 'seconds_per_40km'])
+      drop(f, `${f} withheld: ${reason}`)
+    k.cda = NaN
+    k.deltaCda = NaN
+    k.deltaPercent = NaN
+    k.deltaCdaCi95 = [NaN, NaN]
+    k.wattsSaved = NaN
+    k.secondsPer40km = NaN
+    k.verdict = 'withheld'
+    return k
+  }
+  const [lo, hi] = k.deltaCdaCi95
+  if (!Number.isFinite(hw) || hw <= 1e-9) {
+    drop(
+      'delta_cda_ci95',
+      'no 95 % interval of ΔCdA: too few runs with an interval to estimate the scatter; ride more repeats',
+    )
+  } else if (lo < -DELTA_CDA_MAX || hi > DELTA_CDA_MAX) {
+    drop(
+      'delta_cda_ci95',
+      `95 % interval of ΔCdA withheld: wider than the physical range ±${DELTA_CDA_MAX.toFixed(1)} m², so the runs do not determine it`,
+    )
+  }
+  if (w.length > 0) {
+    k.deltaCdaCi95 = [NaN, NaN]
+    k.verdict = 'withheld'
+  } else k.verdict = hi < 0 ? 'faster' : lo > 0 ? 'slower' : 'no_difference'
+  if (!inRange(Math.abs(k.wattsSaved), [0, WATTS_SAVED_MAX])) {
+    drop('watts_saved', `W saved withheld: beyond ±${WATTS_SAVED_MAX} W`)
+    k.wattsSaved = NaN
+  }
+  if (!inRange(Math.abs(k.secondsPer40km), [0, SECONDS_PER_40KM_MAX])) {
+    drop('seconds_per_40km', `s per 40 km withheld: beyond ±${SECONDS_PER_40KM_MAX} s`)
+    k.secondsPer40km = NaN
+  }
+  return k
 }

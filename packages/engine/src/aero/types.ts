@@ -80,6 +80,11 @@ export interface RunSpec {
   /** Configuration tested (position, helmet, wheels…); runs with the same text are repeats. */
   configuration?: string
   source?: RunSource
+  /**
+   * The clock the run is on: runs of files recorded on different days (or without a date) are
+   * on different clocks, and the baseline's drift is never carried from one clock to another.
+   */
+  clock?: number
 }
 
 /** Air conditions measured once for the whole file. */
@@ -142,6 +147,8 @@ export type AeroRunFlag =
   | 'speed_gaps'
   /** CdA outside 0.1–0.8 m²: the run cannot be a rider on a bike (coasting, wrong mass, bad data). */
   | 'implausible_cda'
+  /** Less than half of the run's samples left once stops, braking and freewheeling are out. */
+  | 'too_little_left'
 
 export interface AeroRun {
   /** Position in `AeroAnalysis.runs` (time order). */
@@ -182,7 +189,22 @@ export interface AeroRun {
   /** Air density used (mean), kg/m³. */
   airDensity: number
   samplesUsed: number
+  /**
+   * Samples of the run left out of the fit, by reason: `stop` (too slow, a gap, no power or
+   * speed), `braking` (deceleration above 0.6 m/s² under 20 W: more than drag and rolling give at test speeds),
+   * `freewheel` (on a velodrome, off the line). The run is flagged only when too little remains.
+   */
+  excludedSamples: { stop: number; braking: number; freewheel: number }
   flags: AeroRunFlag[]
+  /** Quantities not reported (NaN above), each with the reason (`sound.ts`). */
+  withheld: AeroWithheld[]
+}
+
+/** A quantity the analysis does not report (outside its physical range, or no interval), and why. */
+export interface AeroWithheld {
+  /** `cda`, `cda_ci95`, `crr`, `crr_ci95`, `delta_cda`, `delta_cda_ci95`, `watts_saved`, `seconds_per_40km`, `drift`. */
+  field: string
+  reason: string
 }
 
 /** CdA of one window (direct method), stored as a `cdam` data block. */
@@ -211,7 +233,12 @@ export interface AeroConfigurationComparison {
   wattsSaved: number
   /** Time saved over 40 km at the reference power on flat ground (positive = faster), s. */
   secondsPer40km: number
-  verdict: 'faster' | 'slower' | 'no_difference'
+  /** 'withheld': the interval of ΔCdA could not be given (`withheld` says why). */
+  verdict: 'faster' | 'slower' | 'no_difference' | 'withheld'
+  /** Quantities not reported (NaN above), each with the reason. */
+  withheld: AeroWithheld[]
+  /** What the verdict rests on that the tester should know (drift not corrected, and why). */
+  notes: string[]
 }
 
 export interface AeroComparison {
@@ -221,6 +248,8 @@ export interface AeroComparison {
   driftPerHour: number
   /** The drift line: CdA_baseline(t) = intercept + driftPerHour·(t − t0)/3600 (t0 = first baseline mid-time). */
   driftLine: { t0: number; intercept: number; slopePerS: number }
+  /** Why the drift is not corrected, or only for some runs (null: corrected for every run). */
+  driftNote: string | null
   /** Drift-corrected CdA per run (same order as runs). */
   correctedCda: number[]
   referenceSpeedMps: number

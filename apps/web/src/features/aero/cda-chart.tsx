@@ -10,38 +10,81 @@ export function CdaChart({
   runs: RunBlock[]
   comparison: AeroComparison | null
 }) {
-  const points = runs
-    .map((r) => ({
-      name: r.data.name,
-      t: ((r.start_time ?? 0) + (r.end_time ?? 0)) / 2,
-      cda: r.data.results.cda,
-      ci: r.data.results.cda_ci95,
-      baseline: comparison != null && r.data.results.delta_cda === 0,
-    }))
-    .filter((p) => Number.isFinite(p.cda))
+  // Runs of different clocks (files of other days) are laid side by side, never on one time line.
+  const all = runs
+    .map((r) => {
+      const res = r.data.results
+      const cda = typeof res.cda === 'number' && Number.isFinite(res.cda) ? res.cda : null
+      const ci = res.cda_ci95 && res.cda_ci95.every(Number.isFinite) ? res.cda_ci95 : null
+      return {
+        name: r.data.name,
+        t: ((r.start_time ?? 0) + (r.end_time ?? 0)) / 2,
+        clock: res.clock ?? 0,
+        cda,
+        ci,
+        baseline: comparison != null && res.delta_cda === 0,
+      }
+    })
     .sort((a, b) => a.t - b.t)
+  const points = all.filter(
+    (p): p is typeof p & { cda: number } => p.cda !== null && Number.isFinite(p.cda),
+  )
   if (points.length === 0) return null
   const width = 1000
   const height = 260
   const pad = { l: 56, r: 12, t: 28, b: 36 }
-  const t0 = points[0]!.t
-  const t1 = Math.max(points[points.length - 1]!.t, t0 + 60)
-  const lows = points.map((p) => Math.min(p.cda, p.ci[0]))
-  const highs = points.map((p) => Math.max(p.cda, p.ci[1]))
+  const GAP_S = 120
+  const spans = new Map<number, { from: number; to: number; at: number }>()
+  for (const p of points) {
+    const s = spans.get(p.clock) ?? { from: p.t, to: p.t, at: 0 }
+    s.from = Math.min(s.from, p.t)
+    s.to = Math.max(s.to, p.t)
+    spans.set(p.clock, s)
+  }
+  let axis = 0
+  for (const s of [...spans.values()].sort((a, b) => a.from - b.from)) {
+    s.at = axis
+    axis += s.to - s.from + GAP_S
+  }
+  axis -= GAP_S
+  const pos = (t: number, clock: number) => {
+    const s = spans.get(clock)!
+    return s.at + (t - s.from)
+  }
+  const t0 = 0
+  const t1 = Math.max(axis, 60)
+  const lows = points.map((p) => Math.min(p.cda, p.ci ? p.ci[0] : p.cda))
+  const highs = points.map((p) => Math.max(p.cda, p.ci ? p.ci[1] : p.cda))
   const lo = Math.min(...lows) - 0.005
   const hi = Math.max(...highs) + 0.005
   const x = (t: number) => pad.l + ((width - pad.l - pad.r) * (t - t0)) / (t1 - t0 || 1)
   const y = (c: number) => pad.t + ((height - pad.t - pad.b) * (hi - c)) / (hi - lo)
   const drift = comparison?.driftLine
   const driftAt = (t: number) => drift!.intercept + drift!.slopePerS * (t - drift!.t0)
+  // The drift line only where it was fitted: between the first and last baseline run of its clock.
+  const driftRuns = points.filter(
+    (p) =>
+      p.baseline &&
+      drift != null &&
+      p.clock === (points.find((q) => Math.abs(q.t - drift.t0) < 1e-6)?.clock ?? p.clock),
+  )
+  const driftShown =
+    drift != null &&
+    comparison != null &&
+    Number.isFinite(comparison.driftPerHour) &&
+    comparison.driftPerHour !== 0 &&
+    driftRuns.length >= 2
+  const d0 = driftRuns[0]
+  const d1 = driftRuns[driftRuns.length - 1]
   const ticks = [lo, (lo + hi) / 2, hi]
+  const withheld = all.length - points.length
   return (
     <figure data-testid="cda-chart">
       <svg
         viewBox={`0 0 ${width} ${height}`}
         className="h-auto w-full"
         role="img"
-        aria-label={`CdA of ${points.length} runs in time order${comparison ? `, baseline ${comparison.baseline}, drift ${(comparison.driftPerHour * 1000).toFixed(1)} ×10⁻³ m² per hour` : ''}`}
+        aria-label={`CdA of ${points.length} runs in time order${spans.size > 1 ? ` on ${spans.size} clocks (files of different days side by side)` : ''}${driftShown ? `, baseline ${comparison.baseline}, drift ${(comparison.driftPerHour * 1000).toFixed(1)} ×10⁻³ m² per hour` : ''}`}
       >
         {ticks.map((c) => (
           <g key={c}>
@@ -51,13 +94,13 @@ export function CdaChart({
             </text>
           </g>
         ))}
-        {drift && comparison && comparison.driftPerHour !== 0 ? (
+        {driftShown && d0 && d1 ? (
           <line
             data-testid="drift-line"
-            x1={x(t0)}
-            x2={x(t1)}
-            y1={y(driftAt(t0))}
-            y2={y(driftAt(t1))}
+            x1={x(pos(d0.t, d0.clock))}
+            x2={x(pos(d1.t, d1.clock))}
+            y1={y(driftAt(d0.t))}
+            y2={y(driftAt(d1.t))}
             stroke="#0f172a"
             strokeDasharray="6 4"
             strokeWidth={1.5}
@@ -65,16 +108,23 @@ export function CdaChart({
         ) : null}
         {points.map((p, i) => (
           <g key={i}>
-            <line
-              x1={x(p.t)}
-              x2={x(p.t)}
-              y1={y(p.ci[0])}
-              y2={y(p.ci[1])}
-              stroke={p.baseline ? '#0f172a' : '#ea580c'}
-              strokeWidth={2}
-            />
-            <circle cx={x(p.t)} cy={y(p.cda)} r={6} fill={p.baseline ? '#0f172a' : '#ea580c'}>
-              <title>{`${p.name}: CdA ${p.cda.toFixed(3)} m² [${p.ci[0].toFixed(3)}–${p.ci[1].toFixed(3)}]`}</title>
+            {p.ci ? (
+              <line
+                x1={x(pos(p.t, p.clock))}
+                x2={x(pos(p.t, p.clock))}
+                y1={y(p.ci[0])}
+                y2={y(p.ci[1])}
+                stroke={p.baseline ? '#0f172a' : '#ea580c'}
+                strokeWidth={2}
+              />
+            ) : null}
+            <circle
+              cx={x(pos(p.t, p.clock))}
+              cy={y(p.cda)}
+              r={6}
+              fill={p.baseline ? '#0f172a' : '#ea580c'}
+            >
+              <title>{`${p.name}: CdA ${p.cda.toFixed(3)} m² ${p.ci ? `[${p.ci[0].toFixed(3)}–${p.ci[1].toFixed(3)}]` : '(no interval)'}`}</title>
             </circle>
           </g>
         ))}
@@ -95,10 +145,18 @@ export function CdaChart({
         <span className="inline-flex items-center gap-1">
           <span className="inline-block h-3 w-3 rounded-full bg-orange-600" /> other configurations
         </span>
-        {comparison && comparison.driftPerHour !== 0 ? (
+        {driftShown ? (
           <span>
             dashed: baseline drift {(comparison.driftPerHour * 1000).toFixed(1)} ×10⁻³ m²/h,
-            corrected linearly in time
+            corrected linearly in time between the baseline runs
+          </span>
+        ) : null}
+        {spans.size > 1 ? (
+          <span>files of different days side by side, each on its own clock</span>
+        ) : null}
+        {withheld > 0 ? (
+          <span>
+            {withheld} run{withheld === 1 ? '' : 's'} without a CdA not drawn (see the table)
           </span>
         ) : null}
       </figcaption>

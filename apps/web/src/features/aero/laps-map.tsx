@@ -44,7 +44,9 @@ export function LapsMap({ runs }: { runs: RunBlock[] }) {
     <div
       ref={el}
       data-testid="laps-map"
-      role="img"
+      // a region, not an image: Leaflet puts its zoom buttons inside (no control nested in an
+      // element whose children are presentational)
+      role="region"
       aria-label={`Map of ${tracks.length} runs`}
       className="h-72 w-full rounded-md bg-slate-100"
     />

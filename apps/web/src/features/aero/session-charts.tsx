@@ -30,7 +30,11 @@ export function RunCharts({ latest }: { latest: VersionAnswer }) {
               onChange={(v) => setSelected(Number(v))}
               options={latest.runs.map((r, i) => ({
                 value: String(i),
-                label: `${r.data.name} — CdA ${r.data.results.cda.toFixed(3)} m²`,
+                label: `${r.data.name} — ${
+                  typeof r.data.results.cda === 'number' && Number.isFinite(r.data.results.cda)
+                    ? `CdA ${r.data.results.cda.toFixed(3)} m²`
+                    : 'no CdA'
+                }`,
               }))}
             />
           </div>
@@ -65,6 +69,9 @@ export function RunCharts({ latest }: { latest: VersionAnswer }) {
   )
 }
 
+/** A stored number (JSON stores a value the run could not give as null). */
+const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+
 function BlockRow({ block }: { block: RunBlock }) {
   const { system } = useUnits()
   const x = block.data.results
@@ -76,10 +83,14 @@ function BlockRow({ block }: { block: RunBlock }) {
       </td>
       <td className="px-3 py-2 tabular-nums text-slate-600">{block.data.series.t.length}</td>
       <td className="px-3 py-2 tabular-nums text-slate-600">
-        {formatQuantity('speed', x.mean_speed_mps, system)}
+        {ok(x.mean_speed_mps) ? formatQuantity('speed', x.mean_speed_mps, system) : '—'}
       </td>
-      <td className="px-3 py-2 tabular-nums text-slate-600">{Math.round(x.mean_power_w)} W</td>
-      <td className="px-3 py-2 tabular-nums text-slate-600">{x.air_density.toFixed(3)} kg/m³</td>
+      <td className="px-3 py-2 tabular-nums text-slate-600">
+        {ok(x.mean_power_w) ? `${Math.round(x.mean_power_w)} W` : '—'}
+      </td>
+      <td className="px-3 py-2 tabular-nums text-slate-600">
+        {ok(x.air_density) ? `${x.air_density.toFixed(3)} kg/m³` : '—'}
+      </td>
     </tr>
   )
 }
@@ -99,7 +110,13 @@ export function Windows({ latest }: { latest: VersionAnswer }) {
     )
   }
   return (
-    <div className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
+    <div
+      className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200"
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll region takes the focus so that a keyboard scrolls it
+      tabIndex={0}
+      role="region"
+      aria-label="CdA windows (scrolls sideways)"
+    >
       <table className="w-full text-left text-sm" aria-label="CdA measurement windows">
         <TableHead
           columns={['Run', 'Windows', 'CdA median (m²)', 'CdA range (m²)', 'Mean speed']}

@@ -9,7 +9,43 @@ import { Stat, TableHead } from './session-parts.tsx'
 const signed = (x: number, digits: number) =>
   `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(digits)}`
 
-function Verdict({ verdict }: { verdict: string | null | undefined }) {
+/** A stored number: JSON turns the engine's NaN (withheld) into null. */
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
+
+type Withheld = { field: string; reason: string }
+
+/** Why a field is withheld, from the run's or the configuration's list. */
+const reasonOf = (list: Withheld[] | undefined, ...fields: string[]) =>
+  list?.find((w) => fields.includes(w.field))?.reason
+
+/** A figure that is withheld: a dash, and the reason (visible to screen readers and on hover). */
+function WithheldText({ reason, label = 'withheld' }: { reason?: string; label?: string }) {
+  return (
+    <span className="text-xs text-slate-500" title={reason} data-testid="withheld">
+      {label}
+      {reason ? <span className="sr-only">: {reason}</span> : null}
+    </span>
+  )
+}
+
+/** The samples the fit left out of the run, by reason (nothing when none). */
+function LeftOut({ x }: { x: AeroRunResults }) {
+  const e = x.excluded_samples
+  if (!e) return null
+  const parts = [
+    e.braking > 0 ? `${e.braking} braking` : '',
+    e.stop > 0 ? `${e.stop} stopped or in a gap` : '',
+    e.freewheel > 0 ? `${e.freewheel} freewheeling` : '',
+  ].filter(Boolean)
+  if (parts.length === 0) return null
+  return (
+    <span className="block text-xs whitespace-normal text-slate-500" data-testid="left-out">
+      left out (samples): {parts.join(', ')}
+    </span>
+  )
+}
+
+function Verdict({ verdict, reason }: { verdict: string | null | undefined; reason?: string }) {
   if (verdict === 'faster')
     return (
       <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">
@@ -24,6 +60,7 @@ function Verdict({ verdict }: { verdict: string | null | undefined }) {
     )
   if (verdict === 'no_difference')
     return <span className="text-xs whitespace-nowrap text-slate-500">Within noise</span>
+  if (verdict === 'withheld') return <WithheldText label="No verdict" reason={reason} />
   return <>—</>
 }
 
@@ -38,7 +75,13 @@ export function RunsTable({
 }) {
   const { system } = useUnits()
   return (
-    <div className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
+    <div
+      className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200"
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll region takes the focus so that a keyboard scrolls it
+      tabIndex={0}
+      role="region"
+      aria-label="Runs (scrolls sideways)"
+    >
       <table className="w-full text-left text-sm [&_td]:px-2 [&_th]:px-2" data-testid="runs-table">
         <TableHead
           columns={[
@@ -57,9 +100,12 @@ export function RunsTable({
         <tbody className="divide-y divide-slate-100">
           {runs.map((r) => {
             const x = r.results as unknown as AeroRunResults | null
-            const half = x ? (x.cda_ci95[1] - x.cda_ci95[0]) / 2 : 0
+            const ci =
+              x?.cda_ci95 && isNum(x.cda_ci95[0]) && isNum(x.cda_ci95[1]) ? x.cda_ci95 : null
+            const cdaReason = reasonOf(x?.withheld, 'cda')
+            const ciReason = reasonOf(x?.withheld, 'cda_ci95')
             return (
-              <tr key={r.id}>
+              <tr key={r.id} data-testid="run-row">
                 <td className="px-3 py-2 font-medium whitespace-nowrap text-slate-900">{r.name}</td>
                 <td className="px-3 py-2 text-slate-600">
                   {Object.entries(r.configuration)
@@ -68,31 +114,35 @@ export function RunsTable({
                 </td>
                 <td
                   className="px-3 py-2 whitespace-nowrap text-slate-900 tabular-nums"
-                  title={
-                    x
-                      ? `95 % interval ${x.cda_ci95[0].toFixed(4)}–${x.cda_ci95[1].toFixed(4)}`
-                      : undefined
-                  }
+                  title={ci ? `95 % interval ${ci[0].toFixed(4)}–${ci[1].toFixed(4)}` : ciReason}
                 >
-                  {x ? (
+                  {!x ? (
+                    'not analysed'
+                  ) : !isNum(x.cda) ? (
+                    <WithheldText label="no CdA" reason={cdaReason} />
+                  ) : (
                     <>
-                      <span className="block">{`${x.cda.toFixed(3)} ± ${half.toFixed(3)}`}</span>
+                      <span className="block">
+                        {ci
+                          ? `${x.cda.toFixed(3)} ± ${((ci[1] - ci[0]) / 2).toFixed(3)}`
+                          : x.cda.toFixed(3)}
+                      </span>
+                      {ci ? null : <WithheldText label="no interval" reason={ciReason} />}
                       <span className="block text-xs text-slate-500">
                         {x.method === 've' ? 'virtual elevation' : 'direct (air speed)'}
                       </span>
                     </>
-                  ) : (
-                    'not analysed'
                   )}
+                  {x ? <LeftOut x={x} /> : null}
                 </td>
                 <td className="px-3 py-2 text-slate-600 tabular-nums">
-                  {x ? x.crr.toFixed(4) : '—'}
+                  {x && isNum(x.crr) ? x.crr.toFixed(4) : '—'}
                 </td>
                 <td className="px-3 py-2 whitespace-nowrap tabular-nums">
-                  {x?.delta_cda != null && !r.is_baseline ? (
+                  {isNum(x?.delta_cda) && !r.is_baseline ? (
                     <>
                       <span className="block">{signed(x.delta_cda, 3)}</span>
-                      {x.delta_cda_ci95 ? (
+                      {x.delta_cda_ci95 && isNum(x.delta_cda_ci95[0]) ? (
                         <span className="block text-xs text-slate-500">
                           [{signed(x.delta_cda_ci95[0], 3)}, {signed(x.delta_cda_ci95[1], 3)}]
                         </span>
@@ -103,15 +153,18 @@ export function RunsTable({
                   )}
                 </td>
                 <td className="px-3 py-2 tabular-nums">
-                  {x?.watts_saved != null && !r.is_baseline ? signed(x.watts_saved, 1) : '—'}
+                  {isNum(x?.watts_saved) && !r.is_baseline ? signed(x.watts_saved, 1) : '—'}
                 </td>
                 <td className="px-3 py-2 tabular-nums">
-                  {x?.seconds_per_40km != null && !r.is_baseline
+                  {isNum(x?.seconds_per_40km) && !r.is_baseline
                     ? signed(x.seconds_per_40km, 1)
                     : '—'}
                 </td>
                 <td className="px-3 py-2">
-                  <Verdict verdict={x?.verdict} />
+                  <Verdict
+                    verdict={x?.verdict}
+                    reason={reasonOf(x?.withheld, 'delta_cda', 'delta_cda_ci95')}
+                  />
                 </td>
                 <td className="px-3 py-2">
                   {r.is_baseline ? (
@@ -173,10 +226,19 @@ function ComparisonStats({
   return (
     <dl className="mt-4 grid gap-3 sm:grid-cols-4" data-testid="comparison-summary">
       <Stat label="Baseline" value={c.baseline || 'unlabelled'} />
-      <Stat label="Baseline CdA" value={`${c.baselineCda.toFixed(3)} m²`} />
+      <Stat
+        label="Baseline CdA"
+        value={isNum(c.baselineCda) ? `${c.baselineCda.toFixed(3)} m²` : <WithheldText />}
+      />
       <Stat
         label="Drift of the baseline"
-        value={`${signed(c.driftPerHour * 1000, 1)} ×10⁻³ m²/h`}
+        value={
+          isNum(c.driftPerHour) ? (
+            `${signed(c.driftPerHour * 1000, 1)} ×10⁻³ m²/h`
+          ) : (
+            <WithheldText label="not estimated" reason={c.driftNote ?? undefined} />
+          )
+        }
       />
       <Stat
         label="Reference"
@@ -211,31 +273,71 @@ function ConfigurationTable({
     'Verdict',
   ]
   return (
-    <div className="mt-4 overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
+    <div
+      className="mt-4 overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200"
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll region takes the focus so that a keyboard scrolls it
+      tabIndex={0}
+      role="region"
+      aria-label="Configurations against the baseline (scrolls sideways)"
+    >
       <table className="w-full text-left text-sm" data-testid="configuration-summary">
         <caption className="px-3 pt-3 text-left text-sm font-semibold text-slate-900">
           Each configuration against the baseline ({c.baseline || 'unlabelled'})
         </caption>
         <TableHead columns={heads} nowrap />
         <tbody className="divide-y divide-slate-100">
-          {c.configurations.map((k) => (
-            <tr key={k.configuration}>
-              <td className="px-3 py-2 font-medium text-slate-900">
-                {k.configuration || 'unlabelled'}
-              </td>
-              <td className="px-3 py-2 tabular-nums">{k.runs.length}</td>
-              <td className="px-3 py-2 tabular-nums">{k.cda.toFixed(3)}</td>
-              <td className="px-3 py-2 whitespace-nowrap tabular-nums">
-                {`${signed(k.deltaCda, 3)} [${signed(k.deltaCdaCi95[0], 3)}, ${signed(k.deltaCdaCi95[1], 3)}]`}
-              </td>
-              <td className="px-3 py-2 tabular-nums">{signed(k.deltaPercent, 1)}</td>
-              <td className="px-3 py-2 tabular-nums">{signed(k.wattsSaved, 1)}</td>
-              <td className="px-3 py-2 tabular-nums">{signed(k.secondsPer40km, 1)}</td>
-              <td className="px-3 py-2">
-                <Verdict verdict={k.verdict} />
-              </td>
-            </tr>
-          ))}
+          {c.configurations.map((k) => {
+            const why = (...f: string[]) => reasonOf(k.withheld, ...f)
+            const ci = isNum(k.deltaCdaCi95?.[0]) && isNum(k.deltaCdaCi95?.[1])
+            return (
+              <tr key={k.configuration} data-testid="configuration-row">
+                <td className="px-3 py-2 font-medium text-slate-900">
+                  {k.configuration || 'unlabelled'}
+                  {(k.notes ?? []).map((n) => (
+                    <span key={n} className="block text-xs font-normal text-amber-800">
+                      {n}
+                    </span>
+                  ))}
+                </td>
+                <td className="px-3 py-2 tabular-nums">{k.runs.length}</td>
+                <td className="px-3 py-2 tabular-nums">
+                  {isNum(k.cda) ? k.cda.toFixed(3) : <WithheldText reason={why('cda')} />}
+                </td>
+                <td className="px-3 py-2 whitespace-nowrap tabular-nums">
+                  {!isNum(k.deltaCda) ? (
+                    <WithheldText reason={why('delta_cda')} />
+                  ) : ci ? (
+                    `${signed(k.deltaCda, 3)} [${signed(k.deltaCdaCi95[0], 3)}, ${signed(k.deltaCdaCi95[1], 3)}]`
+                  ) : (
+                    <>
+                      {signed(k.deltaCda, 3)}{' '}
+                      <WithheldText label="no interval" reason={why('delta_cda_ci95')} />
+                    </>
+                  )}
+                </td>
+                <td className="px-3 py-2 tabular-nums">
+                  {isNum(k.deltaPercent) ? signed(k.deltaPercent, 1) : '—'}
+                </td>
+                <td className="px-3 py-2 tabular-nums">
+                  {isNum(k.wattsSaved) ? (
+                    signed(k.wattsSaved, 1)
+                  ) : (
+                    <WithheldText reason={why('watts_saved')} />
+                  )}
+                </td>
+                <td className="px-3 py-2 tabular-nums">
+                  {isNum(k.secondsPer40km) ? (
+                    signed(k.secondsPer40km, 1)
+                  ) : (
+                    <WithheldText reason={why('seconds_per_40km')} />
+                  )}
+                </td>
+                <td className="px-3 py-2">
+                  <Verdict verdict={k.verdict} reason={why('delta_cda', 'delta_cda_ci95')} />
+                </td>
+              </tr>
+            )
+          })}
         </tbody>
       </table>
     </div>

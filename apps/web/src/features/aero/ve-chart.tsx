@@ -36,7 +36,16 @@ export function VeChart({ block }: { block: RunBlock }) {
   const { system } = useUnits()
   const { series: json, params, results } = block.data
   const series = useMemo(() => veSeriesOf(json), [json])
-  const fitted = { cda: params.cda, crr: params.crr }
+  // A withheld CdA (out of range, no fit) is not drawn as "fitted": the sliders start from a
+  // typical road value and the caption says why.
+  const hasFit = typeof params.cda === 'number' && Number.isFinite(params.cda)
+  const fitted = {
+    cda: hasFit ? params.cda! : 0.3,
+    crr: typeof params.crr === 'number' && Number.isFinite(params.crr) ? params.crr : 0.004,
+  }
+  const ci =
+    results.cda_ci95 && results.cda_ci95.every((v) => Number.isFinite(v)) ? results.cda_ci95 : null
+  const withheld = results.withheld?.find((w) => w.field === 'cda' || w.field === 'cda_ci95')
   const [cda, setCda] = useState(fitted.cda)
   const [crr, setCrr] = useState(fitted.crr)
   const el = useRef<HTMLDivElement>(null)
@@ -143,8 +152,9 @@ export function VeChart({ block }: { block: RunBlock }) {
       </div>
       <figcaption className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600">
         <span>
-          Fitted: CdA {fitted.cda.toFixed(3)} m² [{results.cda_ci95[0].toFixed(3)}–
-          {results.cda_ci95[1].toFixed(3)}], Crr {fitted.crr.toFixed(4)}
+          {hasFit
+            ? `Fitted: CdA ${fitted.cda.toFixed(3)} m²${ci ? ` [${ci[0].toFixed(3)}–${ci[1].toFixed(3)}]` : ' (no interval)'}, Crr ${fitted.crr.toFixed(4)}`
+            : `No fitted CdA${withheld ? ` (${withheld.reason})` : ''}: the sliders start at CdA 0.300 m²`}
         </span>
         <span data-testid="ve-rmse">
           {Number.isFinite(fit)

@@ -31,8 +31,9 @@ export type RunSeriesJson = {
 
 /** The fit's parameters stored with the run (SI). */
 export type RunParamsJson = {
-  cda: number
-  crr: number
+  /** Null when the run's CdA (or Crr) was withheld: the sliders start from a typical value. */
+  cda: number | null
+  crr: number | null
   mass_kg: number
   drivetrain_efficiency: number | null
   wind_e: number
