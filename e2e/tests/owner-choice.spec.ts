@@ -54,5 +54,20 @@ test('a coach working in a team uploads a course: the team owns it, unless he pi
     page.locator(`li:has(a[href$="/simulation/courses/${id}"]) span.rounded-full`)
   await expect(badge(teamCourse)).toHaveText('Course Owners')
   await expect(badge(ownCourse)).toHaveText('Personal')
+
+  // Every other create offers the same choice, defaulting to the team he works in.
+  await page.goto('/simulation/riders/new')
+  await expect(page.getByLabel('Save in')).toHaveValue(team)
+  await page.goto('/aero/sessions')
+  await page.getByRole('button', { name: 'New session' }).click()
+  await expect(page.getByLabel('Save in')).toHaveValue(team)
+  await page.goto('/aero/devices')
+  await page.getByRole('button', { name: 'Register a device' }).click()
+  await expect(page.getByLabel('Save in')).toHaveValue(team)
+  // An optimization on his personal course stays personal by default (a team's optimization
+  // needs the team's course and setup), and says so in the choice.
+  await page.goto('/simulation/optimizations/new?type=pacing')
+  await page.getByLabel('Course', { exact: true }).selectOption(ownCourse)
+  await expect(page.getByLabel('Save in')).toHaveValue('')
   expect(errors).toEqual([])
 })

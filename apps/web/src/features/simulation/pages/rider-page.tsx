@@ -3,10 +3,10 @@ import { useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { pacingGaps } from '@veloptima/contracts'
 import { api } from '../../../lib/api-client.ts'
-import { hasClaims, useAuth } from '../../../lib/auth.ts'
 import { useLive } from '../../../lib/live.tsx'
 import { fromDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
 import { Field, fieldBinder, Select } from '../../../components/form.tsx'
+import { OwnerSelect, useNewItemOwner } from '../../../components/owner-control.tsx'
 import { Button, Card, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { errorMessage, useApiData, type RiderSetup } from '../lib/api.ts'
 import { CpEstimatePanel, FTP_W_PRIME_J, type CpEstimate } from '../components/cp-estimate.tsx'
@@ -63,15 +63,6 @@ export function RiderPage() {
   return <RiderForm key={id ?? 'new'} setup={existing.data} profile={riderProfile ?? null} />
 }
 
-function useCurrentTeam(): string | null {
-  const auth = useAuth()
-  const uid = auth.user?.uid
-  const user = useApiData<{ current_team: string | null }>(
-    uid && hasClaims(auth, 'use:multipleRiderProfiles') ? `/api/users/${uid}` : null,
-  )
-  return user.data?.current_team ?? null
-}
-
 function RiderForm({
   setup,
   profile,
@@ -82,8 +73,8 @@ function RiderForm({
 }) {
   const { system } = useUnits()
   const navigate = useNavigate()
-  const auth = useAuth()
-  const team = useCurrentTeam()
+  // A new setup is the team's the user works in, unless "Save in" says otherwise.
+  const [owner, setOwner, teams] = useNewItemOwner()
   // `typed` holds what the user typed; `form` is what the form shows and saves: the fields still
   // following their stated default (max power, the CdA estimate) get the default's value.
   const [typed, setForm] = useState<SetupForm>(() =>
@@ -219,7 +210,6 @@ function RiderForm({
         await api<RiderSetup>(`/api/rider-setups/${setup.id}`, { method: 'PATCH', body })
         setStatus({ ok: true, text: 'Saved.' })
       } else {
-        const owner = form.owner || undefined
         const created = await api<RiderSetup>('/api/rider-setups', {
           method: 'POST',
           body: { ...body, ...(owner ? { owner } : {}) },
@@ -315,17 +305,7 @@ function RiderForm({
                   : 'The highest power a plan may ask for (e.g. your best 1-minute power). Empty: CP + W′/60 s.'
               }
             />
-            {!setup && team && hasClaims(auth, 'use:multipleRiderProfiles') ? (
-              <Select
-                label="Owner"
-                value={form.owner}
-                onChange={(v) => set('owner', v)}
-                options={[
-                  { value: '', label: 'Me' },
-                  { value: team, label: 'My current team' },
-                ]}
-              />
-            ) : null}
+            {!setup ? <OwnerSelect value={owner} onChange={setOwner} teams={teams} /> : null}
           </div>
         </Card>
         <Card title="Bike">
