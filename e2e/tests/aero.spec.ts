@@ -206,6 +206,20 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   // The summary's ΔCdA is the one each Helmet A run shows (the same comparison).
   const runDelta = (await aRow.locator('td').nth(4).innerText()).split('\n')[0]!.trim()
   expect((await aSummary.locator('td').nth(3).innerText()).startsWith(runDelta)).toBe(true)
+  // The test planner's answer for Helmet A: resolved, or how many more alternated runs of both
+  // resolve 0.003 m² (the count is the two-sample formula's for the σ it states).
+  const plan = page.getByTestId('plan-answer')
+  await expect(plan).toContainText('resolving 0.003 m² with 80 % power')
+  const answer = (await plan.locator('li').filter({ hasText: 'Helmet A' }).innerText()).trim()
+  expect(answer).toMatch(
+    /^Helmet A: (resolved: Helmet A is (\d\.\d{3} ± \d\.\d{3} m² (faster|slower)|within \d\.\d{3} m²)|\d+ more runs? of Helmet B and of Helmet A, alternated)/,
+  )
+  const sd = Number(/σ = (\d\.\d{3}) m²/.exec(await plan.innerText())![1])
+  const each = Number(/: (\d+) each\./.exec(await plan.innerText())![1])
+  const z = 1.959964 + 0.841621
+  // σ is shown rounded to 0.001 m²: the count lies between the formula's at σ ± 0.0005
+  expect(each).toBeGreaterThanOrEqual(Math.ceil((2 * z * z * (sd - 0.0005) ** 2) / 0.003 ** 2))
+  expect(each).toBeLessThanOrEqual(Math.ceil((2 * z * z * (sd + 0.0005) ** 2) / 0.003 ** 2))
   await page.locator('#runs').screenshot({ path: screenshotPath('aero-baseline') })
 
   // The add-run dialog: a run from a time range of one file, then one from a lap.

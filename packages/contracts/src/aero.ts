@@ -244,6 +244,8 @@ export type AeroAnalysisVersion = {
     ve_model?: 'road' | 'track'
     fitted_calibration_factor: number | null
     comparison: unknown
+    /** The test planner's answer (engine `AeroPlan`): runs needed to resolve ΔCdA; absent in older versions. */
+    plan?: unknown
     warnings: string[]
     runs: number
     /** The historical air the analysis used when the session stated none (which weather, its

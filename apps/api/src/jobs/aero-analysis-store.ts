@@ -162,6 +162,7 @@ export async function storeAnalysis(
       ve_model: output.veModel,
       fitted_calibration_factor: output.fittedCalibrationFactor,
       comparison: output.comparison,
+      plan: output.plan,
       warnings: [...data.warnings, ...output.warnings],
       runs: output.runs.length,
       ...(air ? { weather: air } : {}),

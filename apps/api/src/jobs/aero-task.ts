@@ -90,6 +90,8 @@ export type AeroTaskOutput = {
     meanYawRad: number | null
   }[]
   comparison: unknown
+  /** The test planner's answer (engine `AeroPlan`). */
+  plan: unknown
   fittedCalibrationFactor: number | null
   crr: number
   /** The VE motion model: 'road' (the rider moves as the wheel) or 'track' (velodrome lean). */
@@ -299,6 +301,7 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
       meanYawRad: w.meanYawRad ?? null,
     })),
     comparison: analysis.comparison,
+    plan: analysis.plan,
     fittedCalibrationFactor: analysis.fittedCalibrationFactor,
     crr: analysis.crr,
     veModel: analysis.veModel,

@@ -35,6 +35,7 @@ const KEYS = [
   'reference_power_w',
   'device_serial',
   'fit_wind',
+  'resolve_delta_cda_m2',
   'track',
   'resamples',
   'seed',
@@ -162,6 +163,8 @@ export class AeroScenario {
       input.fitWind = o.fit_wind
     }
     if (o.track !== undefined) input.track = this.track(o.track)
+    const resolve = this.number(o, 'resolve_delta_cda_m2', 'resolve_delta_cda_m2', 0.0005, 0.1)
+    if (resolve !== undefined) input.resolveCda = resolve
     const resamples = this.number(o, 'resamples', 'resamples', 0, 10_000)
     if (resamples !== undefined) {
       if (!Number.isInteger(resamples)) this.fail('resamples', 'a whole number 0–10000', resamples)
@@ -299,6 +302,21 @@ export function aeroResultJson(file: string, activity: ImportedActivity, a: Aero
         notes: k.notes,
       })),
     },
+    power_analysis: {
+      resolve_delta_cda_m2: a.plan.delta,
+      power: a.plan.power,
+      run_sd_m2: round(a.plan.runSd, 4),
+      run_sd_source: a.plan.runSdSource,
+      runs_per_configuration: a.plan.runsPerConfiguration,
+      configurations: a.plan.answers.map((p) => ({
+        configuration: p.configuration,
+        status: p.status,
+        baseline_runs: p.baselineRuns,
+        configuration_runs: p.configurationRuns,
+        more_runs_each: p.moreConfigurationRuns,
+        answer: p.text,
+      })),
+    },
     warnings: [...activity.warnings, ...a.warnings],
   }
 }
@@ -312,6 +330,7 @@ const SNAKE: Record<string, string> = {
   referenceSpeedMps: 'reference_speed_kmh',
   referencePowerW: 'reference_power_w',
   fitWind: 'fit_wind',
+  resolveCda: 'resolve_delta_cda_m2',
   temperatureC: 'temperature_c',
   pressurePa: 'pressure_pa',
   humidity: 'relative_humidity',

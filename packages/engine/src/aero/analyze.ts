@@ -15,6 +15,7 @@ import type {
 import { airToGroundRatio, hasChannel } from './analyze-channels.ts'
 import { brakingMask, FREEWHEEL_SETTLE_S, freewheelMask, MIN_FREEWHEEL_S } from './analyze-masks.ts'
 import { resolveRun } from './analyze-runs.ts'
+import { planAnswer } from './plan.ts'
 import { soundRun } from './sound.ts'
 import { compareRuns, type CompareRun } from './compare.ts'
 import { directCda, type DirectRunResult } from './direct.ts'
@@ -392,10 +393,14 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   )
   if (!comparison)
     warnings.push(`no run of the baseline configuration "${baseline}" has a CdA: no comparison`)
+  const plan = planAnswer(comparison, out, {
+    ...(input.resolveCda !== undefined ? { delta: input.resolveCda } : {}),
+  })
   return {
     runs: out,
     windows,
     comparison,
+    plan,
     fittedCalibrationFactor,
     crr,
     veModel,

@@ -17,3 +17,13 @@ export {
 export { virtualElevation, fitVirtualElevation, FALLBACK_CRR } from './ve.ts'
 export { directCda, type DirectOptions, type DirectRunResult, type DirectWindow } from './direct.ts'
 export { compareRuns, type CompareOptions, type CompareRun } from './compare.ts'
+export {
+  DEFAULT_RESOLVE_CDA,
+  DEFAULT_RUN_SD,
+  normalQuantile,
+  planAnswer,
+  runScatter,
+  runsNeeded,
+  type AeroPlan,
+  type AeroPlanAnswer,
+} from './plan.ts'

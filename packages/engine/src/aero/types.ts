@@ -7,6 +7,7 @@
 //   prepareVe(samples, {rho?, environment?, calibrationFactor?, useAirspeed?}): VeSeries
 //   virtualElevation(series: VeSeries, start: number, end: number, params: VeParams, out?): Float64Array
 //   fitVirtualElevation(series: VeSeries, pieces: VePiece[], options: VeFitOptions): VeFitResult
+import type { AeroPlan } from './plan.ts'
 
 /**
  * Time series of one recorded activity (a field test or a ride), one entry per sample.
@@ -133,6 +134,8 @@ export interface AeroAnalysisInput {
    * (deterministic; the count does not matter). Default 200.
    */
   resamples?: number
+  /** ΔCdA the test planner is asked to resolve, m² (default 0.003). */
+  resolveCda?: number
   /** Seed for the optional bootstrap (`fitVirtualElevation` interval 'bootstrap'); default 1. */
   seed?: number
 }
@@ -268,6 +271,8 @@ export interface AeroAnalysis {
   runs: AeroRun[]
   windows: AeroWindow[]
   comparison: AeroComparison | null
+  /** The test planner's answer per configuration (`plan.ts`). */
+  plan: AeroPlan
   /** Direct method: the calibration factor that makes the baseline runs agree with VE (or null). */
   fittedCalibrationFactor: number | null
   /** Crr shared by all VE runs (fitted or given). */

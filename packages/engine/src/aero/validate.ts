@@ -110,6 +110,7 @@ export function validateAeroInput(input: AeroAnalysisInput): void {
   optional('crr', input.crr, 0, 0.05)
   optional('drivetrainEfficiency', input.drivetrainEfficiency, 0.5, 1, true)
   optional('airDensity', input.airDensity, 0.5, 1.6)
+  optional('resolveCda', input.resolveCda, 0.0005, 0.1)
   if (input.environment !== undefined) {
     const e = input.environment
     if (!e || typeof e !== 'object')

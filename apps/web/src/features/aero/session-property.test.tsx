@@ -167,7 +167,7 @@ function session(order: number[]) {
       }) as unknown as RunBlock,
   )
   const analysis = {
-    summary: { comparison: summaryComparison },
+    summary: { comparison: summaryComparison, plan: JSON.parse(JSON.stringify(output.plan)) },
   } as unknown as AeroAnalysisVersion
   const html = renderToStaticMarkup(
     <>

@@ -2,7 +2,7 @@
 // saved, verdict) and the comparison summary: the baseline, its drift, and one row per
 // configuration.
 import type { AeroAnalysisVersion, AeroRun, AeroRunResults } from '@veloptima/contracts'
-import type { AeroComparison } from '@veloptima/engine'
+import type { AeroComparison, AeroPlan } from '@veloptima/engine'
 import { formatQuantity, useUnits, type UnitSystem } from '../../lib/units.ts'
 import { Stat, TableHead } from './session-parts.tsx'
 
@@ -205,14 +205,56 @@ function ComparisonNote({ system }: { system: UnitSystem }) {
 export function ComparisonSummary({ analysis }: { analysis: AeroAnalysisVersion }) {
   const { system } = useUnits()
   const c = analysis.summary?.comparison as AeroComparison | null | undefined
+  const plan = analysis.summary?.plan as AeroPlan | null | undefined
   if (!c) return null
   return (
     <>
       <ComparisonStats comparison={c} system={system} />
+      {plan && plan.answers.length > 0 ? <PlanAnswers plan={plan} /> : null}
       {(c.configurations ?? []).length > 0 ? (
         <ConfigurationTable comparison={c} system={system} />
       ) : null}
     </>
+  )
+}
+
+/**
+ * The test planner after this upload: per configuration "resolved: B is 0.006 ± 0.002 m² faster"
+ * or how many more bracketed runs of both resolve the chosen ΔCdA.
+ */
+function PlanAnswers({ plan }: { plan: AeroPlan }) {
+  return (
+    <div
+      className="mt-4 rounded-2xl bg-white px-4 py-3 ring-1 ring-slate-200"
+      data-testid="plan-answer"
+    >
+      <h3 className="text-sm font-semibold text-slate-900">
+        Test planner: resolving {plan.delta.toFixed(3)} m² with {Math.round(plan.power * 100)} %
+        power
+      </h3>
+      <ul className="mt-1 space-y-1 text-sm text-slate-700">
+        {plan.answers.map((a) => (
+          <li key={a.configuration}>
+            <span
+              className={
+                a.status === 'resolved'
+                  ? 'font-semibold text-green-800'
+                  : 'font-semibold text-amber-800'
+              }
+            >
+              {a.configuration || 'unlabelled'}:
+            </span>{' '}
+            {a.text}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-1 text-xs text-slate-500">
+        Runs per configuration n = 2·(z₀.₉₇₅ + z₀.₈₀)²·σ²/Δ² with σ = {plan.runSd.toFixed(3)} m²,
+        the run-to-run scatter{' '}
+        {plan.runSdSource === 'session' ? 'of this session’s repeats' : 'assumed (no repeats yet)'}:{' '}
+        {plan.runsPerConfiguration} each.
+      </p>
+    </div>
   )
 }
 
