@@ -3,7 +3,7 @@
 // exactly what pacingGaps names (packages/contracts riders.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
-import { riderSetups } from '@veloptima/db'
+import { jobs as jobsTable, riderSetups } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { pacingGaps, riderSetupSchema } from '@veloptima/contracts'
 import { startTestApp, type TestApp } from './helpers.ts'
@@ -78,7 +78,7 @@ describe(`rider setups hold what a pacing plan needs on ${testDriver()}`, () => 
     expect(raised.body.message).toBe('max_power: must be above cp (700 W)')
   })
 
-  it('a run fails on the setup pacingGaps names, and succeeds once CP and W′ are set', async () => {
+  it('a run is refused at once on the setup pacingGaps names, and runs once CP and W′ are set', async () => {
     const course = (await me.post('/api/courses', courseBody('Gap loop'))).body
     const made = (await me.post('/api/rider-setups', setupBody('Gap setup'))).body
     await t.database.db
@@ -101,9 +101,13 @@ describe(`rider setups hold what a pacing plan needs on ${testDriver()}`, () => 
         return ['succeeded', 'failed'].includes(job.state) && job
       }, 60_000)
     }
-    const refused = await run()
-    expect(refused.state).toBe('failed')
-    expect(refused.error.message).toContain('rider.cp_w')
+    // Refused before any job is queued, naming the field the W′ balance needs.
+    const refused = await me.post(`/api/optimizations/${optimization.id}/run`)
+    expect(refused.status).toBe(400)
+    expect(refused.body.code).toBe('invalid-inputs')
+    expect(refused.body.message).toContain('rider.cp_w')
+    const jobs = await t.database.db.select().from(jobsTable)
+    expect(jobs.filter((j) => j.subjectType === 'optimization_result')).toEqual([])
 
     const fixed = await me.patch(`/api/rider-setups/${made.id}`, { cp: 260, w_prime: 18000 })
     expect(pacingGaps(fixed.body as never)).toEqual([])

@@ -17,7 +17,7 @@ import {
   type Db,
   type JsonObject,
 } from '@veloptima/db'
-import { EngineInputError, validateSimulationInput } from '@veloptima/engine'
+import { EngineInputError, validatePacingInput } from '@veloptima/engine'
 import { exportSections, writePlanCsv } from '@veloptima/formats'
 import { AppError, notFound } from '../errors.ts'
 import type { FileService } from '../files/service.ts'
@@ -66,13 +66,13 @@ function planOf(snapshot: RunSnapshot): RunPlan {
   return { task: type, input: optimizerInputOf(snapshot) }
 }
 
-/** Checks the inputs with the engine's own parser, so bad inputs are refused before any write. */
+/**
+ * Checks the inputs with the engine's own parser and the optimizer's own validation (what the
+ * constraint needs, e.g. CP and W′ for the W′ balance; the ranges of masses, CdA, efficiency…),
+ * so that what the job would refuse is refused at once, before any write.
+ */
 function checkPlan(plan: RunPlan) {
-  refuseBadInputs(() => {
-    const parsed = parseOptimizerInput(plan.input)
-    // The ranges (masses, CdA, efficiency…) are checked by the simulation's validation.
-    validateSimulationInput({ ...parsed.input, pacing: { type: 'constant', powerW: 0 } })
-  })
+  refuseBadInputs(() => validatePacingInput(parseOptimizerInput(plan.input).input))
 }
 
 /** Runs a step that reads the inputs; the engine's named input errors become a 400. */

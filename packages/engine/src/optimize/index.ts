@@ -16,6 +16,7 @@ export type {
   RankedCombination,
 } from './equipment.ts'
 export { parseOptimizeScenario, optimizeResultToJson } from './scenario.ts'
+export { validatePacingInput } from './validate.ts'
 export type { OptimizeScenario } from './scenario.ts'
 export { pacingOutput, equipmentOutput, pacingOf } from './run-output.ts'
 export type {
