@@ -19,6 +19,7 @@ export const SIGNED_OUT_PAGES: MainPage[] = [
   { name: 'landing', path: '/', ready: (p) => p.getByRole('button', { name: 'Get started' }) },
   { name: 'pricing', path: '/pricing', ready: h1 },
   { name: 'terms', path: '/terms', ready: h1 },
+  { name: 'privacy', path: '/privacy', ready: h1 },
   { name: 'signed-out gate', path: '/simulation/courses', ready: h1 },
 ]
 
@@ -32,13 +33,17 @@ export const SIGNED_IN_PAGES = [
   'course',
   'rider setups',
   'rider setup',
+  'new rider setup',
   'optimizations',
   'optimization',
+  'new optimization',
   'result',
   'result inputs',
   'aero sessions',
   'aero session',
   'aero devices',
+  'team',
+  'invitation',
 ] as const
 export type SignedInPage = (typeof SIGNED_IN_PAGES)[number]
 
@@ -126,6 +131,13 @@ export async function signInWithExamples(page: Page): Promise<Examples> {
     environment: {},
     source_file_id: null,
   })
+  // A team of the coach's and an invitation to it (its link: the server writes no e-mail here).
+  const team = await post('/api/teams', { name: 'Page Check Team' })
+  const invited = await post<{ link: string | null }>(`/api/teams/${team.id}/invitations`, {
+    email: 'invitee@example.com',
+    role: 'member',
+  })
+  expect(invited.link, 'the invitation link (no e-mail is sent in the tests)').toBeTruthy()
   const result = `/simulation/optimizations/pacing/${optimization.id}/results/${run.result_id}`
   const pages: MainPage[] = [
     { name: 'home', path: '/', ready: (p) => p.getByRole('heading', { name: /Get ready|ready/ }) },
@@ -179,6 +191,23 @@ export async function signInWithExamples(page: Page): Promise<Examples> {
       ready: (p) => p.getByRole('heading', { name: 'Velodrome test', level: 1 }),
     },
     { name: 'aero devices', path: '/aero/devices', ready: h1 },
+    {
+      name: 'new rider setup',
+      path: '/simulation/riders/new',
+      ready: (p) => p.getByLabel('Setup name'),
+    },
+    {
+      name: 'new optimization',
+      path: '/simulation/optimizations/new',
+      ready: (p) => p.getByLabel('Optimization name'),
+    },
+    {
+      name: 'team',
+      path: `/account/teams/${team.id}`,
+      ready: (p) => p.getByRole('heading', { name: 'Page Check Team', level: 1 }),
+    },
+    // The coach opens a link made for someone else: the page says whom it is for.
+    { name: 'invitation', path: new URL(invited.link!).pathname, ready: h1 },
   ]
   return {
     pages: Object.fromEntries(pages.map((p) => [p.name, p])) as Record<SignedInPage, MainPage>,
