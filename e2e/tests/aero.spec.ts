@@ -221,6 +221,12 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   expect(each).toBeGreaterThanOrEqual(Math.ceil((2 * z * z * (sd - 0.0005) ** 2) / 0.003 ** 2))
   expect(each).toBeLessThanOrEqual(Math.ceil((2 * z * z * (sd + 0.0005) ** 2) / 0.003 ** 2))
   await page.locator('#runs').screenshot({ path: screenshotPath('aero-baseline') })
+  // On a phone the runs table scrolls sideways inside its own focusable region; the planner wraps.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await expect(page.getByRole('region', { name: 'Runs (scrolls sideways)' })).toBeVisible()
+  await plan.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: screenshotPath('aero-planner-390') })
+  await page.setViewportSize({ width: 1366, height: 900 })
 
   // The add-run dialog: a run from a time range of one file, then one from a lap.
   await page.getByRole('button', { name: 'Add run' }).click()

@@ -178,6 +178,13 @@ function session(order: number[]) {
   )
   expect(html, label).not.toMatch(/NaN|Infinity|undefined/)
   expect(html.match(/data-testid="run-row"/g)?.length ?? 0).toBe(runs.length)
+  // A run without a CdA (a recovery or a turnaround) is greyed and never labelled "Baseline".
+  const rows = html.split('data-testid="run-row"').slice(1)
+  results.forEach((x, i) => {
+    if (x.cda !== null) return
+    expect(rows[i]!, `${label}: run ${i}`).toMatch(/^ data-compared="no"/)
+    expect(rows[i]!.split('</tr>')[0]).not.toContain('>Baseline<')
+  })
   // Every CdA printed in the table lies in the physical range.
   for (const m of html.matchAll(/<span class="block">(\d+\.\d{3})(?: ± (\d+\.\d{3}))?<\/span>/g))
     expect(Number(m[1]) >= 0.1 && Number(m[1]) <= 0.8, `${label}: printed ${m[0]}`).toBe(true)

@@ -104,8 +104,16 @@ export function RunsTable({
               x?.cda_ci95 && isNum(x.cda_ci95[0]) && isNum(x.cda_ci95[1]) ? x.cda_ci95 : null
             const cdaReason = reasonOf(x?.withheld, 'cda')
             const ciReason = reasonOf(x?.withheld, 'cda_ci95')
+            // A run without a CdA (a recovery, a turnaround, no fit) is out of the comparison:
+            // greyed, never the baseline.
+            const outside = x != null && !isNum(x.cda)
             return (
-              <tr key={r.id} data-testid="run-row">
+              <tr
+                key={r.id}
+                data-testid="run-row"
+                data-compared={outside ? 'no' : 'yes'}
+                className={outside ? 'bg-slate-50 text-slate-500' : undefined}
+              >
                 <td className="px-3 py-2 font-medium whitespace-nowrap text-slate-900">{r.name}</td>
                 <td className="px-3 py-2 text-slate-600">
                   {Object.entries(r.configuration)
@@ -167,7 +175,9 @@ export function RunsTable({
                   />
                 </td>
                 <td className="px-3 py-2">
-                  {r.is_baseline ? (
+                  {outside ? (
+                    <WithheldText label="not compared" reason={cdaReason} />
+                  ) : r.is_baseline ? (
                     <span className="rounded-full bg-slate-900 px-2 py-0.5 text-xs font-semibold text-white">
                       Baseline
                     </span>
