@@ -207,6 +207,16 @@ describe('compareRuns: drift only between baseline runs, figures only in range',
     // Run 1 at the line (0.255) → −0.015; run 3 against the mean of all baselines (0.255) → −0.025.
     expect(x.deltaCda).toBeCloseTo((-0.015 - 0.025) / 2, 12)
     expect(x.notes.join(' ')).toMatch(/another day or file clock/)
+    expect(x.verdict).not.toBe('withheld')
+    // Every run of a configuration on another day: ΔCdA with its interval, but no verdict.
+    const apart = compareRuns(
+      [run('B', 0, 0.25), run('B', 600, 0.26), run('X', 100, 0.4, 1), run('X', 700, 0.41, 1)],
+      opts,
+    )!.configurations[0]!
+    expect(apart.deltaCda).toBeCloseTo(0.4 - 0.255 + 0.005, 12)
+    expect(apart.deltaCdaCi95.every(Number.isFinite)).toBe(true)
+    expect(apart.verdict).toBe('withheld')
+    expect(apart.withheld.find((w) => w.field === 'verdict')!.reason).toMatch(/another day/)
   })
 
   it('withholds every figure outside its physical range, with the reason, and never a zero-width interval', () => {

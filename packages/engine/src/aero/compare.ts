@@ -240,7 +240,19 @@ export function compareRuns(
       withheld: [],
       notes,
     }
-    return soundConfiguration(k, hw)
+    const sound = soundConfiguration(k, hw)
+    if (foreign.length === nc && sound.verdict !== 'withheld') {
+      // Every run of it on a day without a baseline run: the day's conditions (air, road,
+      // position on the bike) are not separated from the configuration's.
+      sound.verdict = 'withheld'
+      sound.withheld.push({
+        field: 'verdict',
+        reason:
+          'no verdict: every run of it is on another day or file clock than the baseline runs, so the ' +
+          "day's conditions are not separated from the configuration; ride baseline runs around it on the same day",
+      })
+    }
+    return sound
   })
   return {
     baseline: o.baseline,

@@ -126,6 +126,20 @@ export function planAnswer(
     const moreB = Math.max(0, need - nb)
     const moreC = Math.max(0, need - nc)
     const name = k.configuration || 'unlabelled'
+    const dayApart = k.withheld.find((w) => w.field === 'verdict')
+    if (dayApart) {
+      return {
+        configuration: k.configuration,
+        status: 'more_runs',
+        baselineRuns: nb,
+        configurationRuns: nc,
+        moreBaselineRuns: need,
+        moreConfigurationRuns: need,
+        text:
+          `not resolvable across days: ride ${need} runs each of ${comparison!.baseline || 'the baseline'} ` +
+          `and of ${name}, alternated, on one day`,
+      }
+    }
     if (ci && (hi < 0 || lo > 0)) {
       return {
         configuration: k.configuration,

@@ -171,7 +171,7 @@ export function RunsTable({
                 <td className="px-3 py-2">
                   <Verdict
                     verdict={x?.verdict}
-                    reason={reasonOf(x?.withheld, 'delta_cda', 'delta_cda_ci95')}
+                    reason={reasonOf(x?.withheld, 'delta_cda', 'delta_cda_ci95', 'verdict')}
                   />
                 </td>
                 <td className="px-3 py-2">
@@ -385,7 +385,10 @@ function ConfigurationTable({
                   )}
                 </td>
                 <td className="px-3 py-2">
-                  <Verdict verdict={k.verdict} reason={why('delta_cda', 'delta_cda_ci95')} />
+                  <Verdict
+                    verdict={k.verdict}
+                    reason={why('delta_cda', 'delta_cda_ci95', 'verdict')}
+                  />
                 </td>
               </tr>
             )
