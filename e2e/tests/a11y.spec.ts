@@ -108,10 +108,6 @@ test.describe('signed in, an aero session with data', () => {
   test('aero session with runs: no serious or critical violation at 1366 and 390 px', async ({
     page,
   }) => {
-    test.fixme(
-      true,
-      "The aero area still fails: nested-interactive on the laps map ([data-testid=laps-map], role img holding Leaflet's zoom buttons and credit link, apps/web/src/features/aero/laps-map.tsx) at 1366 and 390 px; scrollable-region-focusable on the configuration summary's scroller (the div around [data-testid=configuration-summary], apps/web/src/features/aero/session-runs.tsx) at 390 px.",
-    )
     test.setTimeout(240_000)
     await page.goto('/')
     await signIn(page, DEMO.coach)

@@ -4,11 +4,13 @@ import { Link, useNavigate, useParams } from 'react-router'
 import type { AeroSession, Device, Page } from '@veloptima/contracts'
 import { DeviceIcon, WindIcon } from '../../components/icons.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
+import { ScrollRegion } from '../../components/scroll-region.tsx'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { api } from '../../lib/api-client.ts'
 import { Field, Select } from '../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 import { SessionPage } from './session-page.tsx'
+import { dateOf } from './session-parts.tsx'
 import { OwnerControl, OwnerSelect, useNewItemOwner } from '../../components/owner-control.tsx'
 
 function Title({ children, sub }: { children: React.ReactNode; sub?: React.ReactNode }) {
@@ -27,8 +29,6 @@ function Failed({ error }: { error: Error }) {
     </p>
   )
 }
-
-const dateOf = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'No start time')
 
 export function SessionsPage() {
   const q = useQuery({
@@ -183,9 +183,12 @@ export function DevicePage() {
           device has been calibrated.
         </EmptyState>
       ) : (
-        <pre className="overflow-x-auto rounded-xl bg-slate-900 p-4 text-sm text-slate-100">
-          {JSON.stringify(d.calibration, null, 2)}
-        </pre>
+        <ScrollRegion
+          label="Calibration values (scrolls sideways)"
+          className="overflow-x-auto rounded-xl bg-slate-900 p-4 text-sm text-slate-100"
+        >
+          <pre>{JSON.stringify(d.calibration, null, 2)}</pre>
+        </ScrollRegion>
       )}
     </>
   )

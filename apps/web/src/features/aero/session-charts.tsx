@@ -9,6 +9,7 @@ import type { RunBlock, VersionAnswer } from './api.ts'
 import { LapsMap } from './laps-map.tsx'
 import { TableHead } from './session-parts.tsx'
 import { VeChart } from './ve-chart.tsx'
+import { ScrollRegion } from '../../components/scroll-region.tsx'
 
 export function RunCharts({ latest }: { latest: VersionAnswer }) {
   const [selected, setSelected] = useState(0)
@@ -110,12 +111,9 @@ export function Windows({ latest }: { latest: VersionAnswer }) {
     )
   }
   return (
-    <div
+    <ScrollRegion
       className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200"
-      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll region takes the focus so that a keyboard scrolls it
-      tabIndex={0}
-      role="region"
-      aria-label="CdA windows (scrolls sideways)"
+      label="CdA windows (scrolls sideways)"
     >
       <table className="w-full text-left text-sm" aria-label="CdA measurement windows">
         <TableHead
@@ -143,6 +141,6 @@ export function Windows({ latest }: { latest: VersionAnswer }) {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   )
 }

@@ -2,6 +2,7 @@
 // analysis versions with their status, model and warnings.
 import { useRef, useState } from 'react'
 import type { AeroAnalysisVersion, AeroSession, AeroSourceFile } from '@veloptima/contracts'
+import { formatDayTime } from '../../lib/dates.ts'
 import { formatQuantity, useUnits } from '../../lib/units.ts'
 import { Field } from '../../components/form.tsx'
 import { Card } from './ui.tsx'
@@ -199,7 +200,7 @@ function Versions({ versions }: { versions: AeroAnalysisVersion[] }) {
             <tr key={v.version}>
               <td className="px-2 py-1">v{v.version}</td>
               <td className="px-2 py-1">{v.label ?? 'Upload'}</td>
-              <td className="px-2 py-1">{new Date(v.created_at).toLocaleString()}</td>
+              <td className="px-2 py-1">{formatDayTime(v.created_at)}</td>
               <td className="px-2 py-1">
                 {v.settings.mass_kg != null
                   ? formatQuantity('mass', v.settings.mass_kg, system)

@@ -5,6 +5,7 @@ import type { AeroAnalysisVersion, AeroRun, AeroRunResults } from '@veloptima/co
 import type { AeroComparison, AeroPlan } from '@veloptima/engine'
 import { formatQuantity, useUnits, type UnitSystem } from '../../lib/units.ts'
 import { Stat, TableHead } from './session-parts.tsx'
+import { ScrollRegion } from '../../components/scroll-region.tsx'
 
 const signed = (x: number, digits: number) =>
   `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(digits)}`
@@ -75,12 +76,9 @@ export function RunsTable({
 }) {
   const { system } = useUnits()
   return (
-    <div
+    <ScrollRegion
       className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200"
-      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll region takes the focus so that a keyboard scrolls it
-      tabIndex={0}
-      role="region"
-      aria-label="Runs (scrolls sideways)"
+      label="Runs (scrolls sideways)"
     >
       <table className="w-full text-left text-sm [&_td]:px-2 [&_th]:px-2" data-testid="runs-table">
         <TableHead
@@ -198,7 +196,7 @@ export function RunsTable({
         </tbody>
       </table>
       <ComparisonNote system={system} />
-    </div>
+    </ScrollRegion>
   )
 }
 
@@ -325,12 +323,9 @@ function ConfigurationTable({
     'Verdict',
   ]
   return (
-    <div
+    <ScrollRegion
       className="mt-4 overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200"
-      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll region takes the focus so that a keyboard scrolls it
-      tabIndex={0}
-      role="region"
-      aria-label="Configurations against the baseline (scrolls sideways)"
+      label="Configurations against the baseline (scrolls sideways)"
     >
       <table className="w-full text-left text-sm" data-testid="configuration-summary">
         <caption className="px-3 pt-3 text-left text-sm font-semibold text-slate-900">
@@ -395,6 +390,6 @@ function ConfigurationTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   )
 }

@@ -3,6 +3,7 @@ import { formatQuantity, toDisplay, unitLabel, useUnits } from '../../../lib/uni
 import { clockTime, formatDuration, percent } from '../lib/format.ts'
 import { sectionNamesFor, type NamedSection } from '../lib/plan-sections.ts'
 import type { PlanSection } from '../lib/run-output.ts'
+import { ScrollRegion } from '../../../components/scroll-region.tsx'
 
 /**
  * The plan as the rider takes it to the race: one row per target; with an event start, the clock
@@ -35,13 +36,7 @@ export function PlanTable({
       />
       {/* Wider than a phone: the table, all columns side by side; the scroller takes the focus so
           that a keyboard scrolls it, and holds the table's positioned caption. */}
-      <div
-        className="relative hidden overflow-x-auto sm:block"
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll region takes the focus so that a keyboard scrolls it
-        tabIndex={0}
-        role="region"
-        aria-label="Pacing plan table"
-      >
+      <ScrollRegion className="relative hidden overflow-x-auto sm:block" label="Pacing plan table">
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <caption className="sr-only">Pacing plan by section</caption>
           <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-600">
@@ -99,7 +94,7 @@ export function PlanTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </>
   )
 }
