@@ -4,7 +4,7 @@
 // each case against the real thing: the embedded identity provider listening or not, a directory
 // that cannot exist, a PostgreSQL address nothing listens on.
 import { writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from './ports.ts'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '@veloptima/db'
@@ -14,18 +14,6 @@ import { startEmbeddedIdp } from '../src/idp/index.ts'
 import { checkReadiness } from '../src/routes/health/readiness.ts'
 import { tempDir } from './files-helpers.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
-
-/** A loopback port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 describe('health and readiness', () => {
   let t: TestApp

@@ -2,7 +2,7 @@
 // retried and completes exactly once. A real `src/server.ts` in a child process, on a data
 // directory (PGlite) or a database (PostgreSQL) the test prepared.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { freePort } from './ports.ts'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -20,15 +20,6 @@ import {
 } from './runs-helpers.ts'
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
 
 describe('a server killed in the middle of a job', () => {
   const dataDir = tempDir('crash')

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { createServer } from 'node:net'
+import { freePort } from './ports.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, testDriver } from '@veloptima/db/testing'
 import type { Database } from '@veloptima/db'
@@ -7,15 +7,6 @@ import { loadConfig } from '../src/config.ts'
 import { startServer } from '../src/server.ts'
 import { createUser, tempDir } from './files-helpers.ts'
 import { createRunnable, eventually } from './runs-helpers.ts'
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
 
 type Server = Awaited<ReturnType<typeof startServer>>
 

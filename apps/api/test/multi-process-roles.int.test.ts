@@ -5,25 +5,13 @@
 // instead (multi-process.int.test.ts checks their ExecStart), where that PID is the server.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from './ports.ts'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { eventually } from './runs-helpers.ts'
 
 const root = new URL('../../../', import.meta.url).pathname
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** PIDs of this user's processes whose environment holds `marker` (a unique DATA_DIR). */
 function processesWith(marker: string): number[] {

@@ -140,27 +140,24 @@ export function planAnswer(
           `and of ${name}, alternated, on one day`,
       }
     }
+    const resolved = (text: string) => ({
+      configuration: k.configuration,
+      status: 'resolved' as const,
+      baselineRuns: nb,
+      configurationRuns: nc,
+      moreBaselineRuns: 0,
+      moreConfigurationRuns: 0,
+      text,
+    })
     if (ci && (hi < 0 || lo > 0)) {
-      return {
-        configuration: k.configuration,
-        status: 'resolved',
-        baselineRuns: nb,
-        configurationRuns: nc,
-        moreBaselineRuns: 0,
-        moreConfigurationRuns: 0,
-        text: `resolved: ${name} is ${f3(k.deltaCda)} ± ${half.toFixed(3)} m² ${hi < 0 ? 'faster' : 'slower'}`,
-      }
+      return resolved(
+        `resolved: ${name} is ${f3(k.deltaCda)} ± ${half.toFixed(3)} m² ${hi < 0 ? 'faster' : 'slower'}`,
+      )
     }
     if (ci && half <= delta) {
-      return {
-        configuration: k.configuration,
-        status: 'resolved',
-        baselineRuns: nb,
-        configurationRuns: nc,
-        moreBaselineRuns: 0,
-        moreConfigurationRuns: 0,
-        text: `resolved: ${name} is within ${half.toFixed(3)} m² of the baseline (no difference of ${delta.toFixed(3)} m²)`,
-      }
+      return resolved(
+        `resolved: ${name} is within ${half.toFixed(3)} m² of the baseline (no difference of ${delta.toFixed(3)} m²)`,
+      )
     }
     const more = Math.max(moreB, moreC, 1)
     return {
