@@ -5,7 +5,8 @@ import type {
   AeroRunResults,
   AeroSourceFile,
 } from '@veloptima/contracts'
-import { api, ApiError, sessionToken } from '../../lib/api-client.ts'
+import { api } from '../../lib/api-client.ts'
+import { uploadWithProgress } from '../../lib/upload.ts'
 import type { RunParamsJson, RunSeriesJson } from './ve.ts'
 
 export type UploadAnswer = {
@@ -21,39 +22,14 @@ export async function uploadSessionFile(
   configuration: string,
   onProgress: (fraction: number) => void,
 ): Promise<UploadAnswer> {
-  const token = await sessionToken()
   const form = new FormData()
   form.append('file', file, file.name)
   if (configuration.trim()) form.append('configuration', configuration.trim())
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest()
-    xhr.open('POST', `/api/aero-sessions/${encodeURIComponent(sessionId)}/files`)
-    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`)
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(e.loaded / e.total)
-    }
-    xhr.onerror = () =>
-      reject(new ApiError('network', 'The upload failed: the server could not be reached.', 0))
-    xhr.onload = () => {
-      let body: { code?: string; message?: string; details?: unknown } = {}
-      try {
-        body = JSON.parse(xhr.responseText) as typeof body
-      } catch {
-        // not JSON: keep the status
-      }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as unknown as UploadAnswer)
-      else
-        reject(
-          new ApiError(
-            body.code ?? 'http-error',
-            body.message ?? `The server answered ${xhr.status}.`,
-            xhr.status,
-            body.details,
-          ),
-        )
-    }
-    xhr.send(form)
-  })
+  return uploadWithProgress<UploadAnswer>(
+    `/api/aero-sessions/${encodeURIComponent(sessionId)}/files`,
+    form,
+    onProgress,
+  )
 }
 
 export type RunBlock = {

@@ -8,7 +8,8 @@ import type {
   Page,
   RiderSetup,
 } from '@veloptima/contracts'
-import { api, ApiError, sessionToken } from '../../../lib/api-client.ts'
+import { api, ApiError } from '../../../lib/api-client.ts'
+import { uploadWithProgress } from '../../../lib/upload.ts'
 import { useTeamItemsReload } from '../../../lib/live.tsx'
 
 export type { Course, CourseSummary, Optimization, OptimizationResult, RiderSetup }
@@ -94,8 +95,8 @@ export type ImportedCourse = CourseSummary & {
 }
 
 /**
- * POST /api/courses/import as multipart, with upload progress (fetch cannot report it, so
- * XMLHttpRequest). Rejects with the API's ApiError (e.g. `invalid-course-file` naming the problem).
+ * POST /api/courses/import as multipart, with upload progress (lib/upload.ts). Rejects with the
+ * API's ApiError (e.g. `invalid-course-file` naming the problem).
  */
 export async function uploadCourse(
   file: File,
@@ -103,38 +104,10 @@ export async function uploadCourse(
   /** A team the caller belongs to; absent or '': the caller. */
   owner?: string,
 ): Promise<ImportedCourse> {
-  const token = await sessionToken()
   const form = new FormData()
   if (owner) form.append('owner', owner)
   form.append('file', file, file.name)
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest()
-    xhr.open('POST', '/api/courses/import')
-    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`)
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(e.loaded / e.total)
-    }
-    xhr.onerror = () =>
-      reject(new ApiError('network', 'The upload failed: the server could not be reached.', 0))
-    xhr.onload = () => {
-      let body: { code?: string; message?: string } = {}
-      try {
-        body = JSON.parse(xhr.responseText) as typeof body
-      } catch {
-        // not JSON: keep the status
-      }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as unknown as ImportedCourse)
-      else
-        reject(
-          new ApiError(
-            body.code ?? 'http-error',
-            body.message ?? `The server answered ${xhr.status}.`,
-            xhr.status,
-          ),
-        )
-    }
-    xhr.send(form)
-  })
+  return uploadWithProgress<ImportedCourse>('/api/courses/import', form, onProgress)
 }
 
 export type JobState = {
