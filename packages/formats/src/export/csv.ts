@@ -1,3 +1,4 @@
+import { planTargets, sectionTargetKeys } from './targets.ts'
 import { checkSections, type PlanExport } from './types.ts'
 
 /** RFC 4180 field: quoted when it holds a comma, a quote or a line break. */
@@ -20,11 +21,17 @@ const clock = (seconds: number | undefined) => {
  * The plan as CSV (RFC 4180: comma separated, CRLF, one row per section), the one writer of the
  * product: the export a run stores, the web's download and the CLI's file are the same bytes for
  * the same plan. Units riders and spreadsheets read: km, %, W, km/h, seconds, and the elapsed
- * time also as h:mm:ss. A `position` column is written when the plan names positions.
+ * time also as h:mm:ss. A `position` column is written when the plan names positions; a last
+ * `target` column ("A", "B", … as on the race sheet, targets.ts) when the sections carry their
+ * targets, so that readers of the columns before it read the file as they did.
  */
 export function writePlanCsv(plan: PlanExport): string {
   checkSections(plan)
   const positions = plan.sections.some((s) => s.position !== undefined)
+  const withTargets = plan.sections.every((s) => s.target !== undefined)
+  const keys = withTargets
+    ? sectionTargetKeys(planTargets(plan.sections), plan.sections.length)
+    : null
   const header = [
     'section',
     'start_km',
@@ -37,6 +44,7 @@ export function writePlanCsv(plan: PlanExport): string {
     'section_time_s',
     'elapsed_s',
     'elapsed',
+    ...(keys ? ['target'] : []),
   ]
   const rows = plan.sections.map((s, i) =>
     [
@@ -51,6 +59,7 @@ export function writePlanCsv(plan: PlanExport): string {
       fixed(s.durationS, 1),
       fixed(s.timeS, 1),
       clock(s.timeS),
+      ...(keys ? [keys[i]!] : []),
     ]
       .map(cell)
       .join(','),

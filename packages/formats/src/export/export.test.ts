@@ -1,14 +1,18 @@
 // The plan writers on a self-made climb course (packages/formats/test/fixtures/synthetic-climb.ts)
-// and a real plan from the engine's pacing optimizer; the FIT course is decoded back with Garmin's own SDK.
+// and a real plan from the engine's pacing optimizer, as a run stores it (pacingOutput); the FIT
+// course is decoded back with Garmin's own SDK, the GPX with the XML parser the readers use, and
+// each shows the plan's targets.
 import { Decoder, Stream } from '@garmin/fitsdk'
-import { DOMParser } from '@xmldom/xmldom'
+import { DOMParser, type Element } from '@xmldom/xmldom'
 import { describe, expect, it } from 'vitest'
-import { groundDistance, optimizePacing } from '@veloptima/engine'
+import { groundDistance, optimizePacing, pacingOutput } from '@veloptima/engine'
 import { importCourse } from '../read.ts'
 import {
   exportSections,
   ExportError,
+  planTargets,
   PLAN_XMLNS,
+  targetStarts,
   writePlanCsv,
   writePlanFitCourse,
   writePlanGpx,
@@ -48,16 +52,10 @@ const result = optimizePacing({
   },
   pacing: { constraint: { type: 'w_prime_balance' }, maxTargets: 8 },
 })
-const sim = result.plan!.simulation!
-const sections = result.plan!.sections.map((s) => {
-  let t = 0
-  let i = 0
-  while (i < course.n && course.start[i]! < s.endM - 1e-6) {
-    if (course.start[i]! >= s.startM - 1e-6) t += sim.segments.duration[i]!
-    i++
-  }
-  return { ...s, durationS: t, timeS: sim.segments.time[i - 1]!, speedMps: (s.endM - s.startM) / t }
-})
+const output = pacingOutput(result, course)
+const sections = exportSections(output.plan, output.targets)
+const targets = planTargets(sections)
+const length = course.start[course.n]!
 const plan: PlanExport = {
   name: 'Synthetic climb – race plan',
   sections,
@@ -103,12 +101,31 @@ describe('FIT course with power targets', () => {
     )
   })
 
-  it('announces each section as a course point and times the lap as the plan', () => {
-    expect(messages.coursePointMesgs.length).toBe(sections.length)
-    expect(messages.coursePointMesgs[0]!.name).toMatch(/^\d+ W/)
+  it('times the lap as the plan', () => {
     const lap = messages.lapMesgs[0]!
-    expect(lap.totalDistance).toBeCloseTo(course.start[course.n]!, 0)
-    expect(Math.abs(lap.totalElapsedTime - result.plan!.timeS)).toBeLessThan(1)
+    expect(lap.totalDistance).toBeCloseTo(length, 0)
+    expect(Math.abs(lap.totalElapsedTime - output.time_s)).toBeLessThan(1)
+  })
+
+  it('reads back as the same targets: a course point named by its power where each starts', () => {
+    const points = messages.coursePointMesgs
+    const starts = targetStarts(targets)
+    expect(points.length).toBe(starts.length)
+    // Each course point starts a range that runs to the next one (the last to the finish).
+    const read = points.map((p, i) => ({
+      name: p.name,
+      startM: p.distance,
+      endM: points[i + 1]?.distance ?? length,
+    }))
+    expect(read.map((r) => r.name)).toEqual(starts.map((s) => `${Math.round(s.target.powerW)} W`))
+    read.forEach((r, i) => {
+      expect(r.startM).toBeCloseTo(starts[i]!.range.startM, 1)
+      expect(r.endM).toBeCloseTo(starts[i]!.range.endM, 1)
+    })
+    // Where the rider reaches each point: on the route, at the predicted time.
+    for (let i = 1; i < points.length; i++) {
+      expect(points[i]!.timestamp.getTime()).toBeGreaterThan(points[i - 1]!.timestamp.getTime())
+    }
   })
 })
 
@@ -126,6 +143,72 @@ describe('GPX with the plan in extensions', () => {
     const again = importCourse(new TextEncoder().encode(writePlanGpx(plan)), 'plan.gpx')
     expect(again.stats.distanceM / imported.stats.distanceM).toBeCloseTo(1, 2)
   })
+  it('marks where each target starts with a waypoint named by its power, on the route', () => {
+    const wpts = Array.from(doc.getElementsByTagName('wpt'))
+    const starts = targetStarts(targets)
+    expect(wpts.length).toBe(starts.length)
+    const text = (e: Element, tag: string) => e.getElementsByTagName(tag)[0]!.textContent
+    wpts.forEach((w, i) => {
+      const { target, range } = starts[i]!
+      expect(text(w, 'name')).toBe(`${Math.round(target.powerW)} W`)
+      expect(text(w, 'type')).toBe(`Target ${target.key}`)
+      // On the route: between the two positions around the target's start.
+      const after = points.findIndex((p) => p.distanceM >= range.startM)
+      const [a, b] = [points[Math.max(0, after - 1)]!, points[after]!]
+      const lat = Number(w.getAttribute('lat'))
+      expect(lat).toBeGreaterThanOrEqual(Math.min(a.lat, b.lat) - 1e-7)
+      expect(lat).toBeLessThanOrEqual(Math.max(a.lat, b.lat) + 1e-7)
+    })
+    // The sections in the extensions name their target's key, as the race sheet does.
+    const s = Array.from(doc.getElementsByTagNameNS(PLAN_XMLNS, 'section'))
+    targets.forEach((t) => {
+      for (const i of t.sections) expect(s[i]!.getAttribute('target')).toBe(t.key)
+    })
+  })
+})
+
+describe('the plan’s targets (the race sheet’s rows)', () => {
+  it('are the plan’s several targets, each once, in the order they first come', () => {
+    expect(targets.length).toBe(output.targets.length)
+    expect(targets.length).toBeGreaterThan(2)
+    expect(new Set(targets.map((t) => t.key)).size).toBe(targets.length)
+    const firsts = targets.map((t) => t.ranges[0]!.startM)
+    expect(firsts).toEqual([...firsts].sort((a, b) => a - b))
+    for (const t of targets) {
+      expect(output.targets.some((o) => o.power_w === t.powerW && o.label === t.label)).toBe(true)
+    }
+  })
+  it('cover the course once: their ranges add up to its length without overlap', () => {
+    const ranges = targets.flatMap((t) => t.ranges).sort((a, b) => a.startM - b.startM)
+    expect(ranges[0]!.startM).toBe(0)
+    for (let i = 1; i < ranges.length; i++) {
+      expect(ranges[i]!.startM).toBeCloseTo(ranges[i - 1]!.endM, 6)
+    }
+    const total = ranges.reduce((sum, r) => sum + r.endM - r.startM, 0)
+    expect(total).toBeCloseTo(length, 0)
+  })
+  it('take the plan’s finish time between them (each section’s time rounded to 0.1 s)', () => {
+    const total = targets.reduce((sum, t) => sum + t.durationS, 0)
+    expect(Math.abs(total - output.time_s)).toBeLessThanOrEqual(0.05 * sections.length + 1e-9)
+  })
+  it('merge the adjacent sections of one target into one range', () => {
+    const merged = planTargets([
+      { startM: 0, endM: 100, powerW: 300, target: 0 },
+      { startM: 100, endM: 250, powerW: 300, target: 0 },
+      { startM: 250, endM: 400, powerW: 200, target: 1 },
+      { startM: 400, endM: 500, powerW: 300, target: 0 },
+    ])
+    expect(merged.map((t) => [t.key, t.ranges])).toEqual([
+      [
+        'A',
+        [
+          { startM: 0, endM: 250 },
+          { startM: 400, endM: 500 },
+        ],
+      ],
+      ['B', [{ startM: 250, endM: 400 }]],
+    ])
+  })
 })
 
 describe('CSV plan', () => {
@@ -139,13 +222,36 @@ describe('CSV plan', () => {
     duration_s: 297.6,
     elapsed_s: 297.6,
   }
-  it('has a header and one row per section with the rounded target', () => {
+  it('has a header and one row per section with the rounded target and its key last', () => {
     const lines = writePlanCsv(plan).trim().split('\r\n')
     expect(lines[0]).toBe(
-      'section,start_km,end_km,terrain,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed',
+      'section,start_km,end_km,terrain,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed,target',
     )
     expect(lines.length).toBe(sections.length + 1)
     expect(lines[1]!.split(',')[5]).toBe(String(Math.round(sections[0]!.powerW)))
+  })
+  it('reads back as the same targets: ranges, power and time per target key', () => {
+    const rows = writePlanCsv(plan)
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(','))
+    for (const t of targets) {
+      const mine = rows.filter((r) => r[10] === t.key)
+      expect(mine.length).toBe(t.sections.length)
+      for (const r of mine) expect(Number(r[5])).toBe(Math.round(t.powerW))
+      const seconds = mine.reduce((sum, r) => sum + Number(r[7]), 0)
+      expect(seconds).toBeCloseTo(t.durationS, 6)
+      const km = mine.map((r) => [Number(r[1]), Number(r[2])])
+      expect(km[0]![0]).toBeCloseTo(t.ranges[0]!.startM / 1000, 3)
+      expect(km.at(-1)![1]).toBeCloseTo(t.ranges.at(-1)!.endM / 1000, 3)
+    }
+  })
+  it('keeps the columns it had for a plan whose sections carry no target', () => {
+    const lines = writePlanCsv({ name: 'x', sections: exportSections(output.plan) }).split('\r\n')
+    expect(lines[0]).toBe(
+      'section,start_km,end_km,terrain,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed',
+    )
   })
   it("writes a run's plan in km, %, W, km/h, s and h:mm:ss, CRLF-terminated (RFC 4180)", () => {
     const csv = writePlanCsv({

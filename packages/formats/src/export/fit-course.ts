@@ -1,8 +1,18 @@
 // A FIT course file (file type 6) for head units: the route's records carry the plan's target
-// power and the predicted time, and every section starts with a course point named by its
-// target ("245 W climb"), which Garmin and Wahoo units announce along the way.
+// power and the predicted time, and every place a target starts has a course point named by its
+// power ("310 W"), which Garmin and Wahoo units announce along the way. A course file holds no
+// workout steps (those belong to workout files, type 5), so course points are how a course
+// carries the targets.
 import { Encoder, Profile } from '@garmin/fitsdk'
-import { checkPoints, checkSections, elapsedAt, sectionAt, type PlanExport } from './types.ts'
+import { planTargets, targetStarts } from './targets.ts'
+import {
+  checkPoints,
+  checkSections,
+  elapsedAt,
+  pointAt,
+  sectionAt,
+  type PlanExport,
+} from './types.ts'
 
 // The SDK types its message numbers as optional; these are all defined in the profile.
 const M = Profile.MesgNum as Record<
@@ -76,19 +86,18 @@ export function writePlanFitCourse(plan: PlanExport): Uint8Array {
       }),
     )
   }
-  plan.sections.forEach((s, i) => {
-    // The course point sits on the first position at or after the section's start.
-    const p = points.find((q) => q.distanceM >= s.startM) ?? last
+  targetStarts(planTargets(plan.sections)).forEach(({ target, range }, i) => {
+    const p = pointAt(points, range.startM)
     e.onMesg(
       M.COURSE_POINT,
       mesg({
         messageIndex: i,
-        timestamp: at(elapsedAt(plan.sections, s.startM)),
+        timestamp: at(elapsedAt(plan.sections, range.startM)),
         positionLat: semi(p.lat),
         positionLong: semi(p.lon),
-        distance: s.startM,
+        distance: range.startM,
         type: 'generic',
-        name: `${Math.round(s.powerW)} W ${s.label ?? ''}`.trim().slice(0, 15),
+        name: `${Math.round(target.powerW)} W`,
       }),
     )
   })

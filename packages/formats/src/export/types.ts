@@ -1,5 +1,5 @@
 // What the plan writers take: the route's positions and the plan's sections (SI units).
-import type { RunPlanSection } from '@veloptima/engine'
+import type { RunPlanSection, RunPlanTarget } from '@veloptima/engine'
 
 /** A position along the course; `distanceM` is the distance from the start. */
 export type ExportPoint = { lat: number; lon: number; ele: number; distanceM: number }
@@ -17,11 +17,21 @@ export type ExportSection = {
   timeS?: number
   /** The riding position held over most of the section, when the plan has several. */
   position?: string
+  /** The section's target (sections of one target share it; see targets.ts). */
+  target?: number
 }
 
-/** The sections of a run's plan (as the API stores it and the preview computes it) to export. */
-export function exportSections(plan: readonly RunPlanSection[]): ExportSection[] {
-  return plan.map((s) => ({
+/**
+ * The sections of a run's plan (as the API stores it and the preview computes it) to export; with
+ * the plan's targets, each section knows its target, and the writers show the targets too.
+ */
+export function exportSections(
+  plan: readonly RunPlanSection[],
+  targets?: readonly RunPlanTarget[],
+): ExportSection[] {
+  const targetOf = new Map<number, number>()
+  targets?.forEach((t, k) => t.sections.forEach((i) => targetOf.set(i, k)))
+  return plan.map((s, i) => ({
     startM: s.start_m,
     endM: s.end_m,
     powerW: s.power_w,
@@ -31,6 +41,7 @@ export function exportSections(plan: readonly RunPlanSection[]): ExportSection[]
     durationS: s.duration_s,
     timeS: s.elapsed_s,
     ...(s.position !== undefined ? { position: s.position } : {}),
+    ...(targetOf.has(i) ? { target: targetOf.get(i)! } : {}),
   }))
 }
 
@@ -89,4 +100,19 @@ export function elapsedAt(sections: readonly ExportSection[], distanceM: number)
     before = t
   }
   return before
+}
+
+/** The position at `distanceM` along the route, interpolated between the two around it. */
+export function pointAt(points: readonly ExportPoint[], distanceM: number): ExportPoint {
+  const i = points.findIndex((p) => p.distanceM >= distanceM)
+  if (i <= 0) return points[i === 0 ? 0 : points.length - 1]!
+  const a = points[i - 1]!
+  const b = points[i]!
+  const f = b.distanceM > a.distanceM ? (distanceM - a.distanceM) / (b.distanceM - a.distanceM) : 0
+  return {
+    lat: a.lat + f * (b.lat - a.lat),
+    lon: a.lon + f * (b.lon - a.lon),
+    ele: a.ele + f * (b.ele - a.ele),
+    distanceM,
+  }
 }
