@@ -219,6 +219,8 @@ export interface Workspace {
   ab: Float64Array
   /** 1 where the segment's stall floor holds its power (see `decode`) */
   held: Uint8Array
+  /** W′ aggregate: each boundary's term exp(ρ·(gᵢ − max g)) of the last evaluation */
+  ksTerm: Float64Array
 }
 
 export function workspace(n: number): Workspace {
@@ -227,6 +229,7 @@ export function workspace(n: number): Workspace {
     p: new Float64Array(n),
     ab: new Float64Array(2 * n),
     held: new Uint8Array(n),
+    ksTerm: new Float64Array(n + 1),
   }
 }
 
@@ -306,13 +309,19 @@ export function augmentedObjective(
   const wScale = hasW ? c.wPrimeJ : 1
   // KS aggregate of the W′ constraints: value and the weight of each boundary in its gradient
   let ksSlope = 0
-  let ksShift = 0
   let ksSum = 0
   if (hasW) {
     let gmax = -Infinity
     for (let i = 1; i <= n; i++) gmax = Math.max(gmax, -b.w[i]! / wScale)
-    ksShift = gmax
-    for (let i = 1; i <= n; i++) ksSum += Math.exp(al.ks * (-b.w[i]! / wScale - gmax))
+    // a boundary whose term is below e⁻⁴⁰ of the largest adds nothing a double can hold to the
+    // sum or to the gradient: it is not exponentiated (most boundaries, far above the lowest W′)
+    const term = ws.ksTerm
+    for (let i = 1; i <= n; i++) {
+      const z = al.ks * (-b.w[i]! / wScale - gmax)
+      const e = z > -40 ? Math.exp(z) : 0
+      term[i] = e
+      ksSum += e
+    }
     const g = gmax + Math.log(ksSum) / al.ks
     const r = phr(g, al.lambda, al.mu)
     J += r.value
@@ -323,8 +332,8 @@ export function augmentedObjective(
   let lw = 0
   for (let i = n - 1; i >= 0; i--) {
     if (hasW) {
-      const weight = Math.exp(al.ks * (-b.w[i + 1]! / wScale - ksShift)) / ksSum
-      lw += (-ksSlope * weight) / wScale
+      const e = ws.ksTerm[i + 1]!
+      if (e > 0) lw += (-ksSlope * (e / ksSum)) / wScale
     }
     const pa = b.pa[i]!
     const t = b.t[i]!
