@@ -1,18 +1,23 @@
-// One run of the pacing optimizer over one set of control segments (split from pacing.ts; the
-// steps are described there).
-import { prepareModel, type SimModel } from '../sim/model.ts'
-import type { SimulationResult } from '../sim/simulate.ts'
+// One run of the pacing optimizer over one set of control segments, cut along its own steps
+// (pacing.ts describes them): prepare the run, 1. the baseline, 2a. the W′ DP's global stage on a
+// coarse copy of the course, 2b. the gradient stage, the structured starts, 3. the repair of every
+// candidate, 4. the choice against the baseline, and the rideable plan. Each step reads the run's
+// setup and returns what the next one needs; the work done is counted in one `RunCounts`.
+import type { Course } from '../course/types.ts'
+import { prepareModel, type Environment, type SimModel } from '../sim/model.ts'
+import type { SimulationOptions, SimulationResult } from '../sim/simulate.ts'
 import { powerForSpeeds } from '../sim/step.ts'
-import { buildControls, DEFAULT_CONTROL_OPTIONS } from './controls.ts'
+import { buildControls, DEFAULT_CONTROL_OPTIONS, type Controls } from './controls.ts'
 import {
   bestConstant,
   fitToConstraint,
   scaledPlan,
+  type Baseline,
   type FitResult,
   type Judge,
   type Verdict,
 } from './exact.ts'
-import { coarsen } from './coarse.ts'
+import { coarsen, type CoarseCourse } from './coarse.ts'
 import { dpWprimeTwoPass } from './dp.ts'
 import { bestGradeProportional } from './structured.ts'
 import type { SimplifiedPlan } from './plan.ts'
@@ -30,11 +35,20 @@ import {
   twoLevelStarts,
   twoLevelStructure,
   climbTarget,
+  type ControlTerrain,
   type ReducedSetup,
   type TargetPlan,
 } from './rideable.ts'
 import { controlPowers, makePolishSetup, polish, type PolishSetup } from './polish.ts'
-import { expandPowers, forward, forwardBuffers, workspace, type AugmentedState } from './problem.ts'
+import {
+  expandPowers,
+  forward,
+  forwardBuffers,
+  workspace,
+  type AugmentedState,
+  type ConstraintSpec,
+  type Workspace,
+} from './problem.ts'
 import { validatePacingInput } from './validate.ts'
 import {
   coarseFactor,
@@ -47,16 +61,123 @@ import {
   type PacingResult,
 } from './pacing-setup.ts'
 
+/** What every step of a run reads: the input, prepared once. */
+interface RunSetup {
+  input: PacingInput
+  course: Course
+  env: Environment
+  opts: SimulationOptions
+  /** the fine model, as the plan is judged (with the input's drag factor) */
+  model: SimModel
+  v0: number
+  controls: Controls
+  lo: number
+  hi: number
+  j: Judge
+  spec: ConstraintSpec
+  /** stall floor of each control (W) */
+  floorC: Float64Array
+  tol: number
+}
+
+/** The work a run reports (`PacingResult.stats`), added to by each step. */
+type RunCounts = PacingResult['stats']
+
+/** A per-segment plan made feasible on the fine course: a candidate for the optimum. */
+interface Fitted {
+  plan: Float64Array
+  fit: FitResult
+}
+
+/** The best constant power (the baseline, null when none finishes) and the polish's start. */
+interface Baselined {
+  base: Baseline
+  baseline: { powerW: number; timeS: number } | null
+  /** control powers to start from */
+  x: Float64Array
+}
+
+/** The coarse copy of the course (~50 m pieces) the DP and the gradient stage run on. */
+interface CoarseStage {
+  coarse: CoarseCourse
+  /** its model with kinetic energy */
+  im: SimModel
+  /** its quasi-steady model (W′ only: the DP's times) */
+  qs: SimModel | null
+  /** the fastest DP plan (control powers) once made feasible, and its marginal value of W′ */
+  dpPlan: Float64Array | null
+  wPrimeValue: number
+}
+
+/** The gradient stage's optimum and the state the later polishes start from. */
+interface GradientStage {
+  /** the polished plan, per fine segment */
+  p: Float64Array
+  /** the augmented-Lagrangian state where the polish ended */
+  al: AugmentedState
+  timeScale: number
+  pRef: number
+  ws: Workspace
+}
+
 export function optimizeOnce(input: PacingInput): PacingResult {
+  const s = prepareRun(input)
+  const counts: RunCounts = {
+    outerIterations: 0,
+    innerIterations: 0,
+    gradientEvaluations: 0,
+    simulations: 0,
+  }
+  const b = baselineStep(s, counts)
+  if ('status' in b) return b
+  const fitted: Fitted[] = []
+  const stage = coarseStage(s, b, fitted, counts)
+  const g = gradientStep(s, b, stage, counts)
+  const red: ReducedSetup = {
+    j: s.j,
+    course: s.course,
+    model: s.model,
+    controls: s.controls,
+    coarse: stage.coarse,
+    im: stage.im,
+    qs: stage.qs,
+    ws: g.ws,
+    floorC: s.floorC,
+    lo: s.lo,
+    hi: s.hi,
+    spec: s.spec,
+    v0: s.v0,
+    timeScale: g.timeScale,
+    pRef: g.pRef,
+    al: { ...g.al },
+    tol: s.tol,
+  }
+  const terrain = controlTerrain(s.course, s.model, s.controls)
+  const starts = structuredStarts(s, b, g, red, terrain, fitted, counts)
+  repairStep(s, stage, g, starts, fitted, counts)
+  const chosen = chooseOptimum(fitted, s, b)
+  if (!chosen) return noOptimum(s, b, counts)
+  if (input.boundOnly) return resultOf(chosen, chosen.verdict.sim!, null, s, b, counts)
+  const simplified = rideableStep(s, b, red, terrain, chosen, starts.twoPlan, counts)
+  // the simplified plan, refitted to the constraint, occasionally beats the optimum it came from:
+  // then it is the better optimum
+  if (simplified.simulation && simplified.timeS < chosen.verdict.sim!.timeS) {
+    const better = { ...chosen, plan: Float64Array.from(simplified.powerW), note: null }
+    return resultOf(better, simplified.simulation, simplified, s, b, counts)
+  }
+  return resultOf(chosen, chosen.verdict.sim!, simplified, s, b, counts)
+}
+
+/** Validates the input and prepares the model, the control segments, the judge and the floors. */
+function prepareRun(input: PacingInput): RunSetup {
   validatePacingInput(input)
   const { course, rider, pacing } = input
   const opts = input.options ?? {}
-  const prepared = prepareModel(course, rider, input.environment ?? {}, opts)
+  const env = input.environment ?? {}
+  const prepared = prepareModel(course, rider, env, opts)
   const model = input.dragFactor ? withDragFactor(prepared, input.dragFactor) : prepared
-  const n = model.n
   const v0 = Math.min(opts.startSpeedMps ?? 0, model.vEnv[0]!)
   const controls = buildControls(course, model, { ...DEFAULT_CONTROL_OPTIONS, ...pacing.controls })
-  const K = controls.count
   const { lo, hi } = powerBounds(rider, pacing)
   const j: Judge = {
     model,
@@ -65,383 +186,436 @@ export function optimizeOnce(input: PacingInput): PacingResult {
     options: opts,
     constraint: pacing.constraint,
     v0,
-    buffers: forwardBuffers(n),
+    buffers: forwardBuffers(model.n),
   }
   const spec = specOf(pacing.constraint, rider)
-  let sims = 0
-  // Stall floor: on each control, the power that holds 1.5× the minimum speed on its steepest
-  // segment (quasi-steady). The optimizer's bounds and the repair stay above it, so no step of
-  // the search falls off the cliff of a stalled (infinite-time) ride.
-  const qsFine = prepareModel(course, rider, input.environment ?? {}, {
-    ...opts,
+  const floorC = stallFloors(input, model, controls, lo, hi)
+  j.floor = expandPowers(controls.of, floorC, new Float64Array(model.n))
+  const tol = pacing.tolerance ?? 1e-9
+  return { input, course, env, opts, model, v0, controls, lo, hi, j, spec, floorC, tol }
+}
+
+/**
+ * Stall floor of each control: the power that holds 1.5× the minimum speed on its steepest segment
+ * (quasi-steady). The optimizer's bounds and the repair stay above it, so no step of the search
+ * falls off the cliff of a stalled (infinite-time) ride.
+ */
+function stallFloors(
+  input: PacingInput,
+  model: SimModel,
+  controls: Controls,
+  lo: number,
+  hi: number,
+): Float64Array {
+  const qsFine = prepareModel(input.course, input.rider, input.environment ?? {}, {
+    ...input.options,
     kineticEnergy: false,
   })
-  const floorC = new Float64Array(K).fill(lo)
-  for (let i = 0; i < n; i++) {
-    const vs = 1.5 * model.minSpeed
+  const floorC = new Float64Array(controls.count).fill(lo)
+  const vs = 1.5 * model.minSpeed
+  for (let i = 0; i < model.n; i++) {
     const need = 1.05 * powerForSpeeds(qsFine, i, vs, vs)
     const k = controls.of[i]!
     if (need > floorC[k]!) floorC[k] = Math.min(hi, need)
   }
-  j.floor = expandPowers(controls.of, floorC, new Float64Array(n))
+  return floorC
+}
 
-  // 1. baseline
-  const base = bestConstant(j, lo, hi)
-  sims += base.simulations
+/**
+ * 1. The best feasible constant power. When none finishes, the start is the stall floors raised
+ * on the controls where the ride stalls; an infeasible result when even that cannot finish.
+ */
+function baselineStep(s: RunSetup, counts: RunCounts): Baselined | PacingResult {
+  const { controls, hi } = s
+  const n = s.model.n
+  const base = bestConstant(s.j, s.lo, hi)
+  counts.simulations += base.simulations
   if (base.verdict.excess > 0) {
-    return infeasible(
-      `the constraint cannot be met even at the minimum power ${lo} W`,
-      controls,
-      n,
-      sims,
-    )
+    const reason = `the constraint cannot be met even at the minimum power ${s.lo} W`
+    return infeasible(reason, controls, n, counts.simulations)
   }
   const baseline = base.verdict.feasible
     ? { powerW: base.powerW, timeS: base.verdict.sim!.timeS }
     : null
-  let x: Float64Array = new Float64Array(K).fill(base.powerW)
-  const p = new Float64Array(n)
-  if (!baseline) {
-    // no constant power finishes: start from the stall floors on the steep controls
-    for (let k = 0; k < K; k++) x[k] = Math.max(x[k]!, floorC[k]!)
-    const r = rescueStalls(j, controls, x, hi, p)
-    if (!r) {
-      return infeasible(
-        `${base.verdict.sim?.message ?? 'the rider cannot finish'} even at ${hi} W`,
-        controls,
-        n,
-        sims,
-      )
-    }
-    sims += r.simulations
-    x = r.x
+  const x = new Float64Array(controls.count).fill(base.powerW)
+  if (baseline) return { base, baseline, x }
+  // no constant power finishes: start from the stall floors on the steep controls
+  for (let k = 0; k < controls.count; k++) x[k] = Math.max(x[k]!, s.floorC[k]!)
+  const r = rescueStalls(s.j, controls, x, hi, new Float64Array(n))
+  if (!r) {
+    const reason = `${base.verdict.sim?.message ?? 'the rider cannot finish'} even at ${hi} W`
+    return infeasible(reason, controls, n, counts.simulations)
   }
+  counts.simulations += r.simulations
+  return { base, baseline, x: r.x }
+}
 
-  // 2a. W′: global stage by dynamic programming over control segments (quasi-steady times)
-  // (both stages run on a coarser copy of the course: pieces of ~50 m within each control)
-  const coarse = coarsen(course, controls, 50, model.vEnv)
-  const ic = coarse.controls
-  const env = input.environment ?? {}
-  const cf = input.dragFactor ? coarseFactor(course, coarse, input.dragFactor) : null
-  const imRaw = prepareModel(coarse.course, rider, env, opts)
-  const im = cf ? withDragFactor(imRaw, cf) : imRaw
-  const inN = im.n
-  const ip = new Float64Array(inN)
-  // each DP plan, made feasible on the fine course; the best one starts the polish
-  const fitted: { plan: Float64Array; fit: FitResult }[] = []
-  let dpPlan: Float64Array | null = null
-  let wPrimeValue = 0
-  let qs: SimModel | null = null
-  if (spec.type === 'w_prime_balance') {
-    const qsRaw = prepareModel(coarse.course, rider, env, { ...opts, kineticEnergy: false })
-    qs = cf ? withDragFactor(qsRaw, cf) : qsRaw
-    const plans = dpWprimeTwoPass(
-      qs,
-      im,
-      ic,
-      spec.cpW,
-      spec.wPrimeJ,
-      lo,
-      hi,
-      [spec.cpW, base.powerW],
-      v0,
-    )
-    let bestT = Infinity
-    for (const r of plans) {
-      const fine = expandPowers(controls.of, r.power, new Float64Array(n))
-      const fit = fitToConstraint(j, fine, lo, hi, 2)
-      if (!fit?.verdict.sim) continue
-      sims += fit.simulations
-      fitted.push({ plan: fine, fit })
-      if (fit.verdict.sim.timeS < bestT) {
-        bestT = fit.verdict.sim.timeS
-        dpPlan = r.power
-        wPrimeValue = r.wPrimeValue
-        x = Float64Array.from(r.power)
-      }
+/**
+ * 2a. The coarse copy of the course (pieces of ~50 m within each control) and, under W′, the
+ * global stage: the dynamic programme over control segments (quasi-steady times). Each DP plan is
+ * made feasible on the fine course and added to `fitted`; the fastest becomes the start (`b.x`).
+ */
+function coarseStage(s: RunSetup, b: Baselined, fitted: Fitted[], counts: RunCounts): CoarseStage {
+  const { input, controls, spec } = s
+  const coarse = coarsen(s.course, controls, 50, s.model.vEnv)
+  const cf = input.dragFactor ? coarseFactor(s.course, coarse, input.dragFactor) : null
+  const withFactor = (m: SimModel) => (cf ? withDragFactor(m, cf) : m)
+  const im = withFactor(prepareModel(coarse.course, input.rider, s.env, s.opts))
+  const stage: CoarseStage = { coarse, im, qs: null, dpPlan: null, wPrimeValue: 0 }
+  if (spec.type !== 'w_prime_balance') return stage
+  const qs = withFactor(
+    prepareModel(coarse.course, input.rider, s.env, { ...s.opts, kineticEnergy: false }),
+  )
+  stage.qs = qs
+  const plans = dpWprimeTwoPass(
+    qs,
+    im,
+    coarse.controls,
+    spec.cpW,
+    spec.wPrimeJ,
+    s.lo,
+    s.hi,
+    [spec.cpW, b.base.powerW],
+    s.v0,
+  )
+  let bestT = Infinity
+  for (const r of plans) {
+    const fine = expandPowers(controls.of, r.power, new Float64Array(s.model.n))
+    const fit = fitToConstraint(s.j, fine, s.lo, s.hi, 2)
+    if (!fit?.verdict.sim) continue
+    counts.simulations += fit.simulations
+    fitted.push({ plan: fine, fit })
+    if (fit.verdict.sim.timeS < bestT) {
+      bestT = fit.verdict.sim.timeS
+      stage.dpPlan = r.power
+      stage.wPrimeValue = r.wPrimeValue
+      b.x = Float64Array.from(r.power)
     }
   }
+  return stage
+}
 
-  // 2b. augmented Lagrangian with an adjoint gradient
-  const ws = workspace(inN)
-  const timeScale = baseline
-    ? baseline.timeS
-    : forward(im, v0, expandPowers(ic.of, x, ip), spec, ws.b).timeS
+/**
+ * 2b. The augmented Lagrangian with an adjoint gradient on the coarse copy, then (aggregate
+ * constraints) a short round on the fine course itself, where the constraint is judged.
+ */
+function gradientStep(
+  s: RunSetup,
+  b: Baselined,
+  stage: CoarseStage,
+  counts: RunCounts,
+): GradientStage {
+  const { spec, controls } = s
+  const { im, dpPlan } = stage
+  const ic = stage.coarse.controls
+  const ws = workspace(im.n)
+  const timeScale = b.baseline
+    ? b.baseline.timeS
+    : forward(im, s.v0, expandPowers(ic.of, b.x, new Float64Array(im.n)), spec, ws.b).timeS
   // W′ from the DP: start the multiplier at the DP's marginal value of W′ (time saved per joule,
   // in the normalized units of the objective), so the first round already lands near the
   // constrained optimum
+  const W = spec.type === 'w_prime_balance'
   const al: AugmentedState = {
-    lambda:
-      dpPlan && spec.type === 'w_prime_balance' ? (wPrimeValue * spec.wPrimeJ) / timeScale : 0,
+    lambda: dpPlan && W ? (stage.wPrimeValue * spec.wPrimeJ) / timeScale : 0,
     mu: 100,
-    ks: spec.type === 'w_prime_balance' ? 300 : 0,
+    ks: W ? 300 : 0,
   }
   // Diagonal preconditioning: the curvature of the finish time in a control's power grows with
   // the time spent on it, so each variable is scaled by √(its share of the ride's time) at the
   // starting plan; all variables then have similar curvature, which L-BFGS needs.
-  const pRef = Math.max(1, base.powerW)
-  const split = spec.type === 'w_prime_balance'
+  const pRef = Math.max(1, b.base.powerW)
   const { setup, u0 } = makePolishSetup({
     model: im,
-    v0,
+    v0: s.v0,
     of: ic.of,
-    K,
+    K: controls.count,
     spec,
     timeScale,
-    x0: x,
-    floor: floorC,
-    hi,
+    x0: b.x,
+    floor: s.floorC,
+    hi: s.hi,
     pRef,
     ws,
   })
-  const tol = pacing.tolerance ?? 1e-9
   // With the DP start (W′) the gradient stage is a polish that adds kinetic energy back: a few
   // short rounds. Aggregate constraints (NP, mean power, work) converge fast from constant power.
-  const r1 = polish(setup, u0, al, dpPlan ? 4 : 15, dpPlan ? 50 : 200, tol)
-  let u = r1.u
-  let inner = r1.inner
-  let evals = r1.evaluations
-  let outer = r1.rounds
-  if (inN < n && !split) {
+  let u = polishCounted(setup, u0, al, dpPlan ? 4 : 15, dpPlan ? 50 : 200, s.tol, counts)
+  if (im.n < s.model.n && !W) {
     // a short final round on the fine course itself, so the constraint is met where it is judged
-    const fine: PolishSetup = { ...setup, model, of: controls.of, ws: workspace(n) }
-    const r2 = polish(fine, u, al, 2, 15, tol)
-    u = r2.u
-    inner += r2.inner
-    evals += r2.evaluations
-    outer += r2.rounds
+    const fine: PolishSetup = {
+      ...setup,
+      model: s.model,
+      of: controls.of,
+      ws: workspace(s.model.n),
+    }
+    u = polishCounted(fine, u, al, 2, 15, s.tol, counts)
   }
+  const p = expandPowers(controls.of, controlPowers(setup, u), new Float64Array(s.model.n))
+  return { p, al, timeScale, pRef, ws }
+}
 
-  expandPowers(controls.of, controlPowers(setup, u), p)
+/** `polish`, its rounds, iterations and gradients added to the run's counts. */
+function polishCounted(
+  setup: PolishSetup,
+  u0: Float64Array,
+  al: AugmentedState,
+  rounds: number,
+  inner: number,
+  tol: number,
+  counts: RunCounts,
+): Float64Array {
+  const r = polish(setup, u0, al, rounds, inner, tol)
+  counts.innerIterations += r.inner
+  counts.gradientEvaluations += r.evaluations
+  counts.outerIterations += r.rounds
+  return r.u
+}
 
-  // Reduced problems (a few target powers over groups of controls) share the coarse model and
-  // start from the optimum's final multiplier
-  const red: ReducedSetup = {
-    j,
-    course,
-    model,
-    controls,
-    coarse,
-    im,
-    qs,
-    ws,
-    floorC,
-    lo,
-    hi,
-    spec,
-    v0,
-    timeScale,
-    pRef,
-    al: { ...al },
-    tol,
-  }
-  const terrain = controlTerrain(course, model, controls)
-  const cpW = spec.type === 'w_prime_balance' ? spec.cpW : null
-  // Multi-start: the best two-level plan (every climb at one power, the rest at another) is a
-  // candidate, from two starts (the optimum's own levels, and harder climbs with the descents
-  // near the steady power). On short rollers the quasi-steady DP can favour hard climbs and
-  // coasted descents, a local optimum once inertia is back (on twenty 500 m ±4 % segments:
-  // 901.0 s against 897.6 s for 340 W / 295.7 W); no optimum is then slower than that plan.
-  // (on very long courses, > 3 000 coarse pieces as the 180 km bench course, the structured
-  // starts are skipped: they are where inertia on short rollers misleads the quasi-steady DP, and
-  // they would double the work there)
-  const long = inN > LONG_COARSE
-  const two = baseline && !long ? twoLevelStructure(terrain) : null
-  let twoPlan: TargetPlan | null = null
+/** The structured starts' plans, made feasible: the two-level plan and the grade-proportional. */
+interface StructuredStarts {
+  twoPlan: TargetPlan | null
+  grade: { plan: Float64Array; t: number } | null
+}
+
+/**
+ * Multi-start: the best two-level plan (every climb at one power, the rest at another) is a
+ * candidate, from two starts (the optimum's own levels, and harder climbs with the descents near
+ * the steady power), and so is the best grade-proportional plan P = a + b·grade. On short rollers
+ * the quasi-steady DP can favour hard climbs and coasted descents, a local optimum once inertia is
+ * back (on twenty 500 m ±4 % segments: 901.0 s against 897.6 s for 340 W / 295.7 W); no optimum is
+ * then slower than that plan. On very long courses (> LONG_COARSE coarse pieces, as the 180 km
+ * bench course) the structured starts are skipped: they are where inertia on short rollers
+ * misleads the quasi-steady DP, and they would double the work there.
+ */
+function structuredStarts(
+  s: RunSetup,
+  b: Baselined,
+  g: GradientStage,
+  red: ReducedSetup,
+  terrain: ControlTerrain,
+  fitted: Fitted[],
+  counts: RunCounts,
+): StructuredStarts {
+  const { controls, spec } = s
+  const out: StructuredStarts = { twoPlan: null, grade: null }
+  if (!b.baseline || red.im.n > LONG_COARSE) return out
+  const two = twoLevelStructure(terrain)
   if (two) {
     const climbsFirst = climbTarget(two, terrain) === 0
-    const guess = twoLevelStarts(base.powerW, cpW)[0]!
-    const starts = [climbsFirst ? guess : guess.reverse()]
-    // and the optimum's own two levels
-    starts.push(targetMeansOf(two, 2, p, controls))
-    twoPlan = optimizeTargets(red, two, starts, REDUCED_BUDGET)
-    if (twoPlan) {
-      sims += twoPlan.simulations
-      evals += twoPlan.gradients
-      fitted.push({
-        plan: twoPlan.powerW,
-        fit: { alpha: 1, verdict: twoPlan.verdict, simulations: 0 },
-      })
+    const cpW = spec.type === 'w_prime_balance' ? spec.cpW : null
+    const guess = twoLevelStarts(b.base.powerW, cpW)[0]!
+    // the harder-climbs guess, and the optimum's own two levels
+    const starts = [climbsFirst ? guess : guess.reverse(), targetMeansOf(two, 2, g.p, controls)]
+    out.twoPlan = optimizeTargets(red, two, starts, REDUCED_BUDGET)
+    if (out.twoPlan) {
+      counts.simulations += out.twoPlan.simulations
+      counts.gradientEvaluations += out.twoPlan.gradients
+      const fit = { alpha: 1, verdict: out.twoPlan.verdict, simulations: 0 }
+      fitted.push({ plan: out.twoPlan.powerW, fit })
     }
   }
-
-  // Multi-start: the best grade-proportional plan P = a + b·grade is a candidate too
   const coarseJudge: Judge = {
-    ...j,
-    model: im,
-    course: coarse.course,
-    buffers: forwardBuffers(inN),
+    ...s.j,
+    model: red.im,
+    course: red.coarse.course,
+    buffers: forwardBuffers(red.im.n),
     floor: null,
   }
-  const gradePlan =
-    baseline && !long ? bestGradeProportional(coarseJudge, ic, terrain.grade, floorC, lo, hi) : null
-  let gradeFit: FitResult | null = null
+  const ic = red.coarse.controls
+  const gradePlan = bestGradeProportional(coarseJudge, ic, terrain.grade, s.floorC, s.lo, s.hi)
   if (gradePlan) {
-    sims += gradePlan.simulations
-    const fine = expandPowers(controls.of, gradePlan.power, new Float64Array(n))
-    gradeFit = fitToConstraint(j, fine, lo, hi, 2)
+    counts.simulations += gradePlan.simulations
+    const fine = expandPowers(controls.of, gradePlan.power, new Float64Array(s.model.n))
+    const gradeFit = fitToConstraint(s.j, fine, s.lo, s.hi, 2)
     if (gradeFit?.verdict.sim) {
-      sims += gradeFit.simulations
+      counts.simulations += gradeFit.simulations
       fitted.push({ plan: fine, fit: gradeFit })
+      out.grade = { plan: fine, t: gradeFit.verdict.sim.timeS }
     }
   }
+  return out
+}
 
-  // 3. repair to exact feasibility, then 4. compare with the baseline
-  // candidates: the polished plan, the DP plans (already fitted), a warm start; each made
-  // feasible exactly, the fastest wins
-  const toFit: Float64Array[] = [Float64Array.from(p)]
-  const timeOf = (f: { fit: FitResult } | undefined) => f?.fit.verdict.sim?.timeS ?? null
-  if (input.warmStart) toFit.push(Float64Array.from(input.warmStart))
+/**
+ * 3. Repair to exact feasibility: the polished plan and a warm start, each made feasible. When a
+ * structured start (made feasible) beats the polished optimum, the polish is run again from it
+ * (the optimum's local minimum was the poorer one) and its plan repaired too.
+ */
+function repairStep(
+  s: RunSetup,
+  stage: CoarseStage,
+  g: GradientStage,
+  starts: StructuredStarts,
+  fitted: Fitted[],
+  counts: RunCounts,
+): void {
+  const { j, lo, hi, controls } = s
+  const polished = Float64Array.from(g.p)
+  const toFit = [polished]
+  if (s.input.warmStart) toFit.push(Float64Array.from(s.input.warmStart))
   for (const cand of toFit) {
     const fit = fitToConstraint(j, cand, lo, hi, 2)
     if (!fit?.verdict.sim) continue
-    sims += fit.simulations
+    counts.simulations += fit.simulations
     fitted.push({ plan: cand, fit })
   }
-  // Continuation from the structured starts: when one of them (made feasible) beats the polished
-  // optimum, the polish is run again from it (the optimum's local minimum was the poorer one)
-  const polishedTime = timeOf(fitted.find((f) => f.plan === toFit[0]))
+  const polishedTime = fitted.find((f) => f.plan === polished)?.fit.verdict.sim?.timeS ?? null
+  const two = starts.twoPlan
   const structured = [
-    twoPlan ? { plan: twoPlan.powerW, t: twoPlan.verdict.sim!.timeS } : null,
-    gradeFit?.verdict.sim && gradePlan
-      ? {
-          plan: expandPowers(controls.of, gradePlan.power, new Float64Array(n)),
-          t: gradeFit.verdict.sim.timeS,
-        }
-      : null,
+    two ? { plan: two.powerW, t: two.verdict.sim!.timeS } : null,
+    starts.grade,
   ].filter((c) => c !== null)
   structured.sort((a, b) => a.t - b.t)
   const lead = structured[0]
-  if (lead && (polishedTime === null || lead.t < polishedTime)) {
-    const x1 = new Float64Array(K)
-    for (let k = 0; k < K; k++) x1[k] = lead.plan[controls.first[k]!]!
-    const again = makePolishSetup({
-      model: im,
-      v0,
-      of: ic.of,
-      K,
-      spec,
-      timeScale,
-      x0: x1,
-      floor: floorC,
-      hi,
-      pRef,
-      ws,
-    })
-    const al2: AugmentedState = { lambda: al.lambda, mu: 100, ks: al.ks > 0 ? 300 : 0 }
-    const r3 = polish(again.setup, again.u0, al2, dpPlan ? 4 : 15, dpPlan ? 50 : 200, tol)
-    inner += r3.inner
-    evals += r3.evaluations
-    outer += r3.rounds
-    const cand = expandPowers(controls.of, controlPowers(again.setup, r3.u), new Float64Array(n))
-    const fit = fitToConstraint(j, cand, lo, hi, 2)
-    if (fit?.verdict.sim) {
-      sims += fit.simulations
-      fitted.push({ plan: cand, fit })
-    }
+  if (!lead || (polishedTime !== null && lead.t >= polishedTime)) return
+  const K = controls.count
+  const x1 = new Float64Array(K)
+  for (let k = 0; k < K; k++) x1[k] = lead.plan[controls.first[k]!]!
+  const again = makePolishSetup({
+    model: stage.im,
+    v0: s.v0,
+    of: stage.coarse.controls.of,
+    K,
+    spec: s.spec,
+    timeScale: g.timeScale,
+    x0: x1,
+    floor: s.floorC,
+    hi,
+    pRef: g.pRef,
+    ws: g.ws,
+  })
+  const al2: AugmentedState = { lambda: g.al.lambda, mu: 100, ks: g.al.ks > 0 ? 300 : 0 }
+  const [rounds, inner] = stage.dpPlan ? [4, 50] : [15, 200]
+  const u = polishCounted(again.setup, again.u0, al2, rounds, inner, s.tol, counts)
+  const cand = expandPowers(controls.of, controlPowers(again.setup, u), new Float64Array(s.model.n))
+  const fit = fitToConstraint(j, cand, lo, hi, 2)
+  if (fit?.verdict.sim) {
+    counts.simulations += fit.simulations
+    fitted.push({ plan: cand, fit })
   }
+}
+
+/** The per-segment optimum a run returns: its plan, its verdict and a note on how it was found. */
+interface Chosen {
+  plan: Float64Array
+  verdict: Verdict
+  note: string | null
+}
+
+/**
+ * 4. The fastest candidate, as scaled by its repair; never slower than the baseline (then the
+ * baseline is the optimum). Null when no candidate finishes within the constraint.
+ */
+function chooseOptimum(fitted: Fitted[], s: RunSetup, b: Baselined): Chosen | null {
   let chosen: Verdict | null = null
-  let plan = new Float64Array(n)
-  let note: string | null = null
-  const buf = new Float64Array(n)
+  let plan = new Float64Array(s.model.n)
+  const buf = new Float64Array(s.model.n)
   for (const { plan: cand, fit } of fitted) {
     if (!chosen?.sim || fit.verdict.sim!.timeS < chosen.sim.timeS) {
       chosen = fit.verdict
-      plan = Float64Array.from(scaledPlan(j, cand, fit.alpha, lo, hi, buf))
+      plan = Float64Array.from(scaledPlan(s.j, cand, fit.alpha, s.lo, s.hi, buf))
     }
   }
+  const { baseline } = b
   if (baseline && (!chosen?.sim || chosen.sim.timeS > baseline.timeS)) {
-    chosen = base.verdict
-    plan = new Float64Array(n).fill(base.powerW)
-    note = 'no variable plan beat the best constant power; the baseline is returned'
+    return {
+      plan: new Float64Array(s.model.n).fill(baseline.powerW),
+      verdict: b.base.verdict,
+      note: 'no variable plan beat the best constant power; the baseline is returned',
+    }
   }
-  if (!chosen?.sim) {
-    const where = base.verdict.sim?.message ?? 'the rider cannot finish'
-    const reason =
-      spec.type === 'w_prime_balance'
-        ? `W′ (${spec.wPrimeJ} J above CP ${spec.cpW} W, at most ${hi} W) is not enough to get over the climb: at the best constant power the ${where}`
-        : `no plan within the constraint and ${lo}–${hi} W gets the rider to the finish: at the best constant power the ${where}`
-    return infeasible(reason, controls, n, sims)
-  }
-  const result = (sim: SimulationResult, simplified: SimplifiedPlan | null): PacingResult => ({
+  return chosen?.sim ? { plan, verdict: chosen, note: null } : null
+}
+
+/** The infeasible result when no candidate finishes, saying what stops the rider. */
+function noOptimum(s: RunSetup, b: Baselined, counts: RunCounts): PacingResult {
+  const where = b.base.verdict.sim?.message ?? 'the rider cannot finish'
+  const { spec } = s
+  const reason =
+    spec.type === 'w_prime_balance'
+      ? `W′ (${spec.wPrimeJ} J above CP ${spec.cpW} W, at most ${s.hi} W) is not enough to get over the climb: at the best constant power the ${where}`
+      : `no plan within the constraint and ${s.lo}–${s.hi} W gets the rider to the finish: at the best constant power the ${where}`
+  return infeasible(reason, s.controls, s.model.n, counts.simulations)
+}
+
+function resultOf(
+  chosen: Chosen,
+  sim: SimulationResult,
+  simplified: SimplifiedPlan | null,
+  s: RunSetup,
+  b: Baselined,
+  counts: RunCounts,
+): PacingResult {
+  const { baseline } = b
+  return {
     status: 'optimal',
-    reason: note,
-    powerW: plan,
+    reason: chosen.note,
+    powerW: chosen.plan,
     simulation: sim,
     timeS: sim.timeS,
     baseline,
     timeSavedS: baseline ? baseline.timeS - sim.timeS : null,
     plan: simplified,
-    controls,
-    stats: {
-      outerIterations: outer,
-      innerIterations: inner,
-      gradientEvaluations: evals,
-      simulations: sims,
-    },
-  })
-  if (input.boundOnly) return result(chosen.sim, null)
+    controls: s.controls,
+    stats: counts,
+  }
+}
+
+/**
+ * The rideable plan (rideable.ts): the fastest plan of at most maxTargets targets over sections of
+ * at least minSectionM. When none beats the baseline, the best constant power is the plan, with
+ * the reason; when no constant power finishes and no plan of a few targets does, the per-segment
+ * optimum, one target per control segment, is the only plan there is.
+ */
+function rideableStep(
+  s: RunSetup,
+  b: Baselined,
+  red: ReducedSetup,
+  terrain: ControlTerrain,
+  chosen: Chosen,
+  twoPlan: TargetPlan | null,
+  counts: RunCounts,
+): SimplifiedPlan {
+  const { course, controls } = s
+  const K = controls.count
+  const pacing = s.input.pacing
   const maxTargets = pacing.maxTargets ?? DEFAULT_MAX_TARGETS
   const minSectionM = pacing.minSectionM ?? DEFAULT_MIN_SECTION_M
-  const found = bestTargetPlan(red, plan, chosen.sim, { maxTargets, minSectionM }, terrain, twoPlan)
-  sims += found.simulations
-  evals += found.gradients
-  let simplified: SimplifiedPlan
+  const sim = chosen.verdict.sim!
+  const found = bestTargetPlan(red, chosen.plan, sim, { maxTargets, minSectionM }, terrain, twoPlan)
+  counts.simulations += found.simulations
+  counts.gradientEvaluations += found.gradients
   const fb = found.best
-  const baseSim = base.verdict.sim
+  const { baseline } = b
+  const baseSim = b.base.verdict.sim
   if (fb && (!baseline || fb.verdict.sim!.timeS < baseline.timeS)) {
     const d = describePlan(course, controls, terrain, fb.targetOf, fb.count, fb.powerW)
-    simplified = {
-      ...d,
-      powerW: fb.powerW,
-      simulation: fb.verdict.sim,
-      timeS: fb.verdict.sim!.timeS,
-      reason: null,
-    }
-  } else if (baseline && baseSim) {
-    const gain = baseline.timeS - chosen.sim.timeS
-    const lost = fb ? fb.verdict.sim!.timeS - chosen.sim.timeS : null
+    const t = fb.verdict.sim!.timeS
+    return { ...d, powerW: fb.powerW, simulation: fb.verdict.sim, timeS: t, reason: null }
+  }
+  if (baseline && baseSim) {
+    const gain = baseline.timeS - sim.timeS
+    const lost = fb ? fb.verdict.sim!.timeS - sim.timeS : null
     const why =
       maxTargets < 2
         ? 'one target was asked for'
         : gain < 0.05
           ? `varying the power gains nothing here (the per-segment optimum saves ${gain.toFixed(1)} s)`
           : `no plan of at most ${maxTargets} targets over sections of at least ${minSectionM} m beat it: the per-segment optimum saves ${gain.toFixed(1)} s, ${lost === null ? 'and no such plan met the constraint' : `the best such plan loses ${lost.toFixed(1)} s of it`}`
-    const label = describePlan(
-      course,
-      controls,
-      terrain,
-      new Int32Array(K),
-      1,
-      new Float64Array(n).fill(base.powerW),
-    ).sections[0]!.label
-    simplified = constantPlan(
-      course,
-      baseline.powerW,
-      baseSim,
-      label,
-      `the best constant power is the plan: ${why}`,
-    )
-  } else {
-    // no constant power finishes and no plan of a few targets does: the per-segment optimum,
-    // one target per control segment, is the only plan there is
-    const targetOf = Int32Array.from({ length: K }, (_, k) => k)
-    const d = describePlan(course, controls, terrain, targetOf, K, plan)
-    simplified = {
-      ...d,
-      powerW: plan,
-      simulation: chosen.sim,
-      timeS: chosen.sim.timeS,
-      reason: `no plan of at most ${maxTargets} targets gets the rider to the finish: one target per stretch`,
-    }
+    const one = new Float64Array(s.model.n).fill(baseline.powerW)
+    const label = describePlan(course, controls, terrain, new Int32Array(K), 1, one).sections[0]!
+      .label
+    const reason = `the best constant power is the plan: ${why}`
+    return constantPlan(course, baseline.powerW, baseSim, label, reason)
   }
-  // the simplified plan, refitted to the constraint, occasionally beats the optimum it came from:
-  // then it is the better optimum
-  let sim = chosen.sim
-  if (simplified.simulation && simplified.timeS < sim.timeS) {
-    sim = simplified.simulation
-    plan = Float64Array.from(simplified.powerW)
-    note = null
+  const targetOf = Int32Array.from({ length: K }, (_, k) => k)
+  const d = describePlan(course, controls, terrain, targetOf, K, chosen.plan)
+  return {
+    ...d,
+    powerW: chosen.plan,
+    simulation: sim,
+    timeS: sim.timeS,
+    reason: `no plan of at most ${maxTargets} targets gets the rider to the finish: one target per stretch`,
   }
-  return result(sim, simplified)
 }
