@@ -43,6 +43,70 @@ function projectedGradientNorm(
   return m
 }
 
+/** The memory of curvature pairs (s, y), with ρ = 1/(s·y) and y·y of each, oldest first. */
+interface CurvaturePairs {
+  S: Float64Array[]
+  Y: Float64Array[]
+  rhoS: number[]
+  yyS: number[]
+}
+
+/**
+ * The L-BFGS direction, in place: `d` holds −g on the free variables (0 on the held ones) and
+ * becomes −H·g by the two-loop recursion over `pairs`.
+ */
+function lbfgsDirection(
+  d: Float64Array,
+  mask: Float64Array,
+  pairs: CurvaturePairs,
+  alphaBuf: Float64Array,
+): void {
+  // two-loop recursion restricted to the free variables: d is zero off the free set and every
+  // update is multiplied by the 0/1 mask, so the loops run without branches; each pass over the
+  // vectors both applies one pair's update and takes the dot product for the next pair (half
+  // the passes of the textbook form; this was most of the optimizer's own time at 4 000
+  // variables)
+  const { S, Y, rhoS, yyS } = pairs
+  const n = d.length
+  const k = S.length
+  if (k === 0) return
+  let acc = 0
+  const sl = S[k - 1]!
+  for (let j = 0; j < n; j++) acc += sl[j]! * d[j]!
+  for (let i = k - 1; i >= 0; i--) {
+    const a = acc * rhoS[i]!
+    alphaBuf[i] = a
+    const y = Y[i]!
+    // the next dot product: s of the pair before, or y₀ for the second loop's first step
+    const nx = i > 0 ? S[i - 1]! : Y[0]!
+    acc = 0
+    for (let j = 0; j < n; j++) {
+      const dj = d[j]! - a * y[j]! * mask[j]!
+      d[j] = dj
+      acc += nx[j]! * dj
+    }
+  }
+  // initial Hessian γ·I with γ = s·y / y·y of the newest pair; acc = y₀·d before scaling
+  const gamma = 1 / (rhoS[k - 1]! * yyS[k - 1]!)
+  acc *= gamma
+  for (let i = 0; i < k; i++) {
+    const c = alphaBuf[i]! - acc * rhoS[i]!
+    const s = S[i]!
+    const ny = i + 1 < k ? Y[i + 1]! : null
+    const scale = i === 0 ? gamma : 1
+    acc = 0
+    if (ny) {
+      for (let j = 0; j < n; j++) {
+        const dj = d[j]! * scale + c * s[j]! * mask[j]!
+        d[j] = dj
+        acc += ny[j]! * dj
+      }
+    } else {
+      for (let j = 0; j < n; j++) d[j] = d[j]! * scale + c * s[j]! * mask[j]!
+    }
+  }
+}
+
 export function minimizeBounded(
   fg: Objective,
   x0: Float64Array,
@@ -89,8 +153,8 @@ export function minimizeBounded(
     // is held fixed; otherwise the projected quasi-Newton path bends at once and the line search
     // collapses to tiny steps.
     // Held variables stay where they are for this iteration. (Snapping them onto their bound in
-    // the first trial point, as we did before, made a third of the first trials fail on the
-    // 180 km bench course and left every real course 0.2–6 s short of where it gets now.)
+    // the first trial point makes a third of the first trials fail on the 180 km bench course and
+    // leaves every real course 0.2–6 s slower.)
     const eps = Math.min(1e-3, pgn)
     for (let j = 0; j < n; j++) {
       const atLo = x[j]! <= lo[j]! + eps && g[j]! > 0
@@ -99,49 +163,7 @@ export function minimizeBounded(
       mask[j] = f
       d[j] = f ? -g[j]! : 0
     }
-    // two-loop recursion restricted to the free variables: d is zero off the free set and every
-    // update is multiplied by the 0/1 mask, so the loops run without branches; each pass over the
-    // vectors both applies one pair's update and takes the dot product for the next pair (half
-    // the passes of the textbook form; this was most of the optimizer's own time at 4 000
-    // variables)
-    const k = S.length
-    if (k > 0) {
-      let acc = 0
-      const sl = S[k - 1]!
-      for (let j = 0; j < n; j++) acc += sl[j]! * d[j]!
-      for (let i = k - 1; i >= 0; i--) {
-        const a = acc * rhoS[i]!
-        alphaBuf[i] = a
-        const y = Y[i]!
-        // the next dot product: s of the pair before, or y₀ for the second loop's first step
-        const nx = i > 0 ? S[i - 1]! : Y[0]!
-        acc = 0
-        for (let j = 0; j < n; j++) {
-          const dj = d[j]! - a * y[j]! * mask[j]!
-          d[j] = dj
-          acc += nx[j]! * dj
-        }
-      }
-      // initial Hessian γ·I with γ = s·y / y·y of the newest pair; acc = y₀·d before scaling
-      const gamma = 1 / (rhoS[k - 1]! * yyS[k - 1]!)
-      acc *= gamma
-      for (let i = 0; i < k; i++) {
-        const c = alphaBuf[i]! - acc * rhoS[i]!
-        const s = S[i]!
-        const ny = i + 1 < k ? Y[i + 1]! : null
-        const scale = i === 0 ? gamma : 1
-        acc = 0
-        if (ny) {
-          for (let j = 0; j < n; j++) {
-            const dj = d[j]! * scale + c * s[j]! * mask[j]!
-            d[j] = dj
-            acc += ny[j]! * dj
-          }
-        } else {
-          for (let j = 0; j < n; j++) d[j] = d[j]! * scale + c * s[j]! * mask[j]!
-        }
-      }
-    }
+    lbfgsDirection(d, mask, { S, Y, rhoS, yyS }, alphaBuf)
     let slope = 0
     for (let j = 0; j < n; j++) slope += d[j]! * g[j]!
     if (!(slope < 0)) {
