@@ -29,12 +29,13 @@ export const FINE_CONTROLS: Partial<ControlOptions> = { minLengthM: 50, maxLengt
 export const FINE_RETRY_MAX_SEGMENTS = 8000
 
 /**
- * The pacing optimizer: one run with the default control segments and, under W′ on courses of at
+ * The pacing optimizer at a fixed drag (the public `optimizePacing` of positions.ts wraps it with
+ * the riding positions): one run with the default control segments and, under W′ on courses of at
  * most FINE_RETRY_MAX_SEGMENTS segments when the scenario sets no control options, a second with
  * FINE_CONTROLS; the result whose rideable plan is faster is returned (its bound is then the
  * faster of the two per-segment optima).
  */
-export function optimizePacing(input: PacingInput): PacingResult {
+export function optimizeWithoutPositions(input: PacingInput): PacingResult {
   const first = optimizeOnce(input)
   if (
     input.pacing.constraint.type !== 'w_prime_balance' ||

@@ -14,7 +14,7 @@ import {
   sameAssignment,
 } from '../sim/positions.ts'
 import { simulate } from '../sim/simulate.ts'
-import { optimizePacing as optimizeCore } from './pacing.ts'
+import { optimizeWithoutPositions as optimizeCore } from './pacing.ts'
 import type { PacingInput, PacingResult as CoreResult } from './pacing.ts'
 
 /** The optimizer's result with the position ridden on each segment (when positions matter). */

@@ -3,7 +3,10 @@
 // reported time = simulate() of the returned plan), and a wall that cannot be climbed.
 import { describe, expect, it } from 'vitest'
 import { courseFromSegments, simulate, type Rider } from '../../src/index.ts'
-import { optimizePacing, type PacingInput } from '../../src/optimize/pacing.ts'
+import {
+  optimizeWithoutPositions as optimizePacing,
+  type PacingInput,
+} from '../../src/optimize/pacing.ts'
 import { referenceOptimize, type ReferenceConstraint } from '../../src/optimize/reference.ts'
 import { randomCourse } from '../random.ts'
 

@@ -2,7 +2,7 @@
 // terrain and wind, ridden through the simulation.
 import { describe, expect, it } from 'vitest'
 import { courseFromSegments, simulate, type Rider } from '../../src/index.ts'
-import { optimizePacing } from '../../src/optimize/pacing.ts'
+import { optimizeWithoutPositions as optimizePacing } from '../../src/optimize/pacing.ts'
 import { sectionLabel } from '../../src/optimize/plan.ts'
 
 const rider: Rider = {

@@ -11,7 +11,10 @@ import {
   type Environment,
   type Rider,
 } from '../../src/index.ts'
-import { FINE_CONTROLS, optimizePacing } from '../../src/optimize/pacing.ts'
+import {
+  FINE_CONTROLS,
+  optimizeWithoutPositions as optimizePacing,
+} from '../../src/optimize/pacing.ts'
 import { rng } from '../random.ts'
 
 /** The test rider: 70 + 8 kg, CdA 0.26, Crr 0.004, η 0.976, CP 300 W, W′ 20 kJ, max 900 W. */

@@ -1,7 +1,7 @@
 // Where theory or published studies give the answer (docs/engine/science.md §4 and §10 rows 31–33).
 import { describe, expect, it } from 'vitest'
 import { courseFromSegments, simulate, steadySpeed, type Rider } from '../../src/index.ts'
-import { optimizePacing } from '../../src/optimize/pacing.ts'
+import { optimizeWithoutPositions as optimizePacing } from '../../src/optimize/pacing.ts'
 
 const rider: Rider = {
   massKg: 75,
