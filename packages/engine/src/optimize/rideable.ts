@@ -106,13 +106,24 @@ export function bestTargetPlan(
     levelPlanWeighted(pw, tm, true)
     if (s.im.n <= LONG_COARSE) levelPlanWeighted(pw, tm, false)
   }
+  // The same structure from the same start is the same reduced problem (the two weightings, or
+  // two cuts, often give the same levels): it is solved once.
+  const solved = new Set<string>()
+  const firstTime = (...parts: ArrayLike<number>[]) => {
+    const key = parts.map((a) => Array.prototype.join.call(a, ',')).join('|')
+    if (solved.has(key)) return false
+    solved.add(key)
+    return true
+  }
   const levelPlanWeighted = (pw: Float64Array, tm: Float64Array, curvature: boolean) => {
     const weight = new Float64Array(K)
     for (let k = 0; k < K; k++) weight[k] = curvature ? tm[k]! / Math.max(50, pw[k]!) ** 2 : tm[k]!
     const targetOf = levelSections(pw, weight, terrain.length, M, o.minSectionM)
     const T = compactTargets(targetOf)
     if (T < 2) return
-    const r = optimizeTargets(s, targetOf, [targetMeans(targetOf, T, pw, tm)])
+    const start = targetMeans(targetOf, T, pw, tm)
+    if (!firstTime(targetOf, start)) return
+    const r = optimizeTargets(s, targetOf, [start])
     if (r) {
       simulations += r.simulations
       gradients += r.gradients
@@ -148,6 +159,7 @@ export function bestTargetPlan(
       }
       for (const sec of cuts) {
         const S = compactTargets(sec)
+        if (!firstTime(sec)) continue
         let rs = sectionDp(s, sec, S)
         // then the sections' powers polished with inertia, where the sections are few enough
         // for it to be cheap (not on the 180 km bench course's 600 sections)
