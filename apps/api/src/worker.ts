@@ -10,7 +10,11 @@ import { ConfigError, loadConfig, type Config } from './config.ts'
 import { checkReadiness, type Readiness } from './routes/health/readiness.ts'
 import { loadSessionTokens } from './services/session-token.ts'
 
-export async function startWorker(config: Config) {
+/** `pollingIntervalSeconds`: the job workers' fallback poll (JobSystem.start; 2 s by default). */
+export async function startWorker(
+  config: Config,
+  options: { pollingIntervalSeconds?: number } = {},
+) {
   if (!config.DATABASE_URL) {
     throw new ConfigError([
       'DATABASE_URL: required by the worker role (it shares the job queue of PostgreSQL)',
@@ -26,7 +30,7 @@ export async function startWorker(config: Config) {
   const sessionTokens = await loadSessionTokens(database, config.publicUrl)
   const app = await buildApp({ config, database, sessionTokens })
   await app.ready()
-  await app.jobs.start({ workers: config.JOB_WORKERS })
+  await app.jobs.start({ workers: config.JOB_WORKERS, ...options })
   const health = await listenHealth(config, () =>
     checkReadiness({
       database,

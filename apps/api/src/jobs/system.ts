@@ -30,7 +30,10 @@ export type JobContext = {
   pool: Pick<WorkerPool, 'run'>
   /** Aborted when the job is cancelled or pg-boss no longer counts it as ours: stop working. */
   signal: AbortSignal
-  /** Records progress (0–100) where the API reads it; throttled, NOTIFYed by the jobs trigger. */
+  /**
+   * Records progress (0–100) and what the job is doing where the API reads it, NOTIFYed by the
+   * jobs trigger: a new message (a new stage) at once, progress within a stage throttled.
+   */
   progress(progress: number, message?: string): void
 }
 
@@ -94,8 +97,17 @@ const errorOf = (error: unknown): { code: string; message: string } => {
  * In embedded mode pg-boss reaches PGlite through its `fromPglite` adapter over the database's
  * thread client (PGlite runs in a worker thread, packages/db/src/pglite-thread.mjs), whose
  * statements take PGlite's transaction lock like the application's (docs/decisions/0005). On
- * PostgreSQL it has its own small pool. Either way LISTEN/NOTIFY wakes a worker as soon as a job
- * is sent.
+ * PostgreSQL it has its own small pool.
+ *
+ * A sent job starts at once, never after a poll:
+ * - in the process that sends it, `send` wakes one of its idle workers of that queue
+ *   (pg-boss's `notifyWorker`);
+ * - in every other process, pg-boss's own LISTEN/NOTIFY (`useListenNotify`, queues with
+ *   `notify`): the job's insert NOTIFYs in its own transaction, and each process LISTENs on a
+ *   dedicated connection that it checks with a heartbeat, re-opens when it drops and, once back,
+ *   wakes its workers to fetch what was sent meanwhile.
+ * The poll (`pollingIntervalSeconds`) stays as the fallback: a retry whose delay ran out, a
+ * database where LISTEN cannot be held (a transaction-pooling proxy).
  */
 export class JobSystem {
   private boss?: PgBoss
@@ -105,6 +117,8 @@ export class JobSystem {
   private interactive?: WorkerPool
   /** The attempts running in this process, to stop one at once when its job is cancelled. */
   private readonly running = new Map<string, AbortController>()
+  /** This process's pg-boss workers that hold no job now, per queue: `send` wakes one. */
+  private readonly idle = new Map<string, Set<string>>()
 
   constructor(
     private readonly database: Database,
@@ -158,9 +172,16 @@ export class JobSystem {
   /**
    * Starts the queues and, with `workers` > 0, a pool of that many threads working them.
    * Re-sends jobs whose row says unfinished but that pg-boss does not know (a crash between the
-   * row's commit and the send): sending the same id twice is a no-op.
+   * row's commit and the send): sending the same id twice is a no-op. `pollingIntervalSeconds` is
+   * the fallback poll of the workers (a sent job wakes them without it, see the class comment).
    */
-  async start({ workers }: { workers: number }): Promise<void> {
+  async start({
+    workers,
+    pollingIntervalSeconds = 2,
+  }: {
+    workers: number
+    pollingIntervalSeconds?: number
+  }): Promise<void> {
     const boss = await this.connect()
     for (const job of await unfinishedJobs(this.database.db)) {
       if (!this.definitions.has(job.kind)) continue
@@ -189,24 +210,29 @@ export class JobSystem {
     // (limits.ts). A worker that has just finished a job fetches again at once instead of
     // sleeping out its poll: a backlog is worked without a pause between two jobs.
     for (const d of this.definitions.values()) {
+      const idle = new Set<string>()
+      this.idle.set(d.queue, idle)
       for (let i = 0; i < workers; i++) {
         let workerId = ''
         workerId = await boss.work(
           d.queue,
           {
             includeMetadata: true,
-            pollingIntervalSeconds: 2,
-            notifyPollingIntervalSeconds: 2,
+            pollingIntervalSeconds,
+            notifyPollingIntervalSeconds: pollingIntervalSeconds,
           },
           async ([job]: JobWithMetadata<JobData>[]) => {
             if (!job) return
+            idle.delete(workerId)
             try {
               await this.runAttempt(d, job)
             } finally {
+              idle.add(workerId)
               boss.notifyWorker(workerId)
             }
           },
         )
+        idle.add(workerId)
       }
     }
   }
@@ -244,6 +270,10 @@ export class JobSystem {
   async send(queue: string, jobId: string, turn: number): Promise<void> {
     const boss = await this.connect()
     await boss.send(queue, { jobId } satisfies JobData, { id: jobId, priority: -turn })
+    // One idle worker of this process fetches now (the lowest turn first, this job or an older
+    // one); the other processes hear the insert's NOTIFY.
+    const [workerId] = this.idle.get(queue) ?? []
+    if (workerId) boss.notifyWorker(workerId)
   }
 
   /** pg-boss's view of a job (state, retry count), for diagnostics and tests. */
@@ -281,9 +311,11 @@ export class JobSystem {
     const local = new AbortController()
     this.running.set(jobId, local)
     const signal = AbortSignal.any([local.signal, job.signal])
-    // Progress is written at most every PROGRESS_INTERVAL_MS; the latest value within an interval
-    // is written at its end (so a quick 5 → 10 % step still shows 10 %).
+    // Progress within a stage is written at most every PROGRESS_INTERVAL_MS; the latest value
+    // within an interval is written at its end (so a quick 5 → 10 % step still shows 10 %). A
+    // new stage is written at once, so that each one is seen, however short.
     let lastWrite = 0
+    let lastMessage: string | null = null
     let latest: { p: number; message: string | null } | undefined
     let timer: NodeJS.Timeout | undefined
     let pending: Promise<void> = Promise.resolve()
@@ -293,6 +325,7 @@ export class JobSystem {
       const { p, message } = latest
       latest = undefined
       lastWrite = Date.now()
+      lastMessage = message
       pending = pending
         .then(async () => {
           await recordProgress(db, jobId, p, message)
@@ -319,7 +352,7 @@ export class JobSystem {
       progress: (progress, message) => {
         latest = { p: Math.max(0, Math.min(100, progress)), message: message ?? null }
         const wait = lastWrite + PROGRESS_INTERVAL_MS - Date.now()
-        if (wait <= 0) flush()
+        if (wait <= 0 || latest.message !== lastMessage) flush()
         else timer ??= setTimeout(flush, wait)
       },
     }
@@ -389,6 +422,7 @@ export class JobSystem {
   /** Stops the threads first (their jobs fail now and are retried after a restart), then pg-boss. */
   async stop(): Promise<void> {
     await Promise.all([this.pool?.close(), this.interactive?.close()])
+    this.idle.clear()
     this.pool = undefined
     this.interactive = undefined
     const boss = this.booting ? await this.booting.catch(() => undefined) : undefined
