@@ -97,19 +97,22 @@ describe('race-day weather in an optimization', () => {
     const record = out.record as {
       start_utc: string
       issued_at: string
-      arrival: { first_guess: { converged: boolean; power_w: number }; rounds: unknown[] }
+      arrival: {
+        first_guess: { converged: boolean; power_w: number; time_s: number }
+        rounds: unknown[]
+      }
       sensitivity: { of: string; base_s: number; min_s: number; max_s: number }
       wind_height_factor: number
       strip: unknown[]
     }
     expect(record.start_utc).toBe(`${tomorrow}T09:30:00.000Z`)
     expect(Date.parse(record.issued_at)).toBeLessThanOrEqual(Date.now())
-    // First-guess arrivals: a steady 90 % of the setup's CP (280 W); the plan's rounds come with
-    // `iterate`, run by the job.
-    expect(record.arrival).toMatchObject({
-      first_guess: { converged: true, power_w: 252 },
-      rounds: [],
-    })
+    // First-guess arrivals: the steady ride the W′ balance allows, which spends the setup's W′
+    // (20 kJ) above its CP (280 W) by the finish: (P − CP) × time = W′, to the watt; the plan's
+    // rounds come with `iterate`, run by the job.
+    const guess = record.arrival.first_guess
+    expect(record.arrival).toMatchObject({ first_guess: { converged: true }, rounds: [] })
+    expect(Math.abs((guess.power_w - 280) * guess.time_s - 20_000)).toBeLessThan(guess.time_s)
     expect(record.sensitivity.of).toBe('steady ride')
     expect(record.wind_height_factor).toBe(0.738)
     expect(record.sensitivity.min_s).toBeLessThan(record.sensitivity.base_s)
@@ -143,11 +146,11 @@ describe('race-day weather in an optimization', () => {
       }
     }
     // Four days ahead: days the first test did not cache, so the job must ask the stand-in (the
-    // app's config, not process.env, points it there).
+    // app's config, not process.env, points it there), once: every round reads that forecast.
     const asked = standIn.requests.length
     const later = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10)
     const used = await run((await runnable(true, `${later}T09:30`)).optimization.id)
-    expect(standIn.requests.length).toBeGreaterThan(asked)
+    expect(standIn.requests.length - asked).toBe(1)
     expect(used.weather.status).toBe('used')
     expect(used.weather.issued_at).toEqual(expect.any(String))
     // The stored result's weather is what the contract (@veloptima/contracts weather.ts) describes,
@@ -161,27 +164,33 @@ describe('race-day weather in an optimization', () => {
       points: expect.any(Array),
       arrival: {
         first_guess: expect.any(Object),
-        tolerance_s: 60,
         rounds: expect.any(Array),
         converged: true,
       },
       sensitivity: { of: 'plan' },
     })
     // Arrival times from the plan: the first optimization used the steady ride's, each later
-    // one the previous plan's; the last plan's own arrivals are within a minute of its inputs.
+    // one the previous plan's, until the plan's own arrivals move less than the forecast resolves.
+    // The stand-in's steepest value is its temperature (5 °C × sin(2π h / 24): 1.31 °C an hour at
+    // most, reported to 0.1 °C, 0.1 °C more or less per hour from the rounding): a shift of
+    // 0.1 / (1.31 + 0.1) to 0.1 / 1.31 hours, 255–275 s, changes no value by more than 0.1.
     const arrival = used.weather.arrival as {
       rounds: { arrivals: string; time_s: number; max_shift_s: number }[]
       converged: boolean
       tolerance_s: number
     }
+    expect(arrival.tolerance_s).toBeGreaterThanOrEqual(255)
+    expect(arrival.tolerance_s).toBeLessThanOrEqual(280)
     expect(arrival.rounds[0]!.arrivals).toBe('first-guess')
-    expect(arrival.rounds.length).toBeGreaterThanOrEqual(1)
-    expect(arrival.rounds.length).toBeLessThanOrEqual(4)
     expect(arrival.converged).toBe(true)
-    expect(arrival.rounds.at(-1)!.max_shift_s).toBeLessThan(60)
+    // The steady ride at the constraint's own power puts the rider within that of the plan: one
+    // optimization.
+    expect(arrival.rounds).toHaveLength(1)
+    const lastShift = arrival.rounds.at(-1)!.max_shift_s
+    expect(lastShift).toBeLessThan(arrival.tolerance_s)
     expect(arrival.rounds.at(-1)!.time_s).toBeCloseTo(used.time_s, 0)
-    // The strip's times are where the stored plan puts the rider: start + the plan's elapsed time
-    // at the stretch (its series), within the 60 s tolerance and half a stretch's riding.
+    // The strip's times are those the stored plan was optimized with: start + the plan's elapsed
+    // time at the stretch (its series), within the last round's shift and half a stretch's riding.
     const startMs = Date.parse(used.weather.start_utc as string)
     const d = [0, ...used.series.distance_m]
     const el = [0, ...used.series.time_s]
@@ -192,7 +201,7 @@ describe('race-day weather in an optimization', () => {
     }
     for (const s of used.weather.strip as { start_m: number; end_m: number; time: string }[]) {
       const expected = startMs / 1000 + elapsedAt((s.start_m + s.end_m) / 2)
-      expect(Math.abs(Date.parse(s.time) / 1000 - expected)).toBeLessThan(75)
+      expect(Math.abs(Date.parse(s.time) / 1000 - expected)).toBeLessThan(lastShift + 15)
     }
     // The range is the plan's, ridden in the changed forecasts; the forecast as issued gives
     // the plan's own time back (the same powers, the same conditions).

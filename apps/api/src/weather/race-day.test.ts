@@ -1,5 +1,7 @@
 // Forecast points along a course's track: the start, the finish and evenly between, positions
-// interpolated linearly between the track's points (plain arithmetic here). And the time range
+// interpolated linearly between the track's points (plain arithmetic here). How far arrival times
+// may move before the forecast read there changes by more than it resolves, and the steady power
+// each constraint allows (arithmetic on the forecast's hourly values). And the time range
 // for the forecast's spread when a changed forecast of the plan's ride falls outside the fetched
 // hours: the steady ride's range is kept, with real simulations on a real
 // forecast whose hours end just after the plan's finish.
@@ -15,7 +17,7 @@ import {
   type ForecastPoint,
   type Rider,
 } from '@veloptima/engine'
-import { planSensitivity, pointsAlong } from './race-day.ts'
+import { arrivalToleranceS, planSensitivity, pointsAlong, steadyPowerFor } from './race-day.ts'
 
 describe('pointsAlong', () => {
   it('six points at even distances, positions between the track points', () => {
@@ -27,6 +29,70 @@ describe('pointsAlong', () => {
     // 15 km: a third of the way along the second leg (10 → 25 km).
     expect(p[3]!.lonDeg).toBeCloseTo(6 + 0.2 / 3, 12)
     expect(p[5]).toEqual({ latDeg: 45.1, lonDeg: 6.2, distanceM: 25_000 })
+  })
+})
+
+describe('arrivalToleranceS', () => {
+  const H = 3600
+  const T0 = Date.UTC(2026, 6, 1, 6) / 1000
+  const hours = [0, 1, 2, 3, 4].map((k) => T0 + k * H)
+  const point = (distanceM: number, change: Partial<ForecastPoint> = {}): ForecastPoint => ({
+    distanceM,
+    elevationM: 100,
+    timeS: hours,
+    windSpeedMps: [4, 4, 4, 4, 4],
+    windFromDeg: [200, 200, 200, 200, 200],
+    temperatureC: [15, 15, 15, 15, 15],
+    relativeHumidity: [0.6, 0.6, 0.6, 0.6, 0.6],
+    surfacePressurePa: [100_000, 100_000, 100_000, 100_000, 100_000],
+    ...change,
+  })
+  const tolerance = (...points: ForecastPoint[]) => arrivalToleranceS({ points }, T0, T0 + 4 * H)
+
+  it('a forecast that does not change: one forecast step', () => {
+    expect(tolerance(point(0), point(10_000))).toBe(3600)
+  })
+
+  it('the steepest value decides: 0.1 °C of a 1 °C an hour rise is 6 minutes', () => {
+    const warming = point(10_000, { temperatureC: [15, 16, 17, 18, 19] })
+    expect(tolerance(point(0), warming)).toBe(360)
+    // 2 % humidity an hour: 1 % in 30 minutes, less steep than the warming.
+    const drying = point(0, { relativeHumidity: [0.6, 0.58, 0.56, 0.54, 0.52] })
+    expect(tolerance(drying)).toBe(1800)
+    expect(tolerance(drying, warming)).toBe(360)
+  })
+
+  it('wind counts as a vector: a 90° veer of a 4 m/s wind is 5.66 m/s of change', () => {
+    const veer = point(0, { windFromDeg: [200, 290, 290, 290, 290] })
+    // 0.1 m/s of 4 × √2 m/s in an hour.
+    expect(tolerance(veer)).toBe(Math.round((0.1 / (4 * Math.SQRT2)) * 3600))
+  })
+
+  it('never below a minute (a gale rising 10 m/s in an hour), hours outside the ride aside', () => {
+    const gale = point(0, { windSpeedMps: [4, 14, 14, 14, 14] })
+    expect(tolerance(gale)).toBe(60)
+    // The same gale before the ride: the ride's own hours are calm.
+    expect(arrivalToleranceS({ points: [gale] }, T0 + 1.5 * H, T0 + 3.5 * H)).toBe(3600)
+  })
+})
+
+describe('steadyPowerFor', () => {
+  const rider = { cpW: 280, wPrimeJ: 20_000, maxPowerW: 900 }
+  it('the power each constraint allows a steady ride of an hour', () => {
+    const at = (constraint: Parameters<typeof steadyPowerFor>[0]['constraint']) =>
+      steadyPowerFor({ constraint }, rider, 3600)
+    expect(at({ type: 'average_power', powerW: 250 })).toBe(250)
+    // A steady ride's normalized power is its power.
+    expect(at({ type: 'normalized_power', powerW: 260 })).toBe(260)
+    // 900 kJ over an hour.
+    expect(at({ type: 'work', workJ: 900_000 })).toBe(250)
+    // CP plus the 20 kJ of W′ spent over 3600 s: 285.6 W.
+    expect(at({ type: 'w_prime_balance' })).toBe(286)
+    // Within the plan's bounds.
+    expect(steadyPowerFor({ constraint: { type: 'w_prime_balance' } }, rider, 30)).toBe(900)
+    expect(
+      steadyPowerFor({ constraint: { type: 'work', workJ: 1000 }, minPowerW: 100 }, rider, 3600),
+    ).toBe(100)
   })
 })
 

@@ -1,11 +1,14 @@
 // Race-day weather for an optimization run: when the optimization has an event start
 // (`inputs.environment.event_start`, local date and time at the course), conditions along the
-// course are fetched (a handful of points, the ride's hours) and read at first-guess arrival times
-// (a steady ride at 90 % CP, iterated); the optimizer's scenario gets per-segment wind (rider
-// height) and air; wind stretches typed by hand still win. Then `iterate` re-optimizes with the
-// arrival times of the optimized plan itself until they move by less than a minute (at most 3
-// more rounds), and the time range for the forecast's spread is that of the plan as ridden. Weather that cannot be had never fails the run: the typed inputs stay in charge and
-// the result says why.
+// course are fetched once (a handful of points, the ride's hours) and read at first-guess arrival
+// times: a steady ride at the power the run's own constraint allows (the optimizer's baseline:
+// the average or normalized power asked for, the work spread over the ride, or CP plus W′ spent
+// over the ride), iterated with the forecast. The optimizer's scenario gets per-segment wind
+// (rider height) and air; wind stretches typed by hand still win. Then `iterate` re-optimizes
+// with the arrival times of the optimized plan itself, on the same fetched forecast, until they
+// move by less than the forecast resolves (at most 3 more rounds), and the time range for the
+// forecast's spread is that of the plan as ridden. Weather that cannot be had never fails the
+// run: the typed inputs stay in charge and the result says why.
 import { eq } from 'drizzle-orm'
 import type { RaceDayWeatherRecord, RaceDayWeatherUsed } from '@veloptima/contracts'
 import { courses, type Db, type JsonObject } from '@veloptima/db'
@@ -19,7 +22,9 @@ import {
   type ArrivalInput,
   type CourseConditions,
   type Environment,
+  type Forecast,
   type ForecastSensitivity,
+  type PacingSettings,
   type PlanRound,
   type RunOutput,
   type SimulationResult,
@@ -38,8 +43,79 @@ export const COURSE_POINTS = 6
 
 /** Re-optimizations with the plan's own arrival times, at most (docs/engine/weather.md). */
 export const PLAN_ROUNDS = 3
-/** Arrival times that move by less than this between rounds are final (s). */
+/** Arrival times that move by less than this between rounds are always final (s). */
 export const ARRIVAL_TOLERANCE_S = 60
+
+/**
+ * The smallest change the forecast reports: Open-Meteo gives wind to 0.1 m/s (and direction to
+ * 1°, 0.09 m/s of a 5 m/s wind), temperature to 0.1 °C, humidity to 1 % and pressure to 0.1 hPa
+ * (open-meteo.ts reads them; stand-in.ts answers with the same precision).
+ */
+export const FORECAST_RESOLUTION = {
+  windMps: 0.1,
+  temperatureC: 0.1,
+  relativeHumidity: 0.01,
+  pressurePa: 10,
+}
+
+/**
+ * How far an arrival time may move before the forecast read there changes by more than it
+ * resolves (s): between two forecast hours each value is interpolated linearly, so a shift of
+ * Δt changes it by at most its steepest hourly slope × Δt. The slopes are those of the hours in
+ * [fromS, toS] at every forecast point; wind counts as a vector (speed and direction together).
+ * At least ARRIVAL_TOLERANCE_S, at most one forecast step. A plan whose arrivals move less than
+ * this was optimized with the conditions it meets, to the forecast's own precision: another round
+ * would read values that differ from these by less than the forecast resolves.
+ */
+export function arrivalToleranceS(forecast: Forecast, fromS: number, toS: number): number {
+  let tolerance = Infinity
+  let step = Infinity
+  const res = FORECAST_RESOLUTION
+  const limit = (change: number, resolution: number, dt: number) => {
+    if (Math.abs(change) > 0) tolerance = Math.min(tolerance, (resolution / Math.abs(change)) * dt)
+  }
+  for (const p of forecast.points) {
+    const t = p.timeS
+    for (let k = 0; k + 1 < t.length; k++) {
+      const t0 = t[k]!
+      const t1 = t[k + 1]!
+      if (t1 < fromS || t0 > toS) continue
+      const dt = t1 - t0
+      step = Math.min(step, dt)
+      const toRad = Math.PI / 180
+      const east = (j: number) => p.windSpeedMps[j]! * Math.sin(p.windFromDeg[j]! * toRad)
+      const north = (j: number) => p.windSpeedMps[j]! * Math.cos(p.windFromDeg[j]! * toRad)
+      limit(Math.hypot(east(k + 1) - east(k), north(k + 1) - north(k)), res.windMps, dt)
+      limit(p.temperatureC[k + 1]! - p.temperatureC[k]!, res.temperatureC, dt)
+      limit(p.relativeHumidity[k + 1]! - p.relativeHumidity[k]!, res.relativeHumidity, dt)
+      limit(p.surfacePressurePa[k + 1]! - p.surfacePressurePa[k]!, res.pressurePa, dt)
+    }
+  }
+  if (!Number.isFinite(step)) return ARRIVAL_TOLERANCE_S
+  return Math.round(Math.max(ARRIVAL_TOLERANCE_S, Math.min(step, tolerance)))
+}
+
+/**
+ * The steady power that meets the run's constraint for a ride of `timeS` (the optimizer's
+ * baseline): the average or normalized power asked for (a steady ride's NP is its power), the
+ * work over the ride, or CP + W′ / time (a steady ride above CP spends W′ at P − CP, docs/engine/
+ * science.md), within the plan's power bounds.
+ */
+export function steadyPowerFor(
+  pacing: PacingSettings,
+  rider: { cpW?: number; wPrimeJ?: number; maxPowerW?: number },
+  timeS: number,
+): number {
+  const c = pacing.constraint
+  const p =
+    c.type === 'average_power' || c.type === 'normalized_power'
+      ? c.powerW
+      : c.type === 'work'
+        ? c.workJ / timeS
+        : (rider.cpW ?? 200) + (rider.wPrimeJ ?? 0) / timeS
+  const hi = pacing.maxPowerW ?? rider.maxPowerW ?? Infinity
+  return round(Math.min(hi, Math.max(pacing.minPowerW ?? 0, p)), 0)
+}
 
 /** Runs the optimizer (in a worker thread) on an input; `round` counts from 0. */
 export type Optimize = (input: OptimizerInput, round: number) => Promise<RunOutput>
@@ -52,8 +128,12 @@ export interface RaceDayOutcome {
   /**
    * With the forecast in use: optimizes with the first-guess arrivals, then again with the plan's
    * own arrival times until they settle; answers the last output, its input and the record.
+   * `stage` hears when the rounds are over and the plan's forecast range is computed.
    */
-  iterate?: (optimize: Optimize) => Promise<{
+  iterate?: (
+    optimize: Optimize,
+    stage?: (name: 'plan range') => void,
+  ) => Promise<{
     output: RunOutput
     input: OptimizerInput
     record: RaceDayWeatherRecord
@@ -150,6 +230,13 @@ export function planSensitivity(
   }
 }
 
+/** The optimization's event start (local date and time at the course), or null without one. */
+export function eventStartOf(snapshot: RunSnapshot): string | null {
+  const env = ((snapshot.optimization.inputs ?? {}) as { environment?: { event_start?: unknown } })
+    .environment
+  return typeof env?.event_start === 'string' ? env.event_start : null
+}
+
 export class RaceDayWeather {
   constructor(
     private readonly db: Db,
@@ -158,11 +245,8 @@ export class RaceDayWeather {
 
   /** Null when the optimization has no event start (the typed inputs apply, nothing to say). */
   async forRun(snapshot: RunSnapshot, input: OptimizerInput): Promise<RaceDayOutcome | null> {
-    const env = (
-      (snapshot.optimization.inputs ?? {}) as { environment?: { event_start?: unknown } }
-    ).environment
-    const eventStart = env?.event_start
-    if (typeof eventStart !== 'string') return null
+    const eventStart = eventStartOf(snapshot)
+    if (eventStart === null) return null
     const unavailable = (reason: string, message: string): RaceDayOutcome => ({
       input,
       record: { status: 'unavailable', reason, message, event_start: eventStart },
@@ -192,26 +276,46 @@ export class RaceDayWeather {
         local + 14 * 3600 + rideS,
       )
       const startS = local - weather.utcOffsetS
-      // First-guess arrival times from a steady ride at 90 % of CP (200 W without CP), iterated;
-      // `iterate` replaces them with the optimized plan's own.
-      const powerW = parsed.rider.cpW ? round(0.9 * parsed.rider.cpW, 0) : 200
+      // First-guess arrival times from a steady ride at the power the constraint allows (its
+      // time decides it for the work and W′ constraints: a few rounds, each iterated with the
+      // forecast); `iterate` replaces them with the optimized plan's own.
       const manual = parsed.environment?.windSegments ?? []
       const base: Environment = { ...parsed.environment }
       delete base.windSegments
+      const steadyAt = (powerW: number) =>
+        simulationEvaluator({
+          course: parsed.course,
+          rider: parsed.rider,
+          ...(parsed.options ? { options: parsed.options } : {}),
+          pacing: { type: 'constant', powerW },
+        })
+      const constraint = parsed.pacing.constraint
+      let powerW =
+        constraint.type === 'work'
+          ? parsed.rider.cpW
+            ? round(0.9 * parsed.rider.cpW, 0)
+            : 200
+          : steadyPowerFor(parsed.pacing, parsed.rider, Infinity)
       const arrival: ArrivalInput<SimulationResult> = {
         course: parsed.course,
         forecast: weather.forecast,
         startTimeS: startS,
         baseEnvironment: base,
         manualWind: manual,
-        evaluate: simulationEvaluator({
-          course: parsed.course,
-          rider: parsed.rider,
-          ...(parsed.options ? { options: parsed.options } : {}),
-          pacing: { type: 'constant', powerW },
-        }),
+        evaluate: steadyAt(powerW),
       }
-      let outcome = iterateArrival(arrival)
+      const steady = () => {
+        let found = iterateArrival(arrival)
+        for (let k = 0; k < 4 && Number.isFinite(found.timeS); k++) {
+          const next = steadyPowerFor(parsed.pacing, parsed.rider, found.timeS)
+          if (Math.abs(next - powerW) < 1) break
+          powerW = next
+          arrival.evaluate = steadyAt(powerW)
+          found = iterateArrival(arrival)
+        }
+        return found
+      }
+      let outcome = steady()
       if (!Number.isFinite(outcome.timeS)) {
         return unavailable(
           'not_finished',
@@ -222,8 +326,14 @@ export class RaceDayWeather {
       if (startS + outcome.timeS + 3600 > local + 14 * 3600 + rideS) {
         weather = await this.source.alongCourse(points, startS, startS + 2 * outcome.timeS + 3600)
         arrival.forecast = weather.forecast
-        outcome = iterateArrival(arrival)
+        outcome = steady()
       }
+      // The plan's arrivals lie near the steady ride's: the slopes of these hours decide.
+      const toleranceS = arrivalToleranceS(
+        weather.forecast,
+        startS,
+        startS + 1.25 * outcome.timeS + 3600,
+      )
       const course = parsed.course
       /** The optimizer input with an environment's per-segment wind and air. */
       const inputFor = (env: Environment): OptimizerInput => {
@@ -299,7 +409,7 @@ export class RaceDayWeather {
         steadySensitivity,
         'steady ride',
       )
-      const iterate = async (optimize: Optimize) => {
+      const iterate = async (optimize: Optimize, stage?: (name: 'plan range') => void) => {
         const planned = await iteratePlanArrival({
           course,
           forecast: weather.forecast,
@@ -314,9 +424,10 @@ export class RaceDayWeather {
               ? { distanceM: p.series.distance_m, elapsedS: p.series.time_s, timeS: p.time_s }
               : null
           },
-          toleranceS: ARRIVAL_TOLERANCE_S,
+          toleranceS,
           maxRounds: PLAN_ROUNDS,
         })
+        stage?.('plan range')
         const plan = pacingOf(planned.result)
         const { sensitivity, of } = planSensitivity(
           arrival,
@@ -337,7 +448,7 @@ export class RaceDayWeather {
             planned.conditions,
             {
               first_guess: firstGuess,
-              tolerance_s: ARRIVAL_TOLERANCE_S,
+              tolerance_s: toleranceS,
               rounds: planned.rounds.map(roundRecord),
               converged: planned.converged,
               ...(planned.stoppedBy ? { stopped_by: planned.stoppedBy } : {}),
