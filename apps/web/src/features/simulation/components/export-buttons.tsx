@@ -1,5 +1,6 @@
 // Exports of a result's plan, written in the browser by @veloptima/formats: CSV, FIT course with
-// power targets, GPX with the plan in extensions; the race sheet is this page printed.
+// power targets, GPX with the plan in extensions, each carrying the plan's targets as the race
+// sheet lists them; the race sheet is this page printed (race-sheet.tsx).
 import { useState } from 'react'
 import type * as Formats from '@veloptima/formats'
 import {
@@ -47,12 +48,16 @@ export function ExportButtons({
   }))
   const base = fileBase(name)
   // The writers (and Garmin's FIT SDK) load on the first export, not with the page; the plan's
-  // sections are converted by the same function the API's stored export uses.
+  // sections and targets are converted by the same function the API's stored export uses.
   const run = (f: (w: typeof Formats, plan: Formats.PlanExport) => void) => {
     setError(null)
     import('@veloptima/formats')
       .then((w) =>
-        f(w, { name, sections: w.exportSections(output.plan), ...(points ? { points } : {}) }),
+        f(w, {
+          name,
+          sections: w.exportSections(output.plan, output.targets),
+          ...(points ? { points } : {}),
+        }),
       )
       .catch((e: unknown) => setError(errorMessage(e)))
   }

@@ -1,16 +1,137 @@
-import type { ReactNode } from 'react'
+import { use, type ReactNode } from 'react'
 import { formatQuantity, toDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
 import { clockTime, formatDuration, percent } from '../lib/format.ts'
-import { sectionNamesFor, type NamedSection } from '../lib/plan-sections.ts'
+import {
+  formatRanges,
+  PlanCpContext,
+  planTargets,
+  sectionNamesFor,
+  type NamedSection,
+  type PlanTargetRow,
+} from '../lib/plan-sections.ts'
 import type { PlanSection } from '../lib/run-output.ts'
 import { ScrollRegion } from '../../../components/scroll-region.tsx'
 
 /**
- * The plan as the rider takes it to the race: one row per target; with an event start, the clock
- * time at each row's start (a row's `elapsed_s` is the time at its end); with named course
- * sections, the names of those the row covers; with several riding positions, the one ridden.
+ * The plan as the rider takes it to the race: one row per target (its power, where it applies,
+ * the time in it), then every section as a detail, one click away.
  */
 export function PlanTable({
+  rows,
+  eventStart,
+  sections,
+}: {
+  rows: PlanSection[]
+  eventStart?: string | undefined
+  sections?: readonly NamedSection[] | null | undefined
+}) {
+  return (
+    <div className="space-y-3">
+      <TargetTable targets={planTargets(rows)} />
+      <details className="group rounded-md border border-slate-200" data-testid="plan-sections">
+        <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-slate-700 select-none">
+          Every section ({rows.length}): where each starts, its grade, speed and times
+        </summary>
+        <div className="border-t border-slate-200 p-2">
+          <SectionTable rows={rows} eventStart={eventStart} sections={sections} />
+        </div>
+      </details>
+    </div>
+  )
+}
+
+/** A target's power as a share of CP: "111 % CP". */
+const ofCp = (powerW: number, cp: number | null) =>
+  cp && cp > 0 ? `${Math.round((powerW / cp) * 100)} % CP` : null
+
+/**
+ * One row per target (at most 20): its key (A, B, … as on the race sheet and in the exports), the
+ * power (and its share of CP when known), where it applies and the time ridden at it.
+ */
+export function TargetTable({ targets }: { targets: PlanTargetRow[] }) {
+  const { system } = useUnits()
+  const cp = use(PlanCpContext)
+  const unit = unitLabel('distance', system)
+  const where = (t: PlanTargetRow) =>
+    formatRanges(t.ranges, (m) => toDisplay('distance', m, system))
+  return (
+    <>
+      <ol className="space-y-2 sm:hidden" aria-label="Pacing plan by target">
+        {targets.map((t) => (
+          <li
+            key={t.key}
+            className="rounded-lg border border-slate-200 bg-white px-3 py-2"
+            data-testid="plan-card"
+          >
+            <div className="flex items-baseline gap-3">
+              <span className="text-sm font-semibold text-slate-500">{t.key}</span>
+              <span
+                className="text-2xl font-bold text-slate-900 tabular-nums"
+                data-testid="plan-card-power"
+              >
+                {Math.round(t.power_w)} W
+              </span>
+              <span className="ml-auto text-sm text-slate-600 tabular-nums">
+                {ofCp(t.power_w, cp)}
+              </span>
+            </div>
+            <p className="text-sm text-slate-800 tabular-nums">
+              {where(t)} {unit}
+            </p>
+            <p className="text-xs text-slate-600">
+              {t.label} · {formatDuration(t.duration_s)} in it
+            </p>
+          </li>
+        ))}
+      </ol>
+      <ScrollRegion
+        className="relative hidden overflow-x-auto sm:block"
+        label="Pacing plan by target"
+      >
+        <table
+          className="min-w-full divide-y divide-slate-200 text-sm"
+          data-testid="plan-targets-table"
+        >
+          <caption className="sr-only">Pacing plan by target</caption>
+          <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-600">
+            <tr>
+              <th className="px-2 py-2">Target</th>
+              <th className="px-2 py-2">Power</th>
+              <th className="px-2 py-2">Where ({unit})</th>
+              <th className="px-2 py-2">Time in it</th>
+              <th className="px-2 py-2">Terrain</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {targets.map((t) => (
+              <tr key={t.key}>
+                <td className="px-2 py-1.5 font-semibold text-slate-500">{t.key}</td>
+                <td className="px-2 py-1.5 whitespace-nowrap tabular-nums">
+                  <span className="text-base font-bold text-slate-900">
+                    {Math.round(t.power_w)} W
+                  </span>
+                  {cp ? (
+                    <span className="text-xs text-slate-600"> {ofCp(t.power_w, cp)}</span>
+                  ) : null}
+                </td>
+                <td className="px-2 py-1.5 tabular-nums">{where(t)}</td>
+                <td className="px-2 py-1.5 tabular-nums">{formatDuration(t.duration_s)}</td>
+                <td className="px-2 py-1.5">{t.label}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollRegion>
+    </>
+  )
+}
+
+/**
+ * Every section of the plan: with an event start, the clock time at each row's start (a row's
+ * `elapsed_s` is the time at its end); with named course sections, the names of those the row
+ * covers; with several riding positions, the one ridden.
+ */
+function SectionTable({
   rows,
   eventStart,
   sections,
@@ -36,7 +157,10 @@ export function PlanTable({
       />
       {/* Wider than a phone: the table, all columns side by side; the scroller takes the focus so
           that a keyboard scrolls it, and holds the table's positioned caption. */}
-      <ScrollRegion className="relative hidden overflow-x-auto sm:block" label="Pacing plan table">
+      <ScrollRegion
+        className="relative hidden overflow-x-auto sm:block"
+        label="Pacing plan by section"
+      >
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <caption className="sr-only">Pacing plan by section</caption>
           <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-600">
@@ -100,7 +224,7 @@ export function PlanTable({
 }
 
 /**
- * Below 640 px (Tailwind's `sm`): a card per target, the target power first and largest, then
+ * Below 640 px (Tailwind's `sm`): a card per section, the target power first and largest, then
  * where it applies, the terrain, the position, the grade and the times, so that nothing a rider
  * needs sits beyond the screen's edge.
  */
@@ -123,12 +247,12 @@ function PlanCards({
         <li
           key={i}
           className="rounded-lg border border-slate-200 bg-white px-3 py-2"
-          data-testid="plan-card"
+          data-testid="section-card"
         >
           <div className="flex items-baseline justify-between gap-3">
             <span
               className="text-2xl font-bold text-slate-900 tabular-nums"
-              data-testid="plan-card-power"
+              data-testid="section-card-power"
             >
               {Math.round(r.power_w)} W
             </span>

@@ -1,8 +1,10 @@
-// One result version as the server's run computed it: time, time saved, the plan, the charts
-// along the course, the equipment ranking, and the exports.
+// One result version as the server's run computed it: time, time saved, the plan (its targets
+// first, every section as a detail), the charts along the course, the equipment ranking, the
+// exports and the printable race sheet.
 import { Link, useParams } from 'react-router'
 import { ExportButtons } from '../components/export-buttons.tsx'
 import { OutputView } from '../components/preview-panel.tsx'
+import { RaceSheet } from '../components/race-sheet.tsx'
 import { RouteMap } from '../components/route-map.tsx'
 import type { RaceDayWeatherRecord } from '@veloptima/contracts'
 import { mapArrowsOf, WeatherStrip } from '../components/weather-strip.tsx'
@@ -10,9 +12,9 @@ import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { useApiData, type Course, type OptimizationResult } from '../lib/api.ts'
 import { clockTime, formatDate, formatEventStart } from '../lib/format.ts'
-import { sectionsOfSettings } from '../lib/plan-sections.ts'
+import { PlanCpContext, sectionsOfSettings } from '../lib/plan-sections.ts'
 import { pacingOf, type RunOutput } from '../lib/run-output.ts'
-import type { Snapshot } from '../lib/snapshot.ts'
+import { setupOfSnapshot, type Snapshot } from '../lib/snapshot.ts'
 import { NotYours } from './course-page.tsx'
 
 const isOutput = (r: unknown): r is RunOutput =>
@@ -56,6 +58,10 @@ export function ResultPage() {
   const eventStart = snapshot.optimization.inputs?.environment?.event_start
   const sections = sectionsOfSettings(snapshot.course.settings)
   const finish = output ? clockTime(eventStart, pacingOf(output).time_s) : null
+  // The CP the run used: the setup's, or this optimization's change to it.
+  const override = snapshot.optimization.inputs?.rider_override?.cp
+  const cp = typeof override === 'number' ? override : setupOfSnapshot(snapshot.rider_setup).cp
+  const riderName = String(snapshot.rider_setup.name ?? '')
   const track = course.data?.track
   const arrows =
     weather?.status === 'used'
@@ -76,7 +82,7 @@ export function ResultPage() {
         title={`${snapshot.optimization.name} – version ${r.version}${r.label ? ` (${r.label})` : ''}`}
         description={
           <>
-            {`${snapshot.course.name} · ${String(snapshot.rider_setup.name ?? '')}`}
+            {`${snapshot.course.name} · ${riderName}`}
             {snapshot.optimization.inputs?.rider_override ? ' (adjusted)' : ''}
             <span className="print:hidden">
               {` · ${r.finished_at ? `computed ${formatDate(r.finished_at)}` : r.status}`}
@@ -119,17 +125,29 @@ export function ResultPage() {
           <WeatherStrip weather={weather} segments={snapshot.course.segments} map={weatherMap} />
         ) : null}
         {output ? (
-          <OutputView
-            output={output}
-            syncKey={`result-${r.id}`}
-            sections={sections}
-            {...(eventStart ? { eventStart } : {})}
-          />
+          <PlanCpContext value={cp}>
+            <OutputView
+              output={output}
+              syncKey={`result-${r.id}`}
+              sections={sections}
+              {...(eventStart ? { eventStart } : {})}
+            />
+          </PlanCpContext>
         ) : null}
         {output && pacingOf(output).status === 'optimal' ? (
-          <Card title="Export" className="print:hidden">
-            <ExportButtons output={pacingOf(output)} snapshot={snapshot} result={r} />
-          </Card>
+          <>
+            <Card title="Export" className="print:hidden">
+              <ExportButtons output={pacingOf(output)} snapshot={snapshot} result={r} />
+            </Card>
+            <RaceSheet
+              output={pacingOf(output)}
+              courseName={snapshot.course.name}
+              riderName={riderName}
+              cpW={cp}
+              eventStart={eventStart}
+              footer={`${snapshot.optimization.name}, version ${r.version}`}
+            />
+          </>
         ) : null}
       </div>
     </Page>
