@@ -31,10 +31,20 @@ import {
 } from './engine-inputs.ts'
 import { markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobDefinition, type JobSystem } from './system.ts'
-import type { RaceDayWeather } from '../weather/race-day.ts'
+import { eventStartOf, PLAN_ROUNDS, type RaceDayWeather } from '../weather/race-day.ts'
 import type { PacingOutput, RunOutput } from './tasks.ts'
 
 export const OPTIMIZATION_RUN = 'optimization-run'
+
+/** Where each stage of a run starts on the progress bar (%); the optimization fills 10–85. */
+const STAGES = {
+  preparing: 2,
+  forecast: 5,
+  optimizing: 10,
+  optimized: 85,
+  plan: 90,
+  storing: 95,
+}
 
 type ResultRow = typeof optimizationResults.$inferSelect
 
@@ -285,34 +295,47 @@ export class OptimizationRuns {
     } catch (error) {
       throw new PermanentJobError('invalid-inputs', (error as Error).message)
     }
-    ctx.progress(1, 'Starting')
-    // Race-day weather (an event start): the forecast's wind and air along the course, read where
-    // the plan puts the rider when (re-optimized with the plan's own arrival times until they
-    // settle); when it cannot be had, the typed inputs apply and the result's `weather` says why.
+    // The stages the run panel shows, each with its share of the bar (system.ts writes a new
+    // stage at once): preparing, the forecast, the optimization's rounds, the rideable plan,
+    // storing.
+    ctx.progress(STAGES.preparing, 'Preparing the inputs')
+    // Race-day weather (an event start): the forecast's wind and air along the course, fetched
+    // once and read where the plan puts the rider when (re-optimized with the plan's own arrival
+    // times until they settle); when it cannot be had, the typed inputs apply and the result's
+    // `weather` says why.
+    if (eventStartOf(snapshot)) ctx.progress(STAGES.forecast, 'Reading the race-day forecast')
     const weather = await this.weather.forRun(snapshot, plan.input)
     const task = plan.task
-    // With the weather's rounds, the first optimization is 0–75 % and each later one 8 % more.
-    const scale = weather?.iterate
-      ? (round: number, p: number) =>
-          round === 0 ? 0.75 * p : 75 + Math.min(24, 8 * (round - 1) + 0.08 * p)
-      : (_round: number, p: number) => p
-    const optimize = (input: OptimizerInput, round: number) =>
-      ctx.pool.run<RunOutput>(
+    const rounds = weather?.iterate ? PLAN_ROUNDS + 1 : 1
+    const what = task === 'equipment' ? 'Ranking the equipment' : 'Optimizing the pacing'
+    // The first optimization takes most of the band; a later round (the plan's own arrival
+    // times) an equal share of the rest.
+    const { optimizing: from, optimized: to } = STAGES
+    const first = rounds === 1 ? to : from + 0.8 * (to - from)
+    const band = (round: number): [number, number] =>
+      round === 0
+        ? [from, first]
+        : [
+            first + ((round - 1) * (to - first)) / (rounds - 1),
+            first + (round * (to - first)) / (rounds - 1),
+          ]
+    const optimize = (input: OptimizerInput, round: number) => {
+      const [lo, hi] = band(round)
+      const message = rounds === 1 ? what : `${what}, round ${round + 1} of at most ${rounds}`
+      ctx.progress(lo, message)
+      return ctx.pool.run<RunOutput>(
         task,
         input,
-        (p) =>
-          ctx.progress(
-            Math.round(scale(round, p.progress)),
-            round === 0
-              ? p.message
-              : `Arrival times from the plan, round ${round + 1}: ${p.message ?? ''}`,
-          ),
+        (p) => ctx.progress(Math.round(lo + ((hi - lo) * p.progress) / 100), message),
         ctx.signal,
       )
+    }
     let output: RunOutput
     let record = weather?.record
     if (weather?.iterate) {
-      const done = await weather.iterate(optimize)
+      const done = await weather.iterate(optimize, () =>
+        ctx.progress(STAGES.optimized, 'The rideable plan: its time in the forecast’s spread'),
+      )
       output = done.output
       record = done.record
     } else {
@@ -326,6 +349,7 @@ export class OptimizationRuns {
       )
     }
 
+    ctx.progress(STAGES.plan, 'The rideable plan: writing its export')
     // The export's key is the job's: a repeated attempt rewrites the same bytes, never a second file.
     const name = `${snapshot.optimization.name} – v${result.version} plan.csv`
     const prepared = this.files.prepare(
@@ -335,6 +359,7 @@ export class OptimizationRuns {
         key: `exports/${jobId}.csv`,
       },
     )
+    ctx.progress(STAGES.storing, 'Storing the result')
     await this.files.storage.put(prepared.key, prepared.bytes)
     const [optimization] = await this.db
       .select({ ownerUid: optimizations.ownerUid, ownerTeam: optimizations.ownerTeam })
