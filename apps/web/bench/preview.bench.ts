@@ -1,28 +1,37 @@
-// `npm run bench`: the instant preview of the optimization page (the predicted time and plan
-// within a second for courses up to 200 km, docs/web-app.md), measured where it runs: the real
-// preview worker (src/features/simulation/worker/preview.worker.ts), bundled by Vite, in Debian's
-// headless Chromium. For each course it prints the time from an edit to the first answer (the
-// draft on long courses) and to the full-resolution answer, on the main thread: the page's input
-// building and change key, the message to the worker, the computation, the reply. The page's
-// 250 ms debounce comes before that and React's render after it; both are printed, not measured.
-// Courses are stored by the API with at most 5 000 segments (segmentLengthFor: 40 m at 200 km),
-// so the long courses here are merged the same way. Nothing here asserts time.
-import { readFileSync } from 'node:fs'
+// `npm run bench -- preview`: the instant preview of the optimization page, measured where it runs:
+// the page's preview client and the real preview worker (src/features/simulation/worker/), bundled
+// by Vite, in Debian's headless Chromium. For each course it prints the time from the last
+// keystroke to the first answer (the steady power and the per-segment optimum) and to the refined
+// plan, debounce included, React's render not included:
+//   - idle: a keystroke once everything is computed (the worker reuses its warm engine);
+//   - interrupting: a keystroke while the previous one's plan is being refined (after its first
+//     answer), with each way of replacing the busy worker (worker/preview-client.ts).
+// Courses are stored by the API with at most 5 000 segments (segmentLengthFor: 36 m at 180 km),
+// so the long course here is merged the same way. The real Mont Ventoux GPX comes from the shared
+// real-world files; without it the bench says so and exits. Nothing here asserts time.
 import { resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { exitWithoutChromium, openBenchPage } from './browser-harness.ts'
 import { courseFromSegments, mergeSegments, type Course } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
-import { coursesDir, ventouxUpAndDown } from '../../../packages/formats/bench/ventoux-course.ts'
+import { needs } from '../../../scripts/test-data.ts'
 import type {
   OptimizationInputs,
   SegmentRow,
   SetupLike,
 } from '../src/features/simulation/lib/engine-input.ts'
-import { optimizerInputOf } from '../src/features/simulation/lib/engine-input.ts'
-import { computePreview, DRAFT_ABOVE_SEGMENTS } from '../src/features/simulation/lib/preview.ts'
-import type { BenchReply, BenchRequest } from './preview-page.ts'
+import type { PreviewClientOptions } from '../src/features/simulation/worker/preview-client.ts'
+import { PREVIEW_DEFAULTS } from '../src/features/simulation/worker/preview-client.ts'
+import type { BenchRequest, BenchRun } from './preview-page.ts'
 
 exitWithoutChromium()
+const VENTOUX = 'courses/mont-ventoux-bedoin.gpx'
+const data = needs(VENTOUX)
+if (data.skip) {
+  console.log(`Instant preview bench skipped: ${data.reason}`)
+  process.exit(0)
+}
+const { ventouxUpAndDown } = await import('../../../packages/formats/bench/ventoux-course.ts')
 
 /** The API's segment length for a course of this length (apps/api course-rows.ts). */
 const apiSegmentLength = (distanceM: number) => Math.max(10, Math.ceil(distanceM / 5000))
@@ -38,16 +47,20 @@ function rowsOf(course: Course): SegmentRow[] {
   }))
 }
 
+/** The climb from Bédoin as the API stores it (10 m). */
+function ventouxClimb(): { label: string; rows: SegmentRow[] } {
+  const course = importCourse(readFileSync(data.path(VENTOUX)), 'mont-ventoux-bedoin.gpx', {
+    segmentLengthM: 10,
+  }).course
+  const km = (course.start[course.n]! / 1000).toFixed(1)
+  return { label: `Mont Ventoux from Bédoin, ${km} km at 10 m`, rows: rowsOf(course) }
+}
+
 function ventoux(km: number): { label: string; rows: SegmentRow[] } {
   const fine = ventouxUpAndDown(km * 100)
   const length = apiSegmentLength(km * 1000)
   const course = courseFromSegments(mergeSegments(fine.segments, length), fine.startAltitudeM)
   return { label: `${km} km Mont Ventoux up and down (${length} m)`, rows: rowsOf(course) }
-}
-
-function real(name: string): { label: string; rows: SegmentRow[] } {
-  const course = importCourse(readFileSync(resolve(coursesDir, name)), name).course
-  return { label: name, rows: rowsOf(course) }
 }
 
 const setup: SetupLike = {
@@ -90,62 +103,64 @@ const { page, version, close } = await openBenchPage(
 )
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const runs = 5
+const runs = Number(process.env.PREVIEW_BENCH_RUNS ?? 5)
+const ms = (x: number) => `${x.toFixed(0)} ms`
 
-async function measure(request: BenchRequest): Promise<BenchReply[]> {
-  const replies: BenchReply[] = []
-  for (let k = 0; k < runs + 1; k++) {
-    const reply = await page.evaluate(
-      (r) =>
-        (
-          window as unknown as { benchPreview: (r: BenchRequest) => Promise<BenchReply> }
-        ).benchPreview(r),
-      request,
-    )
-    if (reply.error) throw new Error(reply.error)
-    if (k > 0) replies.push(reply) // the first run warms up the page's own code
-  }
-  return replies
+async function measure(request: Omit<BenchRequest, 'runs'>): Promise<BenchRun[]> {
+  return page.evaluate(
+    (r) =>
+      (
+        window as unknown as { benchPreview: (r: BenchRequest) => Promise<BenchRun[]> }
+      ).benchPreview(r),
+    { ...request, runs },
+  )
+}
+
+function line(label: string, r: BenchRun[]): string {
+  const first = r[0]!
+  const compute =
+    first.firstComputeMs === null
+      ? `computing ${ms(median(r.map((x) => x.refinedComputeMs)))}`
+      : `computing ${ms(median(r.map((x) => x.firstComputeMs!)))} + ${ms(median(r.map((x) => x.refinedComputeMs)))}`
+  return (
+    `   ${label}: first answer ${ms(median(r.map((x) => x.firstMs)))}, ` +
+    `refined plan ${ms(median(r.map((x) => x.refinedMs)))} (${compute} in the worker)`
+  )
 }
 
 console.log(
-  `Instant preview in Chromium (${version}), median of ${runs}; ` +
-    'ms from the edit (after the 250 ms debounce) to the answer on the page',
+  `Instant preview in Chromium (${version}), median of ${runs}; ms from the last keystroke ` +
+    `(debounce ${PREVIEW_DEFAULTS.debounceMs} ms included) on the main thread`,
 )
-const courses = [real('alpe-dhuez.gpx'), ventoux(100), ventoux(200)]
-for (const course of courses) {
+const policies: [string, PreviewClientOptions][] = [
+  ['two workers (first-answer worker kept, refining one replaced by a spare)', PREVIEW_DEFAULTS],
+  ['one worker replaced by a spare', { ...PREVIEW_DEFAULTS, lanes: 1 }],
+  ['one worker replaced by a new one', { ...PREVIEW_DEFAULTS, lanes: 1, spare: false }],
+]
+for (const course of [ventouxClimb(), ventoux(180)]) {
   for (const [type, inputs] of [
     ['pacing', pacing],
     ['equipment', equipment],
   ] as const) {
-    if (type === 'equipment' && course !== courses.at(-1)) continue
-    const request = { rows: course.rows, setup, inputs, type }
-    const warm = await measure({ ...request, fresh: false })
-    const cold = await measure({ ...request, fresh: true })
-    // The same computation in Node, for the ratio of the browser's engine to Node's.
-    const input = optimizerInputOf(course.rows, undefined, setup, inputs, type)
-    const long = course.rows.length > DRAFT_ABOVE_SEGMENTS
-    const nodeMs: number[] = []
-    for (let k = 0; k < 3; k++) {
-      const t0 = performance.now()
-      computePreview(input, type, { draft: long })
-      nodeMs.push(performance.now() - t0)
-    }
-    const first = warm[0]!
-    const gap = first.fullTimeS && first.timeS ? (first.timeS / first.fullTimeS - 1) * 100 : 0
+    if (type === 'equipment' && course.rows.length < 3000) continue
+    const base = { rows: course.rows, setup, inputs, type }
+    const idle = await measure({ ...base, options: PREVIEW_DEFAULTS, edit: 'idle' })
+    const r = idle[0]!
     console.log(
-      `${course.label}, ${course.rows.length} segments, ${type}${type === 'equipment' ? ' (2 wheels)' : ''}\n` +
-        `   first answer${first.draft ? ' (draft)' : ''}: ${median(warm.map((r) => r.firstMs)).toFixed(0)} ms ` +
-        `(new worker ${median(cold.map((r) => r.firstMs)).toFixed(0)} ms; input and key ` +
-        `${median(warm.map((r) => r.buildMs)).toFixed(0)} ms; computing ${median(warm.map((r) => r.firstComputeMs)).toFixed(0)} ms, ` +
-        `in Node ${median(nodeMs).toFixed(0)} ms)\n` +
-        `   full resolution: ${median(warm.map((r) => r.fullMs)).toFixed(0)} ms ` +
-        `(new worker ${median(cold.map((r) => r.fullMs)).toFixed(0)} ms)` +
-        (first.draft
-          ? `; the draft's optimum ${gap >= 0 ? '+' : ''}${gap.toFixed(2)} % against it`
-          : '') +
-        `; optimum ${first.fullTimeS?.toFixed(1)} s`,
+      `${course.label}, ${course.rows.length} segments, ${type}` +
+        `${type === 'equipment' ? ' (2 wheels, one answer)' : ''}; keystroke on the main ` +
+        `thread ${median(idle.map((x) => x.keystrokeMs)).toFixed(1)} ms\n` +
+        line('idle', idle) +
+        (r.firstBoundS !== null
+          ? `\n   first answer's optimum ${r.firstBoundS.toFixed(1)} s, refined ${r.boundS?.toFixed(1)} s, plan ${r.planS?.toFixed(1)} s`
+          : ''),
     )
+    if (type === 'equipment') continue
+    for (const [label, options] of policies) {
+      console.log(
+        line(`interrupting, ${label}`, await measure({ ...base, options, edit: 'interrupting' })),
+      )
+    }
   }
 }
 await close()

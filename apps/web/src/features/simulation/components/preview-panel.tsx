@@ -233,6 +233,81 @@ export function OutputView({
   )
 }
 
+/**
+ * The first answer of a pacing preview: the best steady power (a plan to ride at once) and the
+ * per-segment optimum (the bound) with its ride along the course, while the rideable plan is
+ * refined (lib/preview.ts).
+ */
+export function FirstAnswerView({ output, syncKey }: { output: PacingOutput; syncKey: string }) {
+  const { system } = useUnits()
+  if (output.status === 'infeasible') {
+    return <ErrorBox>These inputs cannot be ridden: {output.reason}</ErrorBox>
+  }
+  const bound = boundOf(output)
+  const distance = output.series?.distance_m.at(-1)
+  return (
+    <div className="space-y-4">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <Stat
+          label="Steady power"
+          value={
+            <span data-testid="first-steady">
+              {output.baseline
+                ? `${Math.round(output.baseline.power_w)} W · ${formatDuration(output.baseline.time_s)}`
+                : '—'}
+            </span>
+          }
+        />
+        <Stat
+          label="Per-segment optimum"
+          value={
+            <span data-testid="first-bound-time">{bound ? formatDuration(bound.time) : '—'}</span>
+          }
+        />
+        <Stat
+          label="Its saving vs steady"
+          value={
+            <span data-testid="first-bound-saved">
+              {bound?.saved != null ? formatSaving(bound.saved) : '—'}
+            </span>
+          }
+        />
+        <Stat
+          label="Its average speed"
+          value={
+            distance && bound && bound.time > 0
+              ? formatQuantity('speed', distance / bound.time, system)
+              : '—'
+          }
+        />
+      </dl>
+      <p className="text-xs text-slate-600">
+        The per-segment optimum changes power every few hundred metres, more than a rider can
+        follow: it is the bound the rideable plan comes close to. Until the plan is ready, the
+        steady power is the plan to ride.
+      </p>
+      <Card title="Plan">
+        <p className="animate-pulse text-sm text-slate-500">Refining the rideable plan…</p>
+      </Card>
+      {output.series ? (
+        <Card title="The per-segment optimum along the course" className="print:hidden">
+          <PlanCharts series={output.series} syncKey={syncKey} />
+        </Card>
+      ) : null}
+    </div>
+  )
+}
+
+/** What the preview says about the answer on screen: first, refined, or out of date. */
+function previewStatus(state: PreviewState): string {
+  const ms = Math.round(state.ms ?? 0)
+  if (state.stage === 'first' && state.answers === state.seq) {
+    return `First answer in ${ms} ms: the steady power and the per-segment optimum; refining the rideable plan…`
+  }
+  if (state.computing) return 'Updating…'
+  return `Computed in your browser in ${ms} ms, with the engine the saved run uses.`
+}
+
 export function PreviewPanel({
   state,
   missing,
@@ -254,14 +329,15 @@ export function PreviewPanel({
       </p>
     )
   }
+  const first = state.stage === 'first'
   return (
-    <div className="space-y-4" data-testid="preview">
-      <p className="text-xs text-slate-500" role="status">
-        {state.draft
-          ? `Draft in ${Math.round(state.ms ?? 0)} ms (coarser course, one power per ≥ 250 m); refining at full resolution…`
-          : state.computing
-            ? 'Updating…'
-            : `Computed in your browser in ${Math.round(state.ms ?? 0)} ms, with the engine the saved run uses.`}
+    <div className="space-y-4" data-testid="preview" data-stage={state.stage}>
+      <p
+        className={`text-xs ${first ? 'font-medium text-brand-700' : 'text-slate-500'}`}
+        role="status"
+        data-testid="preview-status"
+      >
+        {previewStatus(state)}
       </p>
       {eventStart ? (
         <p className="text-sm text-amber-800" data-testid="preview-weather-note">
@@ -270,13 +346,21 @@ export function PreviewPanel({
             : 'This preview uses the wind and air typed here. The race-day forecast for this start is read along the course when you run the optimization (where and when the plan puts you), so the run’s time can differ.'}
         </p>
       ) : null}
-      {eventStart ? <StartFinish output={pacingOf(state.output)} eventStart={eventStart} /> : null}
-      <OutputView
-        output={state.output}
-        syncKey="preview"
-        eventStart={eventStart}
-        sections={sections}
-      />
+      {first ? (
+        <FirstAnswerView output={pacingOf(state.output)} syncKey="preview" />
+      ) : (
+        <>
+          {eventStart ? (
+            <StartFinish output={pacingOf(state.output)} eventStart={eventStart} />
+          ) : null}
+          <OutputView
+            output={state.output}
+            syncKey="preview"
+            eventStart={eventStart}
+            sections={sections}
+          />
+        </>
+      )}
     </div>
   )
 }

@@ -1,11 +1,12 @@
 // The browser's optimization (the scenario the server runs, parsed by the engine) on the self-made
 // climb (packages/formats/test/fixtures/synthetic-climb.ts, imported as the API does) with the rows
-// the API stores; the draft preview also on the real Alpe d'Huez (skipped, naming it, when absent).
+// the API stores; its first answer against the refined one also on the real Alpe d'Huez (skipped,
+// naming it, when absent).
 import { describe, expect, it } from 'vitest'
 import { importCourse } from '@veloptima/formats'
 import { optimizerInputOf, type SegmentRow, type SetupLike } from './engine-input.ts'
 import { mergeSegments } from '@veloptima/engine'
-import { computePreview, DRAFT_SEGMENT_M, draftSegmentLength } from './preview.ts'
+import { computePreview, firstAnswer, preparePreview, refinedAnswer } from './preview.ts'
 import { choicesLabel, type EquipmentOutput, type PacingOutput } from './run-output.ts'
 
 import { needs } from '../../../../../../scripts/test-data.ts'
@@ -118,7 +119,7 @@ describe('equipment ranking', () => {
   })
 })
 
-describe('merging segments for the draft preview', () => {
+describe('merging segments (the engine’s mergeSegments, for long courses)', () => {
   it('keeps a tight bend as a piece of its own, so its speed limit holds over the bend only', () => {
     const road = (radiusM?: number) => ({
       lengthM: 20,
@@ -154,93 +155,55 @@ describe('merging segments for the draft preview', () => {
   })
 })
 
-describeWith(
-  [ALPE],
-  'draft preview of long courses (segments merged to ≥ 20 m, ≤ 2 500 pieces, controls ≥ 250 m)',
-  () => {
-    // Alpe d'Huez at the 10 m default resolution, as a long course arrives from the API (read when
-    // the first test runs: the tests skip without the file)
-    const alpe = () => {
-      const fine = importCourse(needs(ALPE).read(ALPE), 'alpe-dhuez.gpx', {}).course
-      const segs = Array.from({ length: fine.n }, (_, i) => ({
-        lengthM: fine.length[i]!,
-        grade: fine.grade[i]!,
-        headingDeg: (fine.heading[i]! * 180) / Math.PI,
-        ...(Number.isFinite(fine.radius[i]!) ? { radiusM: fine.radius[i]! } : {}),
-      }))
-      return { fine, segs, merged: mergeSegments(segs, DRAFT_SEGMENT_M) }
-    }
+describe('the first answer of a pacing preview', () => {
+  const input = optimizerInputOf(rows, undefined, setup, { max_targets: 8 }, 'pacing')
+  const prepared = preparePreview(input)
+  const first = firstAnswer(prepared, 'pacing') as PacingOutput
+  const refined = refinedAnswer(prepared, 'pacing') as PacingOutput
 
-    it('keeps the distance and the climb (invariants) and never loosens a bend', () => {
-      const { segs, merged } = alpe()
-      const sum = (a: { lengthM: number; grade: number }[], f: (s: (typeof a)[0]) => number) =>
-        a.reduce((t, s) => t + f(s), 0)
-      expect(sum(merged, (s) => s.lengthM)).toBeCloseTo(
-        sum(segs, (s) => s.lengthM),
-        6,
-      )
-      expect(sum(merged, (s) => s.grade * s.lengthM)).toBeCloseTo(
-        sum(segs, (s) => s.grade * s.lengthM),
-        6,
-      )
-      expect(merged.length).toBeLessThanOrEqual(Math.ceil(segs.length / 2))
-      const tightest = Math.min(...segs.map((s) => s.radiusM ?? Infinity))
-      expect(Math.min(...merged.map((s) => s.radiusM ?? Infinity))).toBe(tightest)
-    })
+  it('has the steady power and the per-segment optimum, and no rideable plan yet', () => {
+    expect(first.status).toBe('optimal')
+    expect(first.plan).toEqual([])
+    expect(first.targets).toEqual([])
+    // the same best constant power as the refined answer (one bisection on the same ride)
+    expect(first.baseline).toEqual(refined.baseline)
+    // the per-segment optimum beats the steady power, and the refined answer (which also tries
+    // finer control segments) is never slower than it
+    expect(first.bound_time_saved_s!).toBeGreaterThanOrEqual(0)
+    expect(refined.bound_time_s).toBeLessThanOrEqual(first.bound_time_s + 1e-6)
+    // its ride along the course for the charts, W′ never below zero
+    expect(first.series!.distance_m.at(-1)).toBeCloseTo(length, 0)
+    expect(Math.min(...first.series!.w_prime_balance_j)).toBeGreaterThanOrEqual(-1)
+  })
 
-    it('predicts the full-resolution optimum within 0.5 % (measured: +0.03 %, 1.0 s, on this climb)', () => {
-      const { fine, segs } = alpe()
-      const rows10: SegmentRow[] = segs.map((s, i) => ({
-        start: fine.start[i]!,
-        end: fine.start[i + 1]!,
-        grade: s.grade,
-        heading: s.headingDeg,
-        radius: s.radiusM ?? null,
-        altitude: fine.altitude[i]!,
-      }))
-      const input = optimizerInputOf(rows10, undefined, setup, {}, 'pacing')
-      const full = computePreview(input, 'pacing') as PacingOutput
-      const draft = computePreview(input, 'pacing', { draft: true }) as PacingOutput
-      expect(Math.abs(draft.time_s - full.time_s)).toBeLessThan(0.005 * full.time_s)
-    })
-    it('on a 120 km course stored at 24 m (the API’s ≤ 5 000 segments) merges to ~48 m and predicts the full optimum within 0.5 %', () => {
-      // Alpe d'Huez ridden up and down until 120 km, stored as the API stores it (24 m segments).
-      const { segs } = alpe()
-      const loop: typeof segs = []
-      for (let leg = 0; loop.length < 12000; leg++) {
-        for (let k = 0; k < segs.length && loop.length < 12000; k++) {
-          const s = segs[leg % 2 === 0 ? k : segs.length - 1 - k]!
-          const up = leg % 2 === 0
-          loop.push({
-            ...s,
-            grade: up ? s.grade : -s.grade,
-            headingDeg: ((s.headingDeg ?? 0) + (up ? 0 : 180)) % 360,
-          })
-        }
-      }
-      const stored = mergeSegments(loop, 24)
-      expect(draftSegmentLength(stored)).toBeGreaterThan(45)
-      let at = 0
-      const rows: SegmentRow[] = stored.map((s) => {
-        const row = {
-          start: at,
-          end: at + s.lengthM,
-          grade: s.grade,
-          heading: s.headingDeg ?? 0,
-          radius: s.radiusM ?? null,
-          altitude: 0,
-        }
-        at += s.lengthM
-        return row
-      })
-      const input = optimizerInputOf(rows, undefined, setup, {}, 'pacing')
-      const full = computePreview(input, 'pacing') as PacingOutput
-      const draft = computePreview(input, 'pacing', { draft: true }) as PacingOutput
-      expect(full.status).toBe('optimal')
-      expect(Math.abs(draft.optimal_time_s - full.optimal_time_s)).toBeLessThan(
-        0.005 * full.optimal_time_s,
-      )
-      expect(draft.series!.distance_m.length).toBeLessThanOrEqual(2600)
-    })
-  },
-)
+  it('is none for an equipment ranking, which answers once', () => {
+    const equipment = optimizerInputOf(
+      rows,
+      undefined,
+      setup,
+      { equipment: { groups: { Wheels: [{ name: 'Alloy' }, { name: 'Light' }] } } },
+      'equipment',
+    )
+    expect(firstAnswer(preparePreview(equipment), 'equipment')).toBeNull()
+  })
+})
+
+describeWith([ALPE], 'the first answer on a real climb', () => {
+  it('on Alpe d’Huez at 10 m: the per-segment optimum within 0.2 % of the refined one, the same steady power', () => {
+    const fine = importCourse(needs(ALPE).read(ALPE), 'alpe-dhuez.gpx', {}).course
+    const rows10: SegmentRow[] = Array.from({ length: fine.n }, (_, i) => ({
+      start: fine.start[i]!,
+      end: fine.start[i + 1]!,
+      grade: fine.grade[i]!,
+      heading: (fine.heading[i]! * 180) / Math.PI,
+      radius: Number.isFinite(fine.radius[i]!) ? fine.radius[i]! : null,
+      altitude: fine.altitude[i]!,
+    }))
+    const prepared = preparePreview(optimizerInputOf(rows10, undefined, setup, {}, 'pacing'))
+    const first = firstAnswer(prepared, 'pacing') as PacingOutput
+    const refined = refinedAnswer(prepared, 'pacing') as PacingOutput
+    expect(first.baseline).toEqual(refined.baseline)
+    expect(refined.bound_time_s).toBeLessThanOrEqual(first.bound_time_s + 1e-6)
+    expect(first.bound_time_s / refined.bound_time_s - 1).toBeLessThan(0.002)
+  })
+})

@@ -1,63 +1,74 @@
-// The optimization computed in the browser (Web Worker): the scenario the server would run,
-// parsed by the engine's own parser, optimized, summarized like the server's stored result.
-// On long courses the worker answers twice: first a draft on a copy of the course merged to at
-// most ~2 500 pieces (20 m or longer: 80 m on a 200 km course; hairpins keep their own) with
-// longer control segments (one power per ≥ 250 m of similar grade): about a third of the work, its
-// optimum within 0.2 % of the full one on 120–200 km courses made of the shared real climbs; then
-// the full resolution, which is what the saved run computes.
+// The optimization computed in the browser (Web Worker, worker/preview.worker.ts): the scenario
+// the server would run, parsed by the engine's own parser, optimized, summarized like the server's
+// stored result. A pacing preview answers in two steps (docs/web-app.md, "Instant preview"):
+//   1. the first answer: the per-segment optimum (the bound a rideable plan comes close to) and
+//      the best constant power, by one `boundOnly` run of the engine (a fraction of the whole
+//      run's cost);
+//   2. the refined answer: the whole run, rideable plan included, which is what the saved run
+//      computes.
+// An equipment ranking already compares every combination's per-segment optimum and builds only
+// the winner's plan: it answers once.
 import {
   courseFromSegments,
-  mergeSegments,
   optimizeEquipment,
   optimizePacing,
   parseOptimizeScenario,
+  type Course,
 } from '@veloptima/engine'
 import type { OptimizerInput } from './engine-input.ts'
 import { equipmentOutput, pacingOutput, type RunOutput } from './run-output.ts'
 
-/** Courses with more segments than this get a draft first (≈ 40 km at the 10 m default). */
-export const DRAFT_ABOVE_SEGMENTS = 4000
-/** Shortest segment of the draft (m). */
-export const DRAFT_SEGMENT_M = 20
-/** The draft has about this many segments at most (longer pieces on longer courses). */
-export const DRAFT_MAX_SEGMENTS = 2500
-/** Bends tighter than this (m) keep their own segments in the draft: merged into a long piece, a
- * hairpin's speed limit would hold over all of it (Alpe d'Huez at 48 m: 1.3 % slow, 0.2 % so). */
-const DRAFT_KEEP_BENDS_BELOW_M = 30
+export type PreviewType = 'pacing' | 'equipment'
 
-/** Length (m) the draft merges a course's segments to: 20 m, or longer past 50 km. */
-export function draftSegmentLength(segments: readonly { lengthM: number }[]): number {
-  const length = segments.reduce((sum, s) => sum + s.lengthM, 0)
-  return Math.max(DRAFT_SEGMENT_M, length / DRAFT_MAX_SEGMENTS)
-}
-/** Control segments of the draft: at least 250 m unless the grade changes by 4.5 %, else a new
- * control when the grade departs by 1.5 % (the saved run: 100 m and 1 %). */
-const DRAFT_CONTROLS = { minLengthM: 250, gradeTolerance: 0.015 }
+type Prepared = ReturnType<typeof parseOptimizeScenario> & { course: Course }
 
-export function computePreview(
-  input: OptimizerInput,
-  type: 'pacing' | 'equipment',
-  options: { draft?: boolean } = {},
-): RunOutput {
-  const segments = options.draft
-    ? mergeSegments(input.segments, draftSegmentLength(input.segments), {
-        keepBendsBelowM: DRAFT_KEEP_BENDS_BELOW_M,
-      })
-    : input.segments
+/** The scenario parsed once for both steps (throws the engine's message naming a bad field). */
+export function preparePreview(input: OptimizerInput): Prepared {
   const parsed = parseOptimizeScenario(input.scenario, () =>
-    courseFromSegments(segments, input.startAltitudeM),
+    courseFromSegments(input.segments, input.startAltitudeM),
   )
-  const course = parsed.input.course
-  const pacing = parsed.input.pacing
-  const run = options.draft
-    ? {
-        ...parsed.input,
-        pacing: { ...pacing, controls: { ...pacing.controls, ...DRAFT_CONTROLS } },
-      }
-    : parsed.input
+  return { ...parsed, course: parsed.input.course }
+}
+
+/**
+ * Control segments of the first answer under a W′ limit: the finer ones (50–200 m) the whole run
+ * also tries (FINE_CONTROLS in packages/engine/src/optimize/pacing.ts). On the Mont Ventoux climb
+ * and the 180 km bench course their optimum is the faster of the two, at the cost of one run.
+ */
+const FIRST_ANSWER_CONTROLS = { minLengthM: 50, maxLengthM: 200 }
+
+/**
+ * The first answer of a pacing preview: the per-segment optimum's time and saving and the best
+ * constant power (`plan` empty: the rideable plan is the refined answer's). One optimizer run over
+ * one set of control segments, without the rideable plan; the whole run's bound is never slower.
+ * Null for an equipment ranking, which answers once.
+ */
+export function firstAnswer(prepared: Prepared, type: PreviewType): RunOutput | null {
+  if (type !== 'pacing') return null
+  const pacing = prepared.input.pacing
+  const controls =
+    pacing.controls ?? (pacing.constraint.type === 'w_prime_balance' ? FIRST_ANSWER_CONTROLS : {})
+  const run = optimizePacing({
+    ...prepared.input,
+    pacing: { ...pacing, controls },
+    boundOnly: true,
+  })
+  return pacingOutput(run, prepared.course)
+}
+
+/** The refined answer: the whole run, rideable plan included (the saved run's computation). */
+export function refinedAnswer(prepared: Prepared, type: PreviewType): RunOutput {
   if (type === 'equipment') {
-    if (!parsed.equipment) throw new Error('equipment: expected option groups, got nothing')
-    return equipmentOutput(optimizeEquipment({ ...run, equipment: parsed.equipment }), course)
+    if (!prepared.equipment) throw new Error('equipment: expected option groups, got nothing')
+    return equipmentOutput(
+      optimizeEquipment({ ...prepared.input, equipment: prepared.equipment }),
+      prepared.course,
+    )
   }
-  return pacingOutput(optimizePacing(run), course)
+  return pacingOutput(optimizePacing(prepared.input), prepared.course)
+}
+
+/** The refined answer of an input (what the saved run computes). */
+export function computePreview(input: OptimizerInput, type: PreviewType): RunOutput {
+  return refinedAnswer(preparePreview(input), type)
 }

@@ -1,73 +1,41 @@
 import { useEffect, useRef, useState } from 'react'
 import type { OptimizerInput } from './engine-input.ts'
-import type { RunOutput } from './run-output.ts'
+import type { PreviewType } from './preview.ts'
+import {
+  INITIAL_PREVIEW,
+  PreviewClient,
+  type PreviewState,
+  type PreviewWorker,
+} from '../worker/preview-client.ts'
 
-export type PreviewState = {
-  output: RunOutput | null
-  error: string | null
-  computing: boolean
-  ms: number | null
-  /** the output is the quick draft of a long course; the full resolution is being computed */
-  draft: boolean
-}
+export type { PreviewState } from '../worker/preview-client.ts'
 
-type Reply = { id: number; output?: RunOutput; error?: string; ms?: number; draft?: boolean }
+const spawnPreviewWorker = (): PreviewWorker =>
+  new Worker(new URL('../worker/preview.worker.ts', import.meta.url), { type: 'module' })
 
 /**
- * Runs the optimizer in a Web Worker whenever `input` changes (debounced); a newer request
- * supersedes an older one (a busy worker is replaced rather than waited for).
+ * The instant preview of `input`: computed in Web Workers (worker/preview-client.ts) whenever it
+ * changes, the first answer then the refined plan; typing never waits for a computation.
  */
-export function usePreview(
-  input: OptimizerInput | null,
-  type: 'pacing' | 'equipment',
-): PreviewState {
-  const [state, setState] = useState<PreviewState>({
-    output: null,
-    error: null,
-    computing: false,
-    ms: null,
-    draft: false,
-  })
-  const worker = useRef<{ w: Worker; busy: boolean } | null>(null)
-  const seq = useRef(0)
+export function usePreview(input: OptimizerInput | null, type: PreviewType): PreviewState {
+  const [state, setState] = useState<PreviewState>(INITIAL_PREVIEW)
+  const client = useRef<PreviewClient | null>(null)
   const key = input ? JSON.stringify([input, type]) : null
 
   useEffect(() => {
-    if (!input || !key) return
-    const id = ++seq.current
-    const timer = window.setTimeout(() => {
-      if (worker.current?.busy) {
-        worker.current.w.terminate()
-        worker.current = null
-      }
-      if (!worker.current) {
-        const w = new Worker(new URL('../worker/preview.worker.ts', import.meta.url), {
-          type: 'module',
-        })
-        worker.current = { w, busy: false }
-      }
-      const slot = worker.current
-      slot.busy = true
-      setState((s) => ({ ...s, computing: true }))
-      slot.w.onmessage = (e: MessageEvent<Reply>) => {
-        const draft = e.data.draft === true
-        if (!draft) slot.busy = false
-        if (e.data.id !== seq.current) return
-        setState({
-          output: e.data.output ?? null,
-          error: e.data.error ?? null,
-          computing: draft,
-          ms: e.data.ms ?? null,
-          draft,
-        })
-      }
-      slot.w.postMessage({ id, input, type })
-    }, 250)
-    return () => window.clearTimeout(timer)
+    const c = new PreviewClient(spawnPreviewWorker, setState)
+    client.current = c
+    return () => {
+      c.dispose()
+      client.current = null
+    }
+  }, [])
+
+  useEffect(() => {
+    if (input && key) client.current?.update(input, type)
     // `key` stands for input and type
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key])
 
-  useEffect(() => () => worker.current?.w.terminate(), [])
   return state
 }

@@ -1,0 +1,178 @@
+// The preview's sequencing (worker/preview-client.ts): each input numbered, its first answer then
+// its refined one, and nothing of an older input shown once a newer one is asked for. The workers
+// here run the real worker code (worker/preview-protocol.ts, the engine on the self-made climb of
+// packages/formats/test/fixtures/synthetic-climb.ts) in this thread, each computation in one task
+// and each reply delivered in a task of its own, as a Web Worker's messages are; a terminated one
+// still delivers the replies it had posted (messages already on their way). The real Worker in
+// Chromium is e2e/tests/preview-two-steps.spec.ts.
+import { describe, expect, it } from 'vitest'
+import { importCourse } from '@veloptima/formats'
+import { syntheticClimb } from '../../../../../../packages/formats/test/fixtures/synthetic-climb.ts'
+import { optimizerInputOf, type SegmentRow, type SetupLike } from '../lib/engine-input.ts'
+import { computePreview } from '../lib/preview.ts'
+import type { PacingOutput } from '../lib/run-output.ts'
+import { PreviewClient, type PreviewState, type PreviewWorker } from './preview-client.ts'
+import { answerPreview, type PreviewReply } from './preview-protocol.ts'
+
+const built = importCourse(new TextEncoder().encode(syntheticClimb().gpx), 'climb.gpx', {
+  segmentLengthM: 20,
+}).course
+const rows: SegmentRow[] = Array.from({ length: built.n }, (_, i) => ({
+  start: built.start[i]!,
+  end: built.start[i + 1]!,
+  grade: built.grade[i]!,
+  heading: (built.heading[i]! * 180) / Math.PI,
+  radius: Number.isFinite(built.radius[i]!) ? built.radius[i]! : null,
+  altitude: built.altitude[i]!,
+}))
+const setupWith = (cda: number): SetupLike => ({
+  rider_mass: 70,
+  bike_mass: 8,
+  extra_mass: 1,
+  positions: [{ cda }],
+  crr: { smooth: 0.0032, normal: 0.004, rough: 0.0055 },
+  drivetrain_efficiency: 0.976,
+  wheel_inertia: 0.14,
+  cp: 280,
+  w_prime: 20000,
+  max_power: 700,
+})
+const inputWith = (cda: number) =>
+  optimizerInputOf(rows, undefined, setupWith(cda), { max_targets: 6 }, 'pacing')
+
+/** A worker in this thread running the real worker code; `spawned` lists them in order. */
+function threadWorkers() {
+  const spawned: { terminated: boolean }[] = []
+  const spawn = (): PreviewWorker => {
+    const mark = { terminated: false }
+    spawned.push(mark)
+    const worker: PreviewWorker = {
+      onmessage: null,
+      postMessage(request) {
+        setTimeout(() => {
+          if (mark.terminated) return
+          answerPreview(request, (reply) =>
+            setTimeout(() => worker.onmessage?.({ data: reply } as MessageEvent<PreviewReply>)),
+          )
+        })
+      },
+      terminate() {
+        mark.terminated = true
+      },
+    }
+    return worker
+  }
+  return { spawn, spawned }
+}
+
+/** Every state the client shows with an answer, as "seq:stage". */
+const shown = (states: PreviewState[]) =>
+  states.filter((s) => s.output).map((s) => `${s.answers}:${s.stage}`)
+
+describe('PreviewClient', () => {
+  it('shows the first answer, then the refined one replacing it', async () => {
+    const { spawn } = threadWorkers()
+    const states: PreviewState[] = []
+    const done = new Promise<void>((resolve) => {
+      const client = new PreviewClient(
+        spawn,
+        (s) => {
+          states.push(s)
+          if (s.stage === 'refined') resolve()
+        },
+        { debounceMs: 0, lanes: 1, spare: false },
+      )
+      client.request(inputWith(0.32), 'pacing')
+    })
+    await done
+    expect([...new Set(shown(states))]).toEqual(['1:first', '1:refined'])
+    const first = states.find((s) => s.stage === 'first')!
+    expect(first.computing).toBe(true)
+    expect((first.output as PacingOutput).plan).toEqual([])
+    const last = states.at(-1)!
+    expect(last.computing).toBe(false)
+    expect(last.output).toEqual(computePreview(inputWith(0.32), 'pacing'))
+  })
+
+  it('drops the answers of an input a newer one replaced, and ends with the newer input’s', async () => {
+    const { spawn, spawned } = threadWorkers()
+    const states: PreviewState[] = []
+    let client!: PreviewClient
+    const done = new Promise<void>((resolve) => {
+      client = new PreviewClient(
+        spawn,
+        (s) => {
+          states.push(s)
+          // an edit while the first input's plan is being refined
+          if (s.answers === 1 && s.stage === 'first' && s.seq === 1)
+            client.request(inputWith(0.4), 'pacing')
+          if (s.answers === 2 && s.stage === 'refined') resolve()
+        },
+        { debounceMs: 0, lanes: 1, spare: true },
+      )
+      client.request(inputWith(0.32), 'pacing')
+    })
+    await done
+    // the first input's refined plan was on its way and is never shown
+    expect([...new Set(shown(states))]).toEqual(['1:first', '2:first', '2:refined'])
+    // the busy worker was terminated; the second input went to the spare
+    expect(spawned.map((w) => w.terminated)).toEqual([true, false, false])
+    const last = states.at(-1)!.output as PacingOutput
+    expect(last).toEqual(computePreview(inputWith(0.4), 'pacing'))
+    // and it is the second input's answer: more drag, slower
+    expect(last.time_s).toBeGreaterThan(
+      (computePreview(inputWith(0.32), 'pacing') as PacingOutput).time_s,
+    )
+    client.dispose()
+  })
+
+  it('with two workers: the first-answer worker is kept, the refining one replaced, the newer input shown', async () => {
+    const { spawn, spawned } = threadWorkers()
+    const states: PreviewState[] = []
+    let client!: PreviewClient
+    const done = new Promise<void>((resolve) => {
+      client = new PreviewClient(
+        spawn,
+        (s) => {
+          states.push(s)
+          if (s.answers === 2 && s.stage === 'refined') resolve()
+        },
+        { debounceMs: 0, lanes: 2, spare: true },
+      )
+      // the second input arrives while both workers are busy with the first
+      client.request(inputWith(0.32), 'pacing')
+      client.request(inputWith(0.4), 'pacing')
+    })
+    await done
+    // the refining worker (1st) was replaced by the spare (3rd); the first-answer worker (2nd)
+    // finished the first input and then computed the second; nothing of the first input shown
+    expect(spawned.map((w) => w.terminated)).toEqual([true, false, false, false])
+    expect(shown(states).filter((x) => x.startsWith('1:'))).toEqual([])
+    expect(states.at(-1)!.output).toEqual(computePreview(inputWith(0.4), 'pacing'))
+    // the refined answer stays when the first one comes after it (the in-thread workers run in turn)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(client.state.stage).toBe('refined')
+    client.dispose()
+  })
+
+  it('computes only the last of the edits made within the debounce', async () => {
+    const { spawn } = threadWorkers()
+    const states: PreviewState[] = []
+    const done = new Promise<void>((resolve) => {
+      const client = new PreviewClient(
+        spawn,
+        (s) => {
+          states.push(s)
+          if (s.stage === 'refined') resolve()
+        },
+        { debounceMs: 20, lanes: 2, spare: true },
+      )
+      for (const cda of [0.3, 0.34, 0.38]) client.update(inputWith(cda), 'pacing')
+    })
+    await done
+    // shown as out of date from the first edit on
+    expect(states[0]!.computing).toBe(true)
+    expect(Math.max(...states.map((s) => s.seq))).toBe(1)
+    expect(states.at(-1)!.output).toEqual(computePreview(inputWith(0.38), 'pacing'))
+  })
+})

@@ -1,0 +1,92 @@
+import { resolve } from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
+import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+
+// The optimization page's instant preview in two steps (docs/web-app.md, "Instant preview") on the
+// real Mont Ventoux climb (2 000 segments of 10 m, whose rideable plan takes seconds): the first
+// answer (the steady power and the per-segment optimum) appears, then the refined plan replaces
+// it; an edit made while a plan is being refined ends with the answer to that last edit.
+
+const real = needs('courses/mont-ventoux-bedoin.gpx')
+test.skip(real.skip, real.reason)
+const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'courses')
+const UUID = '[0-9a-f-]{36}'
+
+/** "1:21:05" in seconds. */
+const seconds = (text: string) =>
+  text
+    .trim()
+    .split(':')
+    .map(Number)
+    .reduce((a, b) => a * 60 + b, 0)
+
+/** The preview once it shows the refined plan of the latest input: its predicted time. */
+async function refinedTime(page: Page): Promise<string> {
+  const preview = page.getByTestId('preview')
+  await expect(preview).toHaveAttribute('data-stage', 'refined', { timeout: 60_000 })
+  await expect(page.getByTestId('preview-status')).toHaveText(/^Computed in your browser/)
+  return preview.getByTestId('predicted-time').innerText()
+}
+
+test('the preview answers first, then refines the plan; the last edit wins', async ({ page }) => {
+  test.setTimeout(240_000)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  await signIn(page, DEMO.rider)
+
+  await page.goto('/simulation/courses')
+  await page.getByLabel('Course file').setInputFiles(resolve(data, 'mont-ventoux-bedoin.gpx'))
+  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 60_000 })
+  const course = (await page.getByRole('heading', { level: 1 }).textContent())!
+
+  await page.goto('/simulation/riders/new')
+  await page.getByLabel('Setup name').fill('Ventoux bike')
+  await page.getByLabel(/^Rider weight/).fill('68')
+  await page.getByLabel(/^Rider height/).fill('178')
+  await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
+  await page.getByLabel(/^CP/).fill('300')
+  await page.getByLabel(/^W′/).fill('20')
+  await page.getByLabel(/^Max power/).fill('700')
+  await page.getByRole('button', { name: 'Create rider setup' }).click()
+  await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
+
+  // Choosing the course and the setup: the first answer, marked as such, then the refined plan.
+  await page.goto('/simulation/optimizations/new?type=pacing')
+  await page.getByLabel('Course', { exact: true }).selectOption({ label: course })
+  await page.getByLabel('Rider setup').selectOption({ label: 'Ventoux bike' })
+  const preview = page.getByTestId('preview')
+  await expect(preview).toHaveAttribute('data-stage', 'first', { timeout: 60_000 })
+  await expect(page.getByTestId('preview-status')).toHaveText(
+    /^First answer in \d+ ms: .*refining the rideable plan…$/,
+  )
+  await expect(preview.getByTestId('first-steady')).toHaveText(/^\d+ W · 1:\d\d:\d\d$/)
+  await expect(preview.getByTestId('first-bound-time')).toHaveText(/^1:\d\d:\d\d$/)
+  await expect(preview.getByTestId('predicted-time')).toHaveCount(0)
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.screenshot({ path: screenshotPath('preview-first-answer'), fullPage: true })
+  const saved = await refinedTime(page)
+  await expect(preview.getByTestId('plan-targets')).toBeVisible()
+  await page.screenshot({ path: screenshotPath('preview-refined'), fullPage: true })
+
+  // A drag area much higher, then (while its plan is being refined) the saved one again: the
+  // preview ends with the saved setup's plan, not the higher drag's.
+  const cda = page.getByLabel(/^Position 1 CdA/)
+  const savedCda = await cda.inputValue()
+  await cda.fill(String(Number(savedCda) + 0.1))
+  await expect(preview).toHaveAttribute('data-stage', 'first', { timeout: 60_000 })
+  await expect(page.getByTestId('preview-status')).toHaveText(/^First answer/)
+  const draggy = await preview.getByTestId('first-bound-time').innerText()
+  await cda.fill(savedCda)
+  expect(await refinedTime(page)).toBe(saved)
+  expect(seconds(draggy)).toBeGreaterThan(seconds(saved))
+
+  // At phone width.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await cda.fill(String(Number(savedCda) + 0.05))
+  await expect(preview).toHaveAttribute('data-stage', 'first', { timeout: 60_000 })
+  await preview.screenshot({ path: screenshotPath('preview-first-answer-phone') })
+  await refinedTime(page)
+  await preview.screenshot({ path: screenshotPath('preview-refined-phone') })
+  expect(errors).toEqual([])
+})
