@@ -16,6 +16,10 @@ import { Button, ErrorBox } from './ui.tsx'
 
 type ResultSummary = Omit<OptimizationResult, 'inputs' | 'result'>
 
+/** What the run is doing: the stage the job records, or where it is before its first one. */
+const stageOf = (job: JobState) =>
+  job.message ?? (job.state === 'queued' ? 'Waiting for a free job thread' : 'Starting')
+
 export function RunPanel({
   optimizationId,
   type,
@@ -117,9 +121,18 @@ export function RunPanel({
       </div>
       {job && running ? (
         <div>
-          <progress className="w-full" max={100} value={job.progress} aria-label="Run progress" />
-          <p className="text-xs text-slate-500" role="status">
-            {job.message ?? job.state} · {Math.round(job.progress)} %
+          <progress
+            className="w-full"
+            max={100}
+            value={job.progress}
+            aria-label="Run progress"
+            aria-valuetext={`${stageOf(job)}, ${Math.round(job.progress)} %`}
+          />
+          <p className="flex justify-between gap-2 text-xs text-slate-600" role="status">
+            <span className="min-w-0 truncate" title={stageOf(job)}>
+              {stageOf(job)}
+            </span>
+            <span className="shrink-0 tabular-nums">{Math.round(job.progress)} %</span>
           </p>
         </div>
       ) : null}
