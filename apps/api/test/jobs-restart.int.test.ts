@@ -119,7 +119,7 @@ describe('a restart of the server keeps queued jobs and finished results', () =>
     expect(bytes.statusCode).toBe(200)
     expect(createHash('sha256').update(bytes.rawPayload).digest('hex')).toBe(file.sha256)
     expect(bytes.payload.split('\r\n')[0]).toBe(
-      'section,start_km,end_km,terrain,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed',
+      'section,start_km,end_km,terrain,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed,target',
     )
     await third.close()
   })

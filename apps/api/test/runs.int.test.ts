@@ -112,7 +112,7 @@ describe('optimization runs on a climb: results, CSV export, notification', () =
     expect(csv.headers['content-disposition']).toContain('Test pacing')
     const lines = csv.payload.trim().split('\r\n')
     expect(lines[0]).toBe(
-      'section,start_km,end_km,terrain,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed',
+      'section,start_km,end_km,terrain,grade_pct,target_power_w,speed_kmh,section_time_s,elapsed_s,elapsed,target',
     )
     expect(lines).toHaveLength(output.plan.length + 1)
     const firstRow = lines[1]!.split(',')

@@ -354,7 +354,7 @@ export class OptimizationRuns {
     const name = `${snapshot.optimization.name} – v${result.version} plan.csv`
     const prepared = this.files.prepare(
       name,
-      Buffer.from(writePlanCsv({ name, sections: exportSections(pacing.plan) })),
+      Buffer.from(writePlanCsv({ name, sections: exportSections(pacing.plan, pacing.targets) })),
       {
         key: `exports/${jobId}.csv`,
       },
