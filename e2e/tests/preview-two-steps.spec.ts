@@ -66,7 +66,7 @@ test('the preview answers first, then refines the plan; the last edit wins', asy
   await page.setViewportSize({ width: 1280, height: 900 })
   await page.screenshot({ path: screenshotPath('preview-first-answer'), fullPage: true })
   const saved = await refinedTime(page)
-  await expect(preview.getByTestId('plan-targets')).toBeVisible()
+  await expect(preview.getByTestId('plan-targets-table')).toBeVisible()
   await page.screenshot({ path: screenshotPath('preview-refined'), fullPage: true })
 
   // A drag area much higher, then (while its plan is being refined) the saved one again: the

@@ -128,22 +128,6 @@ export function SavingNote({ output }: { output: PacingOutput }) {
   )
 }
 
-/** The target powers and what each applies to ("340 W · climb · 10 sections"). */
-export function TargetList({ output }: { output: PacingOutput }) {
-  const targets = output.targets ?? []
-  if (targets.length < 2) return null
-  return (
-    <ul className="mb-3 flex flex-wrap gap-2 text-xs" data-testid="plan-targets">
-      {targets.map((t, i) => (
-        <li key={i} className="rounded bg-slate-100 px-2 py-1 tabular-nums text-slate-700">
-          <strong>{Math.round(t.power_w)} W</strong> · {t.label} · {t.sections.length} section
-          {t.sections.length === 1 ? '' : 's'}
-        </li>
-      ))}
-    </ul>
-  )
-}
-
 export function EquipmentRanking({ output }: { output: EquipmentOutput }) {
   return (
     <div className="space-y-3">
@@ -221,7 +205,6 @@ export function OutputView({
         </Card>
       ) : null}
       <Card title={output.type === 'equipment' ? 'Plan of the fastest combination' : 'Plan'}>
-        <TargetList output={pacing} />
         <PlanTable rows={pacing.plan} eventStart={eventStart} sections={sections} />
       </Card>
       {pacing.series ? (
