@@ -67,7 +67,7 @@ export async function adminRoutes(app: FastifyInstance) {
   )
   app.post('/admin/command', access, async (request) => {
     const parsed = body.safeParse(request.body)
-    if (!parsed.success) throw new AppError('invalid-request', 400, 'argv: an array of strings.')
+    if (!parsed.success) throw new AppError('invalid-request', 'argv: an array of strings.')
     try {
       const result = await runAdminCommand(app.deps.database.db, parsed.data.argv)
       for (const uid of result.uidsChanged ?? []) app.platform.users.forget(uid)

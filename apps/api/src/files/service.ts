@@ -66,11 +66,10 @@ export class FileService {
   ): PreparedFile {
     const fileName = cleanFileName(name)
     const type = sniff(bytes)
-    if (!type) throw new AppError('unsupported-file-type', 415, describeUnknown(bytes, fileName))
+    if (!type) throw new AppError('unsupported-file-type', describeUnknown(bytes, fileName))
     if (options.allowed && !options.allowed.includes(type.kind)) {
       throw new AppError(
         'unsupported-file-type',
-        415,
         `${fileName} is a ${type.kind.toUpperCase()} file; expected ${options.allowed.map((k) => k.toUpperCase()).join(', ')}.`,
       )
     }
@@ -120,7 +119,7 @@ export class FileService {
       first = Buffer.concat(head)
       type = sniff(first)
     }
-    if (!type) throw new AppError('unsupported-file-type', 415, describeUnknown(first, fileName))
+    if (!type) throw new AppError('unsupported-file-type', describeUnknown(first, fileName))
 
     const id = randomUUID()
     const hash = createHash('sha256')
@@ -236,7 +235,7 @@ export class FileService {
       return { row, body: await this.storage.get(row.storageKey) }
     } catch (error) {
       if (error instanceof FileMissingError) {
-        throw new AppError('file-missing', 410, `The stored bytes of ${row.name} are gone.`)
+        throw new AppError('file-missing', `The stored bytes of ${row.name} are gone.`)
       }
       throw error
     }

@@ -43,7 +43,7 @@ export class DownloadSigner {
   ): string {
     const { id, expires, signature } = query
     if (typeof id !== 'string' || typeof expires !== 'string' || typeof signature !== 'string') {
-      throw new AppError('invalid-signature', 403, 'This download link is incomplete.')
+      throw new AppError('invalid-signature', 'This download link is incomplete.')
     }
     const seconds = Number(expires)
     const expected = Buffer.from(this.mac(id, seconds))
@@ -53,10 +53,10 @@ export class DownloadSigner {
       given.length !== expected.length ||
       !timingSafeEqual(given, expected)
     ) {
-      throw new AppError('invalid-signature', 403, 'This download link is not valid.')
+      throw new AppError('invalid-signature', 'This download link is not valid.')
     }
     if (seconds * 1000 < now) {
-      throw new AppError('link-expired', 410, 'This download link has expired. Ask for a new one.')
+      throw new AppError('link-expired', 'This download link has expired. Ask for a new one.')
     }
     return id
   }

@@ -74,7 +74,7 @@ export function activityFailure(error: unknown, fileName: string): unknown {
   const field =
     e.code === 'missing_power' ? 'power' : e.code === 'missing_speed' ? 'speed' : undefined
   const message = e.message.includes(fileName) ? e.message : `${fileName}: ${e.message}`
-  return new AppError('invalid-activity-file', 422, message.replace(/\.?$/, '.'), {
+  return new AppError('invalid-activity-file', message.replace(/\.?$/, '.'), {
     file: fileName,
     reason: e.code,
     ...(field ? { field } : {}),

@@ -130,7 +130,7 @@ export class AeroAnalyses {
     })
     const name = upload.filename || 'upload'
     if (upload.bytes.byteLength === 0) {
-      throw new AppError('invalid-activity-file', 422, `${name}: the file is empty.`, {
+      throw new AppError('invalid-activity-file', `${name}: the file is empty.`, {
         file: name,
         reason: 'empty_file',
       })
@@ -210,7 +210,6 @@ export class AeroAnalyses {
     if (sources.length === 0) {
       throw new AppError(
         'no-data',
-        400,
         'Upload a file with the test (FIT, TCX, CSV…) before analysing this session.',
       )
     }
@@ -353,7 +352,6 @@ export class AeroAnalyses {
       const issue = stored.error.issues[0]!
       throw new AppError(
         'invalid-inputs',
-        400,
         `environment.${issue.path.join('.')}: ${issue.message}. Correct the session's environment.`,
         { field: `environment.${issue.path.join('.')}` },
       )

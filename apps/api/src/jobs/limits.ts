@@ -45,7 +45,7 @@ export type JobLimitDetails = {
 /** 429: an account or team has as many unfinished jobs as it may have. */
 export class JobLimitError extends AppError {
   constructor(message: string, details: JobLimitDetails) {
-    super('too-many-jobs', 429, message, details, {
+    super('too-many-jobs', message, details, {
       'retry-after': String(details.retry_after_s),
     })
   }

@@ -69,7 +69,6 @@ function planOf(snapshot: RunSnapshot): RunPlan {
   if (type === 'equipment' && inputs.equipment === undefined) {
     throw new AppError(
       'optimization-incomplete',
-      400,
       'Add the equipment options to compare (at least one group with its options) before running.',
     )
   }
@@ -92,7 +91,7 @@ function refuseBadInputs<T>(step: () => T): T {
   } catch (error) {
     const e = error as Error & { field?: string }
     if (error instanceof EngineInputError || e.field) {
-      throw new AppError('invalid-inputs', 400, `These inputs cannot be used: ${e.message}.`, {
+      throw new AppError('invalid-inputs', `These inputs cannot be used: ${e.message}.`, {
         field: e.field,
       })
     }
@@ -198,7 +197,6 @@ export class OptimizationRuns {
     if (!optimization.courseId || !optimization.riderSetupId) {
       throw new AppError(
         'optimization-incomplete',
-        400,
         'Choose a course and a rider setup for this optimization before running it.',
       )
     }

@@ -50,7 +50,6 @@ const megabytes = (n: number) => `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024
 function tooLarge(limit: number, got?: number): AppError {
   return new AppError(
     'body-too-large',
-    413,
     `The JSON body is larger than ${megabytes(limit)} (${limit} bytes)${got !== undefined ? `: got ${got} bytes` : ''}; send less (upload files with multipart/form-data).`,
     { limit_bytes: limit },
   )
@@ -107,7 +106,6 @@ export function registerJsonBody(
           finish(
             new AppError(
               'invalid-request',
-              400,
               `The body has ${received} bytes but Content-Length says ${declared}.`,
             ),
           )
@@ -118,7 +116,6 @@ export function registerJsonBody(
           finish(
             new AppError(
               'body-too-deep',
-              400,
               `The JSON body nests arrays and objects more than ${maxDepth} levels deep; send a flatter body.`,
               { max_depth: maxDepth },
             ),

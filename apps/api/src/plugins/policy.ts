@@ -68,7 +68,6 @@ export const operator = (
 function missingClaim(missing: string[]) {
   return new AppError(
     'missing-claim',
-    403,
     `This needs the permission ${missing.join(' or ')}. See the plans on the pricing page.`,
     { missing },
   )
@@ -80,10 +79,10 @@ export function registerPolicy(app: FastifyInstance) {
 
   async function enforce(request: FastifyRequest, reply: FastifyReply) {
     const policy = request.routeOptions.config.policy
-    if (!policy) throw new AppError('forbidden', 403, 'This route has no access policy.')
+    if (!policy) throw new AppError('forbidden', 'This route has no access policy.')
     if (policy.access === 'public') return
     if (policy.access === 'operator') {
-      if (!policy.allow(request)) throw new AppError('forbidden', 403, policy.refusal)
+      if (!policy.allow(request)) throw new AppError('forbidden', policy.refusal)
       return
     }
     // What a signed-in caller reads is theirs: no cache along the way keeps it.
@@ -102,7 +101,6 @@ export function registerPolicy(app: FastifyInstance) {
       if (TEAM_RANK[membership.role as TeamRole] < TEAM_RANK[policy.team.role]) {
         throw new AppError(
           'forbidden',
-          403,
           policy.team.role === 'owner'
             ? 'Only the team’s owners can do this.'
             : 'Only the team’s owners and admins can do this.',

@@ -66,7 +66,7 @@ export class AeroService {
     const start = body.start_time !== undefined ? body.start_time : current.startTime
     const end = body.end_time !== undefined ? body.end_time : current.endTime
     if (start != null && end != null && start >= end) {
-      throw new AppError('invalid-request', 400, 'start_time must be before end_time.')
+      throw new AppError('invalid-request', 'start_time must be before end_time.')
     }
     const row = await repo.updateRun(this.db, id, { ...toColumns(body), updatedAt: new Date() })
     return runJson(row!)
@@ -98,25 +98,23 @@ export class AeroService {
     if (!allowed.includes(body.kind)) {
       throw new AppError(
         'invalid-request',
-        400,
         `kind: a ${session.format} session holds ${allowed.join(' and ')} blocks, not ${body.kind}.`,
       )
     }
     if (body.run_id) {
       const run = await repo.findRun(this.db, uid, body.run_id)
       if (!run || run.sessionId !== sessionId) {
-        throw new AppError('not-found', 404, `run_id: no run ${body.run_id} in this session.`)
+        throw new AppError('not-found', `run_id: no run ${body.run_id} in this session.`)
       }
     }
     if (body.device_id) {
       const device = await deviceRepo.find(this.db, uid, body.device_id)
       if (!device) {
-        throw new AppError('not-found', 404, `device_id: no device ${body.device_id} you can see.`)
+        throw new AppError('not-found', `device_id: no device ${body.device_id} you can see.`)
       }
       if (session.ownerTeam && device.ownerTeam !== session.ownerTeam) {
         throw new AppError(
           'reference-not-shared',
-          400,
           `device_id: ${body.device_id} is not the team’s, so other members could not see it; use a device of the team.`,
         )
       }

@@ -59,7 +59,6 @@ export function createStripe(config: Config): Stripe | undefined {
 const billingOff = () =>
   new AppError(
     'billing-disabled',
-    404,
     'Online payment is not available on this server; your administrator can grant a plan.',
   )
 
@@ -187,7 +186,7 @@ export class BillingService {
       success_url: `${returnUrl}?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${this.config.publicUrl}/pricing`,
     })
-    if (!session.url) throw new AppError('stripe-error', 502, 'Stripe gave no Checkout page.')
+    if (!session.url) throw new AppError('stripe-error', 'Stripe gave no Checkout page.')
     return { url: session.url }
   }
 
@@ -244,7 +243,6 @@ export class BillingService {
     } catch (e) {
       throw new AppError(
         'bad-signature',
-        400,
         `Stripe-Signature: ${e instanceof Error ? e.message : 'not verified'}`,
       )
     }
@@ -480,7 +478,6 @@ export async function assertSeatFree(
   if (invitations) parts.push(`${invitations} open invitation${invitations === 1 ? '' : 's'}`)
   throw new AppError(
     'no-seats',
-    409,
     `The team’s plan has ${seats} seat${seats === 1 ? '' : 's'}, all taken (${parts.join(' and ')}). Add seats in Manage subscription, or remove a member${invitations ? ' or revoke an invitation' : ''}.`,
   )
 }

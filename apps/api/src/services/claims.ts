@@ -24,7 +24,7 @@ export async function computeClaims(
 ): Promise<Record<string, boolean>> {
   const [user] = await db.select().from(users).where(eq(users.uid, uid))
   if (user?.disabled) {
-    throw new AppError('user-disabled', 403, 'This account has been disabled.')
+    throw new AppError('user-disabled', 'This account has been disabled.')
   }
   const claims = new Set(permissions)
   if (user?.trialEndsAt && user.trialEndsAt.getTime() > now.getTime()) claims.add(SIMULATIONS)

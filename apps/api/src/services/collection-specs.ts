@@ -101,12 +101,11 @@ async function mustSee(
   if (typeof id !== 'string') return
   const row = await repo.findRef(db, uid, id)
   if (!row) {
-    throw new AppError('not-found', 404, `${field}: no item ${id} that you can see.`, { field })
+    throw new AppError('not-found', `${field}: no item ${id} that you can see.`, { field })
   }
   if (owner.kind === 'team' && row.ownerTeam !== owner.teamId && !row.sample) {
     throw new AppError(
       'reference-not-shared',
-      400,
       `${field}: ${id} is not the team’s, so other members could not see it; use an item of the team.`,
       { field },
     )
@@ -137,7 +136,6 @@ async function mustNotStrand(
   if (row) {
     throw new AppError(
       'reference-in-use',
-      409,
       `The team’s ${what} “${String(row.name)}” (${String(row.id)}) uses this ${noun}; its members would lose it. Move or change that ${what} first.`,
       { referrer: row.id },
     )

@@ -56,11 +56,7 @@ export type Carried = { field: string; repo: OwnedCollection<{ id: string }>; id
 export async function resolveOwner(db: Db, uid: string, owner: string | undefined): Promise<Owner> {
   if (owner === undefined || owner === uid) return { kind: 'user', uid }
   if (isUuid(owner) && (await isMember(db, uid, owner))) return { kind: 'team', teamId: owner }
-  throw new AppError(
-    'owner-not-found',
-    404,
-    `owner: "${owner}" is neither you nor one of your teams.`,
-  )
+  throw new AppError('owner-not-found', `owner: "${owner}" is neither you nor one of your teams.`)
 }
 
 /** Generic list/get/create/update/delete of an owned collection, scoped to the caller. */
@@ -183,7 +179,6 @@ export class CollectionService<Row extends { id: string }> {
     if (ownerTeam && !(await this.managesTeam(uid, ownerTeam))) {
       throw new AppError(
         'move-forbidden',
-        403,
         `Only the team’s owners and admins move its ${this.spec.noun}s.`,
       )
     }
@@ -201,7 +196,6 @@ export class CollectionService<Row extends { id: string }> {
         if (!(await c.repo.update(db, uid, c.id, ownerToColumns(owner)))) {
           throw new AppError(
             'move-conflict',
-            409,
             `${c.field}: ${c.id} changed while the ${this.spec.noun} moved; try again.`,
             { field: c.field },
           )

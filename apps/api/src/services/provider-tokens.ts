@@ -279,9 +279,9 @@ export function createAccessTokenVerifier(options: {
 
 function accessTokenError(error: unknown, expected: { issuer: string; audience: string }) {
   const invalid = (why: string) =>
-    new AppError('invalid-credential', 401, `The access token is not valid: ${why}.`, { why })
+    new AppError('invalid-credential', `The access token is not valid: ${why}.`, { why })
   if (error instanceof joseErrors.JWTExpired) {
-    return new AppError('user-token-expired', 401, 'The access token has expired. Sign in again.')
+    return new AppError('user-token-expired', 'The access token has expired. Sign in again.')
   }
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     if (error.claim === 'iss') return invalid(`it was not issued by ${expected.issuer}`)
@@ -298,7 +298,6 @@ function accessTokenError(error: unknown, expected: { issuer: string; audience: 
   if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) {
     return new AppError(
       'network-request-failed',
-      503,
       'The identity provider could not be reached to check the sign-in. Try again.',
     )
   }

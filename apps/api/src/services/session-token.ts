@@ -60,9 +60,9 @@ export class SessionTokens {
       }
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) {
-        throw new AppError('user-token-expired', 401, 'Your session has expired. Sign in again.')
+        throw new AppError('user-token-expired', 'Your session has expired. Sign in again.')
       }
-      throw new AppError('invalid-credential', 401, 'The session token is not valid.')
+      throw new AppError('invalid-credential', 'The session token is not valid.')
     }
   }
 }

@@ -118,13 +118,12 @@ export class TeamService {
     if (!person) {
       throw new AppError(
         'user-not-found',
-        404,
         `${body.email ? `email: ${body.email}` : `uid: ${body.uid}`} has not signed in to Veloptima yet; ask them to sign in once, then add them.`,
       )
     }
     await assertSeatFree(this.db, teamId, new Date(), 'members')
     if (!(await repo.addMember(this.db, teamId, person.uid, body.role))) {
-      throw new AppError('already-member', 409, `${person.email} is already a member of the team.`)
+      throw new AppError('already-member', `${person.email} is already a member of the team.`)
     }
     await notifyMembership(this.db, teamId, person.uid)
     const added = (await repo.members(this.db, teamId)).find((m) => m.uid === person.uid)!
@@ -155,7 +154,7 @@ export class TeamService {
     const { uid: to } = parse(teamTransferSchema, input)
     const me = await this.membership(uid, teamId)
     if (me.role !== 'owner') throw forbidden('Only an owner can hand the team over.')
-    if (to === uid) throw new AppError('invalid-request', 400, 'uid: you are already an owner.')
+    if (to === uid) throw new AppError('invalid-request', 'uid: you are already an owner.')
     if (!(await repo.teamWithRole(this.db, to, teamId))) throw notFound('The member')
     await teamsRepo.transferOwnership(this.db, teamId, uid, to)
     return { owner: to, previous_owner: uid, previous_owner_role: 'admin' as const }
@@ -196,7 +195,6 @@ export class TeamService {
   private lastOwner() {
     return new AppError(
       'last-owner',
-      409,
       'A team needs at least one owner: make someone else owner first.',
     )
   }
@@ -266,7 +264,7 @@ export class InvitationService {
     const email = body.email.toLowerCase()
     const existing = await repo.findUserByEmail(this.deps.db, email)
     if (existing && (await repo.teamWithRole(this.deps.db, existing.uid, teamId))) {
-      throw new AppError('already-member', 409, `${email} is already a member of the team.`)
+      throw new AppError('already-member', `${email} is already a member of the team.`)
     }
     const now = this.now()
     await assertSeatFree(this.deps.db, teamId, now, 'members-and-invitations')
@@ -278,7 +276,6 @@ export class InvitationService {
     if (recent >= INVITATIONS_PER_DAY) {
       throw new AppError(
         'too-many-invitations',
-        429,
         `The team has sent ${recent} invitations in the last 24 hours, the most allowed (${INVITATIONS_PER_DAY}); try again later.`,
       )
     }
@@ -327,7 +324,6 @@ export class InvitationService {
     if (!(await teamsRepo.revokeInvitation(this.deps.db, row.id, this.now()))) {
       throw new AppError(
         'invitation-closed',
-        409,
         row.acceptedAt
           ? 'This invitation has already been accepted.'
           : 'This invitation has already been revoked.',
@@ -342,7 +338,6 @@ export class InvitationService {
     if (!found) {
       throw new AppError(
         'invitation-invalid',
-        404,
         'This invitation link is not valid: check that it was copied whole, or ask for a new one.',
       )
     }
@@ -350,21 +345,18 @@ export class InvitationService {
     if (inv.acceptedAt) {
       throw new AppError(
         'invitation-used',
-        410,
         'This invitation has already been used. Each link works once; ask the team for a new one if you need it.',
       )
     }
     if (inv.revokedAt) {
       throw new AppError(
         'invitation-revoked',
-        410,
         'This invitation was withdrawn by the team. Ask them for a new one if you should join.',
       )
     }
     if (inv.expiresAt.getTime() <= this.now().getTime()) {
       throw new AppError(
         'invitation-expired',
-        410,
         `This invitation expired on ${inv.expiresAt.toISOString().slice(0, 10)} (links are valid ${INVITATION_DAYS} days). Ask the team for a new one.`,
       )
     }
@@ -392,19 +384,18 @@ export class InvitationService {
     if (caller.email.toLowerCase() !== inv.email) {
       throw new AppError(
         'invitation-email-mismatch',
-        403,
         `This invitation is for ${inv.email}, and you are signed in as ${caller.email}. Sign in with ${inv.email} to accept it.`,
       )
     }
     if (await repo.teamWithRole(this.deps.db, caller.uid, inv.teamId)) {
-      throw new AppError('already-member', 409, `You are already a member of ${teamName}.`)
+      throw new AppError('already-member', `You are already a member of ${teamName}.`)
     }
     const now = this.now()
     const used = await teamsRepo.acceptInvitation(this.deps.db, inv, caller.uid, now, (tx) =>
       assertSeatFree(tx, inv.teamId, now, 'members'),
     )
     if (!used) {
-      throw new AppError('invitation-used', 410, 'This invitation has just been used or withdrawn.')
+      throw new AppError('invitation-used', 'This invitation has just been used or withdrawn.')
     }
     await notifyMembership(this.deps.db, inv.teamId, caller.uid)
     return { id: inv.teamId, name: teamName, role: used.role }

@@ -65,7 +65,7 @@ export class UserService {
     }
     if (row?.disabled) {
       this.known.delete(caller.uid)
-      throw new AppError('user-disabled', 403, 'This account has been disabled.')
+      throw new AppError('user-disabled', 'This account has been disabled.')
     }
     if (this.known.size > 10_000) this.known.clear()
     this.known.set(caller.uid, Date.now() + 5_000)
@@ -92,7 +92,6 @@ export class UserService {
     if (body.current_team && !(await isMember(this.db, uid, body.current_team))) {
       throw new AppError(
         'team-not-found',
-        404,
         `current_team: you are not a member of team ${body.current_team}.`,
       )
     }
@@ -110,7 +109,7 @@ export class UserService {
   async startTrial(caller: SessionUser, uid: string): Promise<User> {
     await this.own(caller, uid)
     const row = await repo.startTrial(this.db, uid, this.trialDays)
-    if (!row) throw new AppError('trial-used', 409, 'The free trial has already been used.')
+    if (!row) throw new AppError('trial-used', 'The free trial has already been used.')
     return userJson(row)
   }
 

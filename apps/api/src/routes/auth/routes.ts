@@ -42,7 +42,6 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     errorResponseBuilder: (_request, context) =>
       new AppError(
         'too-many-requests',
-        429,
         `Too many sign-in attempts. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
       ),
   })

@@ -62,7 +62,6 @@ export async function readUpload<T = Buffer>(
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
           throw new AppError(
             'file-too-large',
-            413,
             `${part.filename} is larger than the ${formatBytes(maxBytes)} upload limit.`,
             { max_bytes: maxBytes },
           )

@@ -12,7 +12,7 @@ export type CourseRow = typeof courses.$inferSelect
 function importFailure(error: unknown): unknown {
   const e = error as { name?: string; errorName?: string; code?: string; message: string }
   if (error instanceof ImportError || e.errorName === 'ImportError') {
-    return new AppError('invalid-course-file', 422, e.message.replace(/\.?$/, '.'), {
+    return new AppError('invalid-course-file', e.message.replace(/\.?$/, '.'), {
       reason: e.code,
     })
   }

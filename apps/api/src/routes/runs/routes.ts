@@ -53,11 +53,7 @@ export async function runsRoutes(app: FastifyInstance) {
     const cancelled = await app.jobs.cancel(job.kind, job.id)
     const now = (await findVisibleJob(db, uid, id))!
     if (!cancelled) {
-      throw new AppError(
-        'job-finished',
-        409,
-        `This job has already ${now.status}: nothing to cancel.`,
-      )
+      throw new AppError('job-finished', `This job has already ${now.status}: nothing to cancel.`)
     }
     return jobJson(now)
   })
