@@ -51,6 +51,39 @@ function variance(xs: number[]): number {
   return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1)
 }
 
+/** The baseline runs of one clock: their indices in the baseline list, mean time and span. */
+interface ClockGroup {
+  ks: number[]
+  tMean: number
+  first: number
+  last: number
+}
+
+/** The baseline's drift line through the baseline runs, and its value at any run. */
+interface DriftModel {
+  /** Indices (in `runs`) of the baseline runs with a CdA. */
+  base: number[]
+  clocks: Map<number, ClockGroup>
+  /** Each baseline run's time from its clock's mean baseline time. */
+  dt: number[]
+  sxx: number
+  /** Whether a slope is estimated (baseline runs spread in time on one clock). */
+  sloped: boolean
+  slope: number
+  /** The baseline's CdA: the drift line at the first baseline run, else the baseline runs' mean. */
+  baseMean: number
+  t0: number
+  clockOf(j: number): number
+  /** Whether the drift line applies at run j: between two baseline runs of its clock. */
+  bracketed(j: number): boolean
+  /**
+   * Weight of baseline run k in the baseline's value at run j: the drift line where it applies,
+   * else the mean of the baseline runs of j's clock, else (no baseline on its clock) of all.
+   */
+  hat(k: number, j: number): number
+  lineAt(j: number): number
+}
+
 /**
  * The comparison against the baseline configuration, or null without a usable baseline run.
  * `replicates` (optional): the runs' CdA refitted with each jackknife replicate of the shared
@@ -64,12 +97,66 @@ export function compareRuns(
   replicates?: Float64Array[],
 ): AeroComparison | null {
   const ok = runs.map((r) => Number.isFinite(r.cda))
-  const base = runs.map((_, j) => j).filter((j) => ok[j] && runs[j]!.configuration === o.baseline)
+  const d = driftModel(runs, ok, o.baseline)
+  if (!d) return null
+  const { sloped, slope, clocks, clockOf } = d
+  const corrected = runs.map((r, j) =>
+    !Number.isFinite(r.cda)
+      ? NaN
+      : d.bracketed(j)
+        ? r.cda - slope * (r.t - clocks.get(clockOf(j))!.first)
+        : r.cda,
+  )
+  let driftNote: string | null = null
+  if (!sloped) {
+    driftNote =
+      'no drift estimated: fewer than two baseline runs on one clock (each run is compared with the baseline mean)'
+  }
+  const scatter = baselineScatter(runs, d)
+  const vBase = steadySpeed(o.referencePowerW, {
+    rho: o.rho,
+    cdaM2: d.baseMean,
+    crr: o.crr,
+    massKg: o.massKg,
+    grade: 0,
+    drivetrainEfficiency: o.drivetrainEfficiency,
+  })
+  const configs = [
+    ...new Set(
+      runs.filter((r, j) => ok[j] && r.configuration !== o.baseline).map((r) => r.configuration),
+    ),
+  ]
+  const configurations = configs.map((configuration) => {
+    const idx = runs
+      .map((_, j) => j)
+      .filter((j) => ok[j] && runs[j]!.configuration === configuration)
+    return compareConfiguration(configuration, idx, runs, d, scatter, o, vBase, replicates)
+  })
+  return {
+    baseline: o.baseline,
+    baselineCda: d.baseMean,
+    driftPerHour: sloped ? slope * 3600 : NaN,
+    driftLine: {
+      t0: d.t0,
+      intercept: d.baseMean,
+      slopePerS: slope,
+    },
+    driftNote,
+    correctedCda: corrected,
+    referenceSpeedMps: o.referenceSpeedMps,
+    referencePowerW: o.referencePowerW,
+    configurations,
+  }
+}
+
+/** The drift line through the baseline runs (one slope, a level per clock); null without any. */
+function driftModel(runs: CompareRun[], ok: boolean[], baseline: string): DriftModel | null {
+  const base = runs.map((_, j) => j).filter((j) => ok[j] && runs[j]!.configuration === baseline)
   if (base.length === 0) return null
   const nb = base.length
   const clockOf = (j: number) => runs[j]!.clock ?? 0
   // The baseline runs of each clock: their count, mean time and span.
-  const clocks = new Map<number, { ks: number[]; tMean: number; first: number; last: number }>()
+  const clocks = new Map<number, ClockGroup>()
   base.forEach((j, k) => {
     const c = clockOf(j)
     const g = clocks.get(c) ?? { ks: [], tMean: 0, first: Infinity, last: -Infinity }
@@ -84,15 +171,10 @@ export function compareRuns(
   const sxx = dt.reduce((a, d) => a + d * d, 0)
   const sloped = sxx > 1
   const slope = sloped ? base.reduce((a, j, k) => a + (dt[k]! * runs[j]!.cda) / sxx, 0) : 0
-  /** Whether the drift line applies at run j: between two baseline runs of its clock. */
   const bracketed = (j: number): boolean => {
     const g = clocks.get(clockOf(j))
     return sloped && g !== undefined && runs[j]!.t >= g.first && runs[j]!.t <= g.last
   }
-  /**
-   * Weight of baseline run k in the baseline's value at run j: the drift line where it applies,
-   * else the mean of the baseline runs of j's clock, else (no baseline on its clock) of all.
-   */
   const hat = (k: number, j: number): number => {
     const c = clockOf(j)
     const g = clocks.get(c)
@@ -103,25 +185,23 @@ export function compareRuns(
   const lineAt = (j: number): number => base.reduce((a, b, k) => a + hat(k, j) * runs[b]!.cda, 0)
   const firstClock = clocks.get(clockOf(base[0]!))!
   const t0 = runs[base[0]!]!.t
-  // The baseline's CdA: the drift line at the first baseline run, else the baseline runs' mean.
   const baseMean = sloped
     ? firstClock.ks.reduce((a, k) => a + runs[base[k]!]!.cda, 0) / firstClock.ks.length +
       slope * (t0 - firstClock.tMean)
     : base.reduce((a, j) => a + runs[j]!.cda, 0) / nb
-  const corrected = runs.map((r, j) =>
-    !Number.isFinite(r.cda)
-      ? NaN
-      : bracketed(j)
-        ? r.cda - slope * (r.t - clocks.get(clockOf(j))!.first)
-        : r.cda,
-  )
-  let driftNote: string | null = null
-  if (!sloped) {
-    driftNote =
-      'no drift estimated: fewer than two baseline runs on one clock (each run is compared with the baseline mean)'
-  }
+  return { base, clocks, dt, sxx, sloped, slope, baseMean, t0, clockOf, bracketed, hat, lineAt }
+}
 
-  // Scatter of the baseline repeats about the drift line beyond what their intervals explain.
+/** Scatter of the baseline repeats about the drift line beyond what their intervals explain. */
+interface BaselineScatter {
+  /** Its variance's share in the baseline's value (per baseline run). */
+  baseExtra: number
+  baseDof: number
+}
+
+function baselineScatter(runs: CompareRun[], d: DriftModel): BaselineScatter {
+  const { base, clocks, clockOf, dt, sxx, sloped } = d
+  const nb = base.length
   let baseExtra = 0
   const baseDof = nb - clocks.size - (sloped ? 1 : 0)
   if (baseDof >= 1) {
@@ -142,133 +222,128 @@ export function compareRuns(
       base.reduce((a, j) => a + (Number.isFinite(runs[j]!.se) ? runs[j]!.se ** 2 : 0), 0) / nb
     baseExtra = Math.max(0, s2 - mb) / nb
   }
-  const vBase = steadySpeed(o.referencePowerW, {
+  return { baseExtra, baseDof }
+}
+
+/** One configuration (runs `idx`) against the baseline: ΔCdA, its interval, W and s saved. */
+function compareConfiguration(
+  configuration: string,
+  idx: number[],
+  runs: CompareRun[],
+  d: DriftModel,
+  scatter: BaselineScatter,
+  o: CompareOptions,
+  vBase: number,
+  replicates: Float64Array[] | undefined,
+): AeroConfigurationComparison {
+  const nc = idx.length
+  const notes: string[] = []
+  const outside = idx.filter((j) => d.sloped && !d.bracketed(j))
+  const foreign = idx.filter((j) => !d.clocks.has(d.clockOf(j)))
+  if (foreign.length > 0) {
+    notes.push(
+      `${foreign.length} of its ${nc} run${nc === 1 ? '' : 's'} on another day or file clock than every baseline run: ` +
+        'compared with the mean of all baseline runs, no drift correction',
+    )
+  }
+  if (outside.length > foreign.length) {
+    notes.push(
+      `drift not corrected for ${outside.length - foreign.length} of its ${nc} run${nc === 1 ? '' : 's'}: ` +
+        'not between two baseline runs of their clock (the drift is never extrapolated); ' +
+        'ride a baseline run after them',
+    )
+  }
+  const { delta, hw } = deltaInterval(idx, runs, d, scatter, replicates)
+  const ref = o.referenceSpeedMps
+  const vCfg = steadySpeed(o.referencePowerW, {
     rho: o.rho,
-    cdaM2: baseMean,
+    cdaM2: d.baseMean + delta,
     crr: o.crr,
     massKg: o.massKg,
     grade: 0,
     drivetrainEfficiency: o.drivetrainEfficiency,
   })
-  const configs = [
-    ...new Set(
-      runs.filter((r, j) => ok[j] && r.configuration !== o.baseline).map((r) => r.configuration),
-    ),
-  ]
-  const configurations: AeroConfigurationComparison[] = configs.map((configuration) => {
-    const idx = runs
-      .map((_, j) => j)
-      .filter((j) => ok[j] && runs[j]!.configuration === configuration)
-    const nc = idx.length
-    const notes: string[] = []
-    const outside = idx.filter((j) => sloped && !bracketed(j))
-    const foreign = idx.filter((j) => !clocks.has(clockOf(j)))
-    if (foreign.length > 0) {
-      notes.push(
-        `${foreign.length} of its ${nc} run${nc === 1 ? '' : 's'} on another day or file clock than every baseline run: ` +
-          'compared with the mean of all baseline runs, no drift correction',
-      )
-    }
-    if (outside.length > foreign.length) {
-      notes.push(
-        `drift not corrected for ${outside.length - foreign.length} of its ${nc} run${nc === 1 ? '' : 's'}: ` +
-          'not between two baseline runs of their clock (the drift is never extrapolated); ' +
-          'ride a baseline run after them',
-      )
-    }
-    const deltas = idx.map((j) => runs[j]!.cda - lineAt(j))
-    const delta = deltas.reduce((a, b) => a + b, 0) / nc
-    // Coefficients of Δ = Σ aᵣ·CdAᵣ.
-    const terms: Array<{ v: number; dof: number }> = []
-    for (const j of idx) terms.push({ v: (runs[j]!.se / nc) ** 2, dof: runs[j]!.dof })
-    const aBase = base.map((_, k) => idx.reduce((acc, r) => acc + hat(k, r), 0) / nc)
-    base.forEach((j, k) => terms.push({ v: (aBase[k]! * runs[j]!.se) ** 2, dof: runs[j]!.dof }))
-    let v = terms.reduce((a, x) => a + x.v, 0)
-    const reps = replicates && replicates.length >= 3 ? replicates : null
-    let jkVar = NaN
-    if (reps) {
-      // Δ for each replicate, with its own baseline through the replicate's baseline runs.
-      const ds: number[] = []
-      for (const rep of reps) {
-        let sum = 0
-        for (const j of idx) sum += rep[j]! - base.reduce((a, b, k) => a + hat(k, j) * rep[b]!, 0)
-        ds.push(sum / nc)
-      }
-      const mean = ds.reduce((a, b) => a + b, 0) / ds.length
-      jkVar = ((ds.length - 1) / ds.length) * ds.reduce((a, b) => a + (b - mean) ** 2, 0)
-    }
-    // The shared parameter moves every run's CdA together: Σ aᵣ·sharedᵣ.
-    let shared = 0
-    for (const j of idx) shared += (runs[j]!.sharedSe ?? 0) / nc
-    base.forEach((j, k) => {
-      shared -= aBase[k]! * (runs[j]!.sharedSe ?? 0)
-    })
-    const welch = terms.reduce((a, x) => a + (x.dof > 0 ? (x.v * x.v) / x.dof : Infinity), 0)
-    let dof = welch > 0 ? (v * v) / welch : Infinity
-    // The shared parameters: from their replicates when given, else the Crr sensitivity.
-    const sharedVar = Number.isFinite(jkVar) ? jkVar : shared * shared
-    if (Number.isFinite(jkVar) && jkVar > v) dof = Math.min(dof, reps!.length - 1)
-    v += sharedVar
-    let extra = baseExtra
-    if (nc >= 2) {
-      const mb = idx.reduce((a, j) => a + runs[j]!.se ** 2, 0) / nc
-      extra += Math.max(0, variance(deltas) - mb) / nc
-    }
-    // When the scatter between repeats dominates, its few degrees of freedom govern the interval.
-    if (extra > v) dof = Math.min(dof, Math.max(1, nc >= 2 ? nc - 1 : Math.max(1, baseDof)))
-    v += extra
-    const hw = tQuantile975(Number.isFinite(dof) ? dof : 1000) * Math.sqrt(v)
-    const ref = o.referenceSpeedMps
-    const vCfg = steadySpeed(o.referencePowerW, {
-      rho: o.rho,
-      cdaM2: baseMean + delta,
-      crr: o.crr,
-      massKg: o.massKg,
-      grade: 0,
-      drivetrainEfficiency: o.drivetrainEfficiency,
-    })
-    const k: AeroConfigurationComparison = {
-      configuration,
-      runs: idx,
-      cda: baseMean + delta,
-      deltaCda: delta,
-      deltaCdaCi95: [delta - hw, delta + hw],
-      deltaPercent: (100 * delta) / baseMean,
-      wattsSaved: (-0.5 * o.rho * delta * ref * ref * ref) / o.drivetrainEfficiency,
-      secondsPer40km: 40000 / vBase - 40000 / vCfg,
-      verdict: 'no_difference',
-      withheld: [],
-      notes,
-    }
-    const sound = soundConfiguration(k, hw)
-    if (foreign.length === nc && sound.verdict !== 'withheld') {
-      // Every run of it on a day without a baseline run: the day's conditions (air, road,
-      // position on the bike) are not separated from the configuration's.
-      sound.verdict = 'withheld'
-      sound.withheld.push({
-        field: 'verdict',
-        reason:
-          'no verdict: every run of it is on another day or file clock than the baseline runs, so the ' +
-          "day's conditions are not separated from the configuration; ride baseline runs around it on the same day",
-      })
-    }
-    return sound
-  })
-  return {
-    baseline: o.baseline,
-    baselineCda: baseMean,
-    driftPerHour: sloped ? slope * 3600 : NaN,
-    driftLine: {
-      t0,
-      intercept: baseMean,
-      slopePerS: slope,
-    },
-    driftNote,
-    correctedCda: corrected,
-    referenceSpeedMps: o.referenceSpeedMps,
-    referencePowerW: o.referencePowerW,
-    configurations,
+  const k: AeroConfigurationComparison = {
+    configuration,
+    runs: idx,
+    cda: d.baseMean + delta,
+    deltaCda: delta,
+    deltaCdaCi95: [delta - hw, delta + hw],
+    deltaPercent: (100 * delta) / d.baseMean,
+    wattsSaved: (-0.5 * o.rho * delta * ref * ref * ref) / o.drivetrainEfficiency,
+    secondsPer40km: 40000 / vBase - 40000 / vCfg,
+    verdict: 'no_difference',
+    withheld: [],
+    notes,
   }
+  const sound = soundConfiguration(k, hw)
+  if (foreign.length === nc && sound.verdict !== 'withheld') {
+    // Every run of it on a day without a baseline run: the day's conditions (air, road,
+    // position on the bike) are not separated from the configuration's.
+    sound.verdict = 'withheld'
+    sound.withheld.push({
+      field: 'verdict',
+      reason:
+        'no verdict: every run of it is on another day or file clock than the baseline runs, so the ' +
+        "day's conditions are not separated from the configuration; ride baseline runs around it on the same day",
+    })
+  }
+  return sound
+}
+
+/** ΔCdA of the runs `idx` (mean of each minus the baseline at its time) and its 95 % half-width. */
+function deltaInterval(
+  idx: number[],
+  runs: CompareRun[],
+  d: DriftModel,
+  scatter: BaselineScatter,
+  replicates: Float64Array[] | undefined,
+): { delta: number; hw: number } {
+  const { base, hat } = d
+  const nc = idx.length
+  const deltas = idx.map((j) => runs[j]!.cda - d.lineAt(j))
+  const delta = deltas.reduce((a, b) => a + b, 0) / nc
+  // Coefficients of Δ = Σ aᵣ·CdAᵣ.
+  const terms: Array<{ v: number; dof: number }> = []
+  for (const j of idx) terms.push({ v: (runs[j]!.se / nc) ** 2, dof: runs[j]!.dof })
+  const aBase = base.map((_, k) => idx.reduce((acc, r) => acc + hat(k, r), 0) / nc)
+  base.forEach((j, k) => terms.push({ v: (aBase[k]! * runs[j]!.se) ** 2, dof: runs[j]!.dof }))
+  let v = terms.reduce((a, x) => a + x.v, 0)
+  const reps = replicates && replicates.length >= 3 ? replicates : null
+  let jkVar = NaN
+  if (reps) {
+    // Δ for each replicate, with its own baseline through the replicate's baseline runs.
+    const ds: number[] = []
+    for (const rep of reps) {
+      let sum = 0
+      for (const j of idx) sum += rep[j]! - base.reduce((a, b, k) => a + hat(k, j) * rep[b]!, 0)
+      ds.push(sum / nc)
+    }
+    const mean = ds.reduce((a, b) => a + b, 0) / ds.length
+    jkVar = ((ds.length - 1) / ds.length) * ds.reduce((a, b) => a + (b - mean) ** 2, 0)
+  }
+  // The shared parameter moves every run's CdA together: Σ aᵣ·sharedᵣ.
+  let shared = 0
+  for (const j of idx) shared += (runs[j]!.sharedSe ?? 0) / nc
+  base.forEach((j, k) => {
+    shared -= aBase[k]! * (runs[j]!.sharedSe ?? 0)
+  })
+  const welch = terms.reduce((a, x) => a + (x.dof > 0 ? (x.v * x.v) / x.dof : Infinity), 0)
+  let dof = welch > 0 ? (v * v) / welch : Infinity
+  // The shared parameters: from their replicates when given, else the Crr sensitivity.
+  const sharedVar = Number.isFinite(jkVar) ? jkVar : shared * shared
+  if (Number.isFinite(jkVar) && jkVar > v) dof = Math.min(dof, reps!.length - 1)
+  v += sharedVar
+  let extra = scatter.baseExtra
+  if (nc >= 2) {
+    const mb = idx.reduce((a, j) => a + runs[j]!.se ** 2, 0) / nc
+    extra += Math.max(0, variance(deltas) - mb) / nc
+  }
+  // When the scatter between repeats dominates, its few degrees of freedom govern the interval.
+  if (extra > v) dof = Math.min(dof, Math.max(1, nc >= 2 ? nc - 1 : Math.max(1, scatter.baseDof)))
+  v += extra
+  const hw = tQuantile975(Number.isFinite(dof) ? dof : 1000) * Math.sqrt(v)
+  return { delta, hw }
 }
 
 /**
