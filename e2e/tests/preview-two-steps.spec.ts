@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { createRiderSetup } from '../helpers/rider-setup.ts'
 
 // The optimization page's instant preview in two steps (docs/web-app.md, "Instant preview") on the
 // real Mont Ventoux climb (2 000 segments of 10 m, whose rideable plan takes seconds): the first
@@ -40,16 +41,14 @@ test('the preview answers first, then refines the plan; the last edit wins', asy
   await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 60_000 })
   const course = (await page.getByRole('heading', { level: 1 }).textContent())!
 
-  await page.goto('/simulation/riders/new')
-  await page.getByLabel('Setup name').fill('Ventoux bike')
-  await page.getByLabel(/^Rider weight/).fill('68')
-  await page.getByLabel(/^Rider height/).fill('178')
-  await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
-  await page.getByLabel(/^CP/).fill('300')
-  await page.getByLabel(/^W′/).fill('20')
-  await page.getByLabel(/^Max power/).fill('700')
-  await page.getByRole('button', { name: 'Create rider setup' }).click()
-  await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
+  await createRiderSetup(page, {
+    name: 'Ventoux bike',
+    weightKg: 68,
+    heightCm: 178,
+    cpW: 300,
+    wPrimeKj: 20,
+    maxPowerW: 700,
+  })
 
   // Choosing the course and the setup: the first answer, marked as such, then the refined plan.
   await page.goto('/simulation/optimizations/new?type=pacing')

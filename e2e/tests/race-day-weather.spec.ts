@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { createRiderSetup } from '../helpers/rider-setup.ts'
 
 // Race-day weather: an optimization with an event date and start uses the forecast
 // along the course from the weather provider's local stand-in (playwright.config.ts starts it and
@@ -30,16 +31,14 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
   // The course's id from its page's address (its heading may still read a placeholder here).
   const courseId = new URL(page.url()).pathname.split('/').pop()!
 
-  await page.goto('/simulation/riders/new')
-  await page.getByLabel('Setup name').fill('Weather bike')
-  await page.getByLabel(/^Rider weight/).fill('72')
-  await page.getByLabel(/^Rider height/).fill('180')
-  await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
-  await page.getByLabel(/^CP/).fill('280')
-  await page.getByLabel(/^W′/).fill('20')
-  await page.getByLabel(/^Max power/).fill('650')
-  await page.getByRole('button', { name: 'Create rider setup' }).click()
-  await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
+  await createRiderSetup(page, {
+    name: 'Weather bike',
+    weightKg: 72,
+    heightCm: 180,
+    cpW: 280,
+    wPrimeKj: 20,
+    maxPowerW: 650,
+  })
 
   // Tomorrow 09:30: inside the forecast's 16 days.
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { createRiderSetup } from '../helpers/rider-setup.ts'
 
 // The plan as a race sheet: a stored result of a real course shows one row per target (power,
 // share of CP, where it applies, time in it) with every section one click away, and prints as one
@@ -21,16 +22,14 @@ async function storedResult(page: Page): Promise<void> {
   await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 30_000 })
   const courseId = new URL(page.url()).pathname.split('/').pop()!
 
-  await page.goto('/simulation/riders/new')
-  await page.getByLabel('Setup name').fill('Sheet bike')
-  await page.getByLabel(/^Rider weight/).fill('72')
-  await page.getByLabel(/^Rider height/).fill('180')
-  await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
-  await page.getByLabel(/^CP/).fill('280')
-  await page.getByLabel(/^W′/).fill('20')
-  await page.getByLabel(/^Max power/).fill('650')
-  await page.getByRole('button', { name: 'Create rider setup' }).click()
-  await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
+  await createRiderSetup(page, {
+    name: 'Sheet bike',
+    weightKg: 72,
+    heightCm: 180,
+    cpW: 280,
+    wPrimeKj: 20,
+    maxPowerW: 650,
+  })
 
   await page.goto('/simulation/optimizations/new?type=pacing')
   await page.getByLabel('Course', { exact: true }).selectOption(courseId)

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { createRiderSetup } from '../helpers/rider-setup.ts'
 
 // The optimization's inputs: a named course section, the event's date and start time
 // (clock times on the plan), wind on a stretch of the course with its validation, a rider setup
@@ -65,16 +66,14 @@ test('inputs: section name, event start, wind stretch, tweaked setup saved as ne
   await page.screenshot({ path: screenshotPath('inputs-section-name'), fullPage: true })
 
   // A rider setup.
-  await page.goto('/simulation/riders/new')
-  await page.getByLabel('Setup name').fill('Inputs bike')
-  await page.getByLabel(/^Rider weight/).fill('72')
-  await page.getByLabel(/^Rider height/).fill('180')
-  await page.getByRole('button', { name: 'Estimate CdA from height and weight' }).click()
-  await page.getByLabel(/^CP/).fill('280')
-  await page.getByLabel(/^W′/).fill('20')
-  await page.getByLabel(/^Max power/).fill('650')
-  await page.getByRole('button', { name: 'Create rider setup' }).click()
-  await page.waitForURL(new RegExp(`/simulation/riders/${UUID}$`))
+  await createRiderSetup(page, {
+    name: 'Inputs bike',
+    weightKg: 72,
+    heightCm: 180,
+    cpW: 280,
+    wPrimeKj: 20,
+    maxPowerW: 650,
+  })
 
   // The optimization: the preview's plan gets clock times from the event start.
   await page.goto('/simulation/optimizations/new?type=pacing')
