@@ -102,191 +102,219 @@ export type FitIntervals = Pick<
 
 /** The intervals (and standard errors, session blocks, bootstrap replicates) of a fit. */
 export function fitIntervals(x: IntervalContext): FitIntervals {
-  const { s, o, P, base, segs, groups, alt, w, res, lev, st, kH, n, crrFree, windOn, fw } = x
-  const m = P.m
-  // Bootstrap: moving blocks of the innovations, turned back into AR(1) elevation errors around
-  // the fitted profile, refitted with φ and the Huber scale held.
+  const { o, groups, st, n, crrFree } = x
   const B = o.resamples ?? 200
-  const bootCda = Array.from({ length: groups }, () => new Float64Array(B).fill(NaN))
-  const bootCrr = new Float64Array(B).fill(NaN)
-  const cdaCi95: Array<[number, number]> = []
-  let crrCi95: [number, number] = [st.crr, st.crr]
-  const cdaSe = new Array<number>(groups).fill(NaN)
-  const cdaDof = new Array<number>(groups).fill(0)
-  const cdaSeOwn = new Array<number>(groups).fill(NaN)
-  const blocks: NonNullable<VeFitResult['blocks']> = []
-  let crrSe = crrFree ? NaN : 0
-  let crrDof = 0
+  const out: FitIntervals = {
+    cdaCi95: [],
+    crrCi95: [st.crr, st.crr],
+    cdaSe: new Array<number>(groups).fill(NaN),
+    cdaSeOwn: new Array<number>(groups).fill(NaN),
+    blocks: [],
+    cdaDof: new Array<number>(groups).fill(0),
+    crrSe: crrFree ? NaN : 0,
+    crrDof: 0,
+    bootstrapCda: Array.from({ length: groups }, () => new Float64Array(B).fill(NaN)),
+    bootstrapCrr: new Float64Array(B).fill(NaN),
+  }
   const interval = o.interval ?? 'jackknife'
-  if (B > 0 && n > 10 && interval === 'jackknife') {
-    // Delete-a-block jackknife: contiguous blocks of ≈ blockS seconds (at least 4, at most 20
-    // per group) are left out in turn and the fit is repeated (φ and the Huber scale held);
-    // variance (G − 1)/G·Σ(θ₋ₖ − θ̄)², interval θ̂ ± t(0.975, G − 1)·SE.
-    const scale = huberWeights(P, alt, res, kH, new Float64Array(m))
-    const medDt = median(s.dt.subarray(1)) || 1
-    const blockLen = Math.max(1, Math.round((o.blockS ?? 120) / medDt))
-    const { alt2, w2, res2, st2 } = scratch(st, m)
-    const leaveOut = (positions: Int32Array, lo: number, hi: number, Q: VeProblem = P): boolean => {
-      alt2.set(alt)
-      for (let k = lo; k < hi; k++) alt2[positions[k]!] = NaN
-      st2.cda.set(st.cda)
-      st2.crr = st.crr
-      st2.wE = st.wE
-      st2.wN = st.wN
-      w2.set(w)
-      return gaussNewton(Q, alt2, st2, w2, res2, kH, Q.windFree ? 6 : 4, scale) >= 0
-    }
-    const blocksOf = (count: number): number =>
-      Math.max(4, Math.min(20, Math.round(count / blockLen)))
-    const byGroup: number[][] = Array.from({ length: groups }, () => [])
-    for (const g of segs)
-      for (let j = g.ja; j < g.jb; j++) if (Number.isFinite(alt[j])) byGroup[g.group]!.push(j)
-    const all = Int32Array.from(byGroup.flat().sort((x, y) => x - y))
-    // Crr (shared by the groups): blocks over all the samples; with one group the same pass gives CdA.
-    // Session blocks over all the samples: Crr's (and with one group CdA's) interval, and the
-    // replicates of every group's CdA. With Crr and wind held and `o.sessionBlocks` given,
-    // replicate k refits all the data with the session's block-k Crr and wind: the spread of
-    // derived quantities (ΔCdA) over them is the shared parameters' share of their variance.
-    const held = o.sessionBlocks
-    if (crrFree || groups === 1 || held || windOn) {
-      const G = blocksOf(all.length)
-      const crrs: number[] = []
-      const cdas: number[] = []
-      for (let k = 0; k < G; k++) {
-        const lo = Math.floor((k * all.length) / G)
-        const hi = Math.floor(((k + 1) * all.length) / G)
-        const hb = held && held.length === G ? held[k]! : null
-        alt2.set(alt)
-        // Held replicates keep all the data: they carry only the shared parameters' variation
-        // (each run's own error is in its per-group interval).
-        if (!hb) for (let x = lo; x < hi; x++) alt2[all[x]!] = NaN
-        st2.cda.set(st.cda)
-        st2.crr = hb && !crrFree ? hb.crr : st.crr
-        st2.wE = hb && !P.windFree ? hb.windE : st.wE
-        st2.wN = hb && !P.windFree ? hb.windN : st.wN
-        w2.set(w)
-        if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 6 : 4, scale) < 0) continue
-        crrs.push(st2.crr)
-        cdas.push(st2.cda[0]!)
-        blocks.push({ cda: Float64Array.from(st2.cda), crr: st2.crr, windE: st2.wE, windN: st2.wN })
-      }
-      if (crrFree) [crrSe, crrDof] = jackknifeSe(crrs)
-      if (groups === 1) [cdaSe[0], cdaDof[0]] = jackknifeSe(cdas)
-    }
-    for (let g = 0; groups > 1 && g < groups; g++) {
-      const pos = Int32Array.from(byGroup[g]!)
-      if (pos.length < 8) continue
-      const G = blocksOf(pos.length)
-      const cdas: number[] = []
-      // With Crr and wind held, the groups share nothing: refit only this group's segments.
-      let Q = P
-      if (!P.crrFree && !P.windFree) {
-        Q = new VeProblem(
-          segs.filter((x) => x.group === g),
-          groups,
-          fw,
-          false,
-          false,
-          base,
-        )
-        Q.phi = P.phi
-      }
-      for (let k = 0; k < G; k++) {
-        const lo = Math.floor((k * pos.length) / G)
-        if (!leaveOut(pos, lo, Math.floor(((k + 1) * pos.length) / G), Q)) continue
-        cdas.push(st2.cda[g]!)
-      }
-      ;[cdaSe[g], cdaDof[g]] = jackknifeSe(cdas)
-    }
-    cdaSeOwn.splice(0, groups, ...cdaSe)
-    // A fixed Crr's own uncertainty (from an earlier fit) carried into CdA by the sensitivity.
-    if (!crrFree && o.crrSe !== undefined && o.crrSe > 0) {
-      const h = Math.max(1e-5, o.crrSe)
-      alt2.set(alt)
-      st2.cda.set(st.cda)
-      st2.crr = st.crr + h
-      st2.wE = st.wE
-      st2.wN = st.wN
-      w2.set(w)
-      if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 6 : 4, scale) >= 0) {
-        for (let g = 0; g < groups; g++) {
-          const dc = ((st2.cda[g]! - st.cda[g]!) / h) * o.crrSe
-          cdaSe[g] = Math.sqrt(cdaSe[g]! ** 2 + dc * dc)
-        }
-      }
-    }
-    for (let g = 0; g < groups; g++) {
-      const hw = tQuantile975(cdaDof[g]!) * cdaSe[g]!
-      cdaCi95.push([st.cda[g]! - hw, st.cda[g]! + hw])
-    }
-    if (crrFree) {
-      const hw = tQuantile975(crrDof) * crrSe
-      crrCi95 = [st.crr - hw, st.crr + hw]
-    }
-  } else if (B > 0 && n > 10) {
-    // Moving-block bootstrap of the innovations (interval: 'bootstrap').
-    const scale = huberWeights(P, alt, res, kH, new Float64Array(m))
-    const pool = new Float64Array(n)
-    let np = 0
-    for (let j = 0; j < m; j++) if (Number.isFinite(alt[j])) pool[np++] = res[j]!
-    // Inflate for the parameters and offsets the fit used up.
-    const infl = Math.sqrt(n / Math.max(1, n - P.k - segs.length))
-    const medDt = median(s.dt.subarray(1))
-    const L = Math.max(1, Math.min(np, Math.round((o.blockS ?? 30) / (medDt > 0 ? medDt : 1))))
-    const rand = createRandom(o.seed ?? 1)
-    const phi = P.phi
-    const first = 1 / Math.sqrt(1 - phi * phi)
-    const fitted = new Float64Array(m)
-    for (let j = 0; j < m; j++) fitted[j] = alt[j]! - lev[j]!
-    const { alt2, w2, res2, st2 } = scratch(st, m)
-    for (let b = 0; b < B; b++) {
-      for (const g of segs) {
-        let k = 0
-        let left = 0
-        let e = NaN
-        for (let j = g.ja; j < g.jb; j++) {
-          if (!Number.isFinite(alt[j])) {
-            alt2[j] = NaN
-            e = NaN
-            continue
-          }
-          if (left === 0) {
-            k = Math.floor(rand() * (np - L + 1))
-            left = L
-          }
-          const innov = infl * pool[k++]!
-          left--
-          e = Number.isFinite(e) ? phi * e + innov : first * innov
-          alt2[j] = fitted[j]! + e
-        }
-      }
-      st2.cda.set(st.cda)
-      st2.crr = !crrFree && o.crrReplicates ? o.crrReplicates[b % o.crrReplicates.length]! : st.crr
-      st2.wE = st.wE
-      st2.wN = st.wN
-      w2.set(w)
-      if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 3 : 2, scale) < 0) continue
-      for (let g = 0; g < groups; g++) bootCda[g]![b] = st2.cda[g]!
-      bootCrr[b] = st2.crr
-    }
-    for (let g = 0; g < groups; g++) {
-      cdaCi95.push([quantile(bootCda[g]!, 0.025), quantile(bootCda[g]!, 0.975)])
-    }
-    if (crrFree) crrCi95 = [quantile(bootCrr, 0.025), quantile(bootCrr, 0.975)]
-  } else {
-    for (let g = 0; g < groups; g++) cdaCi95.push([NaN, NaN])
-    if (crrFree) crrCi95 = [NaN, NaN]
+  if (B > 0 && n > 10 && interval === 'jackknife') jackknifeIntervals(x, out)
+  else if (B > 0 && n > 10) bootstrapIntervals(x, out, B)
+  else {
+    for (let g = 0; g < groups; g++) out.cdaCi95.push([NaN, NaN])
+    if (crrFree) out.crrCi95 = [NaN, NaN]
   }
-  return {
-    cdaCi95,
-    crrCi95,
-    cdaSe,
-    cdaSeOwn,
-    blocks,
-    cdaDof,
-    crrSe,
-    crrDof,
-    bootstrapCda: bootCda,
-    bootstrapCrr: bootCrr,
+  return out
+}
+
+/** What the jackknife's refits share: the held Huber scale, block length, work arrays, positions. */
+interface Jackknife extends ReturnType<typeof scratch> {
+  scale: number
+  /** Samples per block (≈ `blockS` seconds). */
+  blockLen: number
+  /** Fit positions with an elevation, per group and all in order. */
+  byGroup: number[][]
+  all: Int32Array
+}
+
+/**
+ * Delete-a-block jackknife: contiguous blocks of ≈ blockS seconds (at least 4, at most 20 per
+ * group) are left out in turn and the fit is repeated (φ and the Huber scale held); variance
+ * (G − 1)/G·Σ(θ₋ₖ − θ̄)², interval θ̂ ± t(0.975, G − 1)·SE.
+ */
+function jackknifeIntervals(x: IntervalContext, out: FitIntervals): void {
+  const { s, o, P, segs, groups, alt, res, st, kH, crrFree } = x
+  const scale = huberWeights(P, alt, res, kH, new Float64Array(P.m))
+  const medDt = median(s.dt.subarray(1)) || 1
+  const blockLen = Math.max(1, Math.round((o.blockS ?? 120) / medDt))
+  const byGroup: number[][] = Array.from({ length: groups }, () => [])
+  for (const g of segs)
+    for (let j = g.ja; j < g.jb; j++) if (Number.isFinite(alt[j])) byGroup[g.group]!.push(j)
+  const all = Int32Array.from(byGroup.flat().sort((p, q) => p - q))
+  const jk: Jackknife = { ...scratch(st, P.m), scale, blockLen, byGroup, all }
+  if (crrFree || groups === 1 || o.sessionBlocks || x.windOn) sessionJackknife(x, jk, out)
+  for (let g = 0; groups > 1 && g < groups; g++) groupJackknife(x, jk, g, out)
+  out.cdaSeOwn.splice(0, groups, ...out.cdaSe)
+  carryCrrUncertainty(x, jk, out)
+  for (let g = 0; g < groups; g++) {
+    const hw = tQuantile975(out.cdaDof[g]!) * out.cdaSe[g]!
+    out.cdaCi95.push([st.cda[g]! - hw, st.cda[g]! + hw])
   }
+  if (crrFree) {
+    const hw = tQuantile975(out.crrDof) * out.crrSe
+    out.crrCi95 = [st.crr - hw, st.crr + hw]
+  }
+}
+
+const blocksOf = (count: number, blockLen: number): number =>
+  Math.max(4, Math.min(20, Math.round(count / blockLen)))
+
+/**
+ * Session blocks over all the samples: Crr's (and with one group CdA's) interval, and the
+ * replicates of every group's CdA. With Crr and wind held and `o.sessionBlocks` given, replicate
+ * k refits all the data with the session's block-k Crr and wind: the spread of derived
+ * quantities (ΔCdA) over them is the shared parameters' share of their variance.
+ */
+function sessionJackknife(x: IntervalContext, jk: Jackknife, out: FitIntervals): void {
+  const { o, P, alt, w, st, kH, crrFree, groups } = x
+  const { all, alt2, w2, res2, st2, scale } = jk
+  const held = o.sessionBlocks
+  const G = blocksOf(all.length, jk.blockLen)
+  const crrs: number[] = []
+  const cdas: number[] = []
+  for (let k = 0; k < G; k++) {
+    const lo = Math.floor((k * all.length) / G)
+    const hi = Math.floor(((k + 1) * all.length) / G)
+    const hb = held && held.length === G ? held[k]! : null
+    alt2.set(alt)
+    // Held replicates keep all the data: they carry only the shared parameters' variation
+    // (each run's own error is in its per-group interval).
+    if (!hb) for (let q = lo; q < hi; q++) alt2[all[q]!] = NaN
+    st2.cda.set(st.cda)
+    st2.crr = hb && !crrFree ? hb.crr : st.crr
+    st2.wE = hb && !P.windFree ? hb.windE : st.wE
+    st2.wN = hb && !P.windFree ? hb.windN : st.wN
+    w2.set(w)
+    if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 6 : 4, scale) < 0) continue
+    crrs.push(st2.crr)
+    cdas.push(st2.cda[0]!)
+    out.blocks.push({ cda: Float64Array.from(st2.cda), crr: st2.crr, windE: st2.wE, windN: st2.wN })
+  }
+  if (crrFree) [out.crrSe, out.crrDof] = jackknifeSe(crrs)
+  if (groups === 1) [out.cdaSe[0], out.cdaDof[0]] = jackknifeSe(cdas)
+}
+
+/** Group g's CdA: its own samples left out block by block. */
+function groupJackknife(x: IntervalContext, jk: Jackknife, g: number, out: FitIntervals): void {
+  const { P, base, segs, groups, alt, w, st, kH, fw } = x
+  const { alt2, w2, res2, st2, scale } = jk
+  const pos = Int32Array.from(jk.byGroup[g]!)
+  if (pos.length < 8) return
+  const G = blocksOf(pos.length, jk.blockLen)
+  const cdas: number[] = []
+  // With Crr and wind held, the groups share nothing: refit only this group's segments.
+  let Q = P
+  if (!P.crrFree && !P.windFree) {
+    Q = new VeProblem(
+      segs.filter((sg) => sg.group === g),
+      groups,
+      fw,
+      false,
+      false,
+      base,
+    )
+    Q.phi = P.phi
+  }
+  for (let k = 0; k < G; k++) {
+    const lo = Math.floor((k * pos.length) / G)
+    const hi = Math.floor(((k + 1) * pos.length) / G)
+    alt2.set(alt)
+    for (let q = lo; q < hi; q++) alt2[pos[q]!] = NaN
+    st2.cda.set(st.cda)
+    st2.crr = st.crr
+    st2.wE = st.wE
+    st2.wN = st.wN
+    w2.set(w)
+    if (!(gaussNewton(Q, alt2, st2, w2, res2, kH, Q.windFree ? 6 : 4, scale) >= 0)) continue
+    cdas.push(st2.cda[g]!)
+  }
+  ;[out.cdaSe[g], out.cdaDof[g]] = jackknifeSe(cdas)
+}
+
+/** A fixed Crr's own uncertainty (from an earlier fit) carried into CdA by the sensitivity. */
+function carryCrrUncertainty(x: IntervalContext, jk: Jackknife, out: FitIntervals): void {
+  const { o, P, groups, alt, w, st, kH, crrFree } = x
+  const { alt2, w2, res2, st2, scale } = jk
+  if (crrFree || o.crrSe === undefined || !(o.crrSe > 0)) return
+  const h = Math.max(1e-5, o.crrSe)
+  alt2.set(alt)
+  st2.cda.set(st.cda)
+  st2.crr = st.crr + h
+  st2.wE = st.wE
+  st2.wN = st.wN
+  w2.set(w)
+  if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 6 : 4, scale) >= 0) {
+    for (let g = 0; g < groups; g++) {
+      const dc = ((st2.cda[g]! - st.cda[g]!) / h) * o.crrSe
+      out.cdaSe[g] = Math.sqrt(out.cdaSe[g]! ** 2 + dc * dc)
+    }
+  }
+}
+
+/**
+ * Moving-block bootstrap of the innovations (interval: 'bootstrap'), turned back into AR(1)
+ * elevation errors around the fitted profile, refitted with φ and the Huber scale held.
+ */
+function bootstrapIntervals(x: IntervalContext, out: FitIntervals, B: number): void {
+  const { s, o, P, segs, groups, alt, w, res, lev, st, kH, n, crrFree } = x
+  const m = P.m
+  const bootCda = out.bootstrapCda
+  const bootCrr = out.bootstrapCrr
+  const scale = huberWeights(P, alt, res, kH, new Float64Array(m))
+  const pool = new Float64Array(n)
+  let np = 0
+  for (let j = 0; j < m; j++) if (Number.isFinite(alt[j])) pool[np++] = res[j]!
+  // Inflate for the parameters and offsets the fit used up.
+  const infl = Math.sqrt(n / Math.max(1, n - P.k - segs.length))
+  const medDt = median(s.dt.subarray(1))
+  const L = Math.max(1, Math.min(np, Math.round((o.blockS ?? 30) / (medDt > 0 ? medDt : 1))))
+  const rand = createRandom(o.seed ?? 1)
+  const phi = P.phi
+  const first = 1 / Math.sqrt(1 - phi * phi)
+  const fitted = new Float64Array(m)
+  for (let j = 0; j < m; j++) fitted[j] = alt[j]! - lev[j]!
+  const { alt2, w2, res2, st2 } = scratch(st, m)
+  for (let b = 0; b < B; b++) {
+    for (const g of segs) {
+      let k = 0
+      let left = 0
+      let e = NaN
+      for (let j = g.ja; j < g.jb; j++) {
+        if (!Number.isFinite(alt[j])) {
+          alt2[j] = NaN
+          e = NaN
+          continue
+        }
+        if (left === 0) {
+          k = Math.floor(rand() * (np - L + 1))
+          left = L
+        }
+        const innov = infl * pool[k++]!
+        left--
+        e = Number.isFinite(e) ? phi * e + innov : first * innov
+        alt2[j] = fitted[j]! + e
+      }
+    }
+    st2.cda.set(st.cda)
+    st2.crr = !crrFree && o.crrReplicates ? o.crrReplicates[b % o.crrReplicates.length]! : st.crr
+    st2.wE = st.wE
+    st2.wN = st.wN
+    w2.set(w)
+    if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 3 : 2, scale) < 0) continue
+    for (let g = 0; g < groups; g++) bootCda[g]![b] = st2.cda[g]!
+    bootCrr[b] = st2.crr
+  }
+  for (let g = 0; g < groups; g++) {
+    out.cdaCi95.push([quantile(bootCda[g]!, 0.025), quantile(bootCda[g]!, 0.975)])
+  }
+  if (crrFree) out.crrCi95 = [quantile(bootCrr, 0.025), quantile(bootCrr, 0.975)]
 }
