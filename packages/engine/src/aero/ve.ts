@@ -18,8 +18,14 @@ import type { VeFitOptions, VeFitResult, VePiece, VeSeries } from './types.ts'
 import { median } from './random.ts'
 import { gaussNewton, lagOne, residuals } from './ve-gls.ts'
 import { fitIntervals } from './ve-intervals.ts'
-import { modelConstants } from './ve-model.ts'
-import { buildSegments, VeProblem, windIdentifiable, type FitState } from './ve-problem.ts'
+import { modelConstants, type ModelConstants } from './ve-model.ts'
+import {
+  buildSegments,
+  VeProblem,
+  windIdentifiable,
+  type FitState,
+  type Segment,
+} from './ve-problem.ts'
 
 export { virtualElevation } from './ve-model.ts'
 export { tQuantile975 } from './ve-intervals.ts'
@@ -46,19 +52,86 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
   const groups = o.groups ?? 1
   const segs = buildSegments(s, pieces, o.mask)
   const warnings: string[] = []
-  const mg = o.massKg * G0
-  const c = modelConstants(o, o.massKg)
-  const kH = o.huberK ?? 1.345
-  let crrFree = o.crr === undefined
-  const windId =
-    (o.fitWind ?? true) ? windIdentifiable(s, segs) : { dims: 0, axis: [0, 0] as [number, number] }
-  const windFree = windId.dims > 0
-  const windAxis: [number, number] | null = windId.dims === 1 ? windId.axis : null
   const groupUsed = new Uint8Array(groups)
   for (const g of segs) groupUsed[g.group] = 1
   for (let g = 0; g < groups; g++) if (!groupUsed[g]) warnings.push(`group ${g}: no usable samples`)
+  if (segs.length === 0) {
+    warnings.push('no usable samples (moving, with power and speed) to fit')
+    return emptyFit(s.n, pieces, o, groups, o.crr === undefined, warnings)
+  }
+  const f = startFit(s, segs, o, groups, warnings)
+  const it = fitWithFallbacks(f)
+  if (it < 0) {
+    warnings.push('CdA could not be fitted (the data do not determine it)')
+    return emptyFit(s.n, pieces, o, groups, f.crrFree, warnings)
+  }
+  const { P, st, alt, lev } = f
+  residuals(P, alt, st, f.w, f.res, lev)
+  const sum = fitSummary(f, pieces)
+  const iv = fitIntervals({
+    s,
+    o,
+    P,
+    base: f.base,
+    segs,
+    groups,
+    alt,
+    w: f.w,
+    res: f.res,
+    lev,
+    st,
+    kH: f.kH,
+    n: sum.n,
+    crrFree: f.crrFree,
+    windOn: f.windOn,
+    fw: f.c.fw,
+  })
+  return {
+    cda: Array.from(st.cda, (x, g) => (groupUsed[g] ? x : NaN)),
+    cdaCi95: iv.cdaCi95,
+    crr: st.crr,
+    crrCi95: iv.crrCi95,
+    crrFixed: !f.crrFree,
+    windE: st.wE,
+    windN: st.wN,
+    windFitted: P.windFree,
+    offsets: sum.offsets,
+    segments: segs.map((g, si) => ({
+      start: g.a,
+      end: g.b,
+      piece: g.piece,
+      offsetM: st.offsets[si]!,
+    })),
+    residuals: sum.residuals,
+    rmseM: sum.n > 0 ? Math.sqrt(sum.ss / sum.n) : NaN,
+    pieceRmseM: Array.from(sum.pieceSs, (x, p) =>
+      sum.pieceN[p]! > 0 ? Math.sqrt(x / sum.pieceN[p]!) : NaN,
+    ),
+    samplesUsed: sum.n,
+    iterations: it,
+    phi: P.phi,
+    cdaSe: iv.cdaSe,
+    cdaSeOwn: iv.cdaSeOwn,
+    blocks: iv.blocks,
+    cdaDof: iv.cdaDof,
+    crrSe: iv.crrSe,
+    crrDof: iv.crrDof,
+    bootstrapCda: iv.bootstrapCda,
+    bootstrapCrr: iv.bootstrapCrr,
+    warnings,
+  }
+}
 
-  const emptyResult = (): VeFitResult => ({
+/** The result of a fit that could not be made: every figure NaN, the warnings saying why. */
+function emptyFit(
+  n: number,
+  pieces: VePiece[],
+  o: VeFitOptions,
+  groups: number,
+  crrFree: boolean,
+  warnings: string[],
+): VeFitResult {
+  return {
     cda: new Array<number>(groups).fill(NaN),
     cdaCi95: Array.from({ length: groups }, () => [NaN, NaN] as [number, number]),
     crr: o.crr ?? NaN,
@@ -69,7 +142,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     windFitted: false,
     offsets: pieces.map(() => NaN),
     segments: [],
-    residuals: new Float64Array(s.n).fill(NaN),
+    residuals: new Float64Array(n).fill(NaN),
     phi: 0,
     cdaSe: new Array<number>(groups).fill(NaN),
     cdaSeOwn: new Array<number>(groups).fill(NaN),
@@ -84,12 +157,44 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     bootstrapCda: [],
     bootstrapCrr: new Float64Array(0),
     warnings,
-  })
-  if (segs.length === 0) {
-    warnings.push('no usable samples (moving, with power and speed) to fit')
-    return emptyResult()
   }
+}
 
+/** A fit in progress: its fixed inputs, work arrays, and the problem and state being fitted. */
+interface VeFit {
+  s: VeSeries
+  o: VeFitOptions
+  segs: Segment[]
+  groups: number
+  c: ModelConstants
+  kH: number
+  /** The problem without wind, whose cumulative series every refit shares. */
+  base: VeProblem
+  windAxis: [number, number] | null
+  /** Elevation per fit position (NaN: ignored), the weights, innovations and level residuals. */
+  alt: Float64Array
+  w: Float64Array
+  res: Float64Array
+  lev: Float64Array
+  P: VeProblem
+  st: FitState
+  crrFree: boolean
+  windOn: boolean
+  warnings: string[]
+}
+
+function startFit(
+  s: VeSeries,
+  segs: Segment[],
+  o: VeFitOptions,
+  groups: number,
+  warnings: string[],
+): VeFit {
+  const mg = o.massKg * G0
+  const c = modelConstants(o, o.massKg)
+  const crrFree = o.crr === undefined
+  const windId =
+    (o.fitWind ?? true) ? windIdentifiable(s, segs) : { dims: 0, axis: [0, 0] as [number, number] }
   const base = new VeProblem(
     segs,
     groups,
@@ -107,111 +212,154 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
   for (const g of segs) {
     for (let i = g.a, j = g.ja; i < g.b; i++, j++) alt[j] = s.elevation ? s.elevation[i]! : 0
   }
-  const w = new Float64Array(m)
-  const res = new Float64Array(m)
-  let windOn = windFree
-  const initWeights = (): void => {
-    for (let j = 0; j < m; j++) w[j] = Number.isFinite(alt[j]) ? 1 : 0
+  const f: VeFit = {
+    s,
+    o,
+    segs,
+    groups,
+    c,
+    kH: o.huberK ?? 1.345,
+    base,
+    windAxis: windId.dims === 1 ? windId.axis : null,
+    alt,
+    w: new Float64Array(m),
+    res: new Float64Array(m),
+    lev: new Float64Array(m),
+    P: base,
+    st: startState(o, groups, segs.length, windId.dims > 0),
+    crrFree,
+    windOn: windId.dims > 0,
+    warnings,
   }
-  const start = (): FitState => ({
+  f.P = new VeProblem(segs, groups, c.fw, crrFree, f.windOn, base)
+  f.P.axis = f.windAxis
+  return f
+}
+
+function startState(o: VeFitOptions, groups: number, nSegs: number, windOn: boolean): FitState {
+  return {
     cda: new Float64Array(groups).fill(0.3),
     crr: o.crr ?? FALLBACK_CRR,
     wE: windOn ? 0 : (o.windE ?? 0),
     wN: windOn ? 0 : (o.windN ?? 0),
-    offsets: new Float64Array(segs.length),
-  })
-  let P = new VeProblem(segs, groups, c.fw, crrFree, windOn, base)
-  P.axis = windAxis
-  let st = start()
-  const lev = new Float64Array(m)
-  const gls = o.gls ?? true
-  // Ordinary least squares without wind first (a good start), with wind, then GLS with the AR(1)
-  // coefficient of the residuals (Cochrane–Orcutt, two rounds).
-  const fitAll = (): number => {
-    P.phi = 0
-    initWeights()
-    if (windOn) {
-      const P0 = new VeProblem(segs, groups, c.fw, crrFree, false, base)
-      if (gaussNewton(P0, alt, st, w, res, kH, 6) < 0) return -1
-      initWeights()
-    }
-    let r = gaussNewton(P, alt, st, w, res, kH, 40)
-    // Elevation spikes (GPS): samples far off the first fit's profile are ignored.
-    if (r >= 0 && s.elevation) {
-      residuals(P, alt, st, w, res, lev)
-      const dev: number[] = []
-      for (let j = 0; j < m; j++) if (Number.isFinite(alt[j])) dev.push(lev[j]!)
-      const mid = median(dev)
-      const mad = median(dev.map((x) => Math.abs(x - mid)))
-      const cut = Math.max(SPIKE_MIN_M, SPIKE_MADS * 1.4826 * mad)
-      let spikes = 0
-      for (let j = 0; j < m; j++) {
-        if (Number.isFinite(alt[j]) && Math.abs(lev[j]! - mid) > cut) {
-          alt[j] = NaN
-          spikes++
-        }
-      }
-      if (spikes > 0) {
-        warnings.push(
-          `${spikes} elevation samples more than ${cut.toFixed(1)} m off the profile ignored`,
-        )
-        initWeights()
-        r = gaussNewton(P, alt, st, w, res, kH, 40)
+    offsets: new Float64Array(nSegs),
+  }
+}
+
+function initWeights(f: VeFit): void {
+  for (let j = 0; j < f.w.length; j++) f.w[j] = Number.isFinite(f.alt[j]) ? 1 : 0
+}
+
+/**
+ * Ordinary least squares without wind first (a good start), with wind, then GLS with the AR(1)
+ * coefficient of the residuals (Cochrane–Orcutt, two rounds). Returns the iterations, < 0 when
+ * the data do not determine the parameters.
+ */
+function fitAll(f: VeFit): number {
+  const { P, alt, st, w, res, kH, lev } = f
+  P.phi = 0
+  initWeights(f)
+  if (f.windOn) {
+    const P0 = new VeProblem(f.segs, f.groups, f.c.fw, f.crrFree, false, f.base)
+    if (gaussNewton(P0, alt, st, w, res, kH, 6) < 0) return -1
+    initWeights(f)
+  }
+  let r = gaussNewton(P, alt, st, w, res, kH, 40)
+  // Elevation spikes (GPS): samples far off the first fit's profile are ignored.
+  if (r >= 0 && f.s.elevation) {
+    residuals(P, alt, st, w, res, lev)
+    const dev: number[] = []
+    for (let j = 0; j < alt.length; j++) if (Number.isFinite(alt[j])) dev.push(lev[j]!)
+    const mid = median(dev)
+    const mad = median(dev.map((x) => Math.abs(x - mid)))
+    const cut = Math.max(SPIKE_MIN_M, SPIKE_MADS * 1.4826 * mad)
+    let spikes = 0
+    for (let j = 0; j < alt.length; j++) {
+      if (Number.isFinite(alt[j]) && Math.abs(lev[j]! - mid) > cut) {
+        alt[j] = NaN
+        spikes++
       }
     }
-    for (let round = 0; gls && r >= 0 && round < 2; round++) {
-      residuals(P, alt, st, w, res, lev)
-      P.phi = lagOne(P, lev, w)
-      initWeights()
+    if (spikes > 0) {
+      f.warnings.push(
+        `${spikes} elevation samples more than ${cut.toFixed(1)} m off the profile ignored`,
+      )
+      initWeights(f)
       r = gaussNewton(P, alt, st, w, res, kH, 40)
     }
-    return r
   }
-  const refit = (): number => {
-    P = new VeProblem(segs, groups, c.fw, crrFree, windOn, base)
-    P.axis = windAxis
-    st = start()
-    return fitAll()
+  for (let round = 0; (f.o.gls ?? true) && r >= 0 && round < 2; round++) {
+    residuals(P, alt, st, w, res, lev)
+    P.phi = lagOne(P, lev, w)
+    initWeights(f)
+    r = gaussNewton(P, alt, st, w, res, kH, 40)
   }
-  let it = fitAll()
-  if (windOn && it >= 0 && !(Math.hypot(st.wE, st.wN) <= MAX_FITTED_WIND_MPS)) {
-    warnings.push(
-      `fitted wind ${Math.hypot(st.wE, st.wN).toFixed(1)} m/s is implausible: fitted without wind`,
+  return r
+}
+
+/** Fits again from the start with the current choice of free parameters. */
+function refit(f: VeFit): number {
+  f.P = new VeProblem(f.segs, f.groups, f.c.fw, f.crrFree, f.windOn, f.base)
+  f.P.axis = f.windAxis
+  f.st = startState(f.o, f.groups, f.segs.length, f.windOn)
+  return fitAll(f)
+}
+
+/**
+ * The fit, redone without wind when the fitted wind is implausible, and with Crr held at
+ * FALLBACK_CRR when it cannot be separated from CdA or comes out implausible.
+ */
+function fitWithFallbacks(f: VeFit): number {
+  const windy = () => !(Math.hypot(f.st.wE, f.st.wN) <= MAX_FITTED_WIND_MPS)
+  let it = fitAll(f)
+  if (f.windOn && it >= 0 && windy()) {
+    f.warnings.push(
+      `fitted wind ${Math.hypot(f.st.wE, f.st.wN).toFixed(1)} m/s is implausible: fitted without wind`,
     )
-    windOn = false
-    it = refit()
+    f.windOn = false
+    it = refit(f)
   }
-  const implausible = crrFree && it >= 0 && !(st.crr >= CRR_RANGE[0] && st.crr <= CRR_RANGE[1])
-  if (crrFree && (it < 0 || implausible)) {
-    warnings.push(
+  const implausible =
+    f.crrFree && it >= 0 && !(f.st.crr >= CRR_RANGE[0] && f.st.crr <= CRR_RANGE[1])
+  if (f.crrFree && (it < 0 || implausible)) {
+    f.warnings.push(
       implausible
-        ? `fitted Crr ${st.crr.toFixed(4)} is implausible (too little speed variation): held at ${FALLBACK_CRR}`
+        ? `fitted Crr ${f.st.crr.toFixed(4)} is implausible (too little speed variation): held at ${FALLBACK_CRR}`
         : `Crr could not be separated from CdA (too little speed variation): held at ${FALLBACK_CRR}`,
     )
-    crrFree = false
-    it = refit()
-    if (windOn && it >= 0 && !(Math.hypot(st.wE, st.wN) <= MAX_FITTED_WIND_MPS)) {
-      windOn = false
-      it = refit()
+    f.crrFree = false
+    it = refit(f)
+    if (f.windOn && it >= 0 && windy()) {
+      f.windOn = false
+      it = refit(f)
     }
   }
-  if (it < 0) {
-    warnings.push('CdA could not be fitted (the data do not determine it)')
-    return emptyResult()
-  }
-  residuals(P, alt, st, w, res, lev)
+  return it
+}
 
-  // Summary of the fit (level residuals: measured − virtual elevation), back in sample indices.
+/** The fit's level residuals (measured − virtual elevation) back in sample indices, and sums. */
+interface FitSummary {
+  /** Samples with an elevation, and their sum of squared residuals (all and per piece). */
+  n: number
+  ss: number
+  pieceSs: Float64Array
+  pieceN: Float64Array
+  residuals: Float64Array
+  /** Each piece's first segment's elevation offset. */
+  offsets: number[]
+}
+
+function fitSummary(f: VeFit, pieces: VePiece[]): FitSummary {
   let n = 0
   let ss = 0
   const pieceSs = new Float64Array(pieces.length)
   const pieceN = new Float64Array(pieces.length)
-  const residOut = new Float64Array(s.n).fill(NaN)
-  for (const g of segs) {
+  const out = new Float64Array(f.s.n).fill(NaN)
+  for (const g of f.segs) {
     for (let i = g.a, j = g.ja; i < g.b; i++, j++) {
-      if (!Number.isFinite(alt[j])) continue
-      const r = lev[j]!
-      residOut[i] = r
+      if (!Number.isFinite(f.alt[j])) continue
+      const r = f.lev[j]!
+      out[i] = r
       ss += r * r
       n++
       pieceSs[g.piece]! += r * r
@@ -219,59 +367,8 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     }
   }
   const offsets = pieces.map(() => NaN)
-  segs.forEach((g, si) => {
-    if (Number.isNaN(offsets[g.piece]!)) offsets[g.piece] = st.offsets[si]!
+  f.segs.forEach((g, si) => {
+    if (Number.isNaN(offsets[g.piece]!)) offsets[g.piece] = f.st.offsets[si]!
   })
-
-  const iv = fitIntervals({
-    s,
-    o,
-    P,
-    base,
-    segs,
-    groups,
-    alt,
-    w,
-    res,
-    lev,
-    st,
-    kH,
-    n,
-    crrFree,
-    windOn,
-    fw: c.fw,
-  })
-
-  return {
-    cda: Array.from(st.cda, (x, g) => (groupUsed[g] ? x : NaN)),
-    cdaCi95: iv.cdaCi95,
-    crr: st.crr,
-    crrCi95: iv.crrCi95,
-    crrFixed: !crrFree,
-    windE: st.wE,
-    windN: st.wN,
-    windFitted: P.windFree,
-    offsets,
-    segments: segs.map((g, si) => ({
-      start: g.a,
-      end: g.b,
-      piece: g.piece,
-      offsetM: st.offsets[si]!,
-    })),
-    residuals: residOut,
-    rmseM: n > 0 ? Math.sqrt(ss / n) : NaN,
-    pieceRmseM: Array.from(pieceSs, (x, p) => (pieceN[p]! > 0 ? Math.sqrt(x / pieceN[p]!) : NaN)),
-    samplesUsed: n,
-    iterations: it,
-    phi: P.phi,
-    cdaSe: iv.cdaSe,
-    cdaSeOwn: iv.cdaSeOwn,
-    blocks: iv.blocks,
-    cdaDof: iv.cdaDof,
-    crrSe: iv.crrSe,
-    crrDof: iv.crrDof,
-    bootstrapCda: iv.bootstrapCda,
-    bootstrapCrr: iv.bootstrapCrr,
-    warnings,
-  }
+  return { n, ss, pieceSs, pieceN, residuals: out, offsets }
 }
