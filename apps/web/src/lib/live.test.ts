@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { liveTeamItemsSchema } from '@veloptima/contracts'
 import { listCollection } from './live.tsx'
 
-// Which list a `team-item` event reloads: the paths the simulation lists load (useList in
-// features/simulation/lib/api.ts) against the collections the live stream names.
+// Which collection a list path belongs to, for the live stream's `team-item` events
+// (useTeamItemsReload).
 describe('listCollection', () => {
   it('names the collection of a list path, with or without a query', () => {
     expect(listCollection('/api/courses')).toBe('courses')

@@ -1,24 +1,37 @@
-// Run: the saved optimization becomes a background job; its progress is polled from
-// GET /api/jobs/:id until it finishes, then the new result version opens.
-import { useEffect, useRef, useState } from 'react'
+// Run: the saved optimization becomes a background job; its state is polled from
+// GET /api/jobs/:id (jobQuery) until it finishes, then the new result version opens.
+import { useEffect, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from 'react-router'
 import { api } from '../../../lib/api-client.ts'
-import {
-  errorMessage,
-  useList,
-  type JobState,
-  type OptimizationResult,
-  type RunStarted,
-} from '../lib/api.ts'
+import { errorMessage, type JobState, type RunStarted } from '../lib/api.ts'
+import { jobQuery, optimizationResultsQuery, type ResultSummary } from '../lib/queries.ts'
 import { formatDate } from '../lib/format.ts'
 import { Field } from '../../../components/form.tsx'
 import { Button, ErrorBox } from './ui.tsx'
 
-type ResultSummary = Omit<OptimizationResult, 'inputs' | 'result'>
-
 /** What the run is doing: the stage the job records, or where it is before its first one. */
 const stageOf = (job: JobState) =>
   job.message ?? (job.state === 'queued' ? 'Waiting for a free job thread' : 'Starting')
+
+const POLL_MS = 500
+const resultPath = (type: string, optimizationId: string, id: string) =>
+  `/simulation/optimizations/${type}/${optimizationId}/results/${id}`
+const isActive = (job: JobState | undefined) =>
+  job !== undefined && (job.state === 'queued' || job.state === 'running')
+
+/** The state of the started run's job, polled while it is queued or running. */
+function useRunJob(started: RunStarted | null) {
+  const query = useQuery({
+    ...jobQuery(started?.job_id ?? ''),
+    enabled: started !== null,
+    placeholderData: started
+      ? { id: started.job_id, state: 'queued', progress: 0, message: 'Queued' }
+      : undefined,
+    refetchInterval: (q) => (!q.state.error && isActive(q.state.data) ? POLL_MS : false),
+  })
+  return { job: started ? query.data : undefined, error: started ? query.error : null }
+}
 
 export function RunPanel({
   optimizationId,
@@ -34,72 +47,68 @@ export function RunPanel({
   showResults?: boolean
 }) {
   const navigate = useNavigate()
-  const results = useList<ResultSummary>(`/api/optimizations/${optimizationId}/results`)
-  const [job, setJob] = useState<JobState | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const client = useQueryClient()
+  const results = useQuery(optimizationResultsQuery(optimizationId))
+  const [started, setStarted] = useState<RunStarted | null>(null)
+  const { job, error: pollError } = useRunJob(started)
+  const [failure, setFailure] = useState<string | null>(null)
   const [label, setLabel] = useState('')
-  const timer = useRef<number | undefined>(undefined)
-  useEffect(() => () => window.clearTimeout(timer.current), [])
-
+  const start = useMutation({
+    mutationFn: (body: { label?: string }) =>
+      api<RunStarted>(`/api/optimizations/${optimizationId}/run`, { method: 'POST', body }),
+  })
+  const cancelJob = useMutation({
+    mutationFn: (jobId: string) => api(`/api/jobs/${jobId}/cancel`, { method: 'POST', body: {} }),
+  })
   const latest = results.data
     ?.filter((r) => r.status === 'succeeded')
     .reduce<ResultSummary | undefined>((a, r) => (!a || r.version > a.version ? r : a), undefined)
   useEffect(() => {
     if (showResults && latest) {
-      navigate(`/simulation/optimizations/${type}/${optimizationId}/results/${latest.id}`, {
-        replace: true,
-      })
+      navigate(resultPath(type, optimizationId, latest.id), { replace: true })
     }
   }, [showResults, latest, navigate, type, optimizationId])
 
-  async function poll(jobId: string, resultId: string) {
-    try {
-      const state = await api<JobState>(`/api/jobs/${jobId}`)
-      setJob(state)
-      if (state.state === 'succeeded') {
-        navigate(
-          `/simulation/optimizations/${type}/${optimizationId}/results/${state.result_id ?? resultId}`,
-        )
-        return
-      }
-      if (state.state === 'failed' || state.state === 'cancelled') {
-        setError(state.error?.message ?? `The run ${state.state}.`)
-        results.reload()
-        return
-      }
-      timer.current = window.setTimeout(() => void poll(jobId, resultId), 500)
-    } catch (e) {
-      setError(errorMessage(e))
+  // The run ended: its version is in the list; a succeeded run opens its result.
+  const ended = started && job && !isActive(job) ? job : null
+  const endedState = ended?.state
+  const openedResult = ended?.result_id ?? started?.result_id
+  useEffect(() => {
+    if (!endedState) return
+    void client.invalidateQueries({ queryKey: optimizationResultsQuery(optimizationId).queryKey })
+    if (endedState === 'succeeded' && openedResult) {
+      navigate(resultPath(type, optimizationId, openedResult))
     }
-  }
+  }, [endedState, openedResult, client, navigate, optimizationId, type])
+  const error =
+    failure ??
+    (pollError ? errorMessage(pollError) : null) ??
+    (ended && ended.state !== 'succeeded'
+      ? (ended.error?.message ?? `The run ${ended.state}.`)
+      : null)
 
   async function run() {
-    setError(null)
-    setJob(null)
+    setFailure(null)
+    setStarted(null)
     if (!(await beforeRun())) return
     try {
-      const started = await api<RunStarted>(`/api/optimizations/${optimizationId}/run`, {
-        method: 'POST',
-        body: label.trim() ? { label: label.trim() } : {},
-      })
+      setStarted(await start.mutateAsync(label.trim() ? { label: label.trim() } : {}))
       setLabel('')
-      setJob({ id: started.job_id, state: 'queued', progress: 0, message: 'Queued' })
-      void poll(started.job_id, started.result_id)
     } catch (e) {
-      setError(errorMessage(e))
+      setFailure(errorMessage(e))
     }
   }
 
   async function cancel() {
     if (!job) return
     try {
-      await api(`/api/jobs/${job.id}/cancel`, { method: 'POST', body: {} })
+      await cancelJob.mutateAsync(job.id)
     } catch (e) {
-      setError(errorMessage(e))
+      setFailure(errorMessage(e))
     }
   }
 
-  const running = job !== null && (job.state === 'queued' || job.state === 'running')
+  const running = isActive(job)
   return (
     <div className="space-y-3">
       <Field
@@ -146,7 +155,7 @@ export function RunPanel({
                 {r.status === 'succeeded' ? (
                   <Link
                     className="text-brand-700 underline"
-                    to={`/simulation/optimizations/${type}/${optimizationId}/results/${r.id}`}
+                    to={resultPath(type, optimizationId, r.id)}
                   >
                     Version {r.version}
                     {r.label ? ` – ${r.label}` : ''}

@@ -1,16 +1,16 @@
-// Data access of the simulation area: typed calls on the platform API and a small loading hook.
-import { useCallback, useEffect, useState } from 'react'
+// Data access of the simulation area: typed calls on the platform API; the reads are the
+// `queryOptions` of queries.ts.
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type {
   Course,
   CourseSummary,
   Optimization,
   OptimizationResult,
-  Page,
   RiderSetup,
 } from '@veloptima/contracts'
 import { api, ApiError } from '../../../lib/api-client.ts'
 import { uploadWithProgress } from '../../../lib/upload.ts'
-import { useTeamItemsReload } from '../../../lib/live.tsx'
+import { itemQuery } from './queries.ts'
 
 export type { Course, CourseSummary, Optimization, OptimizationResult, RiderSetup }
 
@@ -22,69 +22,24 @@ export type Loaded<T> = {
   set(data: T): void
 }
 
-type Fetched<T> = { key: string; path: string; data?: T; error?: ApiError }
-
 const asApiError = (error: unknown) =>
   error instanceof ApiError ? error : new ApiError('network', String(error), 0, undefined)
 
-/** Loads `load()` for `key` (skipped while null); `loading` until the answer for this key. */
-function useLoaded<T>(key: string | null, load: () => Promise<T>): Loaded<T> {
-  const [tick, setTick] = useState(0)
-  const [state, setState] = useState<Fetched<T> | null>(null)
-  const full = key === null ? null : `${key}#${tick}`
-  useEffect(() => {
-    if (full === null) return
-    let live = true
-    load()
-      .then((data) => live && setState({ key: full, path: key!, data }))
-      .catch(
-        (error: unknown) => live && setState({ key: full, path: key!, error: asApiError(error) }),
-      )
-    return () => {
-      live = false
-    }
-    // `full` identifies what `load` fetches
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [full])
-  const reload = useCallback(() => setTick((t) => t + 1), [])
-  const set = useCallback(
-    (data: T) => setState((s) => (s ? { ...s, error: undefined, data } : s)),
-    [],
-  )
-  // The data of this path stays shown while it reloads (no flicker); another path's never does.
-  const current = state && state.key === full ? state : null
-  return {
-    data: state && state.path === key ? state.data : undefined,
-    error: current?.error,
-    loading: full !== null && !current,
-    reload,
-    set,
-  }
-}
-
-/** GETs `path` (skipped while null) and keeps the answer; errors keep the API's message. */
+/**
+ * GETs the item at `path` (skipped while null) through `itemQuery`, shaped for the pages that
+ * read one item: `set` puts a saved item into the cache, `reload` refetches it.
+ */
 export function useApiData<T>(path: string | null): Loaded<T> {
-  return useLoaded<T>(path, () => api<T>(path!))
-}
-
-/** Every page of a cursor-paged list (`{items, next_cursor}`), up to `max` items. */
-export async function listAll<T>(path: string, max = 1000): Promise<T[]> {
-  const items: T[] = []
-  let cursor: string | null = null
-  do {
-    const sep: string = path.includes('?') ? '&' : '?'
-    const url: string = `${path}${sep}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
-    const page: Page<T> = await api<Page<T>>(url)
-    items.push(...page.items)
-    cursor = page.next_cursor
-  } while (cursor && items.length < max)
-  return items
-}
-
-export function useList<T>(path: string): Loaded<T[]> {
-  const loaded = useLoaded<T[]>(path, () => listAll<T>(path))
-  useTeamItemsReload(path, loaded.reload)
-  return loaded
+  const client = useQueryClient()
+  const options = itemQuery<T>(path ?? '')
+  const query = useQuery({ ...options, enabled: path !== null })
+  return {
+    data: path === null ? undefined : query.data,
+    error: path === null || !query.error ? undefined : asApiError(query.error),
+    loading: path !== null && query.isFetching && query.data === undefined,
+    reload: () => void query.refetch(),
+    set: (data: T) => client.setQueryData(options.queryKey, data),
+  }
 }
 
 export type ImportedCourse = CourseSummary & {

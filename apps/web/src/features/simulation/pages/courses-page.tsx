@@ -1,15 +1,17 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from 'react-router'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { CourseUpload } from '../components/course-upload.tsx'
 import { OwnerControl } from '../../../components/owner-control.tsx'
 import { EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
-import { useList, type CourseSummary } from '../lib/api.ts'
+import { courseListQuery } from '../lib/queries.ts'
 import { formatDate } from '../lib/format.ts'
 
 export function CoursesPage() {
   const { system } = useUnits()
   const navigate = useNavigate()
-  const courses = useList<CourseSummary>('/api/courses')
+  const client = useQueryClient()
+  const courses = useQuery(courseListQuery())
   return (
     <Page>
       <PageHeader
@@ -21,7 +23,7 @@ export function CoursesPage() {
       </div>
       <div className="mt-6">
         {courses.error ? <ErrorBox>{courses.error.message}</ErrorBox> : null}
-        {courses.loading && !courses.data ? <Loading what="courses" /> : null}
+        {courses.isPending ? <Loading what="courses" /> : null}
         {courses.data?.length === 0 ? (
           <EmptyState>No courses yet: upload one above.</EmptyState>
         ) : null}
@@ -57,7 +59,11 @@ export function CoursesPage() {
                       {formatQuantity('elevation', c.stats.descent, system, 0)}
                     </p>
                   ) : null}
-                  <OwnerControl collection="courses" item={c} onMoved={courses.reload} />
+                  <OwnerControl
+                    collection="courses"
+                    item={c}
+                    onMoved={() => void client.invalidateQueries({ queryKey: ['courses'] })}
+                  />
                 </div>
               </li>
             ))}

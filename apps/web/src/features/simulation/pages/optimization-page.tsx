@@ -1,5 +1,6 @@
 // Create / edit an optimization (pacing or equipment) with the instant preview and Run.
 import { useMemo, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
 import { OwnerSelect, sharedWithTeam, useNewItemOwner } from '../../../components/owner-control.tsx'
 import { api } from '../../../lib/api-client.ts'
@@ -7,21 +8,13 @@ import { useUnits } from '../../../lib/units.ts'
 import { EnvironmentCard } from '../components/environment-card.tsx'
 import { EquipmentCard } from '../components/equipment-card.tsx'
 import { ForecastCard } from '../components/forecast-card.tsx'
-import { withForecastWind, type CourseForecast } from '../lib/forecast-preview.ts'
+import { withForecastWind } from '../lib/forecast-preview.ts'
 import { PreviewPanel } from '../components/preview-panel.tsx'
 import { RunPanel } from '../components/run-panel.tsx'
 import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
 import { Field, fieldBinder, Select } from '../../../components/form.tsx'
 import { Button, Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
-import {
-  errorMessage,
-  useApiData,
-  useList,
-  type Course,
-  type CourseSummary,
-  type Optimization,
-  type RiderSetup,
-} from '../lib/api.ts'
+import { errorMessage, type Optimization, type RiderSetup } from '../lib/api.ts'
 import { optimizerInputOf, type OptimizationInputs } from '../lib/engine-input.ts'
 import {
   CONSTRAINTS,
@@ -30,6 +23,13 @@ import {
   type OptimizationForm,
 } from '../lib/optimization-form.ts'
 import { courseSectionsOf } from '../lib/plan-sections.ts'
+import {
+  courseForecastQuery,
+  courseListQuery,
+  courseQuery,
+  optimizationQuery,
+  riderSetupListQuery,
+} from '../lib/queries.ts'
 import { applyOverride } from '../lib/setup-override.ts'
 import { usePreview } from '../lib/use-preview.ts'
 import { NotYours } from './course-page.tsx'
@@ -40,7 +40,7 @@ export function OptimizationPage() {
   const { id } = useParams()
   const [params] = useSearchParams()
   const location = useLocation()
-  const existing = useApiData<Optimization>(id ? `/api/optimizations/${id}` : null)
+  const existing = useQuery({ ...optimizationQuery(id ?? ''), enabled: Boolean(id) })
   if (id && existing.error) {
     return (
       <Page>
@@ -80,8 +80,9 @@ function OptimizationEditor({
 }) {
   const { system } = useUnits()
   const navigate = useNavigate()
-  const courses = useList<CourseSummary>('/api/courses')
-  const setups = useList<RiderSetup>('/api/rider-setups')
+  const client = useQueryClient()
+  const courses = useQuery(courseListQuery())
+  const setups = useQuery(riderSetupListQuery())
   const [form, setForm] = useState<OptimizationForm>(() =>
     optimizationFormOf(
       optimization
@@ -96,7 +97,6 @@ function OptimizationEditor({
   // only; an invalid one keeps its text and messages), as the rider setup page does.
   const [shownIn, setShownIn] = useState(system)
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
-  const [saving, setSaving] = useState(false)
 
   // A new optimization preselects the first course and setup (once both lists are there).
   const [preselected, setPreselected] = useState(Boolean(optimization))
@@ -111,7 +111,7 @@ function OptimizationEditor({
     }))
   }
 
-  const course = useApiData<Course>(form.courseId ? `/api/courses/${form.courseId}` : null)
+  const course = useQuery({ ...courseQuery(form.courseId), enabled: Boolean(form.courseId) })
   // A new optimization is the team's when the user works in a team whose course and setup it
   // uses (the API refuses a team's optimization on items the team cannot see), else personal.
   const [owner, setOwner, teams] = useNewItemOwner(
@@ -147,11 +147,10 @@ function OptimizationEditor({
   // With an event start and a course with positions: the race-day forecast's wind for the preview.
   const eventStart = read.body?.inputs.environment?.event_start
   const hasTrack = Boolean(courseData?.track && courseData.track.lat.length > 1)
-  const forecast = useApiData<CourseForecast>(
-    eventStart && hasTrack && courseData
-      ? `/api/weather/course/${courseData.id}?start=${encodeURIComponent(eventStart)}`
-      : null,
-  )
+  const forecast = useQuery({
+    ...courseForecastQuery(courseData?.id ?? '', eventStart ?? ''),
+    enabled: Boolean(eventStart && hasTrack && courseData),
+  })
   const forecastData = eventStart && hasTrack ? forecast.data : undefined
   const engineInputs = useMemo(() => {
     if (!read.body || !courseData || !setup) return null
@@ -188,10 +187,21 @@ function OptimizationEditor({
         Object.entries(read.errors).filter(([k]) => /^(wind\d|ov\.|eventStart)/.test(k)),
       )
 
+  // PATCH (an existing optimization) or POST (a new one); its lists and item are read again.
+  const write = useMutation({
+    mutationFn: ({ path, body }: { path: string; body: object }) =>
+      api<Optimization>(path, { method: optimization ? 'PATCH' : 'POST', body }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['optimizations'] }),
+  })
+
   /** The setup now holds the tweaked values: choose it and drop the override (saved at once). */
   function promoted(s: RiderSetup, created: boolean) {
     const list = setups.data ?? []
-    setups.set(created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x)))
+    client.setQueryData(
+      riderSetupListQuery().queryKey,
+      created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x)),
+    )
+    void client.invalidateQueries({ queryKey: ['rider-setups'] })
     const next = { ...form, setupId: s.id, override: {}, storedOverride: undefined }
     setForm(next)
     if (optimization) void save(next, s)
@@ -208,17 +218,16 @@ function OptimizationEditor({
       setStatus({ ok: false, text: Object.values(errors)[0] ?? 'Check the fields.' })
       return null
     }
-    setSaving(true)
     try {
       if (optimization) {
-        await api(`/api/optimizations/${optimization.id}`, { method: 'PATCH', body })
+        await write.mutateAsync({ path: `/api/optimizations/${optimization.id}`, body })
         // the stored override now is the one just saved (its exact numbers)
         setForm((x) => (x === f ? { ...x, storedOverride: body.inputs.rider_override } : x))
         setStatus({ ok: true, text: 'Saved.' })
         return optimization.id
       }
-      const created = await api<Optimization>('/api/optimizations', {
-        method: 'POST',
+      const created = await write.mutateAsync({
+        path: '/api/optimizations',
         body: { ...body, type, ...(owner ? { owner } : {}) },
       })
       navigate(`/simulation/optimizations/${type}/${created.id}`, { replace: true })
@@ -226,8 +235,6 @@ function OptimizationEditor({
     } catch (e) {
       setStatus({ ok: false, text: errorMessage(e) })
       return null
-    } finally {
-      setSaving(false)
     }
   }
 
@@ -350,8 +357,8 @@ function OptimizationEditor({
             />
           ) : null}
           <div className="flex items-center gap-3">
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Saving…' : optimization ? 'Save' : 'Create'}
+            <Button type="submit" disabled={write.isPending}>
+              {write.isPending ? 'Saving…' : optimization ? 'Save' : 'Create'}
             </Button>
             {status ? (
               <p
@@ -383,7 +390,7 @@ function OptimizationEditor({
             <div className="mb-4">
               <ForecastCard
                 forecast={forecastData}
-                loading={forecast.loading}
+                loading={forecast.isLoading}
                 track={courseData?.track}
               />
             </div>

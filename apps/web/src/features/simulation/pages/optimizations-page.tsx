@@ -1,7 +1,8 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useSearchParams } from 'react-router'
 import { ButtonLink, EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { OwnerControl } from '../../../components/owner-control.tsx'
-import { useList, type Optimization } from '../lib/api.ts'
+import { optimizationListQuery } from '../lib/queries.ts'
 import { formatDate } from '../lib/format.ts'
 
 const TITLES = { pacing: 'Pacing optimizations', equipment: 'Equipment optimizations' } as const
@@ -10,7 +11,8 @@ export function OptimizationsPage() {
   const [params] = useSearchParams()
   const raw = params.get('type')
   const type = raw === 'pacing' || raw === 'equipment' ? raw : null
-  const list = useList<Optimization>(`/api/optimizations${type ? `?type=${type}` : ''}`)
+  const client = useQueryClient()
+  const list = useQuery(optimizationListQuery(type))
   const tab = (t: 'pacing' | 'equipment' | null, label: string) => (
     <Link
       to={t ? `?type=${t}` : '.'}
@@ -40,7 +42,7 @@ export function OptimizationsPage() {
       </nav>
       <div className="mt-4">
         {list.error ? <ErrorBox>{list.error.message}</ErrorBox> : null}
-        {list.loading && !list.data ? <Loading what="optimizations" /> : null}
+        {list.isPending ? <Loading what="optimizations" /> : null}
         {list.data?.length === 0 ? <EmptyState>No optimizations yet.</EmptyState> : null}
         {list.data && list.data.length > 0 ? (
           <ul className="divide-y divide-slate-200 rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
@@ -56,7 +58,11 @@ export function OptimizationsPage() {
                   <span className="text-xs text-slate-500">
                     {o.type} · updated {formatDate(o.updated_at)}
                   </span>
-                  <OwnerControl collection="optimizations" item={o} onMoved={list.reload} />
+                  <OwnerControl
+                    collection="optimizations"
+                    item={o}
+                    onMoved={() => void client.invalidateQueries({ queryKey: ['optimizations'] })}
+                  />
                 </span>
               </li>
             ))}

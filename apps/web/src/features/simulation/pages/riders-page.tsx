@@ -1,14 +1,16 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { pacingGaps } from '@veloptima/contracts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { ButtonLink, EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
 import { OwnerControl } from '../../../components/owner-control.tsx'
-import { useList, type RiderSetup } from '../lib/api.ts'
+import { riderSetupListQuery } from '../lib/queries.ts'
 import { BIKE_TYPES } from '../lib/setup-form.ts'
 
 export function RidersPage() {
   const { system } = useUnits()
-  const setups = useList<RiderSetup>('/api/rider-setups')
+  const client = useQueryClient()
+  const setups = useQuery(riderSetupListQuery())
   return (
     <Page>
       <PageHeader
@@ -19,7 +21,7 @@ export function RidersPage() {
       </PageHeader>
       <div className="mt-6">
         {setups.error ? <ErrorBox>{setups.error.message}</ErrorBox> : null}
-        {setups.loading && !setups.data ? <Loading what="rider setups" /> : null}
+        {setups.isPending ? <Loading what="rider setups" /> : null}
         {setups.data?.length === 0 ? (
           <EmptyState>
             No rider setups yet.{' '}
@@ -62,7 +64,11 @@ export function RidersPage() {
                     {s.positions.map((p) => p.cda.toFixed(3)).join(' / ')} m²
                     {s.cp ? ` · CP ${s.cp} W` : ''}
                   </p>
-                  <OwnerControl collection="rider-setups" item={s} onMoved={setups.reload} />
+                  <OwnerControl
+                    collection="rider-setups"
+                    item={s}
+                    onMoved={() => void client.invalidateQueries({ queryKey: ['rider-setups'] })}
+                  />
                 </div>
               </li>
             ))}

@@ -1,0 +1,12 @@
+// What every server read of the web app shares (ARCHITECTURE.md: TanStack Query for server state).
+import { ApiError } from './api-client.ts'
+
+/**
+ * Whether a failed read is tried again: once when the network or the server failed; never when
+ * the API answered the request itself (a 4xx: not found, not the caller's, invalid), whose
+ * message the page shows at once.
+ */
+export function retryServerErrors(failures: number, error: Error): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false
+  return failures < 1
+}
