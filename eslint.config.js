@@ -140,4 +140,33 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One way to read server state in the web app (ARCHITECTURE.md): useQuery with the
+    // `queryOptions` of a queries module (features/<f>/lib/queries.ts is the one to copy). An
+    // effect that requests the API itself, or resolves a promise into React state, is a
+    // hand-rolled loader. The files under `ignores` read by hand: each is to move to a queries module.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: [
+      'apps/web/src/**/*.test.{ts,tsx}',
+      'apps/web/src/features/shell/notifications.tsx',
+      'apps/web/src/features/aero/laps-map.tsx',
+      'apps/web/src/features/simulation/components/route-map.tsx',
+      'apps/web/src/features/tools/components/wheel-calculator.tsx',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'CallExpression[callee.name=/^(fetch|api|listAll|uploadWithProgress)$/]',
+          "CallExpression[callee.type='MemberExpression'][callee.object.name=/Api$/]",
+          "CallExpression[callee.property.name='then']:has(CallExpression[callee.name=/^set[A-Z]/])",
+          "CallExpression[callee.property.name='then'] > Identifier.arguments[name=/^set[A-Z]/]",
+        ].map((inner) => ({
+          selector: `CallExpression[callee.name=/^use(Layout)?Effect$/] ${inner}`,
+          message:
+            'Server state is read with useQuery and a queryOptions of a queries module, not in an effect.',
+        })),
+      ],
+    },
+  },
 )
