@@ -1,10 +1,10 @@
 // Create / edit an optimization (pacing or equipment) with the instant preview and Run.
-import { useMemo, useState } from 'react'
+import { useMemo, useState, type Dispatch, type SetStateAction } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
 import { OwnerSelect, sharedWithTeam, useNewItemOwner } from '../../../components/owner-control.tsx'
 import { api } from '../../../lib/api-client.ts'
-import { useUnits } from '../../../lib/units.ts'
+import { useUnits, type UnitSystem } from '../../../lib/units.ts'
 import { EnvironmentCard } from '../components/environment-card.tsx'
 import { EquipmentCard } from '../components/equipment-card.tsx'
 import { ForecastCard } from '../components/forecast-card.tsx'
@@ -14,7 +14,8 @@ import { RunPanel } from '../components/run-panel.tsx'
 import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
 import { Field, fieldBinder, Select } from '../../../components/form.tsx'
 import { Button, Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
-import { errorMessage, type Optimization, type RiderSetup } from '../lib/api.ts'
+import type { MyTeam } from '@veloptima/contracts'
+import { errorMessage, type CourseSummary, type Optimization, type RiderSetup } from '../lib/api.ts'
 import { optimizerInputOf, type OptimizationInputs } from '../lib/engine-input.ts'
 import {
   CONSTRAINTS,
@@ -69,6 +70,9 @@ export function OptimizationPage() {
   )
 }
 
+type SetForm = Dispatch<SetStateAction<OptimizationForm>>
+type Status = { ok: boolean; text: string } | null
+
 function OptimizationEditor({
   showResults,
   type,
@@ -79,39 +83,10 @@ function OptimizationEditor({
   optimization: Optimization | undefined
 }) {
   const { system } = useUnits()
-  const navigate = useNavigate()
   const client = useQueryClient()
   const courses = useQuery(courseListQuery())
   const setups = useQuery(riderSetupListQuery())
-  const [form, setForm] = useState<OptimizationForm>(() =>
-    optimizationFormOf(
-      optimization
-        ? { ...optimization, inputs: optimization.inputs as OptimizationInputs }
-        : { name: '', course_id: null, rider_setup_id: null, inputs: {} },
-      type,
-      system,
-    ),
-  )
-  const [tried, setTried] = useState(false)
-  // The form holds text in display units: convert it when the unit system changes (a valid form
-  // only; an invalid one keeps its text and messages), as the rider setup page does.
-  const [shownIn, setShownIn] = useState(system)
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
-
-  // A new optimization preselects the first course and setup (once both lists are there).
-  const [preselected, setPreselected] = useState(Boolean(optimization))
-  if (!preselected && courses.data && setups.data) {
-    setPreselected(true)
-    const first = courses.data[0]
-    setForm((f) => ({
-      ...f,
-      courseId: f.courseId || first?.id || '',
-      setupId: f.setupId || setups.data?.[0]?.id || '',
-      name: f.name || (first ? `${first.name} – ${type}` : ''),
-    }))
-  }
-
-  const course = useQuery({ ...courseQuery(form.courseId), enabled: Boolean(form.courseId) })
+  const [form, setForm] = useOptimizationForm(optimization, type, system, courses.data, setups.data)
   // A new optimization is the team's when the user works in a team whose course and setup it
   // uses (the API refuses a team's optimization on items the team cannot see), else personal.
   const [owner, setOwner, teams] = useNewItemOwner(
@@ -125,13 +100,187 @@ function OptimizationEditor({
         team,
       ),
   )
+  const savedSetup = setups.data?.find((s) => s.id === form.setupId)
+  const preview = useOptimizationPreview(form, type, system, savedSetup)
+  const { save, status, saving, tried } = useSaveOptimization({
+    optimization,
+    type,
+    system,
+    owner,
+    form,
+    setForm,
+    courseLengthM: preview.courseData?.segments.at(-1)?.end,
+    savedSetup,
+  })
+  const set = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) =>
+    setForm((f) => ({ ...f, [k]: v }))
+  // Messages show live once the user has tried to save, and always for the wind stretches and the
+  // adjusted setup (rows being typed are checked as they change).
+  const errors = tried
+    ? preview.read.errors
+    : Object.fromEntries(
+        Object.entries(preview.read.errors).filter(([k]) => /^(wind\d|ov\.|eventStart)/.test(k)),
+      )
+
+  /** The setup now holds the tweaked values: choose it and drop the override (saved at once). */
+  function promoted(s: RiderSetup, created: boolean) {
+    const list = setups.data ?? []
+    client.setQueryData(
+      riderSetupListQuery().queryKey,
+      created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x)),
+    )
+    void client.invalidateQueries({ queryKey: ['rider-setups'] })
+    const next = { ...form, setupId: s.id, override: {}, storedOverride: undefined }
+    setForm(next)
+    if (optimization) void save(next, s)
+  }
+
+  const bind = fieldBinder(form, set, errors)
+  return (
+    <Page>
+      <EditorHeader type={type} name={optimization?.name} />
+      <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-5">
+        <form
+          noValidate
+          className="space-y-4 xl:col-span-2"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void save()
+          }}
+        >
+          <CourseAndRiderCard
+            form={form}
+            set={set}
+            bind={bind}
+            courses={courses.data}
+            setups={setups.data}
+            owner={optimization ? null : { owner, setOwner, teams }}
+          />
+          <EnvironmentCard
+            form={form}
+            setForm={setForm}
+            errors={errors}
+            system={system}
+            sections={preview.courseSections}
+          />
+          {savedSetup ? (
+            <Card title="Adjust setup for this optimization">
+              <SetupAdjustPanel
+                setup={savedSetup}
+                texts={form.override}
+                stored={form.storedOverride}
+                system={system}
+                onChange={(override) => set('override', override)}
+                onPromoted={promoted}
+              />
+            </Card>
+          ) : null}
+          <LimitCard form={form} set={set} bind={bind} />
+          {type === 'equipment' ? (
+            <EquipmentCard
+              groups={form.groups}
+              errors={errors}
+              system={system}
+              onChange={(update) => setForm((f) => ({ ...f, groups: update(f.groups) }))}
+            />
+          ) : null}
+          <SaveRow saving={saving} label={optimization ? 'Save' : 'Create'} status={status} />
+          {optimization ? (
+            <Card title="Run">
+              <RunPanel
+                optimizationId={optimization.id}
+                type={type}
+                beforeRun={async () => (await save()) !== null}
+                showResults={showResults}
+              />
+            </Card>
+          ) : (
+            <p className="text-xs text-slate-500">
+              Create the optimization to run it and keep its results.
+            </p>
+          )}
+        </form>
+        <PreviewCard preview={preview} />
+      </div>
+    </Page>
+  )
+}
+
+/**
+ * The form's text, from the stored optimization or empty; a new one preselects the first course
+ * and setup (once both lists are there). The form holds text in display units: it is converted
+ * when the unit system changes (a valid form only; an invalid one keeps its text and messages),
+ * as the rider setup page does.
+ */
+function useOptimizationForm(
+  optimization: Optimization | undefined,
+  type: Kind,
+  system: UnitSystem,
+  courses: CourseSummary[] | undefined,
+  setups: RiderSetup[] | undefined,
+): [OptimizationForm, SetForm] {
+  const [form, setForm] = useState<OptimizationForm>(() =>
+    optimizationFormOf(
+      optimization
+        ? { ...optimization, inputs: optimization.inputs as OptimizationInputs }
+        : { name: '', course_id: null, rider_setup_id: null, inputs: {} },
+      type,
+      system,
+    ),
+  )
+  const [preselected, setPreselected] = useState(Boolean(optimization))
+  if (!preselected && courses && setups) {
+    setPreselected(true)
+    const first = courses[0]
+    setForm((f) => ({
+      ...f,
+      courseId: f.courseId || first?.id || '',
+      setupId: f.setupId || setups[0]?.id || '',
+      name: f.name || (first ? `${first.name} – ${type}` : ''),
+    }))
+  }
+  const [shownIn, setShownIn] = useState(system)
   if (shownIn !== system) {
     setShownIn(system)
     const { body } = readOptimizationForm(form, type, shownIn)
     if (body)
       setForm({ ...optimizationFormOf(body, type, system), storedOverride: form.storedOverride })
   }
-  const savedSetup = setups.data?.find((s) => s.id === form.setupId)
+  return [form, setForm]
+}
+
+/** Why the preview cannot be computed yet, or null when it can. */
+function previewMissing(
+  form: OptimizationForm,
+  read: ReturnType<typeof readOptimizationForm>,
+  setup: RiderSetup | undefined,
+): string | null {
+  if (!form.courseId) return 'Choose a course to see the preview.'
+  if (!form.setupId) return 'Choose a rider setup to see the preview.'
+  if (!read.body) return 'Fix the highlighted fields to see the preview.'
+  if (setup && setup.max_power === null)
+    return `The rider setup “${setup.name}” has no max power (the highest power a plan may ask for): set it in the rider setup to optimize.`
+  if (
+    setup &&
+    read.body.inputs.constraint?.type === 'w_prime_balance' &&
+    (setup.cp === null || setup.w_prime === null)
+  )
+    return `The W′ balance limit needs the rider setup’s CP and W′ (“${setup.name}” has none): set them, or choose a power limit.`
+  return null
+}
+
+/**
+ * What the instant preview computes with: the chosen course, the form read against it and the
+ * saved setup with the values tweaked here, and with an event start on a course with positions,
+ * the race-day forecast's wind.
+ */
+function useOptimizationPreview(
+  form: OptimizationForm,
+  type: Kind,
+  system: UnitSystem,
+  savedSetup: RiderSetup | undefined,
+) {
+  const course = useQuery({ ...courseQuery(form.courseId), enabled: Boolean(form.courseId) })
   const courseData = course.data?.id === form.courseId ? course.data : undefined
   const courseLengthM = courseData?.segments.at(-1)?.end
   const courseSections = useMemo(
@@ -142,9 +291,7 @@ function OptimizationEditor({
     () => readOptimizationForm(form, type, system, { setup: savedSetup, courseLengthM }),
     [form, type, system, savedSetup, courseLengthM],
   )
-  // What this optimization computes with: the saved setup with the values tweaked here.
   const setup = savedSetup && applyOverride(savedSetup, read.body?.inputs.rider_override)
-  // With an event start and a course with positions: the race-day forecast's wind for the preview.
   const eventStart = read.body?.inputs.environment?.event_start
   const hasTrack = Boolean(courseData?.track && courseData.track.lat.length > 1)
   const forecast = useQuery({
@@ -162,50 +309,41 @@ function OptimizationEditor({
       type,
     )
   }, [read.body, courseData, setup, type, forecastData])
-  const preview = usePreview(engineInputs, type)
-  const missing = !form.courseId
-    ? 'Choose a course to see the preview.'
-    : !form.setupId
-      ? 'Choose a rider setup to see the preview.'
-      : !read.body
-        ? 'Fix the highlighted fields to see the preview.'
-        : setup && setup.max_power === null
-          ? `The rider setup “${setup.name}” has no max power (the highest power a plan may ask for): set it in the rider setup to optimize.`
-          : setup &&
-              read.body.inputs.constraint?.type === 'w_prime_balance' &&
-              (setup.cp === null || setup.w_prime === null)
-            ? `The W′ balance limit needs the rider setup’s CP and W′ (“${setup.name}” has none): set them, or choose a power limit.`
-            : null
+  return {
+    courseError: course.error,
+    courseData,
+    courseSections,
+    read,
+    forecast: eventStart && hasTrack ? { data: forecastData, loading: forecast.isLoading } : null,
+    state: usePreview(engineInputs, type),
+    missing: previewMissing(form, read, setup),
+  }
+}
 
-  const set = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) =>
-    setForm((f) => ({ ...f, [k]: v }))
-  // Messages show live once the user has tried to save, and always for the wind stretches and the
-  // adjusted setup (rows being typed are checked as they change).
-  const shownErrors = tried
-    ? read.errors
-    : Object.fromEntries(
-        Object.entries(read.errors).filter(([k]) => /^(wind\d|ov\.|eventStart)/.test(k)),
-      )
-
-  // PATCH (an existing optimization) or POST (a new one); its lists and item are read again.
+/**
+ * Save: PATCH an existing optimization (the form's stored override becomes the one saved), POST
+ * a new one and open it; its lists and item are read again.
+ */
+function useSaveOptimization(args: {
+  optimization: Optimization | undefined
+  type: Kind
+  system: UnitSystem
+  owner: string
+  form: OptimizationForm
+  setForm: SetForm
+  courseLengthM: number | undefined
+  savedSetup: RiderSetup | undefined
+}) {
+  const { optimization, type, system, owner, form, setForm, courseLengthM, savedSetup } = args
+  const navigate = useNavigate()
+  const client = useQueryClient()
+  const [tried, setTried] = useState(false)
+  const [status, setStatus] = useState<Status>(null)
   const write = useMutation({
     mutationFn: ({ path, body }: { path: string; body: object }) =>
       api<Optimization>(path, { method: optimization ? 'PATCH' : 'POST', body }),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['optimizations'] }),
   })
-
-  /** The setup now holds the tweaked values: choose it and drop the override (saved at once). */
-  function promoted(s: RiderSetup, created: boolean) {
-    const list = setups.data ?? []
-    client.setQueryData(
-      riderSetupListQuery().queryKey,
-      created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x)),
-    )
-    void client.invalidateQueries({ queryKey: ['rider-setups'] })
-    const next = { ...form, setupId: s.id, override: {}, storedOverride: undefined }
-    setForm(next)
-    if (optimization) void save(next, s)
-  }
 
   async function save(f = form, withSetup = savedSetup): Promise<string | null> {
     setStatus(null)
@@ -237,173 +375,152 @@ function OptimizationEditor({
       return null
     }
   }
+  return { save, status, saving: write.isPending, tried }
+}
 
-  const errors = shownErrors
-  const bind = fieldBinder(form, set, errors)
+type Bind = ReturnType<typeof fieldBinder<OptimizationForm>>
+type SetField = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) => void
+
+function CourseAndRiderCard({
+  form,
+  set,
+  bind,
+  courses,
+  setups,
+  owner,
+}: {
+  form: OptimizationForm
+  set: SetField
+  bind: Bind
+  courses: CourseSummary[] | undefined
+  setups: RiderSetup[] | undefined
+  /** A new optimization's owner; null for a stored one. */
+  owner: { owner: string; setOwner(owner: string): void; teams: MyTeam[] } | null
+}) {
   return (
-    <Page>
-      <PageHeader
-        title={
-          optimization
-            ? optimization.name
-            : type === 'pacing'
-              ? 'New pacing optimization'
-              : 'New equipment optimization'
-        }
-        description={
-          type === 'pacing'
-            ? 'The fastest power plan for the course within your limit, in at most 20 targets.'
-            : 'Rank equipment options by the time each saves on this course, each with its own optimal pacing.'
-        }
-      />
-      <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-5">
-        <form
-          noValidate
-          className="space-y-4 xl:col-span-2"
-          onSubmit={(e) => {
-            e.preventDefault()
-            void save()
-          }}
-        >
-          <Card title="Course and rider">
-            <div className="space-y-3">
-              <Field label="Optimization name" inputMode="text" {...bind('name')} />
-              {courses.data?.length === 0 ? (
-                <p className="text-sm text-slate-600">
-                  No course yet:{' '}
-                  <Link className="text-brand-700 underline" to="/simulation/courses">
-                    upload one
-                  </Link>
-                  .
-                </p>
-              ) : null}
-              <Select
-                label="Course"
-                value={form.courseId}
-                onChange={(v) => set('courseId', v)}
-                options={[
-                  { value: '', label: 'Choose a course' },
-                  ...(courses.data ?? []).map((c) => ({ value: c.id, label: c.name })),
-                ]}
-              />
-              {setups.data?.length === 0 ? (
-                <p className="text-sm text-slate-600">
-                  No rider setup yet:{' '}
-                  <Link className="text-brand-700 underline" to="/simulation/riders/new">
-                    create one
-                  </Link>
-                  .
-                </p>
-              ) : null}
-              <Select
-                label="Rider setup"
-                value={form.setupId}
-                onChange={(v) => set('setupId', v)}
-                options={[
-                  { value: '', label: 'Choose a rider setup' },
-                  ...(setups.data ?? []).map((s) => ({ value: s.id, label: s.name })),
-                ]}
-              />
-              {optimization ? null : (
-                <OwnerSelect value={owner} onChange={setOwner} teams={teams} />
-              )}
-            </div>
-          </Card>
-          <EnvironmentCard
-            form={form}
-            setForm={setForm}
-            errors={shownErrors}
-            system={system}
-            sections={courseSections}
-          />
-          {savedSetup ? (
-            <Card title="Adjust setup for this optimization">
-              <SetupAdjustPanel
-                setup={savedSetup}
-                texts={form.override}
-                stored={form.storedOverride}
-                system={system}
-                onChange={(override) => set('override', override)}
-                onPromoted={promoted}
-              />
-            </Card>
-          ) : null}
-          <Card title="Limit">
-            <div className="grid grid-cols-2 gap-3">
-              <div className="col-span-2">
-                <Select
-                  label="Constraint"
-                  value={form.constraint}
-                  onChange={(v) => set('constraint', v)}
-                  options={CONSTRAINTS}
-                />
-              </div>
-              {form.constraint !== 'w_prime_balance' ? (
-                <Field label="Power" unit="W" {...bind('power')} />
-              ) : null}
-              <Field
-                label="Number of targets"
-                {...bind('maxTargets')}
-                hint="At most 20 power targets to ride."
-              />
-            </div>
-          </Card>
-          {type === 'equipment' ? (
-            <EquipmentCard
-              groups={form.groups}
-              errors={errors}
-              system={system}
-              onChange={(update) => setForm((f) => ({ ...f, groups: update(f.groups) }))}
-            />
-          ) : null}
-          <div className="flex items-center gap-3">
-            <Button type="submit" disabled={write.isPending}>
-              {write.isPending ? 'Saving…' : optimization ? 'Save' : 'Create'}
-            </Button>
-            {status ? (
-              <p
-                role={status.ok ? 'status' : 'alert'}
-                className={`text-sm ${status.ok ? 'text-green-700' : 'text-red-700'}`}
-              >
-                {status.text}
-              </p>
-            ) : null}
-          </div>
-          {optimization ? (
-            <Card title="Run">
-              <RunPanel
-                optimizationId={optimization.id}
-                type={type}
-                beforeRun={async () => (await save()) !== null}
-                showResults={showResults}
-              />
-            </Card>
-          ) : (
-            <p className="text-xs text-slate-500">
-              Create the optimization to run it and keep its results.
-            </p>
-          )}
-        </form>
-        <Card title="Instant preview" className="xl:col-span-3">
-          {course.error ? <ErrorBox>{course.error.message}</ErrorBox> : null}
-          {eventStart && hasTrack ? (
-            <div className="mb-4">
-              <ForecastCard
-                forecast={forecastData}
-                loading={forecast.isLoading}
-                track={courseData?.track}
-              />
-            </div>
-          ) : null}
-          <PreviewPanel
-            state={preview}
-            missing={missing}
-            forecastWind={forecastData?.status === 'used'}
-            eventStart={read.body?.inputs.environment?.event_start}
-            sections={courseSections}
-          />
-        </Card>
+    <Card title="Course and rider">
+      <div className="space-y-3">
+        <Field label="Optimization name" inputMode="text" {...bind('name')} />
+        {courses?.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            No course yet:{' '}
+            <Link className="text-brand-700 underline" to="/simulation/courses">
+              upload one
+            </Link>
+            .
+          </p>
+        ) : null}
+        <Select
+          label="Course"
+          value={form.courseId}
+          onChange={(v) => set('courseId', v)}
+          options={[
+            { value: '', label: 'Choose a course' },
+            ...(courses ?? []).map((c) => ({ value: c.id, label: c.name })),
+          ]}
+        />
+        {setups?.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            No rider setup yet:{' '}
+            <Link className="text-brand-700 underline" to="/simulation/riders/new">
+              create one
+            </Link>
+            .
+          </p>
+        ) : null}
+        <Select
+          label="Rider setup"
+          value={form.setupId}
+          onChange={(v) => set('setupId', v)}
+          options={[
+            { value: '', label: 'Choose a rider setup' },
+            ...(setups ?? []).map((s) => ({ value: s.id, label: s.name })),
+          ]}
+        />
+        {owner ? (
+          <OwnerSelect value={owner.owner} onChange={owner.setOwner} teams={owner.teams} />
+        ) : null}
       </div>
-    </Page>
+    </Card>
+  )
+}
+
+function EditorHeader({ type, name }: { type: Kind; name: string | undefined }) {
+  return (
+    <PageHeader
+      title={name ?? (type === 'pacing' ? 'New pacing optimization' : 'New equipment optimization')}
+      description={
+        type === 'pacing'
+          ? 'The fastest power plan for the course within your limit, in at most 20 targets.'
+          : 'Rank equipment options by the time each saves on this course, each with its own optimal pacing.'
+      }
+    />
+  )
+}
+
+function LimitCard({ form, set, bind }: { form: OptimizationForm; set: SetField; bind: Bind }) {
+  return (
+    <Card title="Limit">
+      <div className="grid grid-cols-2 gap-3">
+        <div className="col-span-2">
+          <Select
+            label="Constraint"
+            value={form.constraint}
+            onChange={(v) => set('constraint', v)}
+            options={CONSTRAINTS}
+          />
+        </div>
+        {form.constraint !== 'w_prime_balance' ? (
+          <Field label="Power" unit="W" {...bind('power')} />
+        ) : null}
+        <Field
+          label="Number of targets"
+          {...bind('maxTargets')}
+          hint="At most 20 power targets to ride."
+        />
+      </div>
+    </Card>
+  )
+}
+
+function SaveRow({ saving, label, status }: { saving: boolean; label: string; status: Status }) {
+  return (
+    <div className="flex items-center gap-3">
+      <Button type="submit" disabled={saving}>
+        {saving ? 'Saving…' : label}
+      </Button>
+      {status ? (
+        <p
+          role={status.ok ? 'status' : 'alert'}
+          className={`text-sm ${status.ok ? 'text-green-700' : 'text-red-700'}`}
+        >
+          {status.text}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+function PreviewCard({ preview }: { preview: ReturnType<typeof useOptimizationPreview> }) {
+  return (
+    <Card title="Instant preview" className="xl:col-span-3">
+      {preview.courseError ? <ErrorBox>{preview.courseError.message}</ErrorBox> : null}
+      {preview.forecast ? (
+        <div className="mb-4">
+          <ForecastCard
+            forecast={preview.forecast.data}
+            loading={preview.forecast.loading}
+            track={preview.courseData?.track}
+          />
+        </div>
+      ) : null}
+      <PreviewPanel
+        state={preview.state}
+        missing={preview.missing}
+        forecastWind={preview.forecast?.data?.status === 'used'}
+        eventStart={preview.read.body?.inputs.environment?.event_start}
+        sections={preview.courseSections}
+      />
+    </Card>
   )
 }
