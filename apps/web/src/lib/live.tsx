@@ -70,8 +70,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       })
       es.addEventListener('team-item', (e) => {
         const data = JSON.parse((e as MessageEvent<string>).data) as LiveTeamItems
-        // Lists kept by TanStack Query (/aero: ['aero-sessions'], ['devices']) refetch here;
-        // the simulation lists listen through useTeamItemsReload.
+        // Every list and item is kept by TanStack Query under a key that starts with its
+        // collection (features/*/queries): a team member's change refetches them here.
         void queryClient.invalidateQueries({ queryKey: [data.collection] })
         dispatch('team-item', data)
       })
@@ -118,25 +118,4 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     [profile, uid, subscribe],
   )
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>
-}
-
-/** The collection of a list path (`/api/courses?type=x` → courses); undefined for any other path. */
-export function listCollection(path: string): string | undefined {
-  return /^\/api\/([a-z-]+)(?:\?|$)/.exec(path)?.[1]
-}
-
-/**
- * Reloads a list of `/api/<collection>` (query string allowed) when the live stream says that
- * one of the caller's teams changed its items in that collection: a member's new course
- * appears for the others without a reload. Other paths are left alone.
- */
-export function useTeamItemsReload(path: string, reload: () => void): void {
-  const { subscribe } = useLive()
-  const collection = listCollection(path)
-  useEffect(() => {
-    if (!collection) return
-    return subscribe('team-item', (data) => {
-      if ((data as LiveTeamItems).collection === collection) reload()
-    })
-  }, [collection, reload, subscribe])
 }
