@@ -147,6 +147,31 @@ export const riderSetupPatchSchema = z
 export type RiderSetupPatch = z.infer<typeof riderSetupPatchSchema>
 
 /**
+ * What the rider setup form sends, for a new setup and an edit alike: the setup's physics and the
+ * form's extras, with CP and W′ (every pacing plan needs them) and max power above CP. Every body
+ * it accepts is a valid `riderSetupCreateSchema` (with an owner added) and `riderSetupPatchSchema`;
+ * the form reads its fields' ranges from it.
+ */
+export const riderSetupFormSchema = z
+  .object({
+    name: setupFields.name,
+    bike_type: setupFields.bike_type,
+    rider_mass: setupFields.rider_mass,
+    bike_mass: setupFields.bike_mass,
+    extra_mass: setupFields.extra_mass,
+    positions: setupFields.positions,
+    crr: setupFields.crr,
+    drivetrain_efficiency: setupFields.drivetrain_efficiency,
+    cp: cpNeeded,
+    w_prime: wPrimeNeeded,
+    max_power: setupFields.max_power,
+    extras: setupFields.extras,
+  })
+  .strict()
+  .superRefine(maxPowerAboveCp)
+export type RiderSetupForm = z.infer<typeof riderSetupFormSchema>
+
+/**
  * A patch that sets CP or max power keeps max power above CP with the stored values it does not
  * send (an old setup is renamed freely): the issue in the API's field words, or null.
  */

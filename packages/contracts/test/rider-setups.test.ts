@@ -6,6 +6,7 @@ import {
   maxPowerAgainstStored,
   pacingGaps,
   riderSetupCreateSchema,
+  riderSetupFormSchema,
   riderSetupPatchSchema,
 } from '../src/index.ts'
 
@@ -110,5 +111,45 @@ describe('the API’s setup schema', () => {
     // A patch that touches neither (a rename) never fails on an old row.
     expect(maxPowerAgainstStored({}, { cp: 300, max_power: 200 })).toBeNull()
     expect(maxPowerAgainstStored({ max_power: null }, { cp: 300, max_power: 200 })).toBeNull()
+  })
+})
+
+describe('the setup form’s body', () => {
+  const body = {
+    name: 'Road',
+    bike_type: 'road_race',
+    rider_mass: 70,
+    bike_mass: 8,
+    extra_mass: 1.5,
+    positions: [
+      { name: 'Drops', cda: 0.33, min_speed: 6.9, max_speed: 30 },
+      { name: 'Hoods', cda: 0.37, min_speed: 0, max_speed: 6.9 },
+    ],
+    crr: { smooth: 0.0032, normal: 0.004, rough: 0.0055 },
+    drivetrain_efficiency: 0.976,
+    cp: 250,
+    w_prime: 18000,
+    max_power: 550,
+    extras: { rider_name: 'Fiona', rider_height: 1.76, tyre: 'race_butyl' },
+  }
+
+  it('is a body the API takes for a new setup (with an owner) and as a patch', () => {
+    const form = riderSetupFormSchema.parse(body)
+    expect(riderSetupCreateSchema.safeParse({ ...form, owner: 'uid-1' }).success).toBe(true)
+    expect(riderSetupPatchSchema.safeParse(form).success).toBe(true)
+    expect(pacingGaps(form)).toEqual([])
+  })
+
+  it('needs CP and W′ and keeps max power above CP', () => {
+    const r = riderSetupFormSchema.safeParse({ ...body, cp: null, w_prime: undefined })
+    expect(r.error?.issues.map((i) => i.path.join('.'))).toEqual(['cp', 'w_prime'])
+    expect(
+      riderSetupFormSchema.safeParse({ ...body, max_power: 250 }).error?.issues[0],
+    ).toMatchObject({ path: ['max_power'], message: 'must be above cp (250 W)' })
+    expect(riderSetupFormSchema.safeParse({ ...body, max_power: null }).success).toBe(true)
+  })
+
+  it('refuses what the form does not send (the owner is chosen beside it)', () => {
+    expect(riderSetupFormSchema.safeParse({ ...body, owner: 'uid-1' }).success).toBe(false)
   })
 })
