@@ -1,6 +1,7 @@
 // The box above a new rider setup's form: what it took from the rider profile, what is an
 // estimate or a stated default, and what the form still needs.
 import { Link } from 'react-router'
+import { useFormContext, useWatch } from 'react-hook-form'
 import { unitLabel, useUnits } from '../../../lib/units.ts'
 import {
   missingFields,
@@ -11,18 +12,19 @@ import {
 
 /**
  * What a new setup took from the rider profile, what is an estimate or a stated default, and what
- * the form still needs: the user types only the missing values.
+ * the form still needs: the user types only the missing values. Inside the setup form's provider.
  */
 export function PrefillSummary({
   profile,
-  form,
   derived,
 }: {
   profile: ProfileValues | null
-  form: SetupForm
   derived: Derived
 }) {
   const { system } = useUnits()
+  const { control, getValues } = useFormContext<SetupForm>()
+  useWatch({ control }) // shown again on every change of the form
+  const form = getValues()
   const fromProfile = profile
     ? [
         profile.rider_weight !== null && `weight ${form.riderMass} ${unitLabel('mass', system)}`,

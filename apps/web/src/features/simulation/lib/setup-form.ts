@@ -1,13 +1,8 @@
-// The rider-setup form: text fields in the user's units ⇄ the API's SI body, with validation
-// messages that name the field, the accepted range (in the user's units) and the value typed.
-import {
-  fromDisplay,
-  toDisplay,
-  unitLabel,
-  type Quantity,
-  type UnitSystem,
-} from '../../../lib/units.ts'
-import { defaultMaxPower, type RiderProfile } from '@veloptima/contracts'
+// The rider-setup form's texts in the user's units: a stored setup or the rider profile as texts,
+// the stated defaults that fill fields until the user types (max power, the CdA estimate), what
+// is still missing, and the unit switch. The schema reading them is components/rider-form/schema.ts.
+import { fromDisplay, toDisplay, type Quantity, type UnitSystem } from '../../../lib/units.ts'
+import { defaultMaxPower, riderSetupFormSchema, type RiderProfile } from '@veloptima/contracts'
 import type { RiderSetup } from './api.ts'
 import { estimatePositions } from './cda.ts'
 
@@ -122,141 +117,6 @@ export function formOf(s: RiderSetup, system: UnitSystem): SetupForm {
   }
 }
 
-export type SetupBody = {
-  name: string
-  bike_type: BikeType
-  rider_mass: number
-  bike_mass: number
-  extra_mass: number
-  positions: { name: string; cda: number; min_speed: number; max_speed: number }[]
-  crr: { smooth: number; normal: number; rough: number }
-  drivetrain_efficiency: number
-  cp: number | null
-  w_prime: number | null
-  max_power: number | null
-  extras: Record<string, unknown>
-}
-
-export type FormErrors = Partial<Record<string, string>>
-
-/** Reads the form; `errors` maps a field key to its message (empty when valid). */
-export function readForm(
-  form: SetupForm,
-  system: UnitSystem,
-): { body: SetupBody | null; errors: FormErrors } {
-  const errors: FormErrors = {}
-  const num = (
-    key: string,
-    label: string,
-    text: string,
-    q: Quantity | null,
-    min: number,
-    max: number,
-    opts: { optional?: boolean; unit?: string; digits?: number; scale?: number } = {},
-  ): number | null => {
-    const t = text.trim().replace(',', '.')
-    if (t === '') {
-      if (opts.optional) return null
-      errors[key] = `${label}: enter a value.`
-      return null
-    }
-    const shown = Number(t)
-    const unit = opts.unit ?? (q ? unitLabel(q, system) : '')
-    if (!Number.isFinite(shown)) {
-      errors[key] = `${label}: “${text}” is not a number.`
-      return null
-    }
-    const scale = opts.scale ?? 1
-    const si = q ? fromDisplay(q, shown, system) : shown * scale
-    const lo = q ? toDisplay(q, min, system) : min / scale
-    const hi = q ? toDisplay(q, max, system) : max / scale
-    const d = opts.digits ?? 1
-    if (si < 0) {
-      errors[key] = `${label} cannot be negative (got ${shown} ${unit}).`.replace(' )', ')')
-      return null
-    }
-    if (si < min - 1e-9 || si > max + 1e-9) {
-      errors[key] =
-        `${label} must be between ${lo.toFixed(d)} and ${hi.toFixed(d)} ${unit} (got ${shown}).`
-      return null
-    }
-    return si
-  }
-  const name = form.name.trim()
-  if (!name) errors.name = 'Setup name: enter a name.'
-  const riderMass = num('riderMass', 'Rider weight', form.riderMass, 'mass', 25, 250)
-  const height = num('riderHeight', 'Rider height', form.riderHeight, 'height', 1, 2.5, {
-    optional: true,
-  })
-  const bikeMass = num('bikeMass', 'Bike mass', form.bikeMass, 'mass', 3, 40)
-  const extraMass = num('extraMass', 'Kit and bottles mass', form.extraMass, 'mass', 0, 30)
-  const positions = form.positions.map((p, i) => {
-    const label = `Position ${i + 1} (${p.name || 'unnamed'})`
-    if (!p.name.trim()) errors[`pos${i}.name`] = `Position ${i + 1}: enter a name.`
-    const cda = num(`pos${i}.cda`, `${label} CdA`, p.cda, null, 0.1, 0.8, { unit: 'm²', digits: 2 })
-    const lo = num(`pos${i}.minSpeed`, `${label} lowest speed`, p.minSpeed, 'speed', 0, 30)
-    const hi = num(`pos${i}.maxSpeed`, `${label} highest speed`, p.maxSpeed, 'speed', 0, 30)
-    if (lo !== null && hi !== null && lo > hi) {
-      errors[`pos${i}.minSpeed`] = `${label}: the lowest speed must not exceed the highest.`
-    }
-    return { name: p.name.trim(), cda: cda ?? 0, min_speed: lo ?? 0, max_speed: hi ?? 0 }
-  })
-  const crr = {
-    smooth: num('crrSmooth', 'Crr on smooth roads', form.crrSmooth, null, 0.001, 0.03, {
-      digits: 3,
-    }),
-    normal: num('crrNormal', 'Crr on normal roads', form.crrNormal, null, 0.001, 0.03, {
-      digits: 3,
-    }),
-    rough: num('crrRough', 'Crr on rough roads', form.crrRough, null, 0.001, 0.05, { digits: 3 }),
-  }
-  const eff = num('efficiency', 'Drivetrain efficiency', form.efficiency, null, 0.8, 1, {
-    unit: '%',
-    scale: 0.01,
-    digits: 0,
-  })
-  // CP and W′: every pacing plan needs them (pacingGaps, packages/contracts riders.ts).
-  const cp = num('cp', 'CP', form.cp, null, 50, 700, { unit: 'W', digits: 0 })
-  const wPrime = num('wPrimeKj', 'W′', form.wPrimeKj, null, 1000, 60000, {
-    unit: 'kJ',
-    scale: 1000,
-  })
-  const typedMax = num('maxPower', 'Max power', form.maxPower, null, 100, 3000, {
-    optional: true,
-    unit: 'W',
-    digits: 0,
-  })
-  // Empty: the stated default, CP + W′/60 s (defaultMaxPower).
-  const maxPower =
-    typedMax ??
-    (cp !== null && wPrime !== null && !errors.maxPower ? defaultMaxPower(cp, wPrime) : null)
-  if (cp !== null && maxPower !== null && maxPower <= cp && !errors.maxPower) {
-    errors.maxPower = `Max power must be above CP (${cp} W).`
-  }
-  if (Object.keys(errors).length > 0) return { body: null, errors }
-  return {
-    body: {
-      name,
-      bike_type: form.bikeType,
-      rider_mass: riderMass!,
-      bike_mass: bikeMass!,
-      extra_mass: extraMass!,
-      positions,
-      crr: { smooth: crr.smooth!, normal: crr.normal!, rough: crr.rough! },
-      drivetrain_efficiency: eff!,
-      cp,
-      w_prime: wPrime,
-      max_power: maxPower,
-      extras: {
-        rider_name: form.riderName.trim(),
-        tyre: form.tyre,
-        ...(height !== null ? { rider_height: height } : {}),
-      },
-    },
-    errors,
-  }
-}
-
 /** The rider profile's values a new setup starts from (SI; null when not given). */
 export type ProfileValues = Pick<RiderProfile, 'rider_height' | 'rider_weight' | 'cp' | 'w_prime'>
 
@@ -295,12 +155,16 @@ export function formMaxPowerDefault(form: SetupForm): number | null {
   const cp = typed(form.cp)
   const wPrimeJ = typed(form.wPrimeKj) * 1000
   if (form.cp.trim() === '' || form.wPrimeKj.trim() === '') return null
-  if (!(cp >= 50 && cp <= 700 && wPrimeJ >= 1000 && wPrimeJ <= 60000)) return null
+  const { cp: cpRule, w_prime: wPrimeRule } = riderSetupFormSchema.shape
+  if (!cpRule.safeParse(cp).success || !wPrimeRule.safeParse(wPrimeJ).success) return null
   return defaultMaxPower(cp, wPrimeJ)
 }
 
 /** The CdA estimate of the form's bike type, height and weight (NaN when they are not valid). */
-export function formCdaEstimate(form: SetupForm, system: UnitSystem) {
+export function formCdaEstimate(
+  form: Pick<SetupForm, 'bikeType' | 'riderHeight' | 'riderMass'>,
+  system: UnitSystem,
+) {
   const h = typed(form.riderHeight)
   const m = typed(form.riderMass)
   return estimatePositions(

@@ -1,0 +1,63 @@
+// The rider: who it is, the rider's weight and height, and the power the plan may ask for.
+import type { ReactNode } from 'react'
+import { useWatch } from 'react-hook-form'
+import { unitLabel } from '../../../../lib/units.ts'
+import { Card } from '../ui.tsx'
+import { CpEstimatePanel } from '../cp-estimate.tsx'
+import type { SetupForm } from '../../lib/setup-form.ts'
+import { FormField } from './form-field.tsx'
+import type { RiderFormState } from './use-rider-form.ts'
+
+export function RiderCard({ state, children }: { state: RiderFormState; children?: ReactNode }) {
+  const mass = unitLabel('mass', state.system)
+  return (
+    <Card title="Rider">
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <FormField label="Setup name" inputMode="text" name="name" />
+        <FormField label="Rider name" inputMode="text" name="riderName" />
+        <FormField label="Rider weight" unit={mass} name="riderMass" />
+        <FormField
+          label="Rider height"
+          unit={unitLabel('height', state.system)}
+          name="riderHeight"
+          hint="Used to estimate the CdA when you do not know it."
+        />
+        <PowerFields state={state} />
+        {children}
+      </div>
+    </Card>
+  )
+}
+
+/** CP and W′ (typed or estimated from efforts or an FTP) and the max power they default. */
+function PowerFields({ state }: { state: RiderFormState }) {
+  const maxPower = useWatch<SetupForm, 'maxPower'>({ name: 'maxPower' })
+  return (
+    <>
+      <FormField
+        label="CP"
+        unit="W"
+        name="cp"
+        hint="Critical power; with W′ it bounds the effort."
+      />
+      <FormField
+        label="W′"
+        unit="kJ"
+        name="wPrimeKj"
+        hint="The work you can do above CP (a typical trained cyclist: 15–25 kJ)."
+      />
+      <CpEstimatePanel onApply={state.applyCp} />
+      <FormField
+        label="Max power"
+        unit="W"
+        name="maxPower"
+        onInput={state.own.maxPower}
+        hint={
+          state.derived.maxPower && maxPower
+            ? `Default: CP + W′/60 s = ${maxPower} W, the power the critical-power model gives for one minute. Type your own (e.g. your best 1-minute power) to replace it.`
+            : 'The highest power a plan may ask for (e.g. your best 1-minute power). Empty: CP + W′/60 s.'
+        }
+      />
+    </>
+  )
+}
