@@ -39,8 +39,11 @@ async function once(args, port) {
       await new Promise((r) => setTimeout(r, 20))
     }
   } finally {
-    child.kill('SIGTERM')
-    await new Promise((r) => child.once('exit', r))
+    // (a server that exited on its own has no exit left to wait for)
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      await new Promise((r) => child.once('exit', r))
+    }
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
