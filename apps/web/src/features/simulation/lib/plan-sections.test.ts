@@ -71,8 +71,11 @@ function targetsOn(bytes: Uint8Array, name: string, maxTargets: number) {
 }
 
 function sheetInvariants(run: () => ReturnType<typeof targetsOn>, maxTargets: number) {
-  const { output, length, rows } = run()
+  // computed by the first test that runs (a suite skipped for a missing file computes nothing)
+  let plan: ReturnType<typeof targetsOn> | undefined
+  const get = () => (plan ??= run())
   it('has one row per target of the plan, several of them, keyed in course order', () => {
+    const { output, rows } = get()
     expect(rows.length).toBe(output.targets.length)
     expect(rows.length).toBeGreaterThan(2)
     expect(rows.length).toBeLessThanOrEqual(maxTargets)
@@ -81,6 +84,7 @@ function sheetInvariants(run: () => ReturnType<typeof targetsOn>, maxTargets: nu
     expect(firsts).toEqual([...firsts].sort((a, b) => a - b))
   })
   it('has km ranges that cover the course once, adding up to its length', () => {
+    const { length, rows } = get()
     const ranges = rows.flatMap((r) => r.ranges).sort((a, b) => a.start_m - b.start_m)
     expect(ranges[0]!.start_m).toBe(0)
     for (let i = 1; i < ranges.length; i++) {
@@ -90,11 +94,13 @@ function sheetInvariants(run: () => ReturnType<typeof targetsOn>, maxTargets: nu
     expect(Math.abs(total - length)).toBeLessThanOrEqual(0.1)
   })
   it('has times in the targets that add up to the plan’s finish time', () => {
+    const { output, rows } = get()
     // each section's time is stored to 0.1 s
     const total = rows.reduce((sum, r) => sum + r.duration_s, 0)
     expect(Math.abs(total - output.time_s)).toBeLessThanOrEqual(0.05 * output.plan.length + 1e-9)
   })
   it('shows the same targets as the exports write', () => {
+    const { output, rows } = get()
     const written = exportTargets(exportSections(output.plan, output.targets))
     expect(rows.map((r) => [r.key, r.power_w, r.label, r.ranges, r.duration_s])).toEqual(
       written.map((t) => [
