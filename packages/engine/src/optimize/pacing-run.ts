@@ -1,35 +1,20 @@
 // One run of the pacing optimizer over one set of control segments, cut along its own steps
 // (pacing.ts describes them): prepare the run, 1. the baseline, 2a. the W′ DP's global stage on a
 // coarse copy of the course, 2b. the gradient stage, the structured starts, 3. the repair of every
-// candidate, 4. the choice against the baseline, and the rideable plan. Each step reads the run's
-// setup and returns what the next one needs; the work done is counted in one `RunCounts`.
-import type { Course } from '../course/types.ts'
-import { prepareModel, type Environment, type SimModel } from '../sim/model.ts'
-import type { SimulationOptions, SimulationResult } from '../sim/simulate.ts'
+// candidate, then (run-outcome.ts) 4. the choice against the baseline and the rideable plan. Each
+// step reads the run's setup (run-state.ts) and returns what the next one needs; the work done is
+// counted in one `RunCounts`.
+import { prepareModel, type SimModel } from '../sim/model.ts'
 import { powerForSpeeds } from '../sim/step.ts'
 import { buildControls, DEFAULT_CONTROL_OPTIONS, type Controls } from './controls.ts'
-import {
-  bestConstant,
-  fitToConstraint,
-  scaledPlan,
-  type Baseline,
-  type FitResult,
-  type Judge,
-  type Verdict,
-} from './exact.ts'
-import { coarsen, type CoarseCourse } from './coarse.ts'
+import { bestConstant, fitToConstraint, type Judge } from './exact.ts'
+import { coarsen } from './coarse.ts'
 import { dpWprimeTwoPass } from './dp.ts'
 import { bestGradeProportional } from './structured.ts'
-import type { SimplifiedPlan } from './plan.ts'
 import {
-  bestTargetPlan,
-  constantPlan,
   controlTerrain,
-  DEFAULT_MAX_TARGETS,
-  DEFAULT_MIN_SECTION_M,
   LONG_COARSE,
   REDUCED_BUDGET,
-  describePlan,
   optimizeTargets,
   targetMeansOf,
   twoLevelStarts,
@@ -40,15 +25,7 @@ import {
   type TargetPlan,
 } from './rideable.ts'
 import { controlPowers, makePolishSetup, polish, type PolishSetup } from './polish.ts'
-import {
-  expandPowers,
-  forward,
-  forwardBuffers,
-  workspace,
-  type AugmentedState,
-  type ConstraintSpec,
-  type Workspace,
-} from './problem.ts'
+import { expandPowers, forward, forwardBuffers, workspace, type AugmentedState } from './problem.ts'
 import { validatePacingInput } from './validate.ts'
 import {
   coarseFactor,
@@ -60,65 +37,15 @@ import {
   type PacingInput,
   type PacingResult,
 } from './pacing-setup.ts'
-
-/** What every step of a run reads: the input, prepared once. */
-interface RunSetup {
-  input: PacingInput
-  course: Course
-  env: Environment
-  opts: SimulationOptions
-  /** the fine model, as the plan is judged (with the input's drag factor) */
-  model: SimModel
-  v0: number
-  controls: Controls
-  lo: number
-  hi: number
-  j: Judge
-  spec: ConstraintSpec
-  /** stall floor of each control (W) */
-  floorC: Float64Array
-  tol: number
-}
-
-/** The work a run reports (`PacingResult.stats`), added to by each step. */
-type RunCounts = PacingResult['stats']
-
-/** A per-segment plan made feasible on the fine course: a candidate for the optimum. */
-interface Fitted {
-  plan: Float64Array
-  fit: FitResult
-}
-
-/** The best constant power (the baseline, null when none finishes) and the polish's start. */
-interface Baselined {
-  base: Baseline
-  baseline: { powerW: number; timeS: number } | null
-  /** control powers to start from */
-  x: Float64Array
-}
-
-/** The coarse copy of the course (~50 m pieces) the DP and the gradient stage run on. */
-interface CoarseStage {
-  coarse: CoarseCourse
-  /** its model with kinetic energy */
-  im: SimModel
-  /** its quasi-steady model (W′ only: the DP's times) */
-  qs: SimModel | null
-  /** the fastest DP plan (control powers) once made feasible, and its marginal value of W′ */
-  dpPlan: Float64Array | null
-  wPrimeValue: number
-}
-
-/** The gradient stage's optimum and the state the later polishes start from. */
-interface GradientStage {
-  /** the polished plan, per fine segment */
-  p: Float64Array
-  /** the augmented-Lagrangian state where the polish ended */
-  al: AugmentedState
-  timeScale: number
-  pRef: number
-  ws: Workspace
-}
+import { chooseOptimum, noOptimum, resultOf, rideableStep } from './run-outcome.ts'
+import type {
+  Baselined,
+  CoarseStage,
+  Fitted,
+  GradientStage,
+  RunCounts,
+  RunSetup,
+} from './run-state.ts'
 
 export function optimizeOnce(input: PacingInput): PacingResult {
   const s = prepareRun(input)
@@ -493,129 +420,5 @@ function repairStep(
   if (fit?.verdict.sim) {
     counts.simulations += fit.simulations
     fitted.push({ plan: cand, fit })
-  }
-}
-
-/** The per-segment optimum a run returns: its plan, its verdict and a note on how it was found. */
-interface Chosen {
-  plan: Float64Array
-  verdict: Verdict
-  note: string | null
-}
-
-/**
- * 4. The fastest candidate, as scaled by its repair; never slower than the baseline (then the
- * baseline is the optimum). Null when no candidate finishes within the constraint.
- */
-function chooseOptimum(fitted: Fitted[], s: RunSetup, b: Baselined): Chosen | null {
-  let chosen: Verdict | null = null
-  let plan = new Float64Array(s.model.n)
-  const buf = new Float64Array(s.model.n)
-  for (const { plan: cand, fit } of fitted) {
-    if (!chosen?.sim || fit.verdict.sim!.timeS < chosen.sim.timeS) {
-      chosen = fit.verdict
-      plan = Float64Array.from(scaledPlan(s.j, cand, fit.alpha, s.lo, s.hi, buf))
-    }
-  }
-  const { baseline } = b
-  if (baseline && (!chosen?.sim || chosen.sim.timeS > baseline.timeS)) {
-    return {
-      plan: new Float64Array(s.model.n).fill(baseline.powerW),
-      verdict: b.base.verdict,
-      note: 'no variable plan beat the best constant power; the baseline is returned',
-    }
-  }
-  return chosen?.sim ? { plan, verdict: chosen, note: null } : null
-}
-
-/** The infeasible result when no candidate finishes, saying what stops the rider. */
-function noOptimum(s: RunSetup, b: Baselined, counts: RunCounts): PacingResult {
-  const where = b.base.verdict.sim?.message ?? 'the rider cannot finish'
-  const { spec } = s
-  const reason =
-    spec.type === 'w_prime_balance'
-      ? `W′ (${spec.wPrimeJ} J above CP ${spec.cpW} W, at most ${s.hi} W) is not enough to get over the climb: at the best constant power the ${where}`
-      : `no plan within the constraint and ${s.lo}–${s.hi} W gets the rider to the finish: at the best constant power the ${where}`
-  return infeasible(reason, s.controls, s.model.n, counts.simulations)
-}
-
-function resultOf(
-  chosen: Chosen,
-  sim: SimulationResult,
-  simplified: SimplifiedPlan | null,
-  s: RunSetup,
-  b: Baselined,
-  counts: RunCounts,
-): PacingResult {
-  const { baseline } = b
-  return {
-    status: 'optimal',
-    reason: chosen.note,
-    powerW: chosen.plan,
-    simulation: sim,
-    timeS: sim.timeS,
-    baseline,
-    timeSavedS: baseline ? baseline.timeS - sim.timeS : null,
-    plan: simplified,
-    controls: s.controls,
-    stats: counts,
-  }
-}
-
-/**
- * The rideable plan (rideable.ts): the fastest plan of at most maxTargets targets over sections of
- * at least minSectionM. When none beats the baseline, the best constant power is the plan, with
- * the reason; when no constant power finishes and no plan of a few targets does, the per-segment
- * optimum, one target per control segment, is the only plan there is.
- */
-function rideableStep(
-  s: RunSetup,
-  b: Baselined,
-  red: ReducedSetup,
-  terrain: ControlTerrain,
-  chosen: Chosen,
-  twoPlan: TargetPlan | null,
-  counts: RunCounts,
-): SimplifiedPlan {
-  const { course, controls } = s
-  const K = controls.count
-  const pacing = s.input.pacing
-  const maxTargets = pacing.maxTargets ?? DEFAULT_MAX_TARGETS
-  const minSectionM = pacing.minSectionM ?? DEFAULT_MIN_SECTION_M
-  const sim = chosen.verdict.sim!
-  const found = bestTargetPlan(red, chosen.plan, sim, { maxTargets, minSectionM }, terrain, twoPlan)
-  counts.simulations += found.simulations
-  counts.gradientEvaluations += found.gradients
-  const fb = found.best
-  const { baseline } = b
-  const baseSim = b.base.verdict.sim
-  if (fb && (!baseline || fb.verdict.sim!.timeS < baseline.timeS)) {
-    const d = describePlan(course, controls, terrain, fb.targetOf, fb.count, fb.powerW)
-    const t = fb.verdict.sim!.timeS
-    return { ...d, powerW: fb.powerW, simulation: fb.verdict.sim, timeS: t, reason: null }
-  }
-  if (baseline && baseSim) {
-    const gain = baseline.timeS - sim.timeS
-    const lost = fb ? fb.verdict.sim!.timeS - sim.timeS : null
-    const why =
-      maxTargets < 2
-        ? 'one target was asked for'
-        : gain < 0.05
-          ? `varying the power gains nothing here (the per-segment optimum saves ${gain.toFixed(1)} s)`
-          : `no plan of at most ${maxTargets} targets over sections of at least ${minSectionM} m beat it: the per-segment optimum saves ${gain.toFixed(1)} s, ${lost === null ? 'and no such plan met the constraint' : `the best such plan loses ${lost.toFixed(1)} s of it`}`
-    const one = new Float64Array(s.model.n).fill(baseline.powerW)
-    const label = describePlan(course, controls, terrain, new Int32Array(K), 1, one).sections[0]!
-      .label
-    const reason = `the best constant power is the plan: ${why}`
-    return constantPlan(course, baseline.powerW, baseSim, label, reason)
-  }
-  const targetOf = Int32Array.from({ length: K }, (_, k) => k)
-  const d = describePlan(course, controls, terrain, targetOf, K, chosen.plan)
-  return {
-    ...d,
-    powerW: chosen.plan,
-    simulation: sim,
-    timeS: sim.timeS,
-    reason: `no plan of at most ${maxTargets} targets gets the rider to the finish: one target per stretch`,
   }
 }
