@@ -1,8 +1,8 @@
 // Create / edit an optimization (pacing or equipment) with the instant preview and Run.
 import { useMemo, useState, type Dispatch, type SetStateAction } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
-import { OwnerSelect, sharedWithTeam, useNewItemOwner } from '../../../components/owner-control.tsx'
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
+import { sharedWithTeam, useNewItemOwner } from '../../../components/owner-control.tsx'
 import { api } from '../../../lib/api-client.ts'
 import { useUnits, type UnitSystem } from '../../../lib/units.ts'
 import { EnvironmentCard } from '../components/environment-card.tsx'
@@ -12,13 +12,11 @@ import { withForecastWind } from '../lib/forecast-preview.ts'
 import { PreviewPanel } from '../components/preview-panel.tsx'
 import { RunPanel } from '../components/run-panel.tsx'
 import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
-import { Field, fieldBinder, Select } from '../../../components/form.tsx'
-import { Button, Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
-import type { MyTeam } from '@veloptima/contracts'
+import { fieldBinder } from '../../../components/form.tsx'
+import { Card, ErrorBox, Loading, Page } from '../components/ui.tsx'
 import { errorMessage, type CourseSummary, type Optimization, type RiderSetup } from '../lib/api.ts'
 import { optimizerInputOf, type OptimizationInputs } from '../lib/engine-input.ts'
 import {
-  CONSTRAINTS,
   optimizationFormOf,
   readOptimizationForm,
   type OptimizationForm,
@@ -34,8 +32,14 @@ import {
 import { applyOverride } from '../lib/setup-override.ts'
 import { usePreview } from '../lib/use-preview.ts'
 import { NotYours } from './course-page.tsx'
-
-type Kind = 'pacing' | 'equipment'
+import {
+  CourseAndRiderCard,
+  EditorHeader,
+  LimitCard,
+  SaveRow,
+  type Kind,
+  type Status,
+} from '../components/optimization-editor-cards.tsx'
 
 export function OptimizationPage() {
   const { id } = useParams()
@@ -71,7 +75,6 @@ export function OptimizationPage() {
 }
 
 type SetForm = Dispatch<SetStateAction<OptimizationForm>>
-type Status = { ok: boolean; text: string } | null
 
 function OptimizationEditor({
   showResults,
@@ -376,129 +379,6 @@ function useSaveOptimization(args: {
     }
   }
   return { save, status, saving: write.isPending, tried }
-}
-
-type Bind = ReturnType<typeof fieldBinder<OptimizationForm>>
-type SetField = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) => void
-
-function CourseAndRiderCard({
-  form,
-  set,
-  bind,
-  courses,
-  setups,
-  owner,
-}: {
-  form: OptimizationForm
-  set: SetField
-  bind: Bind
-  courses: CourseSummary[] | undefined
-  setups: RiderSetup[] | undefined
-  /** A new optimization's owner; null for a stored one. */
-  owner: { owner: string; setOwner(owner: string): void; teams: MyTeam[] } | null
-}) {
-  return (
-    <Card title="Course and rider">
-      <div className="space-y-3">
-        <Field label="Optimization name" inputMode="text" {...bind('name')} />
-        {courses?.length === 0 ? (
-          <p className="text-sm text-slate-600">
-            No course yet:{' '}
-            <Link className="text-brand-700 underline" to="/simulation/courses">
-              upload one
-            </Link>
-            .
-          </p>
-        ) : null}
-        <Select
-          label="Course"
-          value={form.courseId}
-          onChange={(v) => set('courseId', v)}
-          options={[
-            { value: '', label: 'Choose a course' },
-            ...(courses ?? []).map((c) => ({ value: c.id, label: c.name })),
-          ]}
-        />
-        {setups?.length === 0 ? (
-          <p className="text-sm text-slate-600">
-            No rider setup yet:{' '}
-            <Link className="text-brand-700 underline" to="/simulation/riders/new">
-              create one
-            </Link>
-            .
-          </p>
-        ) : null}
-        <Select
-          label="Rider setup"
-          value={form.setupId}
-          onChange={(v) => set('setupId', v)}
-          options={[
-            { value: '', label: 'Choose a rider setup' },
-            ...(setups ?? []).map((s) => ({ value: s.id, label: s.name })),
-          ]}
-        />
-        {owner ? (
-          <OwnerSelect value={owner.owner} onChange={owner.setOwner} teams={owner.teams} />
-        ) : null}
-      </div>
-    </Card>
-  )
-}
-
-function EditorHeader({ type, name }: { type: Kind; name: string | undefined }) {
-  return (
-    <PageHeader
-      title={name ?? (type === 'pacing' ? 'New pacing optimization' : 'New equipment optimization')}
-      description={
-        type === 'pacing'
-          ? 'The fastest power plan for the course within your limit, in at most 20 targets.'
-          : 'Rank equipment options by the time each saves on this course, each with its own optimal pacing.'
-      }
-    />
-  )
-}
-
-function LimitCard({ form, set, bind }: { form: OptimizationForm; set: SetField; bind: Bind }) {
-  return (
-    <Card title="Limit">
-      <div className="grid grid-cols-2 gap-3">
-        <div className="col-span-2">
-          <Select
-            label="Constraint"
-            value={form.constraint}
-            onChange={(v) => set('constraint', v)}
-            options={CONSTRAINTS}
-          />
-        </div>
-        {form.constraint !== 'w_prime_balance' ? (
-          <Field label="Power" unit="W" {...bind('power')} />
-        ) : null}
-        <Field
-          label="Number of targets"
-          {...bind('maxTargets')}
-          hint="At most 20 power targets to ride."
-        />
-      </div>
-    </Card>
-  )
-}
-
-function SaveRow({ saving, label, status }: { saving: boolean; label: string; status: Status }) {
-  return (
-    <div className="flex items-center gap-3">
-      <Button type="submit" disabled={saving}>
-        {saving ? 'Saving…' : label}
-      </Button>
-      {status ? (
-        <p
-          role={status.ok ? 'status' : 'alert'}
-          className={`text-sm ${status.ok ? 'text-green-700' : 'text-red-700'}`}
-        >
-          {status.text}
-        </p>
-      ) : null}
-    </div>
-  )
 }
 
 function PreviewCard({ preview }: { preview: ReturnType<typeof useOptimizationPreview> }) {
