@@ -185,8 +185,12 @@ test('inputs: section name, event start, wind stretch, tweaked setup saved as ne
 
   // The inputs of the result: the event start and the wind stretches as they were run.
   await page.getByRole('link', { name: 'Inputs of this result' }).click()
-  await expect(page.getByText('Sun 14 Jun 2026, 09:30')).toBeVisible()
+  // (the inputs page loads on demand: the result page, whose race sheet repeats the start, shows
+  // until it is there)
+  await page.waitForURL(/\/results\/[0-9a-f-]{36}\/input$/)
   const winds = page.getByTestId('snapshot-wind-segments').locator('li')
+  await expect(winds.first()).toBeVisible()
+  await expect(page.getByText('Sun 14 Jun 2026, 09:30')).toBeVisible()
   await expect(winds).toHaveCount(sectionCount)
   await expect(winds.first()).toContainText('30.0 km/h from 225° (SW)')
   await page.screenshot({ path: screenshotPath('inputs-result-input'), fullPage: true })

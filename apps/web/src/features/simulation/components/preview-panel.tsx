@@ -270,7 +270,7 @@ export function FirstAnswerView({ output, syncKey }: { output: PacingOutput; syn
         steady power is the plan to ride.
       </p>
       <Card title="Plan">
-        <p className="animate-pulse text-sm text-slate-500">Refining the rideable plan…</p>
+        <p className="text-sm text-slate-600">Refining the rideable plan…</p>
       </Card>
       {output.series ? (
         <Card title="The per-segment optimum along the course" className="print:hidden">
