@@ -220,6 +220,70 @@ function VeResult({
   )
 }
 
+function CourseCalibrationResult({
+  outcome,
+  onApply,
+}: {
+  outcome: Extract<CalibrationOutcome, { kind: 'course' }>
+  onApply(values: RideCalibrationValues): void
+}) {
+  const r = outcome.report
+  const excluded = Object.entries(r.excluded)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${REASONS[k] ?? k} ${n}`)
+    .join(', ')
+  return (
+    <div className="space-y-2" data-testid="ride-calibration">
+      <div className="text-slate-700" data-testid="ride-calibration-weather">
+        <MessageDetails
+          tone="info"
+          message={
+            outcome.weatherNote +
+            (r.weather
+              ? ` — wind ${(r.weather.windSpeedMps * 3.6).toFixed(1)} km/h at rider height from ${r.weather.windFromDeg.toFixed(0)}°, ${r.weather.temperatureC.toFixed(1)} °C, ${(r.weather.pressurePa / 100).toFixed(0)} hPa, ${(r.weather.relativeHumidity * 100).toFixed(0)} % humidity (mean over the ride).`
+              : '')
+          }
+          detail={outcome.weatherDetail}
+        />
+      </div>
+      <p>
+        CdA <strong>{r.cdaM2.value.toFixed(3)} m²</strong> (95 %:{' '}
+        {r.cdaM2.ci95.map((v) => v.toFixed(3)).join('–')}), Crr{' '}
+        <strong>{r.crr.value.toFixed(4)}</strong>
+        {r.crrFixed
+          ? ' (held: this ride cannot separate it from CdA)'
+          : ` (95 %: ${r.crr.ci95.map((v) => v.toFixed(4)).join('–')})`}
+        {r.wind
+          ? `, wind ${(r.wind.speedMps.value * 3.6).toFixed(1)} km/h from ${r.wind.fromDeg.toFixed(0)}°`
+          : ''}
+        .
+      </p>
+      <p className="text-slate-700">
+        Replay with these values: {(r.replay.predictedTimeS / 60).toFixed(1)} min against{' '}
+        {(r.replay.recordedTimeS / 60).toFixed(1)} min ridden ({r.replay.errorPct.toFixed(1)} %).
+        The energy balance alone gave CdA {r.energyFit.cdaM2.toFixed(3)} m² and Crr{' '}
+        {r.energyFit.crr.toFixed(4)} (×
+        {r.closureFactor.toFixed(2)} to ride the recorded time). {r.samplesUsed} samples used
+        {excluded ? `; left out: ${excluded}` : ''}.
+      </p>
+      {r.warnings.length > 0 ? (
+        <ul className="list-disc pl-5 text-amber-800">
+          {r.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
+      <ResidualChart chart={r.chart} />
+      <Button
+        variant="secondary"
+        onClick={() => onApply({ cdaM2: r.cdaM2.value, crr: r.crr.value })}
+      >
+        Use this CdA (both positions) and Crr
+      </Button>
+    </div>
+  )
+}
+
 export function RideCalibrationPanel({
   rider,
   onApply,
@@ -257,14 +321,7 @@ export function RideCalibrationPanel({
     }
   }
 
-  const r = result?.kind === 'course' ? result.report : null
   const ve = result?.kind === 've' ? result.fit : null
-  const excluded = r
-    ? Object.entries(r.excluded)
-        .filter(([, n]) => n > 0)
-        .map(([k, n]) => `${REASONS[k] ?? k} ${n}`)
-        .join(', ')
-    : ''
   return (
     <details className="mt-3 rounded-md bg-slate-50 p-3 ring-1 ring-slate-200">
       <summary className="cursor-pointer text-sm font-medium text-slate-800">
@@ -334,55 +391,8 @@ export function RideCalibrationPanel({
         <div aria-live="polite">
           {busy ? <p className="text-slate-600">Calibrating…</p> : null}
           {ve ? <VeResult fit={ve} onApply={onApply} /> : null}
-          {r ? (
-            <div className="space-y-2" data-testid="ride-calibration">
-              <div className="text-slate-700" data-testid="ride-calibration-weather">
-                <MessageDetails
-                  tone="info"
-                  message={
-                    (result as { weatherNote: string }).weatherNote +
-                    (r.weather
-                      ? ` — wind ${(r.weather.windSpeedMps * 3.6).toFixed(1)} km/h at rider height from ${r.weather.windFromDeg.toFixed(0)}°, ${r.weather.temperatureC.toFixed(1)} °C, ${(r.weather.pressurePa / 100).toFixed(0)} hPa, ${(r.weather.relativeHumidity * 100).toFixed(0)} % humidity (mean over the ride).`
-                      : '')
-                  }
-                  detail={(result as { weatherDetail?: string }).weatherDetail}
-                />
-              </div>
-              <p>
-                CdA <strong>{r.cdaM2.value.toFixed(3)} m²</strong> (95 %:{' '}
-                {r.cdaM2.ci95.map((v) => v.toFixed(3)).join('–')}), Crr{' '}
-                <strong>{r.crr.value.toFixed(4)}</strong>
-                {r.crrFixed
-                  ? ' (held: this ride cannot separate it from CdA)'
-                  : ` (95 %: ${r.crr.ci95.map((v) => v.toFixed(4)).join('–')})`}
-                {r.wind
-                  ? `, wind ${(r.wind.speedMps.value * 3.6).toFixed(1)} km/h from ${r.wind.fromDeg.toFixed(0)}°`
-                  : ''}
-                .
-              </p>
-              <p className="text-slate-700">
-                Replay with these values: {(r.replay.predictedTimeS / 60).toFixed(1)} min against{' '}
-                {(r.replay.recordedTimeS / 60).toFixed(1)} min ridden (
-                {r.replay.errorPct.toFixed(1)} %). The energy balance alone gave CdA{' '}
-                {r.energyFit.cdaM2.toFixed(3)} m² and Crr {r.energyFit.crr.toFixed(4)} (×
-                {r.closureFactor.toFixed(2)} to ride the recorded time). {r.samplesUsed} samples
-                used{excluded ? `; left out: ${excluded}` : ''}.
-              </p>
-              {r.warnings.length > 0 ? (
-                <ul className="list-disc pl-5 text-amber-800">
-                  {r.warnings.map((w) => (
-                    <li key={w}>{w}</li>
-                  ))}
-                </ul>
-              ) : null}
-              <ResidualChart chart={r.chart} />
-              <Button
-                variant="secondary"
-                onClick={() => onApply({ cdaM2: r.cdaM2.value, crr: r.crr.value })}
-              >
-                Use this CdA (both positions) and Crr
-              </Button>
-            </div>
+          {result?.kind === 'course' ? (
+            <CourseCalibrationResult outcome={result} onApply={onApply} />
           ) : null}
         </div>
       </div>

@@ -36,12 +36,8 @@ export function SectionsPanel({
   onSaved(c: Course): void
 }) {
   const { system } = useUnits()
-  const unit = unitLabel('distance', system)
-  const shown = (m: number) => toDisplay('distance', m, system).toFixed(2)
   const arrays = useMemo(() => sectionCourse(course.segments), [course.segments])
   const [state, setState] = useState(() => initialSections(course))
-  const [at, setAt] = useState('')
-  const [move, setMove] = useState({ index: '1', to: '' })
   const [busy, setBusy] = useState(false)
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
   const rows = useMemo(() => summarizeSections(arrays, state.sections), [arrays, state.sections])
@@ -91,9 +87,9 @@ export function SectionsPanel({
     }))
   }
 
-  const splitAt = () => edit((s) => splitSection(s, metres('Split at', at)))
+  const splitAt = (at: string) => edit((s) => splitSection(s, metres('Split at', at)))
 
-  const moveEnd = () =>
+  const moveEnd = (move: { index: string; to: string }) =>
     edit((s) => {
       const n = Number(move.index)
       if (!Number.isInteger(n) || n < 1 || n > s.length)
@@ -133,115 +129,28 @@ export function SectionsPanel({
         marks={state.sections.slice(1).map((s) => s.startM)}
       />
       {editable ? (
-        <div className="flex flex-wrap items-end gap-2">
-          {LEVELS.map((l) => (
-            <Button
-              key={l.value}
-              variant={state.level === l.value ? 'primary' : 'secondary'}
-              onClick={() => apply(l.value)}
-            >
-              {l.label}
-            </Button>
-          ))}
-          <div className="w-36">
-            <Field label="Split at" unit={unit} value={at} onChange={setAt} />
-          </div>
-          <Button variant="secondary" onClick={splitAt}>
-            Split here
-          </Button>
-          <div className="w-32">
-            <Field
-              label="Section number"
-              value={move.index}
-              onChange={(v) => setMove((m) => ({ ...m, index: v }))}
-            />
-          </div>
-          <div className="w-36">
-            <Field
-              label="New end"
-              unit={unit}
-              value={move.to}
-              onChange={(v) => setMove((m) => ({ ...m, to: v }))}
-            />
-          </div>
-          <Button variant="secondary" onClick={moveEnd}>
-            Move end
-          </Button>
-          <Button onClick={() => void save()} disabled={busy || state.stored}>
-            {busy ? 'Storing…' : 'Store sections'}
-          </Button>
-        </div>
+        <SectionsToolbar
+          level={state.level}
+          saveDisabled={busy || state.stored}
+          busy={busy}
+          onApply={apply}
+          onSplitAt={splitAt}
+          onMoveEnd={moveEnd}
+          onSave={() => void save()}
+        />
       ) : null}
       <p className="text-xs text-slate-500" data-testid="sections-summary">
         {state.sections.length} sections ·{' '}
         {state.level === 'manual' ? 'edited by hand' : `automatic, ${state.level}`}
         {state.stored ? ' · stored' : ' · not stored'}
       </p>
-      <div className="relative overflow-x-auto">
-        <table className="w-full text-sm" aria-label="Sections">
-          <thead className="text-left text-xs text-slate-500">
-            <tr>
-              <th className="py-1 pr-2">#</th>
-              <th className="pr-2">Start ({unit})</th>
-              <th className="pr-2">End ({unit})</th>
-              <th className="pr-2">Length ({unit})</th>
-              <th className="pr-2">Grade</th>
-              <th className="pr-2">Terrain</th>
-              <th className="pr-2">Title</th>
-              {editable ? <th className="sr-only">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r, i) => (
-              <tr key={`${r.startM}-${r.endM}`} className="border-t border-slate-100">
-                <td className="py-1 pr-2">{i + 1}</td>
-                <td className="pr-2 tabular-nums">{shown(r.startM)}</td>
-                <td className="pr-2 tabular-nums">{shown(r.endM)}</td>
-                <td className="pr-2 tabular-nums">{shown(r.lengthM)}</td>
-                <td className="pr-2 tabular-nums">{percent(r.grade)}</td>
-                <td className="pr-2">{r.terrain}</td>
-                <td className="py-0.5 pr-2">
-                  {editable ? (
-                    <input
-                      type="text"
-                      aria-label={`Section ${i + 1} title`}
-                      maxLength={100}
-                      placeholder="Title (optional)"
-                      value={state.sections[i]?.name ?? ''}
-                      onChange={(e) => rename(i, e.target.value)}
-                      className={`${inputClass} min-w-32`}
-                    />
-                  ) : (
-                    (r.name ?? '')
-                  )}
-                </td>
-                {editable ? (
-                  <td className="space-x-2 whitespace-nowrap text-right">
-                    <button
-                      type="button"
-                      className="text-brand-700 underline"
-                      aria-label={`Split section ${i + 1} in half`}
-                      onClick={() => edit((s) => splitSection(s, (r.startM + r.endM) / 2))}
-                    >
-                      Split
-                    </button>
-                    {i < rows.length - 1 ? (
-                      <button
-                        type="button"
-                        className="text-brand-700 underline"
-                        aria-label={`Merge section ${i + 1} with the next`}
-                        onClick={() => edit((s) => mergeSections(s, i))}
-                      >
-                        Merge with next
-                      </button>
-                    ) : null}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <SectionsTable
+        rows={rows}
+        sections={state.sections}
+        editable={editable}
+        onRename={rename}
+        onEdit={edit}
+      />
       {message ? (
         <p
           role={message.ok ? 'status' : 'alert'}
@@ -250,6 +159,154 @@ export function SectionsPanel({
           {message.text}
         </p>
       ) : null}
+    </div>
+  )
+}
+
+function SectionsTable({
+  rows,
+  sections,
+  editable,
+  onRename,
+  onEdit,
+}: {
+  rows: ReturnType<typeof summarizeSections>
+  sections: CourseSection[]
+  editable: boolean
+  onRename(index: number, name: string): void
+  onEdit(change: (s: CourseSection[]) => CourseSection[]): void
+}) {
+  const { system } = useUnits()
+  const unit = unitLabel('distance', system)
+  const shown = (m: number) => toDisplay('distance', m, system).toFixed(2)
+  return (
+    <div className="relative overflow-x-auto">
+      <table className="w-full text-sm" aria-label="Sections">
+        <thead className="text-left text-xs text-slate-500">
+          <tr>
+            <th className="py-1 pr-2">#</th>
+            <th className="pr-2">Start ({unit})</th>
+            <th className="pr-2">End ({unit})</th>
+            <th className="pr-2">Length ({unit})</th>
+            <th className="pr-2">Grade</th>
+            <th className="pr-2">Terrain</th>
+            <th className="pr-2">Title</th>
+            {editable ? <th className="sr-only">Actions</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={`${r.startM}-${r.endM}`} className="border-t border-slate-100">
+              <td className="py-1 pr-2">{i + 1}</td>
+              <td className="pr-2 tabular-nums">{shown(r.startM)}</td>
+              <td className="pr-2 tabular-nums">{shown(r.endM)}</td>
+              <td className="pr-2 tabular-nums">{shown(r.lengthM)}</td>
+              <td className="pr-2 tabular-nums">{percent(r.grade)}</td>
+              <td className="pr-2">{r.terrain}</td>
+              <td className="py-0.5 pr-2">
+                {editable ? (
+                  <input
+                    type="text"
+                    aria-label={`Section ${i + 1} title`}
+                    maxLength={100}
+                    placeholder="Title (optional)"
+                    value={sections[i]?.name ?? ''}
+                    onChange={(e) => onRename(i, e.target.value)}
+                    className={`${inputClass} min-w-32`}
+                  />
+                ) : (
+                  (r.name ?? '')
+                )}
+              </td>
+              {editable ? (
+                <td className="space-x-2 whitespace-nowrap text-right">
+                  <button
+                    type="button"
+                    className="text-brand-700 underline"
+                    aria-label={`Split section ${i + 1} in half`}
+                    onClick={() => onEdit((s) => splitSection(s, (r.startM + r.endM) / 2))}
+                  >
+                    Split
+                  </button>
+                  {i < rows.length - 1 ? (
+                    <button
+                      type="button"
+                      className="text-brand-700 underline"
+                      aria-label={`Merge section ${i + 1} with the next`}
+                      onClick={() => onEdit((s) => mergeSections(s, i))}
+                    >
+                      Merge with next
+                    </button>
+                  ) : null}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function SectionsToolbar({
+  level,
+  saveDisabled,
+  busy,
+  onApply,
+  onSplitAt,
+  onMoveEnd,
+  onSave,
+}: {
+  level: SectionLevel | 'manual'
+  saveDisabled: boolean
+  busy: boolean
+  onApply(level: SectionLevel): void
+  onSplitAt(at: string): void
+  onMoveEnd(move: { index: string; to: string }): void
+  onSave(): void
+}) {
+  const { system } = useUnits()
+  const unit = unitLabel('distance', system)
+  const [at, setAt] = useState('')
+  const [move, setMove] = useState({ index: '1', to: '' })
+  return (
+    <div className="flex flex-wrap items-end gap-2">
+      {LEVELS.map((l) => (
+        <Button
+          key={l.value}
+          variant={level === l.value ? 'primary' : 'secondary'}
+          onClick={() => onApply(l.value)}
+        >
+          {l.label}
+        </Button>
+      ))}
+      <div className="w-36">
+        <Field label="Split at" unit={unit} value={at} onChange={setAt} />
+      </div>
+      <Button variant="secondary" onClick={() => onSplitAt(at)}>
+        Split here
+      </Button>
+      <div className="w-32">
+        <Field
+          label="Section number"
+          value={move.index}
+          onChange={(v) => setMove((m) => ({ ...m, index: v }))}
+        />
+      </div>
+      <div className="w-36">
+        <Field
+          label="New end"
+          unit={unit}
+          value={move.to}
+          onChange={(v) => setMove((m) => ({ ...m, to: v }))}
+        />
+      </div>
+      <Button variant="secondary" onClick={() => onMoveEnd(move)}>
+        Move end
+      </Button>
+      <Button onClick={onSave} disabled={saveDisabled}>
+        {busy ? 'Storing…' : 'Store sections'}
+      </Button>
     </div>
   )
 }
