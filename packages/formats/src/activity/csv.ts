@@ -17,9 +17,14 @@ import {
   temperatureTransform,
 } from './units.ts'
 
+interface Line {
+  no: number
+  text: string
+}
+
 /** Lines without the empty ones (\r\n, \r\r\n, \r or \n), each with its 1-based line number. */
-export function csvLines(text: string): { no: number; text: string }[] {
-  const out: { no: number; text: string }[] = []
+export function csvLines(text: string): Line[] {
+  const out: Line[] = []
   const raw = text.split(/\r*\n|\r/)
   raw.forEach((line, i) => {
     if (line.trim() !== '') out.push({ no: i + 1, text: line })
@@ -143,9 +148,45 @@ export function fail(fileName: string | null, message: string): never {
   throw new ImportError('invalid_csv', message, fileName)
 }
 
-/** Generic CSV → samples. */
+/** Generic CSV → samples: the header, the cells, the time axis, then each channel in SI. */
 export function readGenericCsv(text: string, fileName: string | null): RawActivity {
-  const lines = csvLines(text)
+  const { sep, cols, body } = readHead(csvLines(text), fileName)
+  const warnings: string[] = []
+  const cells = readCells(body, cols, sep, fileName)
+  const { values } = cells
+  const byRole = new Map(cols.map((c) => [c.role, c]))
+  const { time, absolute } = timeAxis(byRole.get('time'), cells, body.length, warnings)
+  const conv = channelFactors(byRole, values, time, warnings)
+  const tempTr = temperatureTransform(byRole.get('temperature')?.units) ?? [1, 0]
+  const out = new SampleColumns()
+  for (let i = 0; i < body.length; i++) {
+    const row: Partial<Record<Channel, number>> = {}
+    for (const [role, f] of Object.entries(conv) as [Channel, number][]) {
+      const v = values.get(role)?.[i]
+      if (v !== undefined) row[role] = v * f
+    }
+    const temp = values.get('temperature')?.[i]
+    if (temp !== undefined) row.temperature = temp * tempTr[0] + tempTr[1]
+    // 0, 0 is "no fix" (GoldenCheetah's CSV, iBike), not a point in the Gulf of Guinea.
+    if (row.lat === 0 && row.lon === 0) row.lat = row.lon = NaN
+    out.push(time[i]!, row)
+  }
+  return {
+    format: 'csv',
+    name: null,
+    columns: out,
+    absolute,
+    laps: lapStarts(cells.lapCells, time),
+    devices: [],
+    warnings,
+  }
+}
+
+/** The separator, the columns (with units from a second header line of units) and the data lines. */
+function readHead(
+  lines: Line[],
+  fileName: string | null,
+): { sep: string; cols: Column[]; body: Line[] } {
   if (lines.length === 0) throw new ImportError('empty_file', 'the file has no lines', fileName)
   const head = lines[0]!.text
   const sep = [',', ';', '\t'].reduce((a, b) =>
@@ -160,7 +201,6 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
       fileName,
     )
   }
-  const warnings: string[] = []
   // A second header line of units ("s,km/h,W,m"): no cell of it is a number or a time.
   let body = lines.slice(1)
   const second = body[0] ? splitCsv(body[0].text, sep) : []
@@ -171,7 +211,19 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
     for (const c of cols) c.units = c.units ?? (second[c.index]?.trim() || null)
     body = body.slice(1)
   }
-  const byRole = new Map(cols.map((c) => [c.role, c]))
+  return { sep, cols, body }
+}
+
+interface Cells {
+  /** Each column's values by role, NaN for an empty cell. */
+  values: Map<Role, number[]>
+  lapCells: string[]
+  /** Whether the times are date-times; null without any time cell. */
+  absolute: boolean | null
+}
+
+/** Every cell read as a number or a time, refusing a cell that is neither. */
+function readCells(body: Line[], cols: Column[], sep: string, fileName: string | null): Cells {
   const values = new Map<Role, number[]>()
   for (const c of cols) values.set(c.role, [])
   const lapCells: string[] = []
@@ -209,11 +261,20 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
       values.get(c.role)!.push(v)
     }
   }
-  const rows = body.length
-  const timeCol = byRole.get('time')
+  return { values, lapCells, absolute }
+}
+
+/** Seconds of each row (minutes, milliseconds and Unix times read as such), or one a second. */
+function timeAxis(
+  timeCol: Column | undefined,
+  cells: Cells,
+  rows: number,
+  warnings: string[],
+): { time: number[]; absolute: boolean } {
+  let { absolute } = cells
   let time: number[]
   if (timeCol) {
-    time = values.get('time')!
+    time = cells.values.get('time')!
     const scale =
       timeCol.units && /^min/.test(timeCol.units.toLowerCase())
         ? 60
@@ -231,7 +292,16 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
     time = Array.from({ length: rows }, (_, i) => i)
     warnings.push('no time column: one sample per second assumed')
   }
+  return { time, absolute: absolute === true }
+}
 
+/** Each channel's factor to SI, from its header's units or inferred from its values. */
+function channelFactors(
+  byRole: Map<Role, Column>,
+  values: Map<Role, number[]>,
+  time: number[],
+  warnings: string[],
+) {
   const speedF = unitOrInfer(
     'speed',
     byRole.get('speed'),
@@ -239,7 +309,6 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
     warnings,
     inferSpeedFactor,
   )
-  const out = new SampleColumns()
   const conv = {
     speed: speedF,
     power: 1,
@@ -281,28 +350,7 @@ export function readGenericCsv(text: string, fileName: string | null): RawActivi
   const alt = byRole.get('altitude')
   if (alt?.units && distanceFactor(alt.units) === null)
     warnings.push(`${alt.header}: unknown units "${alt.units}", read as metres`)
-  const tempTr = temperatureTransform(byRole.get('temperature')?.units) ?? [1, 0]
-  for (let i = 0; i < rows; i++) {
-    const row: Partial<Record<Channel, number>> = {}
-    for (const [role, f] of Object.entries(conv) as [Channel, number][]) {
-      const v = values.get(role)?.[i]
-      if (v !== undefined) row[role] = v * f
-    }
-    const temp = values.get('temperature')?.[i]
-    if (temp !== undefined) row.temperature = temp * tempTr[0] + tempTr[1]
-    // 0, 0 is "no fix" (GoldenCheetah's CSV, iBike), not a point in the Gulf of Guinea.
-    if (row.lat === 0 && row.lon === 0) row.lat = row.lon = NaN
-    out.push(time[i]!, row)
-  }
-  return {
-    format: 'csv',
-    name: null,
-    columns: out,
-    absolute: absolute === true,
-    laps: lapStarts(lapCells, time),
-    devices: [],
-    warnings,
-  }
+  return conv
 }
 
 /** Factor to SI from the header's units, else inferred from the values (with a warning). */
