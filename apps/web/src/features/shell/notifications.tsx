@@ -1,12 +1,14 @@
-import { useEffect, useRef } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useEffect, useRef } from 'react'
 import { useNavigate } from 'react-router'
 import type { NavigateFunction } from 'react-router'
 import { toast } from '../../lib/toast.tsx'
-import type { Notification, Page } from '@veloptima/contracts'
+import type { Notification } from '@veloptima/contracts'
 import { DownloadIcon } from '../../components/icons.tsx'
 import { api } from '../../lib/api-client.ts'
 import { useAuth } from '../../lib/auth.ts'
 import { useLive } from '../../lib/live.tsx'
+import { unshownNotificationsQuery } from './lib/queries.ts'
 
 /** Appends the download link when the notification carries a stored file. */
 async function downloadUrlOf(n: Notification): Promise<string | undefined> {
@@ -78,6 +80,18 @@ function show(n: Notification, url: string | undefined, navigate: (to: string) =
   })
 }
 
+/** Sets a notification showed, so that it pops up once; a failure is only logged. */
+async function markShowed(n: Notification) {
+  try {
+    await api(`/api/notifications/${encodeURIComponent(n.id)}`, {
+      method: 'PATCH',
+      body: { showed: true },
+    })
+  } catch (error) {
+    console.warn('Could not mark notification showed', n.id, error)
+  }
+}
+
 /**
  * Shows the current user's unshown notifications (the initial GET /api/notifications?showed=false
  * and then live ones) as popups at the bottom right that never auto-close, then marks each showed.
@@ -85,7 +99,7 @@ function show(n: Notification, url: string | undefined, navigate: (to: string) =
 export function Notifications() {
   const { user } = useAuth()
   const { subscribe } = useLive()
-  // a ref: the effect (subscription and first fetch) must not re-run when navigate changes
+  // a ref: the effects (subscription and first page) must not re-run when navigate changes
   const routerNavigate = useNavigate()
   const navigate = useRef<NavigateFunction>(routerNavigate)
   useEffect(() => {
@@ -93,31 +107,42 @@ export function Notifications() {
   }, [routerNavigate])
   const seen = useRef(new Set<string>())
   const uid = user?.uid
+  const unshown = useQuery({ ...unshownNotificationsQuery(uid ?? ''), enabled: Boolean(uid) })
+
+  /** Shows `n` once when it is the user's and not shown yet, then marks it showed. */
+  const handle = useCallback(
+    async (n: Notification, active: () => boolean) => {
+      if (!active() || n.showed || n.user !== uid || seen.current.has(n.id)) return
+      seen.current.add(n.id)
+      show(n, await downloadUrlOf(n), (to) => navigate.current(to))
+      await markShowed(n)
+    },
+    [uid],
+  )
 
   useEffect(() => {
     if (!uid) return
     let active = true
-    const handle = async (n: Notification) => {
-      if (!active || n.showed || n.user !== uid || seen.current.has(n.id)) return
-      seen.current.add(n.id)
-      show(n, await downloadUrlOf(n), (to) => navigate.current(to))
-      try {
-        await api(`/api/notifications/${encodeURIComponent(n.id)}`, {
-          method: 'PATCH',
-          body: { showed: true },
-        })
-      } catch (error) {
-        console.warn('Could not mark notification showed', n.id, error)
-      }
-    }
-    const unsubscribe = subscribe('notification', (data) => void handle(data as Notification))
-    api<Page<Notification>>('/api/notifications?showed=false&limit=50')
-      .then((page) => page.items.forEach((n) => void handle(n)))
-      .catch((error) => console.warn('Could not load notifications', error))
+    const unsubscribe = subscribe('notification', (data) => {
+      void handle(data as Notification, () => active)
+    })
     return () => {
       active = false
       unsubscribe()
     }
-  }, [uid, subscribe])
+  }, [uid, subscribe, handle])
+
+  useEffect(() => {
+    if (!uid) return
+    let active = true
+    unshown.data?.items.forEach((n) => void handle(n, () => active))
+    return () => {
+      active = false
+    }
+  }, [uid, unshown.data, handle])
+
+  useEffect(() => {
+    if (unshown.error) console.warn('Could not load notifications', unshown.error)
+  }, [unshown.error])
   return null
 }

@@ -7,10 +7,11 @@
 // keyboard focus (no zoom buttons, no keyboard panning, the tiles' credit in a line below it
 // rather than a link inside it), so it is never an interactive element holding interactive
 // controls; a pointer still drags and zooms it (docs/web-app.md, "Accessibility").
-import { useEffect, useRef, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
-import { mapTileUrl } from '../../../lib/public-config.ts'
+import { mapTileQuery } from '../../../lib/query.ts'
 import { windArrowSvg, type MapWindArrow } from '../lib/wind-arrow.ts'
 
 type Track = { lat: number[]; lon: number[] }
@@ -27,10 +28,7 @@ export function RouteMap({
   label?: string
 }) {
   const el = useRef<HTMLDivElement>(null)
-  const [tiles, setTiles] = useState<string | null | undefined>(undefined)
-  useEffect(() => {
-    void mapTileUrl().then(setTiles)
-  }, [])
+  const tiles = useQuery(mapTileQuery()).data
   useEffect(() => {
     if (!el.current || tiles === undefined || track.lat.length < 2) return
     const map = L.map(el.current, {
