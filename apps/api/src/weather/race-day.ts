@@ -9,9 +9,8 @@
 // move by less than the forecast resolves (at most 3 more rounds), and the time range for the
 // forecast's spread is that of the plan as ridden. Weather that cannot be had never fails the
 // run: the typed inputs stay in charge and the result says why.
-import { eq } from 'drizzle-orm'
 import type { RaceDayWeatherRecord, RaceDayWeatherUsed } from '@veloptima/contracts'
-import { courses, type Db, type JsonObject } from '@veloptima/db'
+import type { CourseTrack, Db, JsonObject } from '@veloptima/db'
 import {
   EngineInputError,
   forecastSensitivity,
@@ -20,6 +19,7 @@ import {
   pacingOf,
   simulationEvaluator,
   type ArrivalInput,
+  type ArrivalOutcome,
   type CourseConditions,
   type Environment,
   type Forecast,
@@ -35,8 +35,9 @@ import {
   type RunSnapshot,
 } from '../jobs/engine-inputs.ts'
 import type { Config } from '../config.ts'
+import { courseTrack } from '../repositories/courses.ts'
 import { WeatherUnavailable } from './errors.ts'
-import { WeatherSource, type CoursePoint } from './source.ts'
+import { WeatherSource, type CoursePoint, type CourseWeather } from './source.ts'
 
 /** Forecast points along the course: the start, the finish and evenly between (6 in all). */
 export const COURSE_POINTS = 6
@@ -237,6 +238,227 @@ export function eventStartOf(snapshot: RunSnapshot): string | null {
   return typeof env?.event_start === 'string' ? env.event_start : null
 }
 
+/** The reason and message of a course without positions to read the weather at. */
+export const NO_POSITIONS = {
+  reason: 'no_positions',
+  message: 'the course has no positions (latitude/longitude) to read the weather at',
+} as const
+
+/** The course's track when it has positions to read the weather at (at least two), else null. */
+export async function positionedTrack(db: Db, courseId: string): Promise<CourseTrack | null> {
+  const track = await courseTrack(db, courseId)
+  if (!track || track.lat.length < 2 || track.distance.length !== track.lat.length) return null
+  return track
+}
+
+type Unavailable = (reason: string, message: string) => RaceDayOutcome
+
+/** What the forecast of a run is read with: its inputs, the fetched weather and the start. */
+type RaceDayContext = {
+  input: OptimizerInput
+  parsed: ReturnType<typeof parseOptimizerInput>['input']
+  eventStart: string
+  points: CoursePoint[]
+  weather: CourseWeather
+  /** The start in UTC (unix s). */
+  startS: number
+  /** The typed environment without its wind stretches, and the stretches typed by hand. */
+  base: Environment
+  manual: NonNullable<Environment['windSegments']>
+}
+
+/** The first-guess ride: a steady power meeting the constraint, arrivals iterated with the forecast. */
+type SteadyRide = {
+  arrival: ArrivalInput<SimulationResult>
+  outcome: ArrivalOutcome<SimulationResult>
+  powerW: number
+}
+
+/** A simulation of the parsed input paced as `pacing`. */
+function evaluatorFor(
+  parsed: RaceDayContext['parsed'],
+  course: RaceDayContext['parsed']['course'],
+  pacing: Parameters<typeof simulationEvaluator>[0]['pacing'],
+) {
+  return simulationEvaluator({
+    course,
+    rider: parsed.rider,
+    ...(parsed.options ? { options: parsed.options } : {}),
+    pacing,
+  })
+}
+
+/**
+ * First-guess arrival times from a steady ride at the power the constraint allows (its time
+ * decides it for the work and W′ constraints: a few rounds, each iterated with the forecast).
+ */
+function steadyRide(ctx: RaceDayContext): SteadyRide {
+  const { parsed } = ctx
+  const constraint = parsed.pacing.constraint
+  const powerW =
+    constraint.type === 'work'
+      ? parsed.rider.cpW
+        ? round(0.9 * parsed.rider.cpW, 0)
+        : 200
+      : steadyPowerFor(parsed.pacing, parsed.rider, Infinity)
+  const arrival: ArrivalInput<SimulationResult> = {
+    course: parsed.course,
+    forecast: ctx.weather.forecast,
+    startTimeS: ctx.startS,
+    baseEnvironment: ctx.base,
+    manualWind: ctx.manual,
+    evaluate: evaluatorFor(parsed, parsed.course, { type: 'constant', powerW }),
+  }
+  return rideSteadily(ctx, { arrival, outcome: iterateArrival(arrival), powerW })
+}
+
+/** Iterates the steady power with the ride's time until it settles (at most 4 more rounds). */
+function rideSteadily(ctx: RaceDayContext, ride: SteadyRide): SteadyRide {
+  const { parsed } = ctx
+  let { outcome, powerW } = ride
+  for (let k = 0; k < 4 && Number.isFinite(outcome.timeS); k++) {
+    const next = steadyPowerFor(parsed.pacing, parsed.rider, outcome.timeS)
+    if (Math.abs(next - powerW) < 1) break
+    powerW = next
+    ride.arrival.evaluate = evaluatorFor(parsed, parsed.course, { type: 'constant', powerW })
+    outcome = iterateArrival(ride.arrival)
+  }
+  return { arrival: ride.arrival, outcome, powerW }
+}
+
+/** The optimizer input with an environment's per-segment wind and air. */
+function inputWith(input: OptimizerInput, env: Environment): OptimizerInput {
+  const scenario = { ...input.scenario }
+  const environment = { ...(scenario.environment as JsonObject) }
+  environment.wind_segments = (env.windSegments ?? []).map((w) => ({
+    start_m: w.startM,
+    end_m: w.endM,
+    wind_speed_mps: round(w.speedMps, 3),
+    wind_from_deg: round(w.fromDeg, 1) % 360,
+  }))
+  environment.air_segments = (env.airSegments ?? []).map((a) => ({
+    start_m: a.startM,
+    end_m: a.endM,
+    temperature_c: round(a.temperatureC, 2),
+    pressure_pa: round(a.pressurePa, 0),
+    relative_humidity: round(a.relativeHumidity, 3),
+    altitude_m: round(a.altitudeM, 1),
+  }))
+  scenario.environment = environment
+  return { ...input, scenario }
+}
+
+/** The record of the conditions an input was made of (and how the arrivals were found). */
+function recordFor(
+  ctx: RaceDayContext,
+  c: CourseConditions,
+  arrival: Arrival,
+  sensitivity: ForecastSensitivity,
+  of: 'steady ride' | 'plan',
+): RaceDayWeatherUsed {
+  const { weather, startS } = ctx
+  const course = ctx.parsed.course
+  return {
+    status: 'used',
+    source: weather.forecast.source ?? 'open-meteo',
+    kind: weather.kind,
+    event_start: ctx.eventStart,
+    start_utc: new Date(startS * 1000).toISOString(),
+    utc_offset_s: weather.utcOffsetS,
+    issued_at: new Date(weather.fetchedAtS * 1000).toISOString(),
+    // The forecast points with the wind the rider meets there (for the map).
+    points: ctx.points.map((p) => {
+      const i = segmentAt(course.start, course.n, p.distanceM)
+      return {
+        distance_m: round(p.distanceM, 0),
+        lat: round(p.latDeg, 5),
+        lon: round(p.lonDeg, 5),
+        time: new Date(c.timeS[i]! * 1000).toISOString(),
+        wind_speed_mps: round(c.windSpeedMps[i]!),
+        wind_speed_10m_mps: round(c.wind10Mps[i]!),
+        wind_from_deg: round(c.windFromDeg[i]!, 0) % 360,
+      }
+    }),
+    wind_height_factor: round(c.heightFactor, 3),
+    manual_wind_segments: ctx.manual.length,
+    arrival,
+    sensitivity: {
+      of,
+      wind_delta_mps: sensitivity.windDeltaMps,
+      direction_delta_deg: sensitivity.directionDeltaDeg,
+      base_s: round(sensitivity.baseS, 1),
+      min_s: round(sensitivity.minS, 1),
+      max_s: round(sensitivity.maxS, 1),
+    },
+    strip: stripOf(c, course.start),
+  }
+}
+
+/** The steady ride's outcome, with what `iterate` needs to re-optimize with the plan's arrivals. */
+type SteadyOutcome = {
+  ride: SteadyRide
+  firstGuess: Arrival['first_guess']
+  toleranceS: number
+  steadySensitivity: ForecastSensitivity
+}
+
+/**
+ * Optimizes with the first-guess arrivals, then again with the plan's own arrival times until
+ * they settle; the range for the forecast's spread is that of the plan as ridden.
+ */
+async function iterateWithPlan(
+  ctx: RaceDayContext,
+  steady: SteadyOutcome,
+  optimize: Optimize,
+  stage?: (name: 'plan range') => void,
+) {
+  const { parsed, weather } = ctx
+  const course = parsed.course
+  const planned = await iteratePlanArrival({
+    course,
+    forecast: weather.forecast,
+    startTimeS: ctx.startS,
+    firstGuessS: steady.ride.outcome.conditions.timeS,
+    baseEnvironment: ctx.base,
+    manualWind: ctx.manual,
+    optimize: (env, r) => optimize(inputWith(ctx.input, env), r),
+    timelineOf: (o) => {
+      const p = pacingOf(o)
+      return p.status === 'optimal' && p.series
+        ? { distanceM: p.series.distance_m, elapsedS: p.series.time_s, timeS: p.time_s }
+        : null
+    },
+    toleranceS: steady.toleranceS,
+    maxRounds: PLAN_ROUNDS,
+  })
+  stage?.('plan range')
+  const plan = pacingOf(planned.result)
+  const { sensitivity, of } = planSensitivity(
+    steady.ride.arrival,
+    plan.status === 'optimal' && plan.series
+      ? evaluatorFor(parsed, course, { type: 'plan', powerW: plan.series.power_w })
+      : null,
+    steady.steadySensitivity,
+  )
+  return {
+    output: planned.result,
+    input: inputWith(ctx.input, planned.environment),
+    record: recordFor(
+      ctx,
+      planned.conditions,
+      {
+        first_guess: steady.firstGuess,
+        tolerance_s: steady.toleranceS,
+        rounds: planned.rounds.map(roundRecord),
+        converged: planned.converged,
+        ...(planned.stoppedBy ? { stopped_by: planned.stoppedBy } : {}),
+      },
+      sensitivity,
+      of,
+    ),
+  }
+}
+
 export class RaceDayWeather {
   constructor(
     private readonly db: Db,
@@ -247,224 +469,98 @@ export class RaceDayWeather {
   async forRun(snapshot: RunSnapshot, input: OptimizerInput): Promise<RaceDayOutcome | null> {
     const eventStart = eventStartOf(snapshot)
     if (eventStart === null) return null
-    const unavailable = (reason: string, message: string): RaceDayOutcome => ({
+    const unavailable: Unavailable = (reason, message) => ({
       input,
       record: { status: 'unavailable', reason, message, event_start: eventStart },
     })
     const local = localAsUtcS(eventStart)
     if (!Number.isFinite(local))
       return unavailable('invalid_start', `event_start ${eventStart} is not a date and time`)
-    const [row] = await this.db
-      .select({ track: courses.track })
-      .from(courses)
-      .where(eq(courses.id, snapshot.course.id))
-    const track = row?.track
-    if (!track || track.lat.length < 2 || track.distance.length !== track.lat.length) {
-      return unavailable(
-        'no_positions',
-        'the course has no positions (latitude/longitude) to read the weather at',
-      )
-    }
+    const track = await positionedTrack(this.db, snapshot.course.id)
+    if (!track) return unavailable(NO_POSITIONS.reason, NO_POSITIONS.message)
     try {
-      const parsed = parseOptimizerInput(input).input
-      const points = pointsAlong(track)
-      // Hours to fetch: the local start ± the widest zone offsets, plus a slow ride (5 m/s) + 1 h.
-      const rideS = track.distance[track.distance.length - 1]! / 5 + 3600
-      let weather = await this.source.alongCourse(
-        points,
-        local - 14 * 3600,
-        local + 14 * 3600 + rideS,
-      )
-      const startS = local - weather.utcOffsetS
-      // First-guess arrival times from a steady ride at the power the constraint allows (its
-      // time decides it for the work and W′ constraints: a few rounds, each iterated with the
-      // forecast); `iterate` replaces them with the optimized plan's own.
-      const manual = parsed.environment?.windSegments ?? []
-      const base: Environment = { ...parsed.environment }
-      delete base.windSegments
-      const steadyAt = (powerW: number) =>
-        simulationEvaluator({
-          course: parsed.course,
-          rider: parsed.rider,
-          ...(parsed.options ? { options: parsed.options } : {}),
-          pacing: { type: 'constant', powerW },
-        })
-      const constraint = parsed.pacing.constraint
-      let powerW =
-        constraint.type === 'work'
-          ? parsed.rider.cpW
-            ? round(0.9 * parsed.rider.cpW, 0)
-            : 200
-          : steadyPowerFor(parsed.pacing, parsed.rider, Infinity)
-      const arrival: ArrivalInput<SimulationResult> = {
-        course: parsed.course,
-        forecast: weather.forecast,
-        startTimeS: startS,
-        baseEnvironment: base,
-        manualWind: manual,
-        evaluate: steadyAt(powerW),
-      }
-      const steady = () => {
-        let found = iterateArrival(arrival)
-        for (let k = 0; k < 4 && Number.isFinite(found.timeS); k++) {
-          const next = steadyPowerFor(parsed.pacing, parsed.rider, found.timeS)
-          if (Math.abs(next - powerW) < 1) break
-          powerW = next
-          arrival.evaluate = steadyAt(powerW)
-          found = iterateArrival(arrival)
-        }
-        return found
-      }
-      let outcome = steady()
-      if (!Number.isFinite(outcome.timeS)) {
-        return unavailable(
-          'not_finished',
-          `a steady ${powerW} W does not finish this course: no arrival times`,
-        )
-      }
-      // A ride longer than the hours fetched: fetch exactly its hours and iterate again.
-      if (startS + outcome.timeS + 3600 > local + 14 * 3600 + rideS) {
-        weather = await this.source.alongCourse(points, startS, startS + 2 * outcome.timeS + 3600)
-        arrival.forecast = weather.forecast
-        outcome = steady()
-      }
-      // The plan's arrivals lie near the steady ride's: the slopes of these hours decide.
-      const toleranceS = arrivalToleranceS(
-        weather.forecast,
-        startS,
-        startS + 1.25 * outcome.timeS + 3600,
-      )
-      const course = parsed.course
-      /** The optimizer input with an environment's per-segment wind and air. */
-      const inputFor = (env: Environment): OptimizerInput => {
-        const scenario = { ...input.scenario }
-        const environment = { ...(scenario.environment as JsonObject) }
-        environment.wind_segments = (env.windSegments ?? []).map((w) => ({
-          start_m: w.startM,
-          end_m: w.endM,
-          wind_speed_mps: round(w.speedMps, 3),
-          wind_from_deg: round(w.fromDeg, 1) % 360,
-        }))
-        environment.air_segments = (env.airSegments ?? []).map((a) => ({
-          start_m: a.startM,
-          end_m: a.endM,
-          temperature_c: round(a.temperatureC, 2),
-          pressure_pa: round(a.pressurePa, 0),
-          relative_humidity: round(a.relativeHumidity, 3),
-          altitude_m: round(a.altitudeM, 1),
-        }))
-        scenario.environment = environment
-        return { ...input, scenario }
-      }
-      const firstGuess = {
-        power_w: powerW,
-        iterations: outcome.iterations,
-        converged: outcome.converged,
-        time_s: round(outcome.timeS, 1),
-      }
-      /** The record of the conditions an input was made of (and how the arrivals were found). */
-      const recordFor = (
-        c: CourseConditions,
-        arrival: Arrival,
-        sensitivity: ForecastSensitivity,
-        of: 'steady ride' | 'plan',
-      ): RaceDayWeatherUsed => ({
-        status: 'used',
-        source: weather.forecast.source ?? 'open-meteo',
-        kind: weather.kind,
-        event_start: eventStart,
-        start_utc: new Date(startS * 1000).toISOString(),
-        utc_offset_s: weather.utcOffsetS,
-        issued_at: new Date(weather.fetchedAtS * 1000).toISOString(),
-        // The forecast points with the wind the rider meets there (for the map).
-        points: points.map((p) => {
-          const i = segmentAt(course.start, course.n, p.distanceM)
-          return {
-            distance_m: round(p.distanceM, 0),
-            lat: round(p.latDeg, 5),
-            lon: round(p.lonDeg, 5),
-            time: new Date(c.timeS[i]! * 1000).toISOString(),
-            wind_speed_mps: round(c.windSpeedMps[i]!),
-            wind_speed_10m_mps: round(c.wind10Mps[i]!),
-            wind_from_deg: round(c.windFromDeg[i]!, 0) % 360,
-          }
-        }),
-        wind_height_factor: round(c.heightFactor, 3),
-        manual_wind_segments: manual.length,
-        arrival,
-        sensitivity: {
-          of,
-          wind_delta_mps: sensitivity.windDeltaMps,
-          direction_delta_deg: sensitivity.directionDeltaDeg,
-          base_s: round(sensitivity.baseS, 1),
-          min_s: round(sensitivity.minS, 1),
-          max_s: round(sensitivity.maxS, 1),
-        },
-        strip: stripOf(c, course.start),
-      })
-      const steadySensitivity = forecastSensitivity(arrival)
-      const record = recordFor(
-        outcome.conditions,
-        { first_guess: firstGuess, rounds: [], converged: false },
-        steadySensitivity,
-        'steady ride',
-      )
-      const iterate = async (optimize: Optimize, stage?: (name: 'plan range') => void) => {
-        const planned = await iteratePlanArrival({
-          course,
-          forecast: weather.forecast,
-          startTimeS: startS,
-          firstGuessS: outcome.conditions.timeS,
-          baseEnvironment: base,
-          manualWind: manual,
-          optimize: (env, r) => optimize(inputFor(env), r),
-          timelineOf: (o) => {
-            const p = pacingOf(o)
-            return p.status === 'optimal' && p.series
-              ? { distanceM: p.series.distance_m, elapsedS: p.series.time_s, timeS: p.time_s }
-              : null
-          },
-          toleranceS,
-          maxRounds: PLAN_ROUNDS,
-        })
-        stage?.('plan range')
-        const plan = pacingOf(planned.result)
-        const { sensitivity, of } = planSensitivity(
-          arrival,
-          plan.status === 'optimal' && plan.series
-            ? simulationEvaluator({
-                course,
-                rider: parsed.rider,
-                ...(parsed.options ? { options: parsed.options } : {}),
-                pacing: { type: 'plan', powerW: plan.series.power_w },
-              })
-            : null,
-          steadySensitivity,
-        )
-        return {
-          output: planned.result,
-          input: inputFor(planned.environment),
-          record: recordFor(
-            planned.conditions,
-            {
-              first_guess: firstGuess,
-              tolerance_s: toleranceS,
-              rounds: planned.rounds.map(roundRecord),
-              converged: planned.converged,
-              ...(planned.stoppedBy ? { stopped_by: planned.stoppedBy } : {}),
-            },
-            sensitivity,
-            of,
-          ),
-        }
-      }
-      return { input: inputFor(outcome.environment), record, iterate }
+      return await this.withForecast(input, eventStart, local, track, unavailable)
     } catch (error) {
       const e = error as Error & { field?: string }
       if (error instanceof WeatherUnavailable) return unavailable(error.reason, error.message)
       if (e.name === 'EngineInputError') return unavailable('not_covered', e.message)
       // Anything else (the cache's database, say): the run goes on with the typed inputs.
       return unavailable('error', `the weather could not be used (${e.message.slice(0, 200)})`)
+    }
+  }
+
+  /** Fetches the ride's hours, finds the steady ride's arrivals and the input made of them. */
+  private async withForecast(
+    input: OptimizerInput,
+    eventStart: string,
+    local: number,
+    track: CourseTrack,
+    unavailable: Unavailable,
+  ): Promise<RaceDayOutcome> {
+    const parsed = parseOptimizerInput(input).input
+    const points = pointsAlong(track)
+    // Hours to fetch: the local start ± the widest zone offsets, plus a slow ride (5 m/s) + 1 h.
+    const rideS = track.distance[track.distance.length - 1]! / 5 + 3600
+    const weather = await this.source.alongCourse(
+      points,
+      local - 14 * 3600,
+      local + 14 * 3600 + rideS,
+    )
+    const startS = local - weather.utcOffsetS
+    // `iterate` replaces the steady ride's arrivals with the optimized plan's own.
+    const base: Environment = { ...parsed.environment }
+    delete base.windSegments
+    const manual = parsed.environment?.windSegments ?? []
+    const ctx: RaceDayContext = { input, parsed, eventStart, points, weather, startS, base, manual }
+    let ride = steadyRide(ctx)
+    if (!Number.isFinite(ride.outcome.timeS)) {
+      return unavailable(
+        'not_finished',
+        `a steady ${ride.powerW} W does not finish this course: no arrival times`,
+      )
+    }
+    // A ride longer than the hours fetched: fetch exactly its hours and iterate again.
+    if (startS + ride.outcome.timeS + 3600 > local + 14 * 3600 + rideS) {
+      ctx.weather = await this.source.alongCourse(
+        points,
+        startS,
+        startS + 2 * ride.outcome.timeS + 3600,
+      )
+      ride.arrival.forecast = ctx.weather.forecast
+      ride = rideSteadily(ctx, { ...ride, outcome: iterateArrival(ride.arrival) })
+    }
+    return this.steadyOutcome(ctx, ride)
+  }
+
+  private steadyOutcome(ctx: RaceDayContext, ride: SteadyRide): RaceDayOutcome {
+    const { outcome } = ride
+    const steady: SteadyOutcome = {
+      ride,
+      firstGuess: {
+        power_w: ride.powerW,
+        iterations: outcome.iterations,
+        converged: outcome.converged,
+        time_s: round(outcome.timeS, 1),
+      },
+      // The plan's arrivals lie near the steady ride's: the slopes of these hours decide.
+      toleranceS: arrivalToleranceS(
+        ctx.weather.forecast,
+        ctx.startS,
+        ctx.startS + 1.25 * outcome.timeS + 3600,
+      ),
+      steadySensitivity: forecastSensitivity(ride.arrival),
+    }
+    const record = recordFor(
+      ctx,
+      outcome.conditions,
+      { first_guess: steady.firstGuess, rounds: [], converged: false },
+      steady.steadySensitivity,
+      'steady ride',
+    )
+    return {
+      input: inputWith(ctx.input, outcome.environment),
+      record,
+      iterate: (optimize, stage) => iterateWithPlan(ctx, steady, optimize, stage),
     }
   }
 }

@@ -1,8 +1,7 @@
 // The weather source behind one interface: hourly conditions at points along a course for the
 // hours of a ride, from the PostgreSQL cache (shared by every process) when fresh, else from the
 // provider in one batched request, then cached by (source, position rounded to 0.01°, hour).
-import { and, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm'
-import { weatherCache, type Db, type WeatherCacheValues } from '@veloptima/db'
+import type { Db, WeatherCacheValues } from '@veloptima/db'
 import type { Forecast, ForecastPoint } from '@veloptima/engine'
 import { WeatherUnavailable } from './errors.ts'
 import {
@@ -11,6 +10,7 @@ import {
   type OpenMeteoOptions,
   type WeatherKind,
 } from './open-meteo.ts'
+import { deleteExpiredCacheRows, freshCacheRows, upsertCacheRows } from './repository.ts'
 
 export interface CoursePoint {
   latDeg: number
@@ -173,19 +173,13 @@ export class WeatherSource {
     last: number,
     now: number,
   ): Promise<Map<string, Map<number, WeatherCacheValues & { fetchedAtS: number }>>> {
-    const rows = await this.db
-      .select()
-      .from(weatherCache)
-      .where(
-        and(
-          eq(weatherCache.source, source),
-          inArray(weatherCache.latE2, [...new Set(keys.map((k) => k.lat))]),
-          inArray(weatherCache.lonE2, [...new Set(keys.map((k) => k.lon))]),
-          gte(weatherCache.hour, new Date(first * 1000)),
-          lte(weatherCache.hour, new Date(last * 1000)),
-          gt(weatherCache.expiresAt, new Date(now * 1000)),
-        ),
-      )
+    const rows = await freshCacheRows(
+      this.db,
+      source,
+      keys,
+      { from: new Date(first * 1000), to: new Date(last * 1000) },
+      new Date(now * 1000),
+    )
     const out = new Map<string, Map<number, WeatherCacheValues & { fetchedAtS: number }>>()
     for (const r of rows) {
       const key = `${r.latE2},${r.lonE2}`
@@ -223,28 +217,11 @@ export class WeatherSource {
         ),
       })),
     )
-    // In chunks of 1,000 rows (7,000 parameters), far under PostgreSQL's 65,535.
-    for (let at = 0; at < rows.length; at += 1000) {
-      await this.db
-        .insert(weatherCache)
-        .values(rows.slice(at, at + 1000))
-        .onConflictDoUpdate({
-          target: [weatherCache.source, weatherCache.latE2, weatherCache.lonE2, weatherCache.hour],
-          set: {
-            values: sql`excluded.values`,
-            fetchedAt: sql`excluded.fetched_at`,
-            expiresAt: sql`excluded.expires_at`,
-          },
-        })
-    }
+    await upsertCacheRows(this.db, rows)
   }
 
   /** Removes expired rows; returns how many. */
   async purgeExpired(): Promise<number> {
-    const gone = await this.db
-      .delete(weatherCache)
-      .where(lte(weatherCache.expiresAt, new Date(this.nowS() * 1000)))
-      .returning({ hour: weatherCache.hour })
-    return gone.length
+    return deleteExpiredCacheRows(this.db, new Date(this.nowS() * 1000))
   }
 }

@@ -1,9 +1,9 @@
 // Sample courses every user can read (DESIGN.md §3 "a few sample courses"): synthetic tracks made
 // here from a heading and an elevation profile, built by the engine like any imported file, and
 // written at every start under fixed ids (an upsert, so a start after a change refreshes them).
-import { sql } from 'drizzle-orm'
 import { buildCourse } from '@veloptima/engine'
-import { courses, type Database } from '@veloptima/db'
+import type { Database } from '@veloptima/db'
+import { upsertSampleCourse } from '../../repositories/courses.ts'
 import { segmentLengthFor, segmentsOf, statsOf, trackOf } from './course-rows.ts'
 
 type Leg = { lengthM: number; turnDegPerKm?: number }
@@ -90,9 +90,6 @@ export async function seedSampleCourses(database: Database): Promise<void> {
       stats: statsOf(built),
       track: trackOf(points, built.course),
     }
-    await database.db
-      .insert(courses)
-      .values({ id: spec.id, sample: true, sourceFormat: 'json', ...values })
-      .onConflictDoUpdate({ target: courses.id, set: { ...values, updatedAt: sql`now()` } })
+    await upsertSampleCourse(database.db, spec.id, values)
   }
 }

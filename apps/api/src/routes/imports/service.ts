@@ -1,12 +1,11 @@
 import { ImportError } from '@veloptima/formats'
-import { courses, type Database } from '@veloptima/db'
+import type { Database } from '@veloptima/db'
 import { AppError } from '../../errors.ts'
 import type { Owner } from '../../files/repository.ts'
 import type { FileService } from '../../files/service.ts'
 import type { WorkerPool } from '../../jobs/pool.ts'
+import { insertCourse, type CourseRow } from '../../repositories/courses.ts'
 import { courseFromFile, type CourseFromFile } from './course-rows.ts'
-
-export type CourseRow = typeof courses.$inferSelect
 
 /** The ImportError of a thread or of this thread, as the API's error naming file and problem. */
 function importFailure(error: unknown): unknown {
@@ -64,20 +63,16 @@ export async function importCourseFile(
   const course = await files.storeWith(prepared, () =>
     database.db.transaction(async (tx) => {
       const file = await files.insertRow(tx, prepared, owner, 'upload')
-      const [row] = await tx
-        .insert(courses)
-        .values({
-          ownerUid: owner.uid ?? null,
-          ownerTeam: owner.team ?? null,
-          name: name.slice(0, 200),
-          sourceFileId: file.id,
-          sourceFormat: built.format,
-          track: built.track,
-          segments: built.segments,
-          stats: built.stats,
-        })
-        .returning()
-      return row!
+      return insertCourse(tx, {
+        ownerUid: owner.uid ?? null,
+        ownerTeam: owner.team ?? null,
+        name: name.slice(0, 200),
+        sourceFileId: file.id,
+        sourceFormat: built.format,
+        track: built.track,
+        segments: built.segments,
+        stats: built.stats,
+      })
     }),
   )
   return { course, cleaning: built.cleaning, warnings: built.warnings }

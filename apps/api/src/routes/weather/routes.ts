@@ -3,14 +3,13 @@
 // and its direction, at the hour a steady rider reaches the stretch; or `unavailable` with the
 // reason, and the caller keeps the typed wind.
 import type { FastifyInstance } from 'fastify'
-import { eq } from 'drizzle-orm'
-import { courses, type CourseTrack } from '@veloptima/db'
+import type { CourseTrack } from '@veloptima/db'
 import { conditionsAt, windHeightFactor } from '@veloptima/engine'
 import { badRequest } from '../../errors.ts'
 import { courseSpec } from '../../services/collection-specs.ts'
 import { CollectionService } from '../../services/collections.ts'
 import { WeatherUnavailable } from '../../weather/errors.ts'
-import { pointsAlong, positionAt } from '../../weather/race-day.ts'
+import { NO_POSITIONS, pointsAlong, positionAt, positionedTrack } from '../../weather/race-day.ts'
 import { WeatherSource } from '../../weather/source.ts'
 import { user } from '../../plugins/policy.ts'
 import { param, uidOf } from '../platform-context.ts'
@@ -114,14 +113,8 @@ export async function weatherRoutes(app: FastifyInstance) {
       message,
       start,
     })
-    const [row] = await db.select({ track: courses.track }).from(courses).where(eq(courses.id, id))
-    const track = row?.track
-    if (!track || track.lat.length < 2 || track.distance.length !== track.lat.length) {
-      return unavailable(
-        'no_positions',
-        'the course has no positions (latitude/longitude) to read the weather at',
-      )
-    }
+    const track = await positionedTrack(db, id)
+    if (!track) return unavailable(NO_POSITIONS.reason, NO_POSITIONS.message)
     try {
       return await courseWind(source, track, start)
     } catch (error) {
