@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { eq } from 'drizzle-orm'
-import { secrets, type Database } from '@veloptima/db'
+import type { Database } from '@veloptima/db'
 import { AppError } from '../errors.ts'
+import { loadOrCreateSecret } from '../idp/repository.ts'
 
 const KEY_NAME = 'file-download-hmac'
 export const DOWNLOAD_PATH = '/api/files/download'
@@ -67,13 +67,9 @@ export async function loadDownloadSigner(
   publicUrl: string,
   ttlSeconds: number,
 ): Promise<DownloadSigner> {
-  const { db } = database
-  await db
-    .insert(secrets)
-    .values({ name: KEY_NAME, value: { k: randomBytes(32).toString('base64url') } })
-    .onConflictDoNothing()
-  const [row] = await db.select().from(secrets).where(eq(secrets.name, KEY_NAME))
-  const k = (row?.value as { k?: string } | undefined)?.k
-  if (!k) throw new Error(`secret ${KEY_NAME} is missing after insert`)
+  const { k } = await loadOrCreateSecret<{ k?: string }>(database.db, KEY_NAME, () => ({
+    k: randomBytes(32).toString('base64url'),
+  }))
+  if (!k) throw new Error(`secret ${KEY_NAME} holds no key`)
   return new DownloadSigner(Buffer.from(k, 'base64url'), publicUrl, ttlSeconds)
 }

@@ -1,9 +1,18 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { and, eq, isNull, sql } from 'drizzle-orm'
-import { idpAccounts, idpPayloads, type Db } from '@veloptima/db'
+import type { Db } from '@veloptima/db'
 import { hashPassword, verifyPassword } from './passwords.ts'
+import {
+  consumeResetToken,
+  findAccountByEmail,
+  findAccountBySub,
+  findLiveResetToken,
+  insertAccount,
+  insertResetToken,
+  setPasswordHash,
+  type IdpAccount,
+} from './repository.ts'
 
-export type IdpAccount = typeof idpAccounts.$inferSelect
+export type { IdpAccount }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
@@ -15,17 +24,12 @@ export const isEmail = (email: string) =>
 export class Accounts {
   constructor(private readonly db: Db) {}
 
-  async findByEmail(email: string): Promise<IdpAccount | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(idpAccounts)
-      .where(eq(idpAccounts.email, normalizeEmail(email)))
-    return row
+  findByEmail(email: string): Promise<IdpAccount | undefined> {
+    return findAccountByEmail(this.db, normalizeEmail(email))
   }
 
-  async findBySub(sub: string): Promise<IdpAccount | undefined> {
-    const [row] = await this.db.select().from(idpAccounts).where(eq(idpAccounts.sub, sub))
-    return row
+  findBySub(sub: string): Promise<IdpAccount | undefined> {
+    return findAccountBySub(this.db, sub)
   }
 
   /** Creates an account; returns undefined when the e-mail is taken. */
@@ -37,20 +41,15 @@ export class Accounts {
     orgId?: string
     orgName?: string
   }): Promise<IdpAccount | undefined> {
-    const [row] = await this.db
-      .insert(idpAccounts)
-      .values({
-        sub: `veloptima|${randomUUID()}`,
-        email: normalizeEmail(input.email),
-        name: input.name.trim(),
-        passwordHash: await hashPassword(input.password),
-        permissions: input.permissions ?? [],
-        orgId: input.orgId ?? null,
-        orgName: input.orgName ?? null,
-      })
-      .onConflictDoNothing()
-      .returning()
-    return row
+    return insertAccount(this.db, {
+      sub: `veloptima|${randomUUID()}`,
+      email: normalizeEmail(input.email),
+      name: input.name.trim(),
+      passwordHash: await hashPassword(input.password),
+      permissions: input.permissions ?? [],
+      orgId: input.orgId ?? null,
+      orgName: input.orgName ?? null,
+    })
   }
 
   /** The account when the password is right; undefined otherwise (same time either way). */
@@ -62,38 +61,19 @@ export class Accounts {
   }
 
   async setPassword(sub: string, password: string) {
-    await this.db
-      .update(idpAccounts)
-      .set({ passwordHash: await hashPassword(password) })
-      .where(eq(idpAccounts.sub, sub))
+    await setPasswordHash(this.db, sub, await hashPassword(password))
   }
 
   /** A one-time reset token valid for `ttlSeconds`; only its SHA-256 is stored. */
   async createResetToken(sub: string, ttlSeconds = 3600): Promise<string> {
     const token = randomBytes(32).toString('base64url')
-    await this.db.insert(idpPayloads).values({
-      kind: 'PasswordReset',
-      id: sha256(token),
-      payload: { sub },
-      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
-    })
+    await insertResetToken(this.db, sha256(token), sub, new Date(Date.now() + ttlSeconds * 1000))
     return token
   }
 
   /** The account a live, unused reset token belongs to. */
   async findByResetToken(token: string): Promise<IdpAccount | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(idpPayloads)
-      .where(
-        and(
-          eq(idpPayloads.kind, 'PasswordReset'),
-          eq(idpPayloads.id, sha256(token)),
-          isNull(idpPayloads.consumedAt),
-          sql`${idpPayloads.expiresAt} > now()`,
-        ),
-      )
-    const sub = (row?.payload as { sub?: string } | undefined)?.sub
+    const sub = await findLiveResetToken(this.db, sha256(token))
     return sub ? this.findBySub(sub) : undefined
   }
 
@@ -101,18 +81,7 @@ export class Accounts {
   async resetPassword(token: string, password: string): Promise<IdpAccount | undefined> {
     const account = await this.findByResetToken(token)
     if (!account) return undefined
-    const used = await this.db
-      .update(idpPayloads)
-      .set({ consumedAt: new Date() })
-      .where(
-        and(
-          eq(idpPayloads.kind, 'PasswordReset'),
-          eq(idpPayloads.id, sha256(token)),
-          isNull(idpPayloads.consumedAt),
-        ),
-      )
-      .returning({ id: idpPayloads.id })
-    if (used.length === 0) return undefined
+    if (!(await consumeResetToken(this.db, sha256(token)))) return undefined
     await this.setPassword(account.sub, password)
     return account
   }

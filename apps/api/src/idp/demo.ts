@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm'
-import { teamMembers, teams, users, type Db } from '@veloptima/db'
+import type { Db } from '@veloptima/db'
+import { insertUserIfMissing } from '../repositories/users.ts'
+import { joinTeam, organizationTeam, setCurrentTeam } from '../routes/auth/repository.ts'
 import { Accounts } from './accounts.ts'
 
 export const DEMO_PASSWORD = 'veloptima-demo'
@@ -43,19 +44,16 @@ export async function ensureDemoAccounts(db: Db): Promise<string[]> {
     })
     if (!account) continue
     created.push(demo.email)
-    await db
-      .insert(users)
-      .values({ uid: account.sub, email: account.email, displayName: account.name })
-      .onConflictDoNothing()
+    await insertUserIfMissing(db, {
+      uid: account.sub,
+      email: account.email,
+      displayName: account.name,
+    })
     if (team) {
-      await db.insert(teams).values({ name: team.name, orgId: team.orgId }).onConflictDoNothing()
-      const [row] = await db.select().from(teams).where(eq(teams.orgId, team.orgId))
+      const row = await organizationTeam(db, team.orgId, team.name)
       if (row) {
-        await db
-          .insert(teamMembers)
-          .values({ teamId: row.id, uid: account.sub, role: 'owner' })
-          .onConflictDoNothing()
-        await db.update(users).set({ currentTeam: row.id }).where(eq(users.uid, account.sub))
+        await joinTeam(db, row.id, account.sub, 'owner')
+        await setCurrentTeam(db, account.sub, row.id)
       }
     }
   }

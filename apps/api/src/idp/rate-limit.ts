@@ -1,6 +1,14 @@
 import { isIPv6 } from 'node:net'
-import { and, eq, gt, inArray, sql } from 'drizzle-orm'
-import { idpPayloads, type Db } from '@veloptima/db'
+import type { Db } from '@veloptima/db'
+import {
+  deleteAttemptCounts,
+  liveMarks,
+  lockAttemptCounts,
+  refundAttempts,
+  setMark,
+  storeAttemptCount,
+  type AttemptCount,
+} from './repository.ts'
 
 /**
  * How one key is limited.
@@ -21,10 +29,7 @@ export type LimitedKey = { key: string; rule: LimitRule; unless?: string }
 export type Taken =
   { ok: true; counted: string[] } | { ok: false; retryAfter: number; blockedBy: LimitedKey }
 
-type State = { hits: number; until: number }
-
-const KIND = 'SignInLimit'
-const MARK = 'SignInMark'
+type State = AttemptCount
 
 /** The state a rule sees at `now`, before this attempt. */
 function current(rule: LimitRule, state: State, now: number): State {
@@ -68,47 +73,13 @@ export class AttemptLimits {
     const ids = [...new Set(keys.map((k) => k.key))].sort()
     const marks = [...new Set(keys.flatMap((k) => (k.unless ? [k.unless] : [])))]
     return this.db.transaction(async (tx) => {
-      // Create-or-lock the rows in one order (no deadlock between two takes on PostgreSQL);
-      // a new row starts expired, i.e. with no attempts.
-      const rows = await tx
-        .insert(idpPayloads)
-        .values(
-          ids.map((id) => ({
-            kind: KIND,
-            id,
-            payload: { hits: 0, until: 0 },
-            expiresAt: new Date(now),
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [idpPayloads.kind, idpPayloads.id],
-          set: { kind: sql`excluded.kind` },
-        })
-        .returning({
-          id: idpPayloads.id,
-          payload: idpPayloads.payload,
-          expiresAt: idpPayloads.expiresAt,
-        })
-      const marked = marks.length
-        ? new Set(
-            (
-              await tx
-                .select({ id: idpPayloads.id })
-                .from(idpPayloads)
-                .where(
-                  and(
-                    eq(idpPayloads.kind, MARK),
-                    inArray(idpPayloads.id, marks),
-                    gt(idpPayloads.expiresAt, new Date(now)),
-                  ),
-                )
-            ).map((r) => r.id),
-          )
-        : new Set<string>()
+      // Create-or-lock the rows in one order (no deadlock between two takes on PostgreSQL).
+      const rows = await lockAttemptCounts(tx, ids, now)
+      const marked = marks.length ? await liveMarks(tx, marks, new Date(now)) : new Set<string>()
       const stored = new Map(
         rows.map((r) => {
           const live = (r.expiresAt?.getTime() ?? 0) > now
-          const p = r.payload as Partial<State>
+          const p = r.count
           return [r.id, live ? { hits: p.hits ?? 0, until: p.until ?? 0 } : { hits: 0, until: 0 }]
         }),
       )
@@ -123,10 +94,7 @@ export class AttemptLimits {
       }
       for (const key of applying) {
         const next = counted(key.rule, current(key.rule, stored.get(key.key)!, now), now)
-        await tx
-          .update(idpPayloads)
-          .set({ payload: next.state, expiresAt: new Date(next.expiresAt) })
-          .where(and(eq(idpPayloads.kind, KIND), eq(idpPayloads.id, key.key)))
+        await storeAttemptCount(tx, key.key, next.state, new Date(next.expiresAt))
       }
       return { ok: true, counted: applying.map((k) => k.key) }
     })
@@ -135,35 +103,18 @@ export class AttemptLimits {
   /** Gives back the attempt counted on these keys (a success: only failures should count). */
   async refund(keys: string[]): Promise<void> {
     if (keys.length === 0) return
-    await this.db
-      .update(idpPayloads)
-      .set({
-        payload: sql`jsonb_set(${idpPayloads.payload}, '{hits}', to_jsonb(greatest(0, (${idpPayloads.payload} ->> 'hits')::int - 1)))`,
-      })
-      .where(
-        and(
-          eq(idpPayloads.kind, KIND),
-          inArray(idpPayloads.id, keys),
-          gt(idpPayloads.expiresAt, new Date(this.now())),
-        ),
-      )
+    await refundAttempts(this.db, keys, new Date(this.now()))
   }
 
   /** Forgets the attempts of these keys. */
   async clear(keys: string[]): Promise<void> {
     if (keys.length === 0) return
-    await this.db
-      .delete(idpPayloads)
-      .where(and(eq(idpPayloads.kind, KIND), inArray(idpPayloads.id, keys)))
+    await deleteAttemptCounts(this.db, keys)
   }
 
   /** Sets a mark for `ttlMs` (a key's `unless`). */
   async mark(id: string, ttlMs: number): Promise<void> {
-    const expiresAt = new Date(this.now() + ttlMs)
-    await this.db
-      .insert(idpPayloads)
-      .values({ kind: MARK, id, payload: {}, expiresAt })
-      .onConflictDoUpdate({ target: [idpPayloads.kind, idpPayloads.id], set: { expiresAt } })
+    await setMark(this.db, id, new Date(this.now() + ttlMs))
   }
 }
 

@@ -1,8 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm'
-import { teamMembers, teams, users, type Db } from '@veloptima/db'
+import type { Db } from '@veloptima/db'
+import { findTeam, findUser } from '../../repositories/users.ts'
 import { computeClaims } from '../../services/claims.ts'
 import type { AccessTokenClaims } from '../../services/provider-tokens.ts'
 import type { SessionTokens } from '../../services/session-token.ts'
+import { joinTeam, organizationTeam, setCurrentTeam, upsertSignedInUser } from './repository.ts'
 
 export type ExchangeDeps = {
   db: Db
@@ -44,44 +45,27 @@ export async function exchangeAccessToken(
   const email = profile.email ?? ''
   const displayName = profile.name ?? email.split('@')[0] ?? ''
 
-  await db
-    .insert(users)
-    .values({ uid: at.sub, email, displayName, photoUrl: profile.picture ?? null })
-    .onConflictDoUpdate({
-      target: users.uid,
-      set: {
-        email,
-        displayName,
-        photoUrl: profile.picture ?? null,
-        updatedAt: sql`now()`,
-      },
-    })
+  await upsertSignedInUser(db, {
+    uid: at.sub,
+    email,
+    displayName,
+    photoUrl: profile.picture ?? null,
+  })
 
   if (at.orgId) {
     // The provider's organization is the user's team (created on first sight).
-    await db
-      .insert(teams)
-      .values({ name: at.orgName ?? at.orgId, orgId: at.orgId })
-      .onConflictDoNothing()
-    const [team] = await db.select().from(teams).where(eq(teams.orgId, at.orgId))
+    const team = await organizationTeam(db, at.orgId, at.orgName ?? at.orgId)
     if (team) {
-      await db.insert(teamMembers).values({ teamId: team.id, uid: at.sub }).onConflictDoNothing()
-      await db
-        .update(users)
-        .set({ currentTeam: team.id })
-        .where(and(eq(users.uid, at.sub), isNull(users.currentTeam)))
+      await joinTeam(db, team.id, at.sub)
+      await setCurrentTeam(db, at.sub, team.id, { onlyIfNone: true })
     }
   }
 
   const claims = await computeClaims(db, at.sub, at.permissions)
-  const [user] = await db.select().from(users).where(eq(users.uid, at.sub))
+  const user = await findUser(db, at.sub)
   if (!user) throw new Error(`user ${at.sub} is missing after upsert`)
-  const [team] = user.currentTeam
-    ? await db
-        .select({ id: teams.id, name: teams.name })
-        .from(teams)
-        .where(eq(teams.id, user.currentTeam))
-    : []
+  const current = user.currentTeam ? await findTeam(db, user.currentTeam) : undefined
+  const team = current ? { id: current.id, name: current.name } : undefined
   const { token, expiresAt } = await deps.sessionTokens.sign(
     { uid: user.uid, email: user.email, displayName: user.displayName, claims },
     deps.ttlSeconds,
