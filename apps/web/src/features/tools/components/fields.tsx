@@ -83,6 +83,30 @@ export function ToolCard({
   )
 }
 
+/** One figure of a result: its name over its value (`testId` on the value). */
+export function ResultTile({
+  label,
+  testId,
+  className,
+  labelClassName = '',
+  children,
+}: {
+  label: string
+  testId?: string
+  className?: string
+  labelClassName?: string
+  children: ReactNode
+}) {
+  return (
+    <div className="rounded-lg bg-brand-50 p-3">
+      <dt className={`text-sm font-medium text-slate-600 ${labelClassName}`.trimEnd()}>{label}</dt>
+      <dd data-testid={testId} className={className}>
+        {children}
+      </dd>
+    </div>
+  )
+}
+
 export function Warnings({ items }: { items: { code: string; message: string }[] }) {
   if (items.length === 0) return null
   return (

@@ -14,9 +14,11 @@ import { CheckboxField, NumberField, Select } from '../../../components/form.tsx
 import { millimetres, percent, pressure, quantity } from '../../../components/quantity.ts'
 import { useQuantityField } from '../../../components/use-quantity-field.ts'
 import { formatPressure, formatPressureOther } from '../lib/display.ts'
+import type { QuantityField } from '../../../components/use-quantity-field.ts'
 import {
   Assumptions,
   FILL_IN,
+  ResultTile,
   solveTool,
   ToolCard,
   ToolForm,
@@ -82,34 +84,67 @@ const surfaceText: Record<Surface, string> = {
   gravel: 'gravel',
 }
 
-export function TyrePressureCalculator() {
-  const { system } = useUnits()
-  const rider = useQuantityField(quantity('mass'), 75)
-  const bike = useQuantityField(quantity('mass'), 9)
-  const [bikeType, setBikeType] = useState<BikeType>('road')
-  const share = useQuantityField(percent, undefined, true)
-  const width = useQuantityField(millimetres, 28)
-  const [widthKind, setWidthKind] = useState<WidthKind>('labelled')
-  const rim = useQuantityField(millimetres, 21)
-  const [tyreType, setTyreType] = useState<TyreType>('tubeless')
-  const [surface, setSurface] = useState<Surface>('normal')
-  const [wet, setWet] = useState(false)
-  const speed = useQuantityField(quantity('speed', 1), undefined, true)
-  const tyreMin = useQuantityField(pressure, undefined, true)
-  const tyreMax = useQuantityField(pressure, undefined, true)
+const tyreText: Record<TyreType, string> = {
+  tube: 'tube',
+  tubeless: 'tubeless tyre',
+  hookless: 'hookless rim',
+}
 
-  const invalid = [rider, bike, share, width, rim, speed, tyreMin, tyreMax].some((f) => f.invalid)
-  const minPa = tyreMin.si
-  const [riderKg, bikeKg, shareSi, widthMm, rimMm, speedSi, maxPa] = [
+const BIKE_TYPES = [
+  { value: 'road', label: 'Road' },
+  { value: 'tt', label: 'Time trial' },
+  { value: 'gravel', label: 'Gravel' },
+] as const
+
+/** The typical share on the front wheel of each bike type, in per cent. */
+const FRONT_SHARE: Record<BikeType, string> = { road: '40', tt: '42', gravel: '38' }
+
+const WIDTH_KINDS = [
+  { value: 'labelled', label: 'As printed on the tyre' },
+  { value: 'measured', label: 'Measured on the rim' },
+] as const
+
+const TYRE_TYPES = [
+  { value: 'tube', label: 'Inner tube' },
+  { value: 'tubeless', label: 'Tubeless, hooked rim' },
+  { value: 'hookless', label: 'Tubeless, hookless rim' },
+] as const
+
+const SURFACES = [
+  { value: 'smooth', label: 'Smooth tarmac' },
+  { value: 'normal', label: 'Normal roads' },
+  { value: 'rough', label: 'Rough roads' },
+  { value: 'gravel', label: 'Gravel' },
+] as const
+
+type TyreFields = Record<
+  'rider' | 'bike' | 'share' | 'width' | 'rim' | 'speed' | 'tyreMin' | 'tyreMax',
+  QuantityField
+>
+type TyreChoices = Pick<
+  TyrePressureInput,
+  'bikeType' | 'widthKind' | 'tyreType' | 'surface' | 'wet'
+>
+
+/** The engine's pressures for the fields' values, or why there are none. */
+function useTyrePressure(
+  fields: TyreFields,
+  choices: TyreChoices,
+): ToolOutcome<TyrePressureResult> {
+  const invalid = Object.values(fields).some((f) => f.invalid)
+  const { rider, bike, share, width, rim, speed, tyreMin, tyreMax } = fields
+  const [riderKg, bikeKg, shareSi, widthMm, rimMm, speedSi, minPa, maxPa] = [
     rider.si,
     bike.si,
     share.si,
     width.si,
     rim.si,
     speed.si,
+    tyreMin.si,
     tyreMax.si,
   ]
-  const outcome = useMemo((): ToolOutcome<TyrePressureResult> => {
+  const { bikeType, widthKind, tyreType, surface, wet } = choices
+  return useMemo((): ToolOutcome<TyrePressureResult> => {
     if (invalid || riderKg === undefined || bikeKg === undefined) {
       return { error: FILL_IN }
     }
@@ -145,6 +180,84 @@ export function TyrePressureCalculator() {
     minPa,
     maxPa,
   ])
+}
+
+function TyreAnswer({
+  r,
+  system,
+  choices,
+}: {
+  r: TyrePressureResult
+  system: UnitSystem
+  choices: TyreChoices
+}) {
+  const { tyreType, surface, wet } = choices
+  return (
+    <>
+      <dl className="grid grid-cols-2 gap-4">
+        {(['front', 'rear'] as const).map((w) => (
+          <ResultTile key={w} label={w} labelClassName="capitalize">
+            <span
+              data-testid={`tyre-${w}`}
+              className="text-xl font-bold sm:text-2xl tracking-tight text-brand-700"
+            >
+              {formatPressure(r[w].pressurePa, system)}
+            </span>
+            <span className="ml-2 text-sm text-slate-600">
+              {formatPressureOther(r[w].pressurePa, system)}
+            </span>
+          </ResultTile>
+        ))}
+      </dl>
+      <p className="mt-3 text-sm text-slate-700" data-testid="tyre-explanation">
+        With {formatQuantity('mass', r.systemMassKg, system)} on the bike and{' '}
+        {Math.round((1 - r.frontShare) * 100)} % of it on the rear, the rear tyre carries{' '}
+        {formatQuantity('mass', r.rear.loadKg, system)}. Our model starts from Berto&apos;s 15 %
+        tyre drop at the mean wheel load for a {r.effectiveWidthMm} mm tyre, lifts it ×
+        {r.factors.calibration} to the level of SILCA, Zipp and ENVE, puts the rear{' '}
+        {Math.round((r.rearToFrontRatio - 1) * 100)} % above the front and scales it by{' '}
+        {(r.factors.total / r.factors.calibration).toFixed(2)} for {surfaceText[surface]}
+        {wet ? ' in the wet' : ''} and a {tyreText[tyreType]}.
+      </p>
+      {tyreType === 'hookless' &&
+      r.capReachedAtRiderMassKg &&
+      !r.warnings.some((w) => w.code.startsWith('hookless-cap')) ? (
+        <p className="mt-2 text-sm text-slate-700">
+          The rear reaches the 5 bar hookless limit at a rider mass of{' '}
+          {formatQuantity('mass', r.capReachedAtRiderMassKg.rear, system)}.
+        </p>
+      ) : null}
+      <Warnings items={localWarnings(r, system)} />
+      <PressureChart
+        result={r}
+        system={system}
+        capPa={tyreType === 'hookless' ? HOOKLESS_MAX_PA : null}
+      />
+      <Assumptions items={[r.basis, ...r.assumptions]} />
+    </>
+  )
+}
+
+export function TyrePressureCalculator() {
+  const { system } = useUnits()
+  const fields: TyreFields = {
+    rider: useQuantityField(quantity('mass'), 75),
+    bike: useQuantityField(quantity('mass'), 9),
+    share: useQuantityField(percent, undefined, true),
+    width: useQuantityField(millimetres, 28),
+    rim: useQuantityField(millimetres, 21),
+    speed: useQuantityField(quantity('speed', 1), undefined, true),
+    tyreMin: useQuantityField(pressure, undefined, true),
+    tyreMax: useQuantityField(pressure, undefined, true),
+  }
+  const [bikeType, setBikeType] = useState<BikeType>('road')
+  const [widthKind, setWidthKind] = useState<WidthKind>('labelled')
+  const [tyreType, setTyreType] = useState<TyreType>('tubeless')
+  const [surface, setSurface] = useState<Surface>('normal')
+  const [wet, setWet] = useState(false)
+  const choices: TyreChoices = { bikeType, widthKind, tyreType, surface, wet }
+  const outcome = useTyrePressure(fields, choices)
+  const sidewall = 'Optional: printed on the sidewall.'
 
   return (
     <ToolCard
@@ -153,42 +266,35 @@ export function TyrePressureCalculator() {
       intro="Front and rear pressures from the load on each wheel, the tyre's real width and the road."
     >
       <ToolForm>
-        <NumberField name="rider_mass" label="Rider mass" field={rider} />
-        <NumberField name="bike_mass" label="Bike and kit" field={bike} />
+        <NumberField name="rider_mass" label="Rider mass" field={fields.rider} />
+        <NumberField name="bike_mass" label="Bike and kit" field={fields.bike} />
         <Select
           name="bike_type"
           label="Bike type"
           value={bikeType}
           onChange={setBikeType}
-          options={[
-            { value: 'road', label: 'Road' },
-            { value: 'tt', label: 'Time trial' },
-            { value: 'gravel', label: 'Gravel' },
-          ]}
+          options={BIKE_TYPES}
         />
         <NumberField
           name="front_share"
           label="Weight on the front"
-          field={share}
-          placeholder={bikeType === 'tt' ? '42' : bikeType === 'gravel' ? '38' : '40'}
+          field={fields.share}
+          placeholder={FRONT_SHARE[bikeType]}
           hint="Empty: typical for the bike type."
         />
-        <NumberField name="tyre_width" label="Tyre width" field={width} />
+        <NumberField name="tyre_width" label="Tyre width" field={fields.width} />
         <Select
           name="width_kind"
           label="Width is"
           value={widthKind}
           onChange={setWidthKind}
-          options={[
-            { value: 'labelled', label: 'As printed on the tyre' },
-            { value: 'measured', label: 'Measured on the rim' },
-          ]}
+          options={WIDTH_KINDS}
         />
         {widthKind === 'labelled' ? (
           <NumberField
             name="rim_internal_width"
             label="Rim internal width"
-            field={rim}
+            field={fields.rim}
             hint="Wider rims spread the tyre."
           />
         ) : null}
@@ -197,95 +303,24 @@ export function TyrePressureCalculator() {
           label="Tyre and rim"
           value={tyreType}
           onChange={setTyreType}
-          options={[
-            { value: 'tube', label: 'Inner tube' },
-            { value: 'tubeless', label: 'Tubeless, hooked rim' },
-            { value: 'hookless', label: 'Tubeless, hookless rim' },
-          ]}
+          options={TYRE_TYPES}
         />
         <Select
           name="surface"
           label="Surface"
           value={surface}
           onChange={setSurface}
-          options={[
-            { value: 'smooth', label: 'Smooth tarmac' },
-            { value: 'normal', label: 'Normal roads' },
-            { value: 'rough', label: 'Rough roads' },
-            { value: 'gravel', label: 'Gravel' },
-          ]}
+          options={SURFACES}
         />
         <CheckboxField name="wet" label="Wet roads" checked={wet} onChange={setWet} />
-        <NumberField name="speed" label="Typical speed" field={speed} hint="Optional." />
+        <NumberField name="speed" label="Typical speed" field={fields.speed} hint="Optional." />
         <div aria-hidden="true" />
-        <NumberField
-          name="tyre_min"
-          label="Tyre minimum"
-          field={tyreMin}
-          hint="Optional: printed on the sidewall."
-        />
-        <NumberField
-          name="tyre_max"
-          label="Tyre maximum"
-          field={tyreMax}
-          hint="Optional: printed on the sidewall."
-        />
+        <NumberField name="tyre_min" label="Tyre minimum" field={fields.tyreMin} hint={sidewall} />
+        <NumberField name="tyre_max" label="Tyre maximum" field={fields.tyreMax} hint={sidewall} />
       </ToolForm>
 
       <ToolResult outcome={outcome}>
-        {(r) => (
-          <>
-            <dl className="grid grid-cols-2 gap-4">
-              {(['front', 'rear'] as const).map((w) => (
-                <div key={w} className="rounded-lg bg-brand-50 p-3">
-                  <dt className="text-sm font-medium text-slate-600 capitalize">{w}</dt>
-                  <dd>
-                    <span
-                      data-testid={`tyre-${w}`}
-                      className="text-xl font-bold sm:text-2xl tracking-tight text-brand-700"
-                    >
-                      {formatPressure(r[w].pressurePa, system)}
-                    </span>
-                    <span className="ml-2 text-sm text-slate-600">
-                      {formatPressureOther(r[w].pressurePa, system)}
-                    </span>
-                  </dd>
-                </div>
-              ))}
-            </dl>
-            <p className="mt-3 text-sm text-slate-700" data-testid="tyre-explanation">
-              With {formatQuantity('mass', r.systemMassKg, system)} on the bike and{' '}
-              {Math.round((1 - r.frontShare) * 100)} % of it on the rear, the rear tyre carries{' '}
-              {formatQuantity('mass', r.rear.loadKg, system)}. Our model starts from Berto&apos;s 15
-              % tyre drop at the mean wheel load for a {r.effectiveWidthMm} mm tyre, lifts it ×
-              {r.factors.calibration} to the level of SILCA, Zipp and ENVE, puts the rear{' '}
-              {Math.round((r.rearToFrontRatio - 1) * 100)} % above the front and scales it by{' '}
-              {(r.factors.total / r.factors.calibration).toFixed(2)} for {surfaceText[surface]}
-              {wet ? ' in the wet' : ''} and a{' '}
-              {tyreType === 'tube'
-                ? 'tube'
-                : tyreType === 'tubeless'
-                  ? 'tubeless tyre'
-                  : 'hookless rim'}
-              .
-            </p>
-            {tyreType === 'hookless' &&
-            r.capReachedAtRiderMassKg &&
-            !r.warnings.some((w) => w.code.startsWith('hookless-cap')) ? (
-              <p className="mt-2 text-sm text-slate-700">
-                The rear reaches the 5 bar hookless limit at a rider mass of{' '}
-                {formatQuantity('mass', r.capReachedAtRiderMassKg.rear, system)}.
-              </p>
-            ) : null}
-            <Warnings items={localWarnings(r, system)} />
-            <PressureChart
-              result={r}
-              system={system}
-              capPa={tyreType === 'hookless' ? HOOKLESS_MAX_PA : null}
-            />
-            <Assumptions items={[r.basis, ...r.assumptions]} />
-          </>
-        )}
+        {(r) => <TyreAnswer r={r} system={system} choices={choices} />}
       </ToolResult>
     </ToolCard>
   )

@@ -13,12 +13,3 @@ export function formatPressure(pa: number, system: UnitSystem): string {
 export function formatPressureOther(pa: number, system: UnitSystem): string {
   return formatPressure(pa, system === 'metric' ? 'imperial' : 'metric')
 }
-
-/** "1 min 26 s", "45 s", "−12 s". */
-export function formatDuration(seconds: number): string {
-  const sign = seconds < 0 ? '−' : ''
-  const s = Math.round(Math.abs(seconds))
-  if (s < 60) return `${sign}${s} s`
-  const m = Math.floor(s / 60)
-  return `${sign}${m} min ${s % 60} s`
-}
