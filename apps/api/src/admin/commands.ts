@@ -1,7 +1,7 @@
 // Administrator commands: one implementation, run either directly on the database (the CLI
 // when it can open it) or inside the running server (POST /api/admin/command).
-import { and, eq } from 'drizzle-orm'
-import { claimGrants, type Db } from '@veloptima/db'
+import type { Db } from '@veloptima/db'
+import { grantClaim, listClaimGrants, revokeClaim } from './repository.ts'
 import { insertSubscription, listFeedback } from '../repositories/feedback.ts'
 import { teamRoleSchema } from '@veloptima/contracts'
 import * as users from '../repositories/users.ts'
@@ -61,7 +61,7 @@ export async function runAdminCommand(db: Db, argv: string[]): Promise<AdminResu
   switch (command) {
     case 'users': {
       const list = await users.listUsers(db)
-      const grants = await db.select().from(claimGrants)
+      const grants = await listClaimGrants(db)
       const lines = list.map((u) => {
         const claims = grants.filter((g) => g.uid === u.uid).map((g) => g.claim)
         return [
@@ -86,24 +86,16 @@ export async function runAdminCommand(db: Db, argv: string[]): Promise<AdminResu
         throw new AdminError(`Missing or malformed CLAIM (e.g. create:simulations).\n${USAGE}`)
       }
       if (command === 'grant') {
-        await db
-          .insert(claimGrants)
-          .values({ uid: u.uid, claim, grantedBy: 'admin-cli' })
-          .onConflictDoNothing()
+        await grantClaim(db, u.uid, claim, 'admin-cli')
         return {
           lines: [`Granted ${claim} to ${u.email}; it applies from their next session refresh.`],
           uidsChanged: [u.uid],
         }
       }
-      const gone = await db
-        .delete(claimGrants)
-        .where(and(eq(claimGrants.uid, u.uid), eq(claimGrants.claim, claim)))
-        .returning()
+      const revoked = await revokeClaim(db, u.uid, claim)
       return {
         lines: [
-          gone.length
-            ? `Revoked ${claim} from ${u.email}.`
-            : `${u.email} had no grant of ${claim}.`,
+          revoked ? `Revoked ${claim} from ${u.email}.` : `${u.email} had no grant of ${claim}.`,
         ],
         uidsChanged: [u.uid],
       }

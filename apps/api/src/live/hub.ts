@@ -1,7 +1,14 @@
-import { gt, sql } from 'drizzle-orm'
-import { jobs, notifications, riderProfiles, rows, type Database } from '@veloptima/db'
+import type { Database } from '@veloptima/db'
 import { LIVE_CHANNEL } from './channel.ts'
-import { membersOfTeams, teamsChangedSince } from './team-items.ts'
+import {
+  databaseNow,
+  jobsChangedSince,
+  liveStart,
+  membersOfTeams,
+  notificationsAfter,
+  profilesChangedSince,
+  teamsChangedAfter,
+} from './repository.ts'
 
 export { LIVE_CHANNEL }
 
@@ -36,12 +43,9 @@ export class LiveHub {
     this.stopListening = await this.database.listen(LIVE_CHANNEL, (payload) =>
       this.onNotify(payload),
     )
-    const [row] = await rows<{ seq: number; now: string }>(
-      this.database.db,
-      sql`select coalesce((select max(seq) from notifications), 0)::int as seq, now()::text as now`,
-    )
-    this.lastSeq = Number(row?.seq ?? 0)
-    this.lastChange = row?.now ?? ''
+    const start = await liveStart(this.database.db)
+    this.lastSeq = start.seq
+    this.lastChange = start.now
     if (this.pollMs > 0) {
       this.timer = setInterval(() => void this.poll(), this.pollMs)
       this.timer.unref()
@@ -111,30 +115,19 @@ export class LiveHub {
     this.polling = true
     try {
       const db = this.database.db
-      const since = sql`${this.lastChange}::timestamptz - interval '5 seconds'`
-      const fresh = await db
-        .select({ uid: notifications.uid, seq: notifications.seq })
-        .from(notifications)
-        .where(gt(notifications.seq, this.lastSeq))
-      for (const n of fresh) {
+      const since = this.lastChange
+      for (const n of await notificationsAfter(db, this.lastSeq)) {
         this.lastSeq = Math.max(this.lastSeq, Number(n.seq))
         this.wake(n.uid)
       }
-      const [now] = await rows<{ now: string }>(db, sql`select now()::text as now`)
-      const profiles = await db
-        .select({ uid: riderProfiles.uid })
-        .from(riderProfiles)
-        .where(sql`${riderProfiles.updatedAt} > ${since}`)
-      for (const p of profiles) this.wake(p.uid)
-      const changedJobs = await db
-        .select({ uid: jobs.ownerUid, team: jobs.ownerTeam })
-        .from(jobs)
-        .where(sql`${jobs.updatedAt} > ${since}`)
+      const now = await databaseNow(db)
+      for (const uid of await profilesChangedSince(db, since)) this.wake(uid)
+      const changedJobs = await jobsChangedSince(db, since)
       if (changedJobs.some((j) => j.team)) this.wakeAll()
       else for (const j of changedJobs) this.wake(j.uid)
       // Team items written without a NOTIFY (the course import, the worker's results).
-      await this.wakeTeams(await teamsChangedSince(db, since))
-      this.lastChange = now?.now ?? this.lastChange
+      await this.wakeTeams(await teamsChangedAfter(db, since))
+      this.lastChange = now
     } catch {
       // The database is restarting or closing: the next tick tries again.
     } finally {

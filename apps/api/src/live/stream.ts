@@ -1,13 +1,12 @@
 import type { ServerResponse } from 'node:http'
-import { and, asc, eq, sql } from 'drizzle-orm'
-import { jobs, riderProfiles, users, type Db } from '@veloptima/db'
+import type { Db } from '@veloptima/db'
 import type { LiveJob } from '@veloptima/contracts'
-import { visibleTo } from '../repositories/ownership.ts'
 import { unshownAfter } from '../repositories/notifications.ts'
 import { notificationJson } from '../services/notifications.ts'
 import { profileJson } from '../services/users.ts'
 import type { WakeReason } from './hub.ts'
-import { changedTeamItems, teamItemSignature } from './team-items.ts'
+import { profileWithStamp, teamItemSignature, visibleJobsChangedSince } from './repository.ts'
+import { changedTeamItems } from './team-items.ts'
 
 /** How long a commit may lag behind the seq it took (a job's last transaction is short). */
 const SETTLE_MS = 10_000
@@ -105,32 +104,14 @@ export class LiveStream {
     }
     for (const seq of this.sent.keys()) if (seq <= this.floor) this.sent.delete(seq)
 
-    const [p] = await this.db
-      .select({
-        profile: riderProfiles,
-        stamp: sql<string>`${riderProfiles.updatedAt}::text`,
-        displayName: users.displayName,
-      })
-      .from(users)
-      .leftJoin(riderProfiles, eq(riderProfiles.uid, users.uid))
-      .where(eq(users.uid, this.uid))
+    const p = await profileWithStamp(this.db, this.uid)
     const stamp = p?.profile ? p.stamp : 'none'
     if (stamp !== this.profileStamp) {
       this.profileStamp = stamp
       this.send('rider-profile', p?.profile ? profileJson(p.profile, p.displayName) : null)
     }
 
-    const changed = await this.db
-      .select({ job: jobs, stamp: sql<string>`${jobs.updatedAt}::text` })
-      .from(jobs)
-      .where(
-        and(
-          visibleTo(this.db, jobs, this.uid),
-          sql`${jobs.updatedAt} >= ${this.since}::timestamptz`,
-        ),
-      )
-      .orderBy(asc(jobs.updatedAt))
-      .limit(200)
+    const changed = await visibleJobsChangedSince(this.db, this.uid, this.since)
     for (const { job, stamp: at } of changed) {
       // Status and progress too, in case a writer changed them without touching updated_at.
       const s = `${at}|${job.status}|${job.progress}|${job.message ?? ''}`

@@ -1,9 +1,8 @@
 // Prometheus metrics of one API instance: requests by route, event-loop delay, background jobs
 // and the database pool. Each app has its own registry (tests build several apps per process).
 import type { FastifyInstance } from 'fastify'
-import { sql } from 'drizzle-orm'
-import { rows } from '@veloptima/db'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { countActiveJobs } from '../routes/metrics/repository.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,11 +53,7 @@ export function registerMetrics(app: FastifyInstance) {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const found = await rows<{ status: string; n: number }>(
-        database.db,
-        sql`select status::text as status, count(*)::int as n from jobs
-            where status in ('queued', 'running') group by status`,
-      )
+      const found = await countActiveJobs(database.db)
       this.reset()
       this.set({ status: 'queued' }, 0)
       this.set({ status: 'running' }, 0)

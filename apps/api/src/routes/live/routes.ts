@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { sql } from 'drizzle-orm'
-import { rows } from '@veloptima/db'
 import { LiveHub } from '../../live/hub.ts'
+import { databaseNow } from '../../live/repository.ts'
 import { LiveStream } from '../../live/stream.ts'
 import { user } from '../../plugins/policy.ts'
 import { uidOf } from '../platform-context.ts'
@@ -45,7 +44,7 @@ export async function liveRoutes(app: FastifyInstance) {
     const query = (request.query as { last_event_id?: string }).last_event_id
     const resume = Number.parseInt(String(header ?? query ?? '0'), 10)
     const lastSeq = Number.isSafeInteger(resume) && resume > 0 ? resume : 0
-    const [now] = await rows<{ now: string }>(database.db, sql`select now()::text as now`)
+    const now = await databaseNow(database.db)
 
     reply.hijack()
     const res = reply.raw
@@ -55,7 +54,7 @@ export async function liveRoutes(app: FastifyInstance) {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     })
-    const stream = new LiveStream(database.db, uid, res, lastSeq, now!.now)
+    const stream = new LiveStream(database.db, uid, res, lastSeq, now)
     stream.write(`retry: ${config.LIVE_RETRY_MS}\n\n`)
     const unsubscribe = hub.subscribe(uid, stream.wake)
     const heartbeat = setInterval(() => stream.write(': ping\n\n'), config.LIVE_HEARTBEAT_MS)
