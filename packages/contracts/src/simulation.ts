@@ -139,6 +139,22 @@ export const courseSummarySchema = z.object({
 })
 export type CourseSummary = z.infer<typeof courseSummarySchema>
 
+/** POST /api/courses/import: the new course and what reading the file repaired. */
+export const importedCourseSchema = courseSummarySchema.extend({
+  segment_count: z.number().int(),
+  cleaning: z.object({
+    points_read: z.number().int(),
+    points_used: z.number().int(),
+    elevation_filled: z.number().int(),
+    spikes_removed: z.number().int(),
+    distance_source: z.enum(['positions', 'recorded']),
+    position_spikes_removed: z.number().int(),
+  }),
+  /** What the import repaired, for the user (docs/limits-input.md). */
+  warnings: z.array(z.string()),
+})
+export type ImportedCourse = z.infer<typeof importedCourseSchema>
+
 /** GET /api/courses/:id: with track and segments. */
 export const courseSchema = courseSummarySchema.extend({
   track: courseTrackSchema.nullable(),
@@ -443,3 +459,6 @@ export const fileMetaSchema = z.object({
 })
 export type FileMeta = z.infer<typeof fileMetaSchema>
 export const fileMetaPatchSchema = z.object({ name: z.string().trim().min(1).max(255) }).strict()
+/** GET /api/files/:id/download-url: a short-lived signed URL of the file. */
+export const downloadUrlSchema = z.object({ url: z.string(), expires_at: timestampSchema })
+export type DownloadUrl = z.infer<typeof downloadUrlSchema>

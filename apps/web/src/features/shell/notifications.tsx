@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef } from 'react'
 import { useNavigate } from 'react-router'
 import type { NavigateFunction } from 'react-router'
 import { toast } from '../../lib/toast.tsx'
-import type { Notification } from '@veloptima/contracts'
+import type { DownloadUrl, Notification } from '@veloptima/contracts'
 import { DownloadIcon } from '../../components/icons.tsx'
 import { api } from '../../lib/api-client.ts'
 import { useAuth } from '../../lib/auth.ts'
@@ -14,7 +14,7 @@ import { unshownNotificationsQuery } from './lib/queries.ts'
 async function downloadUrlOf(n: Notification): Promise<string | undefined> {
   if (!n.download_blob) return undefined
   try {
-    const { url } = await api<{ url: string }>(
+    const { url } = await api<DownloadUrl>(
       `/api/files/${encodeURIComponent(n.download_blob)}/download-url`,
     )
     return url

@@ -20,14 +20,25 @@ const resultPath = (type: string, optimizationId: string, id: string) =>
 const isActive = (job: JobState | undefined) =>
   job !== undefined && (job.state === 'queued' || job.state === 'running')
 
+/** What the run shows from its start until the job's first answer. */
+const queuedJob = (started: RunStarted): JobState => ({
+  id: started.job_id,
+  kind: 'optimization',
+  state: 'queued',
+  progress: 0,
+  message: 'Queued',
+  attempts: 0,
+  created_at: new Date().toISOString(),
+  started_at: null,
+  finished_at: null,
+})
+
 /** The state of the started run's job, polled while it is queued or running. */
 function useRunJob(started: RunStarted | null) {
   const query = useQuery({
     ...jobQuery(started?.job_id ?? ''),
     enabled: started !== null,
-    placeholderData: started
-      ? { id: started.job_id, state: 'queued', progress: 0, message: 'Queued' }
-      : undefined,
+    placeholderData: started ? queuedJob(started) : undefined,
     refetchInterval: (q) => (!q.state.error && isActive(q.state.data) ? POLL_MS : false),
   })
   return { job: started ? query.data : undefined, error: started ? query.error : null }

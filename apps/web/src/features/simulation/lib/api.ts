@@ -4,15 +4,28 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type {
   Course,
   CourseSummary,
+  DownloadUrl,
+  ImportedCourse,
+  JobState,
   Optimization,
   OptimizationResult,
   RiderSetup,
+  RunStarted,
 } from '@veloptima/contracts'
 import { api, ApiError } from '../../../lib/api-client.ts'
 import { uploadWithProgress } from '../../../lib/upload.ts'
 import { itemQuery } from './queries.ts'
 
-export type { Course, CourseSummary, Optimization, OptimizationResult, RiderSetup }
+export type {
+  Course,
+  CourseSummary,
+  ImportedCourse,
+  JobState,
+  Optimization,
+  OptimizationResult,
+  RiderSetup,
+  RunStarted,
+}
 
 export type Loaded<T> = {
   data: T | undefined
@@ -42,13 +55,6 @@ export function useApiData<T>(path: string | null): Loaded<T> {
   }
 }
 
-export type ImportedCourse = CourseSummary & {
-  segment_count: number
-  cleaning: { points_read: number; points_used: number; spikes_removed: number }
-  /** What the import repaired, for the user (docs/limits-input.md). */
-  warnings?: string[]
-}
-
 /**
  * POST /api/courses/import as multipart, with upload progress (lib/upload.ts). Rejects with the
  * API's ApiError (e.g. `invalid-course-file` naming the problem).
@@ -65,21 +71,9 @@ export async function uploadCourse(
   return uploadWithProgress<ImportedCourse>('/api/courses/import', form, onProgress)
 }
 
-export type JobState = {
-  id: string
-  state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
-  progress: number
-  message: string | null
-  result_id?: string
-  export_file_id?: string
-  error?: { code: string; message: string }
-}
-
-export type RunStarted = { job_id: string; result_id: string; version: number; state: string }
-
 /** Opens a stored file (export) through a short-lived signed URL. */
 export async function downloadFile(fileId: string) {
-  const { url } = await api<{ url: string }>(`/api/files/${fileId}/download-url`)
+  const { url } = await api<DownloadUrl>(`/api/files/${fileId}/download-url`)
   window.location.assign(url)
 }
 

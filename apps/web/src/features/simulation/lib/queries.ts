@@ -7,6 +7,7 @@ import type {
   Course,
   CourseForecast,
   CourseSummary,
+  JobState,
   Optimization,
   OptimizationResult,
   Page,
@@ -14,7 +15,6 @@ import type {
 } from '@veloptima/contracts'
 import { api } from '../../../lib/api-client.ts'
 import { retryServerErrors } from '../../../lib/query.ts'
-import type { JobState } from './api.ts'
 
 export type OptimizationType = Optimization['type']
 export type ResultSummary = Omit<OptimizationResult, 'inputs' | 'result'>
