@@ -7,7 +7,7 @@ import type { Course } from '../lib/api.ts'
 import { errorMessage } from '../lib/api.ts'
 import { setSurface, surfaceLengths, trimCourse } from '../lib/course-edit.ts'
 import { Field, Select } from '../../../components/form.tsx'
-import { Button } from './ui.tsx'
+import { Button, OutcomeLine, type Outcome } from './ui.tsx'
 
 type Surface = 'smooth' | 'normal' | 'rough'
 const SURFACES = [
@@ -27,7 +27,7 @@ export function CourseEditor({ course, onSaved }: { course: Course; onSaved(c: C
     to: shown(total),
     surface: 'rough' as Surface,
   })
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
   const [busy, setBusy] = useState(false)
 
   const metres = (label: string, text: string) => {
@@ -135,14 +135,7 @@ export function CourseEditor({ course, onSaved }: { course: Course; onSaved(c: C
         Smooth {shown(lengths.smooth)} {unit} · normal {shown(lengths.normal)} {unit} · rough{' '}
         {shown(lengths.rough)} {unit}
       </p>
-      {message ? (
-        <p
-          role={message.ok ? 'status' : 'alert'}
-          className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-700'}`}
-        >
-          {message.text}
-        </p>
-      ) : null}
+      <OutcomeLine outcome={message} />
     </div>
   )
 }

@@ -4,12 +4,12 @@ import { Link } from 'react-router'
 import type { MyTeam } from '@veloptima/contracts'
 import { OwnerSelect } from '../../../components/owner-control.tsx'
 import { Field, Select, type fieldBinder } from '../../../components/form.tsx'
-import { Button, Card, PageHeader } from './ui.tsx'
+import { Button, Card, OutcomeLine, PageHeader, type Outcome } from './ui.tsx'
 import type { CourseSummary, RiderSetup } from '../lib/api.ts'
 import { CONSTRAINTS, type OptimizationForm } from '../lib/optimization-form.ts'
 
 export type Kind = 'pacing' | 'equipment'
-export type Status = { ok: boolean; text: string } | null
+export type Status = Outcome | null
 
 export type Bind = ReturnType<typeof fieldBinder<OptimizationForm>>
 export type SetField = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) => void
@@ -138,14 +138,7 @@ export function SaveRow({
       <Button type="submit" disabled={saving}>
         {saving ? 'Saving…' : label}
       </Button>
-      {status ? (
-        <p
-          role={status.ok ? 'status' : 'alert'}
-          className={`text-sm ${status.ok ? 'text-green-700' : 'text-red-700'}`}
-        >
-          {status.text}
-        </p>
-      ) : null}
+      <OutcomeLine outcome={status} />
     </div>
   )
 }

@@ -18,7 +18,7 @@ import { percent } from '../lib/format.ts'
 import { initialSections, sectionCourse, sectionsToJson } from '../lib/sections.ts'
 import { ElevationChart } from './elevation-chart.tsx'
 import { Field, inputClass } from '../../../components/form.tsx'
-import { Button } from './ui.tsx'
+import { Button, OutcomeLine, type Outcome } from './ui.tsx'
 
 const LEVELS: { value: SectionLevel; label: string }[] = [
   { value: 'coarse', label: 'Coarse' },
@@ -39,7 +39,7 @@ export function SectionsPanel({
   const arrays = useMemo(() => sectionCourse(course.segments), [course.segments])
   const [state, setState] = useState(() => initialSections(course))
   const [busy, setBusy] = useState(false)
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
   const rows = useMemo(() => summarizeSections(arrays, state.sections), [arrays, state.sections])
 
   if (arrays.n === 0) return <p className="text-sm text-slate-500">No segments in this course.</p>
@@ -151,14 +151,7 @@ export function SectionsPanel({
         onRename={rename}
         onEdit={edit}
       />
-      {message ? (
-        <p
-          role={message.ok ? 'status' : 'alert'}
-          className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-700'}`}
-        >
-          {message.text}
-        </p>
-      ) : null}
+      <OutcomeLine outcome={message} />
     </div>
   )
 }

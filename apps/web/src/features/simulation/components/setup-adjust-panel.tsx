@@ -15,7 +15,7 @@ import {
   type SetupOverride,
 } from '../lib/setup-override.ts'
 import { Field } from '../../../components/form.tsx'
-import { Button } from './ui.tsx'
+import { Button, OutcomeLine, type Outcome } from './ui.tsx'
 
 export function SetupAdjustPanel({
   setup,
@@ -36,7 +36,7 @@ export function SetupAdjustPanel({
   const read = readOverride(texts, setup, stored, system)
   const [newName, setNewName] = useState('')
   const [busy, setBusy] = useState(false)
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
   const changed = new Set(read.changed)
   const invalid = Object.keys(read.errors).length > 0
   const fields = OVERRIDE_FIELDS.filter((f) => f.key !== 'cda1' || setup.positions.length > 1)
@@ -156,14 +156,7 @@ export function SetupAdjustPanel({
           </div>
         </div>
       ) : null}
-      {message ? (
-        <p
-          role={message.ok ? 'status' : 'alert'}
-          className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-700'}`}
-        >
-          {message.text}
-        </p>
-      ) : null}
+      <OutcomeLine outcome={message} />
     </div>
   )
 }

@@ -48,6 +48,22 @@ export function ErrorBox({
   )
 }
 
+/** What an action came to: a note when it worked, an alert naming what failed. */
+export type Outcome = { ok: boolean; text: string }
+
+/** An action's outcome under its controls (nothing before the first one). */
+export function OutcomeLine({ outcome }: { outcome: Outcome | null }) {
+  if (!outcome) return null
+  return (
+    <p
+      role={outcome.ok ? 'status' : 'alert'}
+      className={`text-sm ${outcome.ok ? 'text-green-700' : 'text-red-700'}`}
+    >
+      {outcome.text}
+    </p>
+  )
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p role="status" className="text-sm text-slate-500">

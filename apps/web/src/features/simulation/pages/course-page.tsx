@@ -7,7 +7,17 @@ import { ElevationChart } from '../components/elevation-chart.tsx'
 import { RouteMap } from '../components/route-map.tsx'
 import { SectionsPanel } from '../components/sections-panel.tsx'
 import { Field, Select } from '../../../components/form.tsx'
-import { Button, Card, ErrorBox, Loading, Page, PageHeader, Stat } from '../components/ui.tsx'
+import {
+  Button,
+  Card,
+  ErrorBox,
+  Loading,
+  OutcomeLine,
+  type Outcome,
+  Page,
+  PageHeader,
+  Stat,
+} from '../components/ui.tsx'
 import { errorMessage, useApiData, type Course } from '../lib/api.ts'
 import { GRADE_WINDOW_M, gradeRangeOf } from '../lib/course-edit.ts'
 import { percent } from '../lib/format.ts'
@@ -58,7 +68,7 @@ function CourseView({ course: c, onSaved }: { course: Course; onSaved(course: Co
   const [name, setName] = useState(c.name)
   const [surface, setSurface] = useState<Surface>(c.settings.surface ?? 'normal')
   const [saving, setSaving] = useState(false)
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
   const editable = !c.sample
 
   async function save() {
@@ -138,14 +148,7 @@ function CourseView({ course: c, onSaved }: { course: Course; onSaved(course: Co
             ) : (
               <p className="text-xs text-slate-500">Sample courses cannot be changed.</p>
             )}
-            {message ? (
-              <p
-                role={message.ok ? 'status' : 'alert'}
-                className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-700'}`}
-              >
-                {message.text}
-              </p>
-            ) : null}
+            <OutcomeLine outcome={message} />
           </form>
         </Card>
       </div>

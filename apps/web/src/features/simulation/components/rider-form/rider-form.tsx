@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router'
 import { pacingGaps, type RiderSetupForm } from '@veloptima/contracts'
 import { api, ApiError } from '../../../../lib/api-client.ts'
 import { OwnerSelect, useNewItemOwner } from '../../../../components/owner-control.tsx'
-import { Button, Page, PageHeader } from '../ui.tsx'
+import { Button, OutcomeLine, Page, PageHeader, type Outcome } from '../ui.tsx'
 import { PrefillSummary } from '../setup-prefill.tsx'
 import { errorMessage, type RiderSetup } from '../../lib/api.ts'
 import type { ProfileValues, SetupForm } from '../../lib/setup-form.ts'
@@ -17,8 +17,6 @@ import { RiderCard } from './rider-card.tsx'
 import { fieldErrorsOf } from './schema.ts'
 import { TyresCard } from './tyres-card.tsx'
 import { useRiderForm } from './use-rider-form.ts'
-
-type Status = { ok: boolean; text: string }
 
 /** The first message of the form's errors, in the order the schema found them (the form's). */
 function firstMessage(errors: unknown): string | undefined {
@@ -45,7 +43,7 @@ export function RiderForm({
   const { form } = state
   const [owner, setOwner, teams] = useNewItemOwner()
   const [prefilled] = useState(() => (setup ? null : profile))
-  const [status, setStatus] = useState<Status | null>(null)
+  const [status, setStatus] = useState<Outcome | null>(null)
 
   const save = useMutation({
     mutationFn: (body: RiderSetupForm) =>
@@ -120,14 +118,7 @@ export function RiderForm({
             <Link to="/simulation/riders" className="text-sm text-slate-600 underline">
               Back to rider setups
             </Link>
-            {status ? (
-              <p
-                role={status.ok ? 'status' : 'alert'}
-                className={`text-sm ${status.ok ? 'text-green-700' : 'text-red-700'}`}
-              >
-                {status.text}
-              </p>
-            ) : null}
+            <OutcomeLine outcome={status} />
           </div>
         </form>
       </FormProvider>
