@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { describe, expect, it } from 'vitest'
+import { suiteApp } from './helpers.ts'
 import { apiRoutes } from './route-table.ts'
 
 // No endpoint accepts a request without a valid session token, except health, readiness, the
@@ -25,11 +25,7 @@ const PUBLIC = new Set([
 const SIGNED = new Set(['GET /api/files/download', 'POST /api/admin/command'])
 
 describe('every API route requires a session token', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await startTestApp()
-  })
-  afterAll(() => t.close())
+  const t = suiteApp()
 
   it('finds the routes of the app, including the public ones', () => {
     const names = apiRoutes(t.app).map((r) => `${r.method} ${r.path}`)

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { claimGrants, subscriptions, teamMembers, users } from '@veloptima/db'
 import { DEMO_PASSWORD } from '../src/idp/index.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { forSuite, suiteApp } from './helpers.ts'
 import { signInWithPassword, startIdentity } from './idp-flow.ts'
 
 type Identity = Awaited<ReturnType<typeof startIdentity>>
@@ -153,11 +153,7 @@ describe('POST /api/auth/custom-token', () => {
 })
 
 describe('GET /api/public-config', () => {
-  let id: Identity
-  beforeAll(async () => {
-    id = await startIdentity()
-  })
-  afterAll(() => id.close())
+  const id = forSuite(() => startIdentity())
 
   it('tells the SPA the embedded provider’s domain, client and audience, without a session', async () => {
     const response = await id.t.app.inject({ method: 'GET', url: '/api/public-config' })
@@ -174,11 +170,7 @@ describe('GET /api/public-config', () => {
 })
 
 describe('custom-token rate limit', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await startTestApp()
-  })
-  afterAll(() => t.close())
+  const t = suiteApp()
 
   it('answers too-many-requests after 60 exchanges a minute from one address', async () => {
     const codes: string[] = []

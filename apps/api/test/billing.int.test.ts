@@ -9,7 +9,7 @@ import { stripeCustomers, stripeEvents, subscriptions } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { Accounts } from '../src/idp/accounts.ts'
 import { computeClaims } from '../src/services/claims.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { startTestApp, type TestApp, forSuite } from './helpers.ts'
 import { signInWithPassword, startIdentity } from './idp-flow.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
 import { SseClient } from './sse-client.ts'
@@ -338,20 +338,20 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
 // stores a plan, and the next custom-token exchange (what the browser does on the live
 // notification) carries the plan's claims without signing out.
 describe('billing: the next session token carries the plan', () => {
-  let id: Awaited<ReturnType<typeof startIdentity>>
-  beforeAll(async () => {
-    id = await startIdentity({
+  const id = forSuite(() =>
+    startIdentity({
       STRIPE_SECRET_KEY: KEY,
       STRIPE_WEBHOOK_SECRET: SECRET,
       STRIPE_PRICE_AERO_YEAR: 'price_aero_y',
-    })
+    }),
+  )
+  beforeAll(async () => {
     await new Accounts(id.t.database.db).create({
       email: 'ann@example.com',
       name: 'Ann',
       password: 'ann-password-1',
     })
   })
-  afterAll(() => id.close())
 
   it('webhook → custom-token claims include create:simulations and access:aerooptimization', async () => {
     const { tokens } = await signInWithPassword(id.settings, 'ann@example.com', 'ann-password-1')

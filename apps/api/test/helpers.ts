@@ -1,6 +1,7 @@
 // Integration-test helpers: a real app on a fresh migrated database (PGlite or PostgreSQL,
-// by DB_DRIVER), and session tokens for made-up callers.
+// by DB_DRIVER), session tokens for made-up callers, and what a suite starts once for its tests.
 import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll } from 'vitest'
 import { openTestDatabase } from '@veloptima/db/testing'
 import type { Database } from '@veloptima/db'
 import { buildApp } from '../src/app.ts'
@@ -49,3 +50,29 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
   }
 }
+
+/**
+ * What `start` makes, started before the suite's tests and closed after them. The object returned
+ * stands for the started one from the suite's first hook on; reading it earlier throws.
+ */
+export function forSuite<T extends object & { close(): Promise<void> }>(
+  start: () => Promise<T>,
+): T {
+  let started: T | undefined
+  beforeAll(async () => {
+    started = await start()
+  })
+  afterAll(() => started?.close())
+  return new Proxy({} as T, {
+    get(_, key) {
+      if (!started) throw new Error(`${String(key)} read before the suite started`)
+      return Reflect.get(started, key)
+    },
+  })
+}
+
+/** A test app for the suite's tests (see startTestApp). */
+export const suiteApp = (env: Record<string, string> = {}) => forSuite(() => startTestApp(env))
+
+/** An empty, migrated database for the suite's tests. */
+export const suiteDatabase = () => forSuite(openTestDatabase)

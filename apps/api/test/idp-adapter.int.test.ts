@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTestDatabase } from '@veloptima/db/testing'
-import type { Database } from '@veloptima/db'
+import { describe, expect, it } from 'vitest'
 import { postgresAdapter, sweepExpired } from '../src/idp/adapter.ts'
+import { suiteDatabase } from './helpers.ts'
 
 // The provider's storage contract (oidc-provider's Adapter): upsert/find by id, uid and user
 // code, consume, destroy, revoke by grant, expiry.
 describe('Postgres adapter of the identity provider', () => {
-  let database: Database
-  beforeAll(async () => {
-    database = await openTestDatabase()
-  })
-  afterAll(() => database.close())
+  const database = suiteDatabase()
 
   it('stores, finds, updates and destroys a payload per kind', async () => {
     const Adapter = postgresAdapter(database.db)

@@ -1,21 +1,18 @@
 // The sign-in attempt limits in the database (idp/rate-limit.ts), shared by every process: two
 // limiters on one database stand for two API processes. An attempt is counted before the
 // expensive work it guards, so concurrent attempts get through no more often than the limit.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { and, eq } from 'drizzle-orm'
-import { idpPayloads, type Database } from '@veloptima/db'
-import { openTestDatabase, testDriver } from '@veloptima/db/testing'
+import { idpPayloads } from '@veloptima/db'
+import { testDriver } from '@veloptima/db/testing'
 import { sweepExpired } from '../src/idp/adapter.ts'
 import { AttemptLimits, type LimitRule } from '../src/idp/rate-limit.ts'
+import { suiteDatabase } from './helpers.ts'
 
 const MINUTE = 60_000
 
 describe(`sign-in attempt limits on ${testDriver()}`, () => {
-  let database: Database
-  beforeAll(async () => {
-    database = await openTestDatabase()
-  })
-  afterAll(() => database.close())
+  const database = suiteDatabase()
 
   it('lets exactly `limit` of 60 concurrent attempts from two processes through', async () => {
     const rule: LimitRule = { type: 'window', limit: 7, windowMs: MINUTE }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createRemoteJWKSet } from 'jose'
 import { verifyIdToken } from '../src/services/provider-tokens.ts'
 import { DEMO_PASSWORD } from '../src/idp/index.ts'
@@ -11,15 +11,10 @@ import {
   signInWithPassword,
   startIdentity,
 } from './idp-flow.ts'
-
-type Identity = Awaited<ReturnType<typeof startIdentity>>
+import { forSuite } from './helpers.ts'
 
 describe('embedded identity provider', () => {
-  let id: Identity
-  beforeAll(async () => {
-    id = await startIdentity()
-  })
-  afterAll(() => id.close())
+  const id = forSuite(() => startIdentity())
 
   it('publishes Auth0-compatible endpoints under an issuer with a trailing slash', async () => {
     const discovery = (await (
@@ -339,11 +334,7 @@ describe('embedded identity provider', () => {
 })
 
 describe('sign-up limit', () => {
-  let id: Identity
-  beforeAll(async () => {
-    id = await startIdentity()
-  })
-  afterAll(() => id.close())
+  const id = forSuite(() => startIdentity())
 
   it('lets one address create 10 accounts an hour, then answers too-many-requests', async () => {
     const statuses: number[] = []

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { jobs } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { startTestApp, type TestApp, suiteApp } from './helpers.ts'
 
 /** The value of one sample line `name{labels} value` of a Prometheus text exposition. */
 function sample(text: string, series: string): number | undefined {
@@ -13,11 +13,7 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe(`GET /api/metrics on ${testDriver()}`, () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await startTestApp()
-  })
-  afterAll(() => t.close())
+  const t = suiteApp()
 
   const scrape = async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/metrics' })

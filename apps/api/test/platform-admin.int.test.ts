@@ -4,14 +4,15 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
-import { claimGrants, users, type Database } from '@veloptima/db'
-import { openTestDatabase, testDriver } from '@veloptima/db/testing'
+import { claimGrants, users } from '@veloptima/db'
+import { testDriver } from '@veloptima/db/testing'
 import { AdminError, runAdminCommand } from '../src/admin/commands.ts'
 import { adminFile } from '../src/admin/endpoint.ts'
 import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
 import { persistentDatabase, type PersistentDb } from './persistent-db.ts'
+import { suiteDatabase } from './helpers.ts'
 
 const run = promisify(execFile)
 const cli = fileURLToPath(new URL('../src/admin/cli.ts', import.meta.url))
@@ -33,15 +34,13 @@ async function admin(env: Record<string, string>, ...argv: string[]) {
 }
 
 describe(`admin commands on ${testDriver()}`, () => {
-  let database: Database
+  const database = suiteDatabase()
   beforeAll(async () => {
-    database = await openTestDatabase()
     await database.db.insert(users).values([
       { uid: 'u-ann', email: 'ann@example.com', displayName: 'Ann' },
       { uid: 'u-ben', email: 'ben@example.com', displayName: 'Ben' },
     ])
   })
-  afterAll(() => database.close())
   const cmd = (...argv: string[]) => runAdminCommand(database.db, argv)
 
   it('lists users, grants and revokes claims, disables and enables', async () => {

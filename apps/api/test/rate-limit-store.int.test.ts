@@ -10,13 +10,10 @@ import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { countRequest, sweepRateLimits } from '../src/routes/auth/rate-limit-store.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
+import { suiteDatabase } from './helpers.ts'
 
 describe('rate-limit counters in the database', () => {
-  let database: Database
-  beforeAll(async () => {
-    database = await openTestDatabase()
-  })
-  afterAll(() => database.close())
+  const database = suiteDatabase()
 
   it('counts the requests of a fixed window and starts a new one after it ends', async () => {
     const first = await countRequest(database.db, 'k1', 800)

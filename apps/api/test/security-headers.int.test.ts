@@ -1,10 +1,10 @@
 // Browser lockdown: the app's and the identity provider's security headers, the
 // provider's inline blocks allowed by their exact hash, and its cookies.
 import { createHash } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { tileSource } from '../src/plugins/security.ts'
 import { authorize, Browser, startIdentity } from './idp-flow.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { forSuite, suiteApp } from './helpers.ts'
 
 /** Directive name → its sources, from a Content-Security-Policy header. */
 function csp(header: string | undefined): Record<string, string[]> {
@@ -21,16 +21,12 @@ function csp(header: string | undefined): Record<string, string[]> {
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
 
 describe('the app’s security headers (http)', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await startTestApp({
-      HOST: 'localhost',
-      PORT: '3000',
-      IDP_PORT: '4000',
-      MAP_TILE_URL: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png',
-    })
+  const t = suiteApp({
+    HOST: 'localhost',
+    PORT: '3000',
+    IDP_PORT: '4000',
+    MAP_TILE_URL: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png',
   })
-  afterAll(() => t.close())
 
   it('sends a strict CSP on API answers and on the SPA fallback alike', async () => {
     for (const url of ['/api/health', '/some/page/of/the/app']) {
@@ -70,11 +66,7 @@ describe('the app’s security headers (http)', () => {
 })
 
 describe('the app’s security headers (https)', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await startTestApp({ PUBLIC_URL: 'https://veloptima.example.org' })
-  })
-  afterAll(() => t.close())
+  const t = suiteApp({ PUBLIC_URL: 'https://veloptima.example.org' })
 
   it('adds HSTS and upgrade-insecure-requests only when served over https', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' })
@@ -86,11 +78,7 @@ describe('the app’s security headers (https)', () => {
 })
 
 describe('the identity provider’s pages', () => {
-  let id: Awaited<ReturnType<typeof startIdentity>>
-  beforeAll(async () => {
-    id = await startIdentity()
-  })
-  afterAll(() => id.close())
+  const id = forSuite(() => startIdentity())
 
   it('the sign-in page: a CSP allowing exactly its own inline style, no framing, lax http-only cookies', async () => {
     const browser = new Browser()

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadSessionTokens } from '../src/services/session-token.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 
 describe('session tokens', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await startTestApp()
-  })
-  afterAll(() => t.close())
+  const t = suiteApp()
 
   it('round-trips the caller and keeps only true claims', async () => {
     const tokens = await loadSessionTokens(t.database, 'http://x')

@@ -1,8 +1,8 @@
 // TRUST_PROXY (several API processes behind nginx): behind a trusted balancer the
 // per-address limits count the client's address from X-Forwarded-For, not the balancer's; a
 // request from an untrusted peer cannot pick its address with that header.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { describe, expect, it } from 'vitest'
+import { type TestApp, suiteApp } from './helpers.ts'
 
 /** The codes of `n` token exchanges with this X-Forwarded-For (inject connects from 127.0.0.1). */
 async function exchanges(t: TestApp, n: number, forwardedFor: string) {
@@ -20,11 +20,7 @@ async function exchanges(t: TestApp, n: number, forwardedFor: string) {
 }
 
 describe('TRUST_PROXY=127.0.0.1: the client address comes from the balancer', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await startTestApp({ TRUST_PROXY: '127.0.0.1' })
-  })
-  afterAll(() => t.close())
+  const t = suiteApp({ TRUST_PROXY: '127.0.0.1' })
 
   it('limits each client behind the balancer on its own (60 a minute each)', async () => {
     const first = await exchanges(t, 61, '203.0.113.1')
@@ -36,11 +32,7 @@ describe('TRUST_PROXY=127.0.0.1: the client address comes from the balancer', ()
 })
 
 describe('TRUST_PROXY unset: X-Forwarded-For is ignored', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await startTestApp()
-  })
-  afterAll(() => t.close())
+  const t = suiteApp()
 
   it('counts by the connecting address whatever the header says', async () => {
     const first = await exchanges(t, 60, '203.0.113.1')
