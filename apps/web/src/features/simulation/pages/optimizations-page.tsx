@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Link, useSearchParams } from 'react-router'
-import { ButtonLink, EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
-import { OwnerControl } from '../../../components/owner-control.tsx'
+import { OwnedList } from '../components/owned-list.tsx'
+import { ButtonLink, Page, PageHeader } from '../components/ui.tsx'
 import { optimizationListQuery } from '../lib/queries.ts'
 import { formatDate } from '../lib/format.ts'
 
@@ -11,7 +11,6 @@ export function OptimizationsPage() {
   const [params] = useSearchParams()
   const raw = params.get('type')
   const type = raw === 'pacing' || raw === 'equipment' ? raw : null
-  const client = useQueryClient()
   const list = useQuery(optimizationListQuery(type))
   const tab = (t: 'pacing' | 'equipment' | null, label: string) => (
     <Link
@@ -41,33 +40,25 @@ export function OptimizationsPage() {
         {tab('equipment', 'Equipment')}
       </nav>
       <div className="mt-4">
-        {list.error ? <ErrorBox>{list.error.message}</ErrorBox> : null}
-        {list.isPending ? <Loading what="optimizations" /> : null}
-        {list.data?.length === 0 ? <EmptyState>No optimizations yet.</EmptyState> : null}
-        {list.data && list.data.length > 0 ? (
-          <ul className="divide-y divide-slate-200 rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-            {list.data.map((o) => (
-              <li key={o.id} className="flex items-center justify-between px-4 py-3">
-                <Link
-                  to={`/simulation/optimizations/${o.type}/${o.id}`}
-                  className="font-medium text-slate-900 hover:text-brand-700"
-                >
-                  {o.name}
-                </Link>
-                <span className="flex flex-wrap items-center gap-3">
-                  <span className="text-xs text-slate-500">
-                    {o.type} · updated {formatDate(o.updated_at)}
-                  </span>
-                  <OwnerControl
-                    collection="optimizations"
-                    item={o}
-                    onMoved={() => void client.invalidateQueries({ queryKey: ['optimizations'] })}
-                  />
-                </span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <OwnedList
+          list={list}
+          what="optimizations"
+          collection="optimizations"
+          empty="No optimizations yet."
+          name={(o) => (
+            <Link
+              to={`/simulation/optimizations/${o.type}/${o.id}`}
+              className="font-medium text-slate-900 hover:text-brand-700"
+            >
+              {o.name}
+            </Link>
+          )}
+          facts={(o) => (
+            <span className="text-xs text-slate-500">
+              {o.type} · updated {formatDate(o.updated_at)}
+            </span>
+          )}
+        />
       </div>
     </Page>
   )

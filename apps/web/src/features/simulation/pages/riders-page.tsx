@@ -1,15 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { pacingGaps } from '@veloptima/contracts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
-import { ButtonLink, EmptyState, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
-import { OwnerControl } from '../../../components/owner-control.tsx'
+import { OwnedList } from '../components/owned-list.tsx'
+import { ButtonLink, Page, PageHeader } from '../components/ui.tsx'
 import { riderSetupListQuery } from '../lib/queries.ts'
 import { BIKE_TYPES } from '../lib/setup-form.ts'
 
 export function RidersPage() {
   const { system } = useUnits()
-  const client = useQueryClient()
   const setups = useQuery(riderSetupListQuery())
   return (
     <Page>
@@ -20,60 +19,49 @@ export function RidersPage() {
         <ButtonLink to="/simulation/riders/new">New rider setup</ButtonLink>
       </PageHeader>
       <div className="mt-6">
-        {setups.error ? <ErrorBox>{setups.error.message}</ErrorBox> : null}
-        {setups.isPending ? <Loading what="rider setups" /> : null}
-        {setups.data?.length === 0 ? (
-          <EmptyState>
-            No rider setups yet.{' '}
-            <Link className="text-brand-700 underline" to="/simulation/riders/new">
-              Create your first
-            </Link>
-            .
-          </EmptyState>
-        ) : null}
-        {setups.data && setups.data.length > 0 ? (
-          <ul className="divide-y divide-slate-200 rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-            {setups.data.map((s) => (
-              <li
-                key={s.id}
-                className="flex flex-wrap items-center justify-between gap-2 px-4 py-3"
+        <OwnedList
+          list={setups}
+          what="rider setups"
+          collection="rider-setups"
+          empty={
+            <>
+              No rider setups yet.{' '}
+              <Link className="text-brand-700 underline" to="/simulation/riders/new">
+                Create your first
+              </Link>
+              .
+            </>
+          }
+          name={(s) => (
+            <>
+              <Link
+                to={`/simulation/riders/${s.id}`}
+                className="font-medium text-slate-900 hover:text-brand-700"
               >
-                <div>
-                  <Link
-                    to={`/simulation/riders/${s.id}`}
-                    className="font-medium text-slate-900 hover:text-brand-700"
-                  >
-                    {s.name}
-                  </Link>
-                  <p className="text-xs text-slate-500">
-                    {BIKE_TYPES.find((b) => b.value === s.bike_type)?.label}
-                  </p>
-                  {pacingGaps(s).length > 0 ? (
-                    <p className="text-xs font-medium text-amber-800" data-testid="setup-gaps">
-                      A pacing plan needs{' '}
-                      {pacingGaps(s)
-                        .map((g) => g.label)
-                        .join(' and ')}
-                      : open the setup to add {pacingGaps(s).length > 1 ? 'them' : 'it'}.
-                    </p>
-                  ) : null}
-                </div>
-                <div className="flex flex-wrap items-center gap-3">
-                  <p className="text-sm text-slate-700 tabular-nums">
-                    {formatQuantity('mass', s.rider_mass, system)} · CdA{' '}
-                    {s.positions.map((p) => p.cda.toFixed(3)).join(' / ')} m²
-                    {s.cp ? ` · CP ${s.cp} W` : ''}
-                  </p>
-                  <OwnerControl
-                    collection="rider-setups"
-                    item={s}
-                    onMoved={() => void client.invalidateQueries({ queryKey: ['rider-setups'] })}
-                  />
-                </div>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+                {s.name}
+              </Link>
+              <p className="text-xs text-slate-500">
+                {BIKE_TYPES.find((b) => b.value === s.bike_type)?.label}
+              </p>
+              {pacingGaps(s).length > 0 ? (
+                <p className="text-xs font-medium text-amber-800" data-testid="setup-gaps">
+                  A pacing plan needs{' '}
+                  {pacingGaps(s)
+                    .map((g) => g.label)
+                    .join(' and ')}
+                  : open the setup to add {pacingGaps(s).length > 1 ? 'them' : 'it'}.
+                </p>
+              ) : null}
+            </>
+          )}
+          facts={(s) => (
+            <p className="text-sm text-slate-700 tabular-nums">
+              {formatQuantity('mass', s.rider_mass, system)} · CdA{' '}
+              {s.positions.map((p) => p.cda.toFixed(3)).join(' / ')} m²
+              {s.cp ? ` · CP ${s.cp} W` : ''}
+            </p>
+          )}
+        />
       </div>
     </Page>
   )
