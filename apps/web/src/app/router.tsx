@@ -1,4 +1,4 @@
-import { lazy } from 'react'
+import { lazy, type ComponentType } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { aeroRoutes } from '../features/aero/routes.tsx'
 import { HomePage } from '../features/home/home-page.tsx'
@@ -19,6 +19,30 @@ const SignedInHome = lazy(() =>
 /** The access gate, loaded with the pages it guards rather than with the landing page. */
 const requireAccess = () =>
   import('../features/shell/require-access.tsx').then((m) => m.RequireAccess)
+
+/**
+ * A page in the plain frame behind the access gate: its module and the gate load together,
+ * `page` picks the page's component from the module.
+ */
+const gatedPlainPage =
+  <M,>(
+    load: () => Promise<M>,
+    page: (m: M) => ComponentType,
+    frame: { unitToggle?: boolean } = {},
+  ) =>
+  () =>
+    Promise.all([load(), requireAccess()]).then(([m, RequireAccess]) => {
+      const Page = page(m)
+      return {
+        Component: () => (
+          <RequireAccess>
+            <PlainPage {...frame}>
+              <Page />
+            </PlainPage>
+          </RequireAccess>
+        ),
+      }
+    })
 
 /** A section with the side bar (its module, with Headless UI, loads with the section). */
 const section = (name: 'simulation' | 'aero', claims: string[]) =>
@@ -59,51 +83,28 @@ export const routes: RouteObject[] = [
           {
             path: 'account',
             handle: { crumb: 'Your account' },
-            lazy: () =>
-              Promise.all([import('../features/account/account-page.tsx'), requireAccess()]).then(
-                ([m, RequireAccess]) => ({
-                  Component: () => (
-                    <RequireAccess>
-                      <PlainPage unitToggle>
-                        <m.AccountPage />
-                      </PlainPage>
-                    </RequireAccess>
-                  ),
-                }),
-              ),
+            lazy: gatedPlainPage(
+              () => import('../features/account/account-page.tsx'),
+              (m) => m.AccountPage,
+              { unitToggle: true },
+            ),
           },
           // Teams (docs/teams.md): a team's members page and the page of an invitation link.
           {
             path: 'account/teams/:teamId',
             handle: { crumb: 'Team' },
-            lazy: () =>
-              Promise.all([import('../features/account/team-page.tsx'), requireAccess()]).then(
-                ([m, RequireAccess]) => ({
-                  Component: () => (
-                    <RequireAccess>
-                      <PlainPage>
-                        <m.TeamPage />
-                      </PlainPage>
-                    </RequireAccess>
-                  ),
-                }),
-              ),
+            lazy: gatedPlainPage(
+              () => import('../features/account/team-page.tsx'),
+              (m) => m.TeamPage,
+            ),
           },
           // Where Stripe's Checkout returns: waits for the webhook, then shows the plan.
           {
             path: 'account/billing/return',
-            lazy: () =>
-              Promise.all([import('../features/pricing/return-page.tsx'), requireAccess()]).then(
-                ([m, RequireAccess]) => ({
-                  Component: () => (
-                    <RequireAccess>
-                      <PlainPage>
-                        <m.BillingReturnPage />
-                      </PlainPage>
-                    </RequireAccess>
-                  ),
-                }),
-              ),
+            lazy: gatedPlainPage(
+              () => import('../features/pricing/return-page.tsx'),
+              (m) => m.BillingReturnPage,
+            ),
           },
           {
             path: 'account/invitations/:token',
@@ -120,19 +121,10 @@ export const routes: RouteObject[] = [
           {
             path: 'tools',
             handle: { crumb: 'Tools' },
-            lazy: () =>
-              Promise.all([
-                import('../features/tools/components/tools-page.tsx'),
-                requireAccess(),
-              ]).then(([m, RequireAccess]) => ({
-                Component: () => (
-                  <RequireAccess>
-                    <PlainPage>
-                      <m.ToolsPage />
-                    </PlainPage>
-                  </RequireAccess>
-                ),
-              })),
+            lazy: gatedPlainPage(
+              () => import('../features/tools/components/tools-page.tsx'),
+              (m) => m.ToolsPage,
+            ),
           },
           {
             path: 'simulation',
