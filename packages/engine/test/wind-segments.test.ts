@@ -11,7 +11,7 @@ import {
   type Environment,
   type Rider,
 } from '../src/index.ts'
-import { optimizePacing } from '../src/optimize/index.ts'
+import { optimizePacing } from '../src/optimize/positions.ts'
 
 const rider: Rider = {
   massKg: 70,

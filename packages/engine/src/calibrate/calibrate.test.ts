@@ -5,7 +5,8 @@ import { courseFromSegments } from '../course/types.ts'
 import { simulate } from '../sim/simulate.ts'
 import { recordedSegments } from '../sim/recorded.ts'
 import { EngineInputError } from '../sim/validate.ts'
-import { calibrateRecordedRide, calibrateRide, compareReplay, windFromDeg } from './index.ts'
+import { calibrateRide, windFromDeg } from './calibrate.ts'
+import { calibrateRecordedRide, compareReplay } from './ride.ts'
 
 /** Truth of the synthetic rides: a Martin-model rider integrated at 20 Hz (aero/synthetic-ride.ts). */
 const TRUTH = { cda: 0.28, crr: 0.0045, massKg: 80, windMps: 3, windFromDeg: 60 }

@@ -7,7 +7,7 @@ import { courseFromSegments } from '../course/types.ts'
 import type { Course } from '../course/types.ts'
 import { simulate } from '../sim/simulate.ts'
 import { recordedSegments } from '../sim/recorded.ts'
-import { calibrateRecordedRide } from './index.ts'
+import { calibrateRecordedRide } from './ride.ts'
 import { driftFreeCourse } from './drift.ts'
 
 const segments = Array.from({ length: 3600 }, (_, i) => ({

@@ -10,7 +10,8 @@ import { EngineInputError } from '../sim/validate.ts'
 import { conditionsAlongCourse, forecastEnvironment } from '../weather/conditions.ts'
 import type { Forecast } from '../weather/forecast.ts'
 import { windHeightFactor } from '../weather/profile.ts'
-import { calibrateRecordedRide, calibrateRide } from './index.ts'
+import { calibrateRide } from './calibrate.ts'
+import { calibrateRecordedRide } from './ride.ts'
 
 const T0 = Date.parse('2024-05-04T08:00:00Z') / 1000
 /** A windy, hot, high-pressure-altitude day: 6 m/s at 10 m from 240°, 32 °C, 940 hPa, 40 %. */

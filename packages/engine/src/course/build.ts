@@ -11,20 +11,6 @@ import { cleanElevation, closeLoop, isRecordedRide, resampleProfile } from './el
 import { distanceSource, keepPoints, offLinePoints, type KeptPoints } from './points.ts'
 import { diff, interpolator, steepestWindow } from './profile.ts'
 
-export * from './build-types.ts'
-export {
-  checkPlausible,
-  ELEVATION_RANGE_M,
-  MAX_COURSE_M,
-  MAX_GRADE,
-  MAX_SPEED_MPS,
-  MAX_SPIKE_SHARE,
-  positionSpikes,
-  SPIKE_MIN_DETOUR_M,
-  SPIKE_SPACING_FACTOR,
-  type PositionSpike,
-} from './plausible.ts'
-
 /**
  * Hysteresis (m) of the ascent of a recorded ride: barometric and GPS altitude wander by a few
  * metres even after smoothing, and summing every wiggle turns a flat ride into a hilly one (the

@@ -1,7 +1,0 @@
-export * from './air-segments.ts'
-export * from './arrival.ts'
-export * from './conditions.ts'
-export * from './forecast.ts'
-export * from './profile.ts'
-export * from './sensitivity.ts'
-export * from './plan-arrival.ts'
