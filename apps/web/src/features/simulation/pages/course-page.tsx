@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router'
 import { api } from '../../../lib/api-client.ts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { CourseEditor } from '../components/course-editor.tsx'
+import { NotYours } from '../components/item-unavailable.tsx'
 import { ElevationChart } from '../components/elevation-chart.tsx'
 import { RouteMap } from '../components/route-map.tsx'
 import { SectionsPanel } from '../components/sections-panel.tsx'
@@ -10,7 +11,6 @@ import { Field, Select } from '../../../components/form.tsx'
 import {
   Button,
   Card,
-  ErrorBox,
   Loading,
   OutcomeLine,
   type Outcome,
@@ -28,15 +28,6 @@ const SURFACES = [
   { value: 'normal', label: 'Normal road' },
   { value: 'rough', label: 'Rough (chip seal, cobbles)' },
 ] as const
-
-export function NotYours({ what, message }: { what: string; message: string }) {
-  return (
-    <ErrorBox>
-      <p className="font-semibold">This {what} cannot be shown.</p>
-      <p>{message} It may have been deleted, or it belongs to another account.</p>
-    </ErrorBox>
-  )
-}
 
 export function CoursePage() {
   const { id } = useParams()

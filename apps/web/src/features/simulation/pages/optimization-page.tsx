@@ -13,7 +13,7 @@ import { PreviewPanel } from '../components/preview-panel.tsx'
 import { RunPanel } from '../components/run-panel.tsx'
 import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
 import { fieldBinder } from '../../../components/form.tsx'
-import { Card, ErrorBox, Loading, Page } from '../components/ui.tsx'
+import { Card, ErrorBox, Page } from '../components/ui.tsx'
 import { errorMessage, type CourseSummary, type Optimization, type RiderSetup } from '../lib/api.ts'
 import { optimizerInputOf, type OptimizationInputs } from '../lib/engine-input.ts'
 import {
@@ -31,7 +31,7 @@ import {
 } from '../lib/queries.ts'
 import { applyOverride } from '../lib/setup-override.ts'
 import { usePreview } from '../lib/use-preview.ts'
-import { NotYours } from './course-page.tsx'
+import { ItemUnavailable } from '../components/item-unavailable.tsx'
 import {
   CourseAndRiderCard,
   EditorHeader,
@@ -46,18 +46,13 @@ export function OptimizationPage() {
   const [params] = useSearchParams()
   const location = useLocation()
   const existing = useQuery({ ...optimizationQuery(id ?? ''), enabled: Boolean(id) })
-  if (id && existing.error) {
+  if (id && (existing.error || !existing.data)) {
     return (
-      <Page>
-        <NotYours what="optimization" message={existing.error.message} />
-      </Page>
-    )
-  }
-  if (id && !existing.data) {
-    return (
-      <Page>
-        <Loading what="the optimization" />
-      </Page>
+      <ItemUnavailable
+        what="optimization"
+        error={existing.error?.message}
+        loading="the optimization"
+      />
     )
   }
   const fromPath = location.pathname.includes('/equipment/') ? 'equipment' : 'pacing'

@@ -2,34 +2,28 @@
 // current state of the course, setup or optimization.
 import { Link, useParams } from 'react-router'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
-import { Card, Loading, Page, PageHeader, Stat } from '../components/ui.tsx'
+import { Card, Page, PageHeader, Stat } from '../components/ui.tsx'
 import { useApiData, type OptimizationResult } from '../lib/api.ts'
 import { compassPoint, formatDate, formatEventStart } from '../lib/format.ts'
 import { OVERRIDE_FIELDS, fieldUnit, showValue, valueOf } from '../lib/setup-override.ts'
 import type { OptimizationInputs } from '../lib/engine-input.ts'
 import { setupOfSnapshot, type Snapshot } from '../lib/snapshot.ts'
-import { NotYours } from './course-page.tsx'
+import { ItemUnavailable, WRONG_PARENT } from '../components/item-unavailable.tsx'
 
 export function ResultInputPage() {
   const { simId, id } = useParams()
   const result = useApiData<OptimizationResult>(`/api/optimization-results/${id}`)
   const r = result.data
-  if (result.error || (r && r.optimization_id !== simId)) {
+  const wrongParent = r && r.optimization_id !== simId
+  if (result.error || wrongParent || !r) {
     return (
-      <Page>
-        <NotYours
-          what="result"
-          message={result.error?.message ?? 'This result belongs to another optimization.'}
-        />
-      </Page>
+      <ItemUnavailable
+        what="result"
+        error={result.error?.message ?? (wrongParent ? WRONG_PARENT : undefined)}
+        loading="the inputs"
+      />
     )
   }
-  if (!r)
-    return (
-      <Page>
-        <Loading what="the inputs" />
-      </Page>
-    )
   const s = r.inputs as unknown as Snapshot
   const setup = setupOfSnapshot(s.rider_setup)
   const inputs = s.optimization.inputs ?? {}

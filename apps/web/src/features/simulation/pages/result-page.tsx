@@ -9,13 +9,13 @@ import { RouteMap } from '../components/route-map.tsx'
 import type { RaceDayWeatherRecord } from '@veloptima/contracts'
 import { mapArrowsOf, WeatherStrip } from '../components/weather-strip.tsx'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
-import { Card, ErrorBox, Loading, Page, PageHeader } from '../components/ui.tsx'
+import { Card, ErrorBox, Page, PageHeader } from '../components/ui.tsx'
 import { useApiData, type Course, type OptimizationResult } from '../lib/api.ts'
 import { clockTime, formatDate, formatEventStart } from '../lib/format.ts'
 import { PlanCpContext, sectionsOfSettings } from '../lib/plan-sections.ts'
 import { pacingOf, type RunOutput } from '../lib/run-output.ts'
 import { setupOfSnapshot, type Snapshot } from '../lib/snapshot.ts'
-import { NotYours } from './course-page.tsx'
+import { ItemUnavailable, WRONG_PARENT } from '../components/item-unavailable.tsx'
 
 const isOutput = (r: unknown): r is RunOutput =>
   typeof r === 'object' && r !== null && ['pacing', 'equipment'].includes((r as RunOutput).type)
@@ -32,21 +32,13 @@ export function ResultPage() {
   const course = useApiData<Course>(usedWeather && courseId ? `/api/courses/${courseId}` : null)
   const wrongParent = r && r.optimization_id !== simId
   const running = r && (r.status === 'queued' || r.status === 'running')
-  if (result.error || wrongParent) {
+  if (result.error || wrongParent || !r) {
     return (
-      <Page>
-        <NotYours
-          what="result"
-          message={result.error?.message ?? 'This result belongs to another optimization.'}
-        />
-      </Page>
-    )
-  }
-  if (!r) {
-    return (
-      <Page>
-        <Loading what="the result" />
-      </Page>
+      <ItemUnavailable
+        what="result"
+        error={result.error?.message ?? (wrongParent ? WRONG_PARENT : undefined)}
+        loading="the result"
+      />
     )
   }
   const snapshot = r.inputs as unknown as Snapshot

@@ -4,25 +4,20 @@ import { useParams } from 'react-router'
 import { useLive } from '../../../lib/live.tsx'
 import { Loading, Page } from '../components/ui.tsx'
 import { useApiData, type RiderSetup } from '../lib/api.ts'
+import { ItemUnavailable } from '../components/item-unavailable.tsx'
 import { RiderForm } from '../components/rider-form/rider-form.tsx'
-import { NotYours } from './course-page.tsx'
 
 export function RiderPage() {
   const { id } = useParams()
   const existing = useApiData<RiderSetup>(id ? `/api/rider-setups/${id}` : null)
   const { riderProfile } = useLive()
-  if (id && existing.error) {
+  if (id && (existing.error || !existing.data)) {
     return (
-      <Page>
-        <NotYours what="rider setup" message={existing.error.message} />
-      </Page>
-    )
-  }
-  if (id && !existing.data) {
-    return (
-      <Page>
-        <Loading what="the rider setup" />
-      </Page>
+      <ItemUnavailable
+        what="rider setup"
+        error={existing.error?.message}
+        loading="the rider setup"
+      />
     )
   }
   if (!id && riderProfile === undefined) {
