@@ -40,22 +40,13 @@ const ID_TOKEN_CLAIMS = [
   'org_name',
 ]
 
-/**
- * An Auth0-compatible OpenID provider (ARCHITECTURE.md, "Choices and why"): Auth0's routes, PKCE required,
- * `audience` as a resource indicator giving RS256 JWT access tokens with `permissions`,
- * refresh-token rotation, profile claims in the ID token, accounts from `idp_accounts`.
- */
-export async function createProvider(settings: IdpSettings, deps: IdpDeps): Promise<Provider> {
-  const { db } = deps
-  const accounts = new Accounts(db)
-  const origins = new Set(settings.appOrigins)
-  const appRoots = settings.appOrigins.map((o) => `${o}/`)
-  const accessTokenTTL = settings.accessTokenTtl ?? 600
+/** The app's page, where the provider's pages link back to. */
+const appUrl = (settings: IdpSettings) => settings.appOrigins[0] ?? '/'
 
-  const configuration: Configuration = {
-    adapter: postgresAdapter(db),
-    jwks: await loadSigningKeys(db),
-    cookies: { keys: await loadCookieKeys(db) },
+/** The one client (the SPA), and Auth0's routes. */
+function clientAndRoutes(settings: IdpSettings): Pick<Configuration, 'clients' | 'routes'> {
+  const appRoots = settings.appOrigins.map((o) => `${o}/`)
+  return {
     clients: [
       {
         client_id: settings.clientId,
@@ -75,15 +66,14 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
       userinfo: '/userinfo',
       revocation: '/oauth/revoke',
     },
-    pkce: { required: () => true },
-    clientBasedCORS: (_ctx, origin) => origins.has(origin),
-    extraParams: ['audience', 'organization'],
-    conformIdTokenClaims: false,
-    claims: {
-      openid: ['sub', 'org_id', 'org_name'],
-      profile: ['name', 'nickname', 'picture', 'updated_at'],
-      email: ['email', 'email_verified'],
-    },
+  }
+}
+
+/** The claims of an account: in the ID token and userinfo, and in the access token. */
+function accountClaims(
+  accounts: Accounts,
+): Pick<Configuration, 'findAccount' | 'extraTokenClaims'> {
+  return {
     async findAccount(_ctx, sub) {
       const account = await accounts.findBySub(sub)
       if (!account) return undefined
@@ -115,22 +105,119 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
         ...(account.orgId ? { org_id: account.orgId, org_name: account.orgName } : {}),
       }
     },
-    async loadExistingGrant(ctx: KoaContextWithOIDC) {
-      // First-party app: the user never sees a consent screen.
-      const { client, session } = ctx.oidc
-      if (!client || !session?.accountId) return undefined
-      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId)
-      let grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined
-      grant ??= new ctx.oidc.provider.Grant({
-        clientId: client.clientId,
-        accountId: session.accountId,
-      })
-      grant.addOIDCScope(OIDC_SCOPES)
-      grant.addOIDCClaims(ID_TOKEN_CLAIMS)
-      grant.addResourceScope(settings.audience, 'api')
-      await grant.save()
-      return grant
+  }
+}
+
+/** First-party app: the user never sees a consent screen. */
+function implicitGrant(settings: IdpSettings): Configuration['loadExistingGrant'] {
+  return async (ctx: KoaContextWithOIDC) => {
+    const { client, session } = ctx.oidc
+    if (!client || !session?.accountId) return undefined
+    const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId)
+    let grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined
+    grant ??= new ctx.oidc.provider.Grant({
+      clientId: client.clientId,
+      accountId: session.accountId,
+    })
+    grant.addOIDCScope(OIDC_SCOPES)
+    grant.addOIDCClaims(ID_TOKEN_CLAIMS)
+    grant.addResourceScope(settings.audience, 'api')
+    await grant.save()
+    return grant
+  }
+}
+
+/** `audience` as a resource indicator: RS256 JWT access tokens for the API. */
+function resourceIndicators(
+  settings: IdpSettings,
+  accessTokenTTL: number,
+): NonNullable<Configuration['features']>['resourceIndicators'] {
+  return {
+    enabled: true,
+    defaultResource: (ctx, _client, oneOf) => {
+      const audience = ctx.oidc.params?.audience
+      return typeof audience === 'string' ? audience : (oneOf ?? settings.audience)
     },
+    useGrantedResource: () => true,
+    getResourceServerInfo: (_ctx, resource) => {
+      if (resource !== settings.audience) {
+        throw new Error(`unknown audience ${resource}`)
+      }
+      return {
+        scope: 'api',
+        audience: settings.audience,
+        accessTokenFormat: 'jwt',
+        accessTokenTTL,
+        jwt: { sign: { alg: 'RS256' } },
+      }
+    },
+  }
+}
+
+/** Auth0's `/v2/logout`: the pages asking to sign out and saying it is done. */
+function rpInitiatedLogout(
+  settings: IdpSettings,
+): NonNullable<Configuration['features']>['rpInitiatedLogout'] {
+  return {
+    enabled: true,
+    logoutSource: (ctx, form) => {
+      // Auth0 signs out without asking when the app sends its client id and a return
+      // address registered for it (oidc-provider refused the request if it is not);
+      // anything else, e.g. a bare link on another site, asks first.
+      const { client, params } = ctx.oidc
+      const fromApp = !!client && typeof params?.post_logout_redirect_uri === 'string'
+      ctx.type = 'text/html; charset=utf-8'
+      ctx.body = logoutPage(form, { confirm: !fromApp, appUrl: appUrl(settings) })
+    },
+    postLogoutSuccessSource: (ctx) => {
+      ctx.type = 'text/html; charset=utf-8'
+      ctx.body = messagePage('Signed out', 'You are signed out of Veloptima.', {
+        href: appUrl(settings),
+        label: 'Back to Veloptima',
+      })
+    },
+  }
+}
+
+/** An error page naming the error (in `data-error`) and linking back to the app. */
+function renderError(settings: IdpSettings): Configuration['renderError'] {
+  return (ctx, out) => {
+    ctx.type = 'text/html; charset=utf-8'
+    ctx.body = messagePage(
+      'Sign-in problem',
+      `${out.error}: ${out.error_description ?? 'the request could not be completed'}`,
+      { href: appUrl(settings), label: 'Back to Veloptima' },
+    ).replace('<h1>', `<h1 data-error="${escapeHtml(String(out.error))}">`)
+  }
+}
+
+/**
+ * An Auth0-compatible OpenID provider (ARCHITECTURE.md, "Choices and why"): Auth0's routes, PKCE required,
+ * `audience` as a resource indicator giving RS256 JWT access tokens with `permissions`,
+ * refresh-token rotation, profile claims in the ID token, accounts from `idp_accounts`.
+ */
+export async function createProvider(settings: IdpSettings, deps: IdpDeps): Promise<Provider> {
+  const { db } = deps
+  const accounts = new Accounts(db)
+  const origins = new Set(settings.appOrigins)
+  const accessTokenTTL = settings.accessTokenTtl ?? 600
+
+  const configuration: Configuration = {
+    adapter: postgresAdapter(db),
+    jwks: await loadSigningKeys(db),
+    cookies: { keys: await loadCookieKeys(db) },
+    ...clientAndRoutes(settings),
+    pkce: { required: () => true },
+    clientBasedCORS: (_ctx, origin) => origins.has(origin),
+    extraParams: ['audience', 'organization'],
+    conformIdTokenClaims: false,
+    claims: {
+      openid: ['sub', 'org_id', 'org_name'],
+      profile: ['name', 'nickname', 'picture', 'updated_at'],
+      email: ['email', 'email_verified'],
+    },
+    ...accountClaims(accounts),
+    loadExistingGrant: implicitGrant(settings),
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     features: {
@@ -140,45 +227,8 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
       // token is at hand but the provider session lives.
       webMessageResponseMode: { enabled: true, ack: 'individual-draft-01' },
       userinfo: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: (ctx, _client, oneOf) => {
-          const audience = ctx.oidc.params?.audience
-          return typeof audience === 'string' ? audience : (oneOf ?? settings.audience)
-        },
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resource) => {
-          if (resource !== settings.audience) {
-            throw new Error(`unknown audience ${resource}`)
-          }
-          return {
-            scope: 'api',
-            audience: settings.audience,
-            accessTokenFormat: 'jwt',
-            accessTokenTTL,
-            jwt: { sign: { alg: 'RS256' } },
-          }
-        },
-      },
-      rpInitiatedLogout: {
-        enabled: true,
-        logoutSource: (ctx, form) => {
-          // Auth0 signs out without asking when the app sends its client id and a return
-          // address registered for it (oidc-provider refused the request if it is not);
-          // anything else, e.g. a bare link on another site, asks first.
-          const { client, params } = ctx.oidc
-          const fromApp = !!client && typeof params?.post_logout_redirect_uri === 'string'
-          ctx.type = 'text/html; charset=utf-8'
-          ctx.body = logoutPage(form, { confirm: !fromApp, appUrl: settings.appOrigins[0] ?? '/' })
-        },
-        postLogoutSuccessSource: (ctx) => {
-          ctx.type = 'text/html; charset=utf-8'
-          ctx.body = messagePage('Signed out', 'You are signed out of Veloptima.', {
-            href: settings.appOrigins[0] ?? '/',
-            label: 'Back to Veloptima',
-          })
-        },
-      },
+      resourceIndicators: resourceIndicators(settings, accessTokenTTL),
+      rpInitiatedLogout: rpInitiatedLogout(settings),
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     ttl: {
@@ -190,14 +240,7 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
       Grant: 14 * 24 * 3600,
       RefreshToken: 14 * 24 * 3600,
     },
-    renderError(ctx, out) {
-      ctx.type = 'text/html; charset=utf-8'
-      ctx.body = messagePage(
-        'Sign-in problem',
-        `${out.error}: ${out.error_description ?? 'the request could not be completed'}`,
-        { href: settings.appOrigins[0] ?? '/', label: 'Back to Veloptima' },
-      ).replace('<h1>', `<h1 data-error="${escapeHtml(String(out.error))}">`)
-    },
+    renderError: renderError(settings),
   }
 
   const provider = new Provider(settings.issuer, configuration)
@@ -208,7 +251,7 @@ export async function createProvider(settings: IdpSettings, deps: IdpDeps): Prom
       accounts,
       mailer: deps.mailer,
       issuer: settings.issuer,
-      appUrl: settings.appOrigins[0] ?? '/',
+      appUrl: appUrl(settings),
       log: deps.log,
       db: deps.db,
       ...(deps.now ? { now: deps.now } : {}),
