@@ -90,6 +90,22 @@ export async function subscriptionsOf(db: Db, uid: string): Promise<Subscription
     .orderBy(sql`${subscriptions.endsAt} desc`)
 }
 
+/** Plans of the active subscriptions held by the user or by a team the user belongs to. */
+export async function activePlans(db: Db, uid: string, now: Date): Promise<string[]> {
+  const found = await db
+    .select({ plan: subscriptions.plan })
+    .from(subscriptions)
+    .where(
+      and(
+        or(eq(subscriptions.uid, uid), inArray(subscriptions.teamId, myTeamIds(db, uid))),
+        eq(subscriptions.status, 'active'),
+        lte(subscriptions.startsAt, now),
+        gt(subscriptions.endsAt, now),
+      ),
+    )
+  return found.map((r) => r.plan)
+}
+
 /** Everyone whose claims a holder's plan changes: the user, or every member of the team. */
 export async function peopleOf(db: Db | Tx, holder: Holder): Promise<string[]> {
   if (holder.uid) return [holder.uid]

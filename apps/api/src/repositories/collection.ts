@@ -1,6 +1,15 @@
 import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
-import { teamMembers, type Db } from '@veloptima/db'
+import {
+  aeroSessions,
+  courses,
+  devices,
+  files,
+  optimizations,
+  riderSetups,
+  teamMembers,
+  type Db,
+} from '@veloptima/db'
 import { listScopes, visibleTo, type OwnerCols } from './ownership.ts'
 import { keyset, type Cursor } from './pagination.ts'
 
@@ -16,6 +25,9 @@ export type ListOptions = {
   /** Further conditions (e.g. type=pacing). */
   filter?: SQL | undefined
 }
+
+/** The owner columns' values of an item. */
+export type OwnerColumns = { ownerUid: string | null; ownerTeam: string | null }
 
 /** What `listQuery` needs of drizzle's set-operator builder (the branches' types are erased). */
 type Unionable = {
@@ -109,6 +121,21 @@ export class OwnedCollection<Row extends { id: string }> {
     return union.orderBy(desc(t.createdAt), desc(t.id)).limit(n) as typeof first
   }
 
+  /**
+   * The list query of a page without `owner=` or other filters, prepared under `name`: the
+   * caller and the cursor are placeholders (`uid`, and `ts` and `id` with a cursor).
+   */
+  prepareList(db: Db, name: string, limit: number, withCursor: boolean) {
+    const uid = sql.placeholder('uid') as unknown as string
+    const cursor = withCursor
+      ? {
+          ts: sql.placeholder('ts') as unknown as string,
+          id: sql.placeholder('id') as unknown as string,
+        }
+      : undefined
+    return this.listQuery(db, uid, { limit, cursor }).prepare(name)
+  }
+
   /** A page of items: the list columns only (`listOmit` never leaves the database). */
   async list(db: Db, uid: string, o: ListOptions): Promise<(Row & { ts: string })[]> {
     return (await this.listQuery(db, uid, o)) as unknown as (Row & { ts: string })[]
@@ -126,6 +153,16 @@ export class OwnedCollection<Row extends { id: string }> {
       .from(t)
       .where(and(eq(t.id, id), this.readable(db, uid)))
     return row as { ownerTeam: string | null; sample: boolean } | undefined
+  }
+
+  /** Who owns an item, whoever asks (undefined for no such item). */
+  async owner(db: Db, id: string): Promise<OwnerColumns | undefined> {
+    const t = this.table
+    const [row] = await db
+      .select({ ownerUid: t.ownerUid, ownerTeam: t.ownerTeam })
+      .from(t)
+      .where(eq(t.id, id))
+    return row as OwnerColumns | undefined
   }
 
   async find(db: Db, uid: string, id: string): Promise<Row | undefined> {
@@ -179,3 +216,21 @@ export class OwnedCollection<Row extends { id: string }> {
     return gone.length > 0
   }
 }
+
+export const riderSetupRepo = new OwnedCollection<typeof riderSetups.$inferSelect>(riderSetups)
+export const courseRepo = new OwnedCollection<typeof courses.$inferSelect>(courses, {
+  publicRead: sql`${courses.sample}`,
+  listOmit: ['track', 'segments'],
+})
+export const optimizationRepo = new OwnedCollection<typeof optimizations.$inferSelect>(
+  optimizations,
+)
+export const deviceRepo = new OwnedCollection<typeof devices.$inferSelect>(devices)
+export const aeroSessionRepo = new OwnedCollection<typeof aeroSessions.$inferSelect>(aeroSessions)
+export const fileRepo = new OwnedCollection<typeof files.$inferSelect>(files, {
+  listOmit: ['storageKey'],
+})
+
+/** The list filter `type=…` of optimizations. */
+export const optimizationsOfType = (type: (typeof optimizations.$inferSelect)['type']): SQL =>
+  eq(optimizations.type, type)

@@ -64,6 +64,15 @@ export async function isMember(db: Db, uid: string, teamId: string): Promise<boo
   return Boolean(row)
 }
 
+/** The caller's role in a team, or undefined for a non-member. */
+export async function roleIn(db: Db, uid: string, teamId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ role: teamMembers.role })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.uid, uid)))
+  return row?.role
+}
+
 export const ownerToColumns = (owner: Owner) =>
   owner.kind === 'user'
     ? { ownerUid: owner.uid, ownerTeam: null }

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
-import { riderProfiles, teamMembers, teams, users, type Db } from '@veloptima/db'
+import { claimGrants, riderProfiles, teamMembers, teams, users, type Db } from '@veloptima/db'
 
 export type UserRow = typeof users.$inferSelect
 
@@ -51,6 +51,15 @@ export async function startTrial(db: Db, uid: string, days: number): Promise<Use
     .where(and(eq(users.uid, uid), eq(users.trialUsed, false)))
     .returning()
   return row
+}
+
+/** The claims an administrator granted the user. */
+export async function claimGrantsOf(db: Db, uid: string): Promise<string[]> {
+  const grants = await db
+    .select({ claim: claimGrants.claim })
+    .from(claimGrants)
+    .where(eq(claimGrants.uid, uid))
+  return grants.map((g) => g.claim)
 }
 
 export async function listUsers(db: Db) {

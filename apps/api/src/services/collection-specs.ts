@@ -1,16 +1,12 @@
 // The owned collections of the API: how each maps to its table and what it references.
-import { and, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm'
-import type { PgColumn } from 'drizzle-orm/pg-core'
-import {
-  aeroDataBlocks,
+import type {
   aeroSessions,
   courses,
   devices,
+  Db,
   files,
-  optimizationResults,
   optimizations,
   riderSetups,
-  type Db,
 } from '@veloptima/db'
 import {
   aeroSessionCreateSchema,
@@ -34,8 +30,24 @@ import {
 } from '@veloptima/engine'
 import { z } from 'zod'
 import { AppError } from '../errors.ts'
-import { OwnedCollection } from '../repositories/collection.ts'
+import {
+  aeroSessionRepo,
+  courseRepo,
+  deviceRepo,
+  fileRepo,
+  optimizationRepo,
+  riderSetupRepo,
+  type OwnedCollection,
+} from '../repositories/collection.ts'
 import { isUuid, ownerJson, type Owner } from '../repositories/ownership.ts'
+import {
+  filesOwnedAs,
+  fileUsedBeyondCourse,
+  fileUsedBeyondSession,
+  sourceBlockFileIds,
+  teamReferrerOutside,
+  type ReferredKind,
+} from '../repositories/references.ts'
 import type { Carried, CollectionSpec } from './collections.ts'
 import { invalidFields, toColumns, toJson } from './validation.ts'
 
@@ -72,19 +84,14 @@ function ownedListJson(repo: { listColumns: Record<string, unknown> }, omit: str
   }
 }
 
-export const riderSetupRepo = new OwnedCollection<typeof riderSetups.$inferSelect>(riderSetups)
-export const courseRepo = new OwnedCollection<typeof courses.$inferSelect>(courses, {
-  publicRead: sql`${courses.sample}`,
-  listOmit: ['track', 'segments'],
-})
-export const optimizationRepo = new OwnedCollection<typeof optimizations.$inferSelect>(
-  optimizations,
-)
-export const deviceRepo = new OwnedCollection<typeof devices.$inferSelect>(devices)
-export const aeroSessionRepo = new OwnedCollection<typeof aeroSessions.$inferSelect>(aeroSessions)
-export const fileRepo = new OwnedCollection<typeof files.$inferSelect>(files, {
-  listOmit: ['storageKey'],
-})
+export {
+  aeroSessionRepo,
+  courseRepo,
+  deviceRepo,
+  fileRepo,
+  optimizationRepo,
+  riderSetupRepo,
+} from '../repositories/collection.ts'
 
 /**
  * A referenced item must be visible to the caller (else 404 naming the field) and, when the
@@ -113,30 +120,21 @@ async function mustSee(
 }
 
 /**
- * Team items that refer to an item (`refers`) and would no longer see it in `owner`: every team
- * item referring to it must be `owner`'s (else 409 reference-in-use naming the first one).
+ * Team items that refer to an item and would no longer see it in `owner`: every team item
+ * referring to it must be `owner`'s (else 409 reference-in-use naming the first one).
  */
 async function mustNotStrand(
   db: Db,
   owner: Owner,
-  noun: string,
-  referrer: { ownerTeam: PgColumn; id: PgColumn; name: PgColumn },
-  what: string,
-  refers: SQL,
+  kind: ReferredKind,
+  id: string,
+  what: { noun: string; referrer: string },
 ) {
-  const elsewhere =
-    owner.kind === 'team'
-      ? sql`${referrer.ownerTeam} <> ${owner.teamId}`
-      : isNotNull(referrer.ownerTeam)
-  const [row] = await db
-    .select({ id: referrer.id, name: referrer.name })
-    .from(referrer.id.table)
-    .where(and(refers, isNotNull(referrer.ownerTeam), elsewhere))
-    .limit(1)
+  const row = await teamReferrerOutside(db, kind, id, owner)
   if (row) {
     throw new AppError(
       'reference-in-use',
-      `The team’s ${what} “${String(row.name)}” (${String(row.id)}) uses this ${noun}; its members would lose it. Move or change that ${what} first.`,
+      `The team’s ${what.referrer} “${String(row.name)}” (${String(row.id)}) uses this ${what.noun}; its members would lose it. Move or change that ${what.referrer} first.`,
       { referrer: row.id },
     )
   }
@@ -149,29 +147,10 @@ async function mustNotStrand(
 async function ownSourceFile(db: Db, row: typeof courses.$inferSelect): Promise<Carried[]> {
   const fileId = row.sourceFileId
   if (!fileId) return []
-  const [file] = await db
-    .select({ ownerUid: files.ownerUid, ownerTeam: files.ownerTeam })
-    .from(files)
-    .where(eq(files.id, fileId))
+  const file = await fileRepo.owner(db, fileId)
   if (!file || file.ownerUid !== row.ownerUid || file.ownerTeam !== row.ownerTeam) return []
-  const [other] = await db
-    .select({ id: courses.id })
-    .from(courses)
-    .where(and(eq(courses.sourceFileId, fileId), ne(courses.id, row.id)))
-    .union(
-      db
-        .select({ id: aeroSessions.id })
-        .from(aeroSessions)
-        .where(eq(aeroSessions.sourceFileId, fileId)),
-    )
-    .union(
-      db
-        .select({ id: optimizationResults.id })
-        .from(optimizationResults)
-        .where(eq(optimizationResults.exportFileId, fileId)),
-    )
-    .limit(1)
-  return other ? [] : [{ field: 'source_file_id', repo: fileRepo, id: fileId }]
+  if (await fileUsedBeyondCourse(db, fileId, row.id)) return []
+  return [{ field: 'source_file_id', repo: fileRepo, id: fileId }]
 }
 
 /**
@@ -181,59 +160,13 @@ async function ownSourceFile(db: Db, row: typeof courses.$inferSelect): Promise<
  * download them and re-analyse; a shared file stays where it is (the references rule decides).
  */
 async function ownAeroFiles(db: Db, row: typeof aeroSessions.$inferSelect): Promise<Carried[]> {
-  const blocks = await db
-    .select({ fileId: sql<string | null>`${aeroDataBlocks.data}->>'file_id'` })
-    .from(aeroDataBlocks)
-    .where(
-      and(eq(aeroDataBlocks.sessionId, row.id), sql`${aeroDataBlocks.data}->>'type' = 'source'`),
-    )
-  const ids = new Set(blocks.map((b) => b.fileId).filter((id): id is string => !!id && isUuid(id)))
+  const blockFiles = await sourceBlockFileIds(db, row.id)
+  const ids = new Set(blockFiles.filter((id): id is string => !!id && isUuid(id)))
   if (row.sourceFileId) ids.add(row.sourceFileId)
   if (ids.size === 0) return []
-  const owned = await db
-    .select({ id: files.id })
-    .from(files)
-    .where(
-      and(
-        inArray(files.id, [...ids]),
-        row.ownerUid === null ? sql`${files.ownerUid} is null` : eq(files.ownerUid, row.ownerUid),
-        row.ownerTeam === null
-          ? sql`${files.ownerTeam} is null`
-          : eq(files.ownerTeam, row.ownerTeam),
-      ),
-    )
   const out: Carried[] = []
-  for (const { id } of owned) {
-    const [other] = await db
-      .select({ id: courses.id })
-      .from(courses)
-      .where(eq(courses.sourceFileId, id))
-      .union(
-        db
-          .select({ id: aeroSessions.id })
-          .from(aeroSessions)
-          .where(and(eq(aeroSessions.sourceFileId, id), ne(aeroSessions.id, row.id))),
-      )
-      .union(
-        db
-          .select({ id: aeroDataBlocks.sessionId })
-          .from(aeroDataBlocks)
-          .where(
-            and(
-              sql`${aeroDataBlocks.data}->>'type' = 'source'`,
-              sql`${aeroDataBlocks.data}->>'file_id' = ${id}`,
-              ne(aeroDataBlocks.sessionId, row.id),
-            ),
-          ),
-      )
-      .union(
-        db
-          .select({ id: optimizationResults.id })
-          .from(optimizationResults)
-          .where(eq(optimizationResults.exportFileId, id)),
-      )
-      .limit(1)
-    if (other) continue
+  for (const id of await filesOwnedAs(db, [...ids], row)) {
+    if (await fileUsedBeyondSession(db, id, row.id)) continue
     out.push({
       field: id === row.sourceFileId ? 'source_file_id' : `files.${id}`,
       repo: fileRepo,
@@ -256,14 +189,7 @@ export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
     if (issue) throw invalidFields([issue], body)
   },
   checkReferrers: (db, id, owner) =>
-    mustNotStrand(
-      db,
-      owner,
-      'rider setup',
-      optimizations,
-      'optimization',
-      eq(optimizations.riderSetupId, id),
-    ),
+    mustNotStrand(db, owner, 'riderSetup', id, { noun: 'rider setup', referrer: 'optimization' }),
 }
 
 /**
@@ -315,14 +241,7 @@ export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
     mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id),
   carried: ownSourceFile,
   checkReferrers: (db, id, owner) =>
-    mustNotStrand(
-      db,
-      owner,
-      'course',
-      optimizations,
-      'optimization',
-      eq(optimizations.courseId, id),
-    ),
+    mustNotStrand(db, owner, 'course', id, { noun: 'course', referrer: 'optimization' }),
 }
 
 export const optimizationSpec: CollectionSpec<typeof optimizations.$inferSelect> = {
@@ -348,14 +267,7 @@ export const deviceSpec: CollectionSpec<typeof devices.$inferSelect> = {
   listJson: ownedListJson(deviceRepo),
   columns: toColumns,
   checkReferrers: (db, id, owner) =>
-    mustNotStrand(
-      db,
-      owner,
-      'device',
-      aeroSessions,
-      'aero session',
-      sql`${aeroSessions.devices} @> ${JSON.stringify([{ device_id: id }])}::jsonb`,
-    ),
+    mustNotStrand(db, owner, 'device', id, { noun: 'device', referrer: 'aero session' }),
 }
 
 export const aeroSessionSpec: CollectionSpec<typeof aeroSessions.$inferSelect> = {

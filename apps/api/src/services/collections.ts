@@ -2,10 +2,9 @@ import { z } from 'zod'
 import type { Db } from '@veloptima/db'
 import { AppError, notFound } from '../errors.ts'
 import type { OwnedCollection } from '../repositories/collection.ts'
-import { isMember, isUuid, ownerToColumns, type Owner } from '../repositories/ownership.ts'
+import type { SQL } from 'drizzle-orm'
+import { isMember, isUuid, ownerToColumns, roleIn, type Owner } from '../repositories/ownership.ts'
 import { decodeCursor, pageFrom } from '../repositories/pagination.ts'
-import { and, eq, sql, type SQL } from 'drizzle-orm'
-import { teamMembers } from '@veloptima/db'
 import { notifyTeamItems } from '../live/team-items.ts'
 import { parse } from './validation.ts'
 
@@ -105,16 +104,11 @@ export class CollectionService<Row extends { id: string }> {
     const key = `${limit}:${withCursor ? 'c' : ''}`
     let statement = this.statements.get(key)
     if (!statement) {
-      const uid = sql.placeholder('uid') as unknown as string
-      const cursor = withCursor
-        ? {
-            ts: sql.placeholder('ts') as unknown as string,
-            id: sql.placeholder('id') as unknown as string,
-          }
-        : undefined
-      const query = this.spec.repo.listQuery(this.db, uid, { limit, cursor })
-      statement = query.prepare(
+      statement = this.spec.repo.prepareList(
+        this.db,
         `list_${this.spec.noun.replace(/\W/g, '_')}_${limit}${withCursor ? '_c' : ''}`,
+        limit,
+        withCursor,
       )
       this.statements.set(key, statement)
     }
@@ -209,11 +203,8 @@ export class CollectionService<Row extends { id: string }> {
   }
 
   private async managesTeam(uid: string, teamId: string): Promise<boolean> {
-    const [row] = await this.db
-      .select({ role: teamMembers.role })
-      .from(teamMembers)
-      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.uid, uid)))
-    return row?.role === 'owner' || row?.role === 'admin'
+    const role = await roleIn(this.db, uid, teamId)
+    return role === 'owner' || role === 'admin'
   }
 }
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose'
-import { secrets, type Database } from '@veloptima/db'
+import type { Database } from '@veloptima/db'
 import { AppError } from '../errors.ts'
+import { loadOrCreateSecret } from '../idp/repository.ts'
 
 /** What the app's own session token says about its bearer. `claims` is the map of flags. */
 export type SessionUser = {
@@ -72,14 +72,9 @@ export async function loadSessionTokens(
   database: Database,
   issuer: string,
 ): Promise<SessionTokens> {
-  const { db } = database
-  const fresh = randomBytes(32).toString('base64url')
-  await db
-    .insert(secrets)
-    .values({ name: KEY_NAME, value: { k: fresh } })
-    .onConflictDoNothing()
-  const [row] = await db.select().from(secrets).where(eq(secrets.name, KEY_NAME))
-  const k = (row?.value as { k?: string } | undefined)?.k
+  const { k } = await loadOrCreateSecret<{ k?: string }>(database.db, KEY_NAME, () => ({
+    k: randomBytes(32).toString('base64url'),
+  }))
   if (!k) throw new Error(`secret ${KEY_NAME} is missing after insert`)
   return new SessionTokens(Buffer.from(k, 'base64url'), issuer)
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import { eq, type SQL } from 'drizzle-orm'
-import { optimizations } from '@veloptima/db'
+import type { SQL } from 'drizzle-orm'
 import { listQuerySchema, optimizationListQuerySchema } from '@veloptima/contracts'
 import type { z } from 'zod'
 import { callerOf } from '../../plugins/authenticate.ts'
+import { optimizationsOfType } from '../../repositories/collection.ts'
 import {
   aeroSessionSpec,
   courseSpec,
@@ -74,7 +74,7 @@ export async function collectionsRoutes(app: FastifyInstance) {
   })
   collectionRoutes(app, 'optimizations', new CollectionService(db, optimizationSpec), {
     query: optimizationListQuerySchema,
-    filter: (q) => (q.type ? eq(optimizations.type, q.type) : undefined),
+    filter: (q) => (q.type ? optimizationsOfType(q.type) : undefined),
     read: simulation,
     write: simulation,
   })
