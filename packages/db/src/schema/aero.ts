@@ -10,6 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { createdAt, generatedId, parentId } from './columns.ts'
 import type { JsonObject, SessionDevice } from './json-types.ts'
 import { ownerColumns, ownerConstraints, timestamps } from './owner.ts'
 import { files } from './simulation.ts'
@@ -18,7 +19,7 @@ import { files } from './simulation.ts'
 export const devices = pgTable(
   'devices',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     ...ownerColumns(),
     serial: text('serial').notNull(),
     name: text('name').notNull(),
@@ -37,7 +38,7 @@ export const aeroSessionFormat = pgEnum('aero_session_format', ['v5', 'v6'])
 export const aeroSessions = pgTable(
   'aero_sessions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     ...ownerColumns(),
     name: text('name').notNull(),
     format: aeroSessionFormat('format').notNull().default('v6'),
@@ -57,10 +58,8 @@ export const aeroSessions = pgTable(
 export const aeroRuns = pgTable(
   'aero_runs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    sessionId: uuid('session_id')
-      .notNull()
-      .references(() => aeroSessions.id, { onDelete: 'cascade' }),
+    id: generatedId(),
+    sessionId: parentId('session_id', () => aeroSessions.id),
     name: text('name').notNull(),
     position: integer('position').notNull().default(0),
     /** Position, helmet, wheels… as labelled by the tester. */
@@ -83,10 +82,8 @@ export const aeroBlockKind = pgEnum('aero_block_kind', ['cdam', 'run', 'raw'])
 export const aeroDataBlocks = pgTable(
   'aero_data_blocks',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    sessionId: uuid('session_id')
-      .notNull()
-      .references(() => aeroSessions.id, { onDelete: 'cascade' }),
+    id: generatedId(),
+    sessionId: parentId('session_id', () => aeroSessions.id),
     runId: uuid('run_id').references(() => aeroRuns.id, { onDelete: 'cascade' }),
     deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'set null' }),
     kind: aeroBlockKind('kind').notNull(),
@@ -96,7 +93,7 @@ export const aeroDataBlocks = pgTable(
     endTime: doublePrecision('end_time'),
     /** Columns of samples ({t:[…], power:[…], speed:[…]…}) or a run's aggregate values. */
     data: jsonb('data').$type<JsonObject>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('aero_data_blocks_session_idx').on(t.sessionId, t.kind, t.sequence),

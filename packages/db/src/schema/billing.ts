@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { check, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { createdAt } from './columns.ts'
 import { teams, users } from './identity.ts'
 
 /** The Stripe customer of a user or a team, reused by every Checkout session of that holder. */
@@ -14,7 +15,7 @@ export const stripeCustomers = pgTable(
     teamId: uuid('team_id')
       .unique()
       .references(() => teams.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [check('stripe_customers_one_holder', sql`num_nonnulls(${t.uid}, ${t.teamId}) = 1`)],
 )

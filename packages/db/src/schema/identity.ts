@@ -10,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { createdAt, generatedId, parentId } from './columns.ts'
 
 /** A person known to the product. `uid` is the identity provider's `sub`. */
 export const users = pgTable('users', {
@@ -22,16 +23,16 @@ export const users = pgTable('users', {
   trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
   useImperialUnits: boolean('use_imperial_units').notNull().default(false),
   disabled: boolean('disabled').notNull().default(false),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
 export const teams = pgTable('teams', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: generatedId(),
   name: text('name').notNull(),
   /** The identity provider's organization id (`org_id`), when the team comes from it. */
   orgId: text('org_id').unique(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 })
 
 export const teamRole = pgEnum('team_role', ['owner', 'admin', 'member'])
@@ -39,14 +40,12 @@ export const teamRole = pgEnum('team_role', ['owner', 'admin', 'member'])
 export const teamMembers = pgTable(
   'team_members',
   {
-    teamId: uuid('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'cascade' }),
+    teamId: parentId('team_id', () => teams.id),
     uid: text('uid')
       .notNull()
       .references(() => users.uid, { onDelete: 'cascade' }),
     role: teamRole('role').notNull().default('member'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.uid] }), index('team_members_uid_idx').on(t.uid)],
 )
@@ -58,16 +57,14 @@ export const teamMembers = pgTable(
 export const teamInvitations = pgTable(
   'team_invitations',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    teamId: uuid('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'cascade' }),
+    id: generatedId(),
+    teamId: parentId('team_id', () => teams.id),
     /** Lower case; only this address may accept. */
     email: text('email').notNull(),
     role: teamRole('role').notNull().default('member'),
     tokenHash: text('token_hash').notNull(),
     invitedBy: text('invited_by').references(() => users.uid, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     acceptedBy: text('accepted_by').references(() => users.uid, { onDelete: 'set null' }),
@@ -88,7 +85,7 @@ export const claimGrants = pgTable(
       .references(() => users.uid, { onDelete: 'cascade' }),
     claim: text('claim').notNull(),
     grantedBy: text('granted_by'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.uid, t.claim] })],
 )
@@ -109,7 +106,7 @@ export const idpAccounts = pgTable(
     permissions: jsonb('permissions').$type<string[]>().notNull().default([]),
     orgId: text('org_id'),
     orgName: text('org_name'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('idp_accounts_email_idx').on(t.email)],
 )
@@ -138,5 +135,5 @@ export const idpPayloads = pgTable(
 export const secrets = pgTable('secrets', {
   name: text('name').primaryKey(),
   value: jsonb('value').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 })

@@ -1,4 +1,5 @@
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
+import { createdAt, generatedId } from './columns.ts'
 import { users } from './identity.ts'
 import type { JsonObject } from './json-types.ts'
 
@@ -10,7 +11,7 @@ import type { JsonObject } from './json-types.ts'
 export const notifications = pgTable(
   'notifications',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     uid: text('uid')
       .notNull()
@@ -24,7 +25,7 @@ export const notifications = pgTable(
     /** Where the notification leads, e.g. an optimization result. */
     data: jsonb('data').$type<JsonObject>(),
     showed: boolean('showed').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('notifications_uid_showed_idx').on(t.uid, t.showed, t.seq),

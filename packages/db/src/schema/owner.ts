@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { check, index, text, timestamp, uuid, type PgColumn } from 'drizzle-orm/pg-core'
+import { createdAt } from './columns.ts'
 import { teams, users } from './identity.ts'
 
 /**
@@ -14,7 +15,7 @@ export const ownerColumns = () => ({
 })
 
 export const timestamps = () => ({
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 

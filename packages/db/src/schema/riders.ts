@@ -12,6 +12,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { createdAt, generatedId } from './columns.ts'
 import { teams, users } from './identity.ts'
 import type { CrrBySurface, JsonObject, SetupPosition } from './json-types.ts'
 import { ownerColumns, ownerConstraints, timestamps } from './owner.ts'
@@ -52,7 +53,7 @@ export const bikeType = pgEnum('bike_type', [
 export const riderSetups = pgTable(
   'rider_setups',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     ...ownerColumns(),
     name: text('name').notNull(),
     bikeType: bikeType('bike_type').notNull().default('road_race'),
@@ -95,7 +96,7 @@ export const subscriptionStatus = pgEnum('subscription_status', ['active', 'canc
 export const subscriptions = pgTable(
   'subscriptions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     uid: text('uid').references(() => users.uid, { onDelete: 'cascade' }),
     teamId: uuid('team_id').references(() => teams.id, { onDelete: 'cascade' }),
     plan: planKind('plan').notNull(),
@@ -129,7 +130,7 @@ export const subscriptions = pgTable(
 export const feedback = pgTable(
   'feedback',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     uid: text('uid').references(() => users.uid, { onDelete: 'set null' }),
     email: text('email'),
     text: text('text').notNull(),
@@ -137,7 +138,7 @@ export const feedback = pgTable(
     rating: integer('rating'),
     /** The route the user was on. */
     page: text('page'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [check('feedback_rating', sql`${t.rating} is null or ${t.rating} between 1 and 5`)],
 )

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { generatedId, parentId } from './columns.ts'
 import type {
   CourseSegment,
   CourseSettings,
@@ -29,7 +30,7 @@ import { riderSetups } from './riders.ts'
 export const files = pgTable(
   'files',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     ...ownerColumns(),
     name: text('name').notNull(),
     contentType: text('content_type').notNull(),
@@ -51,7 +52,7 @@ export const files = pgTable(
 export const courses = pgTable(
   'courses',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     ...ownerColumns(),
     sample: boolean('sample').notNull().default(false),
     name: text('name').notNull(),
@@ -86,7 +87,7 @@ export const optimizationType = pgEnum('optimization_type', ['pacing', 'equipmen
 export const optimizations = pgTable(
   'optimizations',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     ...ownerColumns(),
     type: optimizationType('type').notNull(),
     name: text('name').notNull(),
@@ -115,7 +116,7 @@ export const jobStatus = pgEnum('job_status', [
 export const jobs = pgTable(
   'jobs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: generatedId(),
     ...ownerColumns(),
     /** import | optimization | export … */
     kind: text('kind').notNull(),
@@ -171,10 +172,8 @@ export const jobs = pgTable(
 export const optimizationResults = pgTable(
   'optimization_results',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    optimizationId: uuid('optimization_id')
-      .notNull()
-      .references(() => optimizations.id, { onDelete: 'cascade' }),
+    id: generatedId(),
+    optimizationId: parentId('optimization_id', () => optimizations.id),
     /** 1, 2, 3… per optimization */
     version: integer('version').notNull(),
     /** e.g. "calm vs windy" */
