@@ -10,6 +10,7 @@ export type ApiError = z.infer<typeof apiErrorSchema>
 
 export * from './common.ts'
 export * from './users.ts'
+export * from './feedback.ts'
 export * from './teams.ts'
 export * from './riders.ts'
 export * from './simulation.ts'

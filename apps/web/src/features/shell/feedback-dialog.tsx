@@ -1,6 +1,9 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
+import { useForm, useWatch } from 'react-hook-form'
 import { useLocation } from 'react-router'
+import { feedbackFormSchema, type FeedbackForm } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
 import { CloseIcon } from '../../components/icons.tsx'
 import { api, ApiError } from '../../lib/api-client.ts'
@@ -58,28 +61,33 @@ export function FeedbackDialog({
 
 function FeedbackForm({ onDone }: { onDone: () => void }) {
   const location = useLocation()
-  const [text, setText] = useState('')
-  const [rating, setRating] = useState<number>()
+  const { register, handleSubmit, setValue, control, formState } = useForm<FeedbackForm>({
+    resolver: zodResolver(feedbackFormSchema),
+    defaultValues: { text: '' },
+    // the message stays until the next send, as the API's does
+    reValidateMode: 'onSubmit',
+  })
+  const rating = useWatch({ control, name: 'rating' })
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle')
-  const [error, setError] = useState<string>()
+  const [sendError, setSendError] = useState<string>()
+  const error = formState.errors.text?.message ?? sendError
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    if (!text.trim()) {
-      setError('Write a few words before sending.')
-      return
-    }
+  const send = async (values: FeedbackForm) => {
     setState('sending')
-    setError(undefined)
+    setSendError(undefined)
     try {
       await api('/api/feedback', {
         method: 'POST',
-        body: { text: text.trim(), page: location.pathname, ...(rating ? { rating } : {}) },
+        body: {
+          text: values.text,
+          page: location.pathname,
+          ...(values.rating ? { rating: values.rating } : {}),
+        },
       })
       setState('sent')
     } catch (err) {
       setState('idle')
-      setError(err instanceof ApiError ? err.message : 'Sending failed; try again.')
+      setSendError(err instanceof ApiError ? err.message : 'Sending failed; try again.')
     }
   }
 
@@ -94,7 +102,7 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
     )
   }
   return (
-    <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
+    <form onSubmit={handleSubmit(send)} className="mt-4 space-y-4" noValidate>
       <fieldset>
         <legend className="text-sm font-medium text-slate-700">
           How useful is Veloptima to you?
@@ -106,7 +114,7 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
               type="button"
               aria-pressed={rating === n}
               aria-label={`${n} out of 5`}
-              onClick={() => setRating(n)}
+              onClick={() => setValue('rating', n)}
               className={`h-9 w-9 rounded-lg text-sm font-semibold ring-1 ring-inset ${
                 rating === n
                   ? 'bg-brand-700 text-white ring-brand-700'
@@ -125,8 +133,7 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
         <textarea
           id="feedback-text"
           rows={5}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
+          {...register('text')}
           className="mt-1 block w-full rounded-lg border-0 px-3 py-2 text-sm text-slate-900 ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600"
           placeholder="What works, what is missing, what got in your way?"
         />
