@@ -1,20 +1,18 @@
 // The runs' tracks on a Leaflet map (when the file has GPS), one colour per run; tiles from the
 // configured `map_tile_url` when there is one, else the outlines on a plain background.
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
+import { useQuery } from '@tanstack/react-query'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
-import { mapTileUrl } from '../../lib/public-config.ts'
 import type { RunBlock } from './api.ts'
+import { mapTilesQuery } from './lib/queries.ts'
 
 const COLORS = ['#ea580c', '#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04', '#db2777']
 
 export function LapsMap({ runs }: { runs: RunBlock[] }) {
   const el = useRef<HTMLDivElement>(null)
-  const [tiles, setTiles] = useState<string | null | undefined>(undefined)
+  const tiles = useQuery(mapTilesQuery()).data
   const tracks = useMemo(() => runs.filter((r) => r.data.track && r.data.track.length > 1), [runs])
-  useEffect(() => {
-    void mapTileUrl().then(setTiles)
-  }, [])
   useEffect(() => {
     if (!el.current || tiles === undefined || tracks.length === 0) return
     const map = L.map(el.current, { attributionControl: Boolean(tiles), zoomSnap: 0.25 })

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate, useParams } from 'react-router'
-import type { AeroSession, Device, Page } from '@veloptima/contracts'
+import type { AeroSession, Device } from '@veloptima/contracts'
 import { DeviceIcon, WindIcon } from '../../components/icons.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { ScrollRegion } from '../../components/scroll-region.tsx'
@@ -11,6 +11,7 @@ import { Field, Select } from '../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 import { SessionPage } from './session-page.tsx'
 import { dateOf } from './session-parts.tsx'
+import { deviceListQuery, deviceQuery, sessionListQuery } from './lib/queries.ts'
 import { OwnerControl, OwnerSelect, useNewItemOwner } from '../../components/owner-control.tsx'
 
 function Title({ children, sub }: { children: React.ReactNode; sub?: React.ReactNode }) {
@@ -31,10 +32,7 @@ function Failed({ error }: { error: Error }) {
 }
 
 export function SessionsPage() {
-  const q = useQuery({
-    queryKey: ['aero-sessions'],
-    queryFn: () => api<Page<AeroSession>>('/api/aero-sessions?limit=200'),
-  })
+  const q = useQuery(sessionListQuery())
   return (
     <>
       <Title sub="A session is one outing on the track or the road with your aero sensors: its devices, the runs you rode and the data each device recorded.">
@@ -106,10 +104,7 @@ export function SessionV6Page() {
 }
 
 export function DevicesPage() {
-  const q = useQuery({
-    queryKey: ['devices'],
-    queryFn: () => api<Page<Device>>('/api/devices?limit=200'),
-  })
+  const q = useQuery(deviceListQuery())
   return (
     <>
       <Title sub="Your aero sensors, their firmware and calibration.">Devices</Title>
@@ -147,10 +142,7 @@ export function DevicesPage() {
 
 export function DevicePage() {
   const { id = '' } = useParams()
-  const q = useQuery({
-    queryKey: ['device', id],
-    queryFn: () => api<Device>(`/api/devices/${encodeURIComponent(id)}`),
-  })
+  const q = useQuery(deviceQuery(id))
   if (q.isPending) return <PageSpinner />
   if (q.isError) return <Failed error={q.error} />
   const d = q.data
@@ -341,7 +333,7 @@ function RegisterDevice() {
         body: { ...body, ...(owner ? { owner } : {}) },
       }),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['devices'] })
+      await client.invalidateQueries({ queryKey: deviceListQuery().queryKey })
       setOpen(false)
     },
   })
@@ -376,8 +368,8 @@ function EditDevice({ device }: { device: Device }) {
         body: { ...body, calibration: { ...device.calibration, ...(body.calibration as object) } },
       }),
     onSuccess: (d) => {
-      client.setQueryData(['device', device.id], d)
-      void client.invalidateQueries({ queryKey: ['devices'] })
+      client.setQueryData(deviceQuery(device.id).queryKey, d)
+      void client.invalidateQueries({ queryKey: deviceListQuery().queryKey })
       setOpen(false)
     },
   })

@@ -2,25 +2,23 @@
 import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import type { AeroSession, Device, Page } from '@veloptima/contracts'
+import type { AeroSession } from '@veloptima/contracts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { api } from '../../lib/api-client.ts'
 import { Select } from '../../components/form.tsx'
 import { Button } from './ui.tsx'
 import { errorText } from './api.ts'
-import { sessionKey, Alert } from './session-parts.tsx'
+import { Alert } from './session-parts.tsx'
+import { deviceListQuery, sessionQuery } from './lib/queries.ts'
 
 export function Devices({ session }: { session: AeroSession }) {
   const client = useQueryClient()
-  const mine = useQuery({
-    queryKey: ['devices'],
-    queryFn: () => api<Page<Device>>('/api/devices?limit=200'),
-  })
+  const mine = useQuery(deviceListQuery())
   const [adding, setAdding] = useState('')
   const save = useMutation({
     mutationFn: (devices: AeroSession['devices']) =>
       api<AeroSession>(`/api/aero-sessions/${session.id}`, { method: 'PATCH', body: { devices } }),
-    onSuccess: (s) => client.setQueryData(sessionKey(session.id), s),
+    onSuccess: (s) => client.setQueryData(sessionQuery(session.id).queryKey, s),
   })
   const byId = new Map((mine.data?.items ?? []).map((d) => [d.id, d]))
   const others = (mine.data?.items ?? []).filter(

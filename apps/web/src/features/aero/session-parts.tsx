@@ -1,11 +1,9 @@
-// Pieces shared by the aero session page's sections: the section frame, alerts, the query
-// key and a stat tile.
+// Pieces shared by the aero session page's sections: the section frame, alerts and a stat tile.
 import type { ReactNode } from 'react'
 import { formatDayTime } from '../../lib/dates.ts'
 
 export type Anchor = { id: string; label: string }
 
-export const sessionKey = (id: string) => ['aero-session', id]
 /** A session's or file's start as every date of the app (lib/dates.ts), or that it has none. */
 export const dateOf = (iso: string | null) => (iso ? formatDayTime(iso) : 'No start time')
 

@@ -15,7 +15,8 @@ import {
 import { Field, fieldBinder, Select } from '../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 import { aeroApi, errorText } from './api.ts'
-import { sessionKey, Alert } from './session-parts.tsx'
+import { Alert } from './session-parts.tsx'
+import { sessionQuery } from './lib/queries.ts'
 
 type SettingsForm = {
   mass: string
@@ -148,7 +149,7 @@ export function SettingsCard({
         method: 'PATCH',
         body: { environment },
       })
-      client.setQueryData(sessionKey(session.id), s)
+      client.setQueryData(sessionQuery(session.id).queryKey, s)
       if (hasData) await aeroApi.analyse(session.id, { label: 'New settings' })
     },
     onSuccess: () => {
