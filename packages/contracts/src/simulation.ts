@@ -162,6 +162,13 @@ export const courseSchema = courseSummarySchema.extend({
 })
 export type Course = z.infer<typeof courseSchema>
 
+/** The course page's form: the name (required) and the road surface. */
+export const courseFormSchema = z.object({
+  name: z.string().trim().min(1, 'Name: enter a name for the course.'),
+  surface: surfaceSchema,
+})
+export type CourseForm = z.input<typeof courseFormSchema>
+
 const courseBody = {
   name: z.string().trim().min(1).max(200),
   source_file_id: idSchema.nullable(),

@@ -1,5 +1,8 @@
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
+import { Controller, useForm, type FieldErrors } from 'react-hook-form'
 import { Link, useNavigate, useParams } from 'react-router'
+import { courseFormSchema, type CourseForm } from '@veloptima/contracts'
 import { api } from '../../../lib/api-client.ts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { CourseEditor } from '../components/course-editor.tsx'
@@ -22,7 +25,6 @@ import { errorMessage, useApiData, type Course } from '../lib/api.ts'
 import { GRADE_WINDOW_M, gradeRangeOf } from '../lib/course-edit.ts'
 import { percent } from '../lib/format.ts'
 
-type Surface = 'smooth' | 'normal' | 'rough'
 const SURFACES = [
   { value: 'smooth', label: 'Smooth (new asphalt)' },
   { value: 'normal', label: 'Normal road' },
@@ -56,32 +58,28 @@ export function CoursePage() {
 function CourseView({ course: c, onSaved }: { course: Course; onSaved(course: Course): void }) {
   const { system } = useUnits()
   const navigate = useNavigate()
-  const [name, setName] = useState(c.name)
-  const [surface, setSurface] = useState<Surface>(c.settings.surface ?? 'normal')
-  const [saving, setSaving] = useState(false)
+  const { control, handleSubmit, formState } = useForm<CourseForm>({
+    resolver: zodResolver(courseFormSchema),
+    defaultValues: { name: c.name, surface: c.settings.surface ?? 'normal' },
+  })
   const [message, setMessage] = useState<Outcome | null>(null)
   const editable = !c.sample
 
-  async function save() {
+  async function save(values: CourseForm) {
     setMessage(null)
-    if (!name.trim()) {
-      setMessage({ ok: false, text: 'Name: enter a name for the course.' })
-      return
-    }
-    setSaving(true)
     try {
       const saved = await api<Course>(`/api/courses/${c.id}`, {
         method: 'PATCH',
-        body: { name: name.trim(), settings: { ...c.settings, surface } },
+        body: { name: values.name, settings: { ...c.settings, surface: values.surface } },
       })
       onSaved({ ...c, ...saved })
       setMessage({ ok: true, text: 'Saved.' })
     } catch (e) {
       setMessage({ ok: false, text: errorMessage(e) })
-    } finally {
-      setSaving(false)
     }
   }
+  const refuse = (errors: FieldErrors<CourseForm>) =>
+    setMessage({ ok: false, text: errors.name?.message ?? 'Check the fields.' })
 
   async function remove() {
     if (!window.confirm(`Delete the course “${c.name}”?`)) return
@@ -123,18 +121,34 @@ function CourseView({ course: c, onSaved }: { course: Course; onSaved(course: Co
           <ElevationChart segments={c.segments} />
         </Card>
         <Card title="Course">
-          <form
-            className="space-y-3"
-            onSubmit={(e) => {
-              e.preventDefault()
-              void save()
-            }}
-          >
-            <Field label="Name" inputMode="text" value={name} onChange={setName} />
-            <Select label="Road surface" value={surface} onChange={setSurface} options={SURFACES} />
+          <form className="space-y-3" onSubmit={handleSubmit(save, refuse)}>
+            <Controller
+              control={control}
+              name="name"
+              render={({ field }) => (
+                <Field
+                  label="Name"
+                  inputMode="text"
+                  value={field.value}
+                  onChange={field.onChange}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="surface"
+              render={({ field }) => (
+                <Select
+                  label="Road surface"
+                  value={field.value}
+                  onChange={field.onChange}
+                  options={SURFACES}
+                />
+              )}
+            />
             {editable ? (
-              <Button type="submit" disabled={saving}>
-                {saving ? 'Saving…' : 'Save'}
+              <Button type="submit" disabled={formState.isSubmitting}>
+                {formState.isSubmitting ? 'Saving…' : 'Save'}
               </Button>
             ) : (
               <p className="text-xs text-slate-500">Sample courses cannot be changed.</p>
