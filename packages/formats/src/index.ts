@@ -1,8 +1,18 @@
-// Course and activity file readers: GPX, TCX, FIT and our JSON → raw points → engine Course.
-export * from './errors.ts'
-export * from './types.ts'
-export { readTrack, importCourse, recordedRide } from './read.ts'
-export type { ImportedCourse } from './read.ts'
-export { isFitFile } from './fit.ts'
-export * from './export/index.ts'
-export * from './activity/index.ts'
+// Course and activity file readers (GPX, TCX, FIT, CSV and our JSON → engine types) and the plan
+// writers: only what the apps, the CLI and the tests use.
+export { ImportError } from './errors.ts'
+
+// Courses: a file → raw points → the engine's Course
+export { importCourse, readTrack, recordedRide, type ImportedCourse } from './read.ts'
+export type { RawTrack, TrackFormat } from './types.ts'
+
+// Activities: recorded rides and field tests → the engine's ActivitySamples
+export { readActivity } from './activity/read.ts'
+export type { ImportedActivity } from './activity/types.ts'
+
+// Plan writers: CSV, GPX with the plan in extensions, FIT course with power targets
+export { writePlanCsv } from './export/csv.ts'
+export { writePlanFitCourse } from './export/fit-course.ts'
+export { writePlanGpx } from './export/gpx.ts'
+export { planTargets } from './export/targets.ts'
+export { exportSections, type ExportPoint, type PlanExport } from './export/types.ts'

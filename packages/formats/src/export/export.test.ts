@@ -7,18 +7,11 @@ import { DOMParser, type Element } from '@xmldom/xmldom'
 import { describe, expect, it } from 'vitest'
 import { groundDistance, optimizePacing, pacingOutput } from '@veloptima/engine'
 import { importCourse } from '../read.ts'
-import {
-  exportSections,
-  ExportError,
-  planTargets,
-  PLAN_XMLNS,
-  targetStarts,
-  writePlanCsv,
-  writePlanFitCourse,
-  writePlanGpx,
-  type ExportPoint,
-  type PlanExport,
-} from './index.ts'
+import { writePlanCsv } from './csv.ts'
+import { writePlanFitCourse } from './fit-course.ts'
+import { PLAN_XMLNS, writePlanGpx } from './gpx.ts'
+import { planTargets, targetStarts } from './targets.ts'
+import { exportSections, ExportError, type ExportPoint, type PlanExport } from './types.ts'
 import { syntheticClimb } from '../../test/fixtures/synthetic-climb.ts'
 
 const gpx = new TextEncoder().encode(syntheticClimb().gpx)
