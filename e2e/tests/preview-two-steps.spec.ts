@@ -1,26 +1,14 @@
-import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
+import { chooseCourseFile, clockSeconds as seconds, needsCourses } from '../helpers/courses.ts'
 
 // The optimization page's instant preview in two steps (docs/web-app.md, "Instant preview") on the
 // real Mont Ventoux climb (2 000 segments of 10 m, whose rideable plan takes seconds): the first
 // answer (the steady power and the per-segment optimum) appears, then the refined plan replaces
 // it; an edit made while a plan is being refined ends with the answer to that last edit.
 
-const real = needs('courses/mont-ventoux-bedoin.gpx')
-test.skip(real.skip, real.reason)
-const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'courses')
-const UUID = '[0-9a-f-]{36}'
-
-/** "1:21:05" in seconds. */
-const seconds = (text: string) =>
-  text
-    .trim()
-    .split(':')
-    .map(Number)
-    .reduce((a, b) => a * 60 + b, 0)
+needsCourses('mont-ventoux-bedoin.gpx')
 
 /** The preview once it shows the refined plan of the latest input: its predicted time. */
 async function refinedTime(page: Page): Promise<string> {
@@ -37,8 +25,7 @@ test('the preview answers first, then refines the plan; the last edit wins', asy
   await signIn(page, DEMO.rider)
 
   await page.goto('/simulation/courses')
-  await page.getByLabel('Course file').setInputFiles(resolve(data, 'mont-ventoux-bedoin.gpx'))
-  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 60_000 })
+  await chooseCourseFile(page, 'mont-ventoux-bedoin.gpx', 60_000)
   const course = (await page.getByRole('heading', { level: 1 }).textContent())!
 
   await createRiderSetup(page, {

@@ -1,8 +1,7 @@
-import { resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
+import { chooseCourseFile, needsCourses } from '../helpers/courses.ts'
 
 // Race-day weather: an optimization with an event date and start uses the forecast
 // along the course from the weather provider's local stand-in (playwright.config.ts starts it and
@@ -14,9 +13,7 @@ import { createRiderSetup } from '../helpers/rider-setup.ts'
 
 // The real-world files this journey uploads (scripts/test-data.ts): without them it skips,
 // naming them.
-const real = needs('courses/tt-beton-classic.gpx')
-test.skip(real.skip, real.reason)
-const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'courses')
+needsCourses('tt-beton-classic.gpx')
 const UUID = '[0-9a-f-]{36}'
 
 test('race-day weather: forecast wind strip, time range, typed stretch kept', async ({ page }) => {
@@ -26,10 +23,8 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
   await signIn(page, DEMO.rider)
 
   await page.goto('/simulation/courses')
-  await page.getByLabel('Course file').setInputFiles(resolve(data, 'tt-beton-classic.gpx'))
-  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 30_000 })
   // The course's id from its page's address (its heading may still read a placeholder here).
-  const courseId = new URL(page.url()).pathname.split('/').pop()!
+  const courseId = await chooseCourseFile(page, 'tt-beton-classic.gpx')
 
   await createRiderSetup(page, {
     name: 'Weather bike',

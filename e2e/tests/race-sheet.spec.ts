@@ -1,16 +1,13 @@
-import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
+import { chooseCourseFile, needsCourses } from '../helpers/courses.ts'
 
 // The plan as a race sheet: a stored result of a real course shows one row per target (power,
 // share of CP, where it applies, time in it) with every section one click away, and prints as one
 // A4 or Letter page holding the course, the rider, the finish time, the targets and a profile.
 
-const real = needs('courses/crank-the-kanc.gpx')
-test.skip(real.skip, real.reason)
-const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'courses')
+needsCourses('crank-the-kanc.gpx')
 const UUID = '[0-9a-f-]{36}'
 
 /** Pages in a PDF written by Chromium: its page objects (`/Type /Page`, not `/Pages`). */
@@ -18,9 +15,7 @@ const pdfPages = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type\s*\/Page(
 
 async function storedResult(page: Page): Promise<void> {
   await page.goto('/simulation/courses')
-  await page.getByLabel('Course file').setInputFiles(resolve(data, 'crank-the-kanc.gpx'))
-  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 30_000 })
-  const courseId = new URL(page.url()).pathname.split('/').pop()!
+  const courseId = await chooseCourseFile(page, 'crank-the-kanc.gpx')
 
   await createRiderSetup(page, {
     name: 'Sheet bike',

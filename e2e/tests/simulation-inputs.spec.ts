@@ -1,8 +1,7 @@
-import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
+import { chooseCourseFile, clockSeconds as seconds, needsCourses } from '../helpers/courses.ts'
 
 // The optimization's inputs: a named course section, the event's date and start time
 // (clock times on the plan), wind on a stretch of the course with its validation, a rider setup
@@ -11,18 +10,8 @@ import { createRiderSetup } from '../helpers/rider-setup.ts'
 
 // The real-world files this journey uploads (scripts/test-data.ts): without them it skips,
 // naming them.
-const real = needs('courses/tt-beton-classic.gpx')
-test.skip(real.skip, real.reason)
-const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'courses')
+needsCourses('tt-beton-classic.gpx')
 const UUID = '[0-9a-f-]{36}'
-
-/** "25:13" or "1:02:05" in seconds. */
-const seconds = (text: string) =>
-  text
-    .trim()
-    .split(':')
-    .map(Number)
-    .reduce((a, b) => a * 60 + b, 0)
 
 /** The wall clock `s` seconds after 09:30:00 (the start this journey sets). */
 function clockAfter0930(s: number) {
@@ -48,8 +37,7 @@ test('inputs: section name, event start, wind stretch, tweaked setup saved as ne
 
   // A course with its first section named.
   await page.goto('/simulation/courses')
-  await page.getByLabel('Course file').setInputFiles(resolve(data, 'tt-beton-classic.gpx'))
-  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 30_000 })
+  await chooseCourseFile(page, 'tt-beton-classic.gpx')
   await expect(page.getByText('Distance')).toBeVisible()
   const course = (await page.getByRole('heading', { level: 1 }).textContent())!
   await page.getByRole('button', { name: 'Medium', exact: true }).click()

@@ -1,7 +1,6 @@
-import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { needsCourses, uploadCourse } from '../helpers/courses.ts'
 
 // Course sections: automatic Medium on a real course, a split at a distance,
 // a split in half, a merge, a moved end, the warning before an automatic level replaces manual edits, save,
@@ -9,18 +8,7 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
 // The real-world files this journey uploads (scripts/test-data.ts): without them it skips,
 // naming them.
-const real = needs('courses/tt-beton-classic.gpx')
-test.skip(real.skip, real.reason)
-const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'courses')
-const UUID = '[0-9a-f-]{36}'
-
-async function uploadCourse(page: Page, file: string): Promise<string> {
-  await page.goto('/simulation/courses')
-  await expect(page.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible()
-  await page.getByLabel('Course file').setInputFiles(resolve(data, file))
-  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 30_000 })
-  return page.url().split('/').pop()!
-}
+needsCourses('tt-beton-classic.gpx')
 
 /** The table's rows as [start, end] texts. */
 async function bounds(page: Page) {

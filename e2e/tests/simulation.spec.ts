@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { Decoder, Stream } from '@garmin/fitsdk'
 import { expect, test, type Page } from '@playwright/test'
-import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { needsCourses, uploadCourse } from '../helpers/courses.ts'
 
 // The simulation journey: upload a real course, create a rider setup, run a pacing
 // optimization, read the result, get the notification, export the plan as a FIT course and
@@ -11,9 +10,7 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 
 // The real-world files this journey uploads (scripts/test-data.ts): without them it skips,
 // naming them.
-const real = needs('courses/alpe-dhuez.gpx', 'courses/tt-beton-classic.gpx')
-test.skip(real.skip, real.reason)
-const data = resolve(dataDir ?? resolve(repoRoot, 'test-data'), 'courses')
+needsCourses('alpe-dhuez.gpx', 'tt-beton-classic.gpx')
 const UUID = '[0-9a-f-]{36}'
 
 /** The session token the app sends with its API calls (to check the API's side). */
@@ -24,14 +21,6 @@ function captureToken(page: Page): () => string | undefined {
     if (r.url().includes('/api/') && h?.startsWith('Bearer ')) token = h.slice(7)
   })
   return () => token
-}
-
-async function uploadCourse(page: Page, file: string): Promise<string> {
-  await page.goto('/simulation/courses')
-  await expect(page.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible()
-  await page.getByLabel('Course file').setInputFiles(resolve(data, file))
-  await page.waitForURL(new RegExp(`/simulation/courses/${UUID}$`), { timeout: 30_000 })
-  return page.url().split('/').pop()!
 }
 
 test('pacing: course, rider setup, run, result, notification and FIT export', async ({
