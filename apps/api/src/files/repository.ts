@@ -1,5 +1,6 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm'
-import { files, teamMembers, type Db } from '@veloptima/db'
+import { and, eq } from 'drizzle-orm'
+import { files, type Db } from '@veloptima/db'
+import { visibleTo } from '../repositories/ownership.ts'
 
 export type FileRow = typeof files.$inferSelect
 export type NewFileRow = typeof files.$inferInsert
@@ -12,16 +13,6 @@ export const ownerValues = (owner: Owner) => ({
   ownerTeam: owner.team ?? null,
 })
 
-/** The SQL condition "this file belongs to the caller or to a team the caller is a member of". */
-export const visibleTo = (uid: string) =>
-  or(
-    eq(files.ownerUid, uid),
-    inArray(
-      files.ownerTeam,
-      sql`(select ${teamMembers.teamId} from ${teamMembers} where ${teamMembers.uid} = ${uid})`,
-    ),
-  )
-
 export async function findVisibleFile(
   db: Db,
   uid: string,
@@ -30,7 +21,7 @@ export async function findVisibleFile(
   const [row] = await db
     .select()
     .from(files)
-    .where(and(eq(files.id, id), visibleTo(uid)))
+    .where(and(eq(files.id, id), visibleTo(db, files, uid)))
   return row
 }
 
@@ -42,14 +33,6 @@ export async function findFile(db: Db, id: string): Promise<FileRow | undefined>
 export async function insertFile(db: Db, row: NewFileRow): Promise<FileRow> {
   const [inserted] = await db.insert(files).values(row).returning()
   return inserted!
-}
-
-export async function isTeamMember(db: Db, uid: string, team: string): Promise<boolean> {
-  const [row] = await db
-    .select({ uid: teamMembers.uid })
-    .from(teamMembers)
-    .where(and(eq(teamMembers.teamId, team), eq(teamMembers.uid, uid)))
-  return Boolean(row)
 }
 
 export async function deleteFile(db: Db, id: string): Promise<void> {

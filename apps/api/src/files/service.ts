@@ -7,17 +7,15 @@ import {
   findFile,
   findVisibleFile,
   insertFile,
-  isTeamMember,
   ownerValues,
   type FileRow,
   type Owner,
 } from './repository.ts'
+import { isMember, isUuid } from '../repositories/ownership.ts'
 import { contentDisposition } from '../routes/files/routes.ts'
 import type { DownloadSigner } from './signed-url.ts'
 import { FileMissingError, type FileStorage } from './storage.ts'
 import { describeUnknown, sniff, type SniffedType } from './sniff.ts'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A file name safe to show and to put in Content-Disposition: no paths, no control characters. */
 export function cleanFileName(name: string, fallback = 'file'): string {
@@ -187,13 +185,12 @@ export class FileService {
    */
   async resolveOwner(uid: string, owner: string | undefined): Promise<Owner> {
     if (!owner || owner === uid) return { uid }
-    if (UUID.test(owner) && (await isTeamMember(this.database.db, uid, owner)))
-      return { team: owner }
+    if (await isMember(this.database.db, uid, owner)) return { team: owner }
     throw notFound('The team')
   }
 
   async visibleFile(uid: string, id: string): Promise<FileRow> {
-    const row = UUID.test(id) ? await findVisibleFile(this.database.db, uid, id) : undefined
+    const row = isUuid(id) ? await findVisibleFile(this.database.db, uid, id) : undefined
     if (!row) throw notFound('The file')
     return row
   }
@@ -229,7 +226,7 @@ export class FileService {
   /** The file a signed link names and its bytes; the signature is the authorization. */
   async openSigned(query: Record<string, unknown>): Promise<{ row: FileRow; body: Readable }> {
     const id = this.signer.verify(query)
-    const row = UUID.test(id) ? await findFile(this.database.db, id) : undefined
+    const row = isUuid(id) ? await findFile(this.database.db, id) : undefined
     if (!row) throw notFound('The file')
     try {
       return { row, body: await this.storage.get(row.storageKey) }

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import helmet from 'helmet'
 import type { Context, Next } from 'koa'
-import { PERMISSIONS_POLICY, REFERRER_POLICY, sha256Source } from '../plugins/security.ts'
+import { PERMISSIONS_POLICY, sha256Source, sharedHelmetOptions } from '../plugins/security.ts'
 import { AUTO_SUBMIT, STYLE } from './pages.ts'
 
 export function idpCsp(appOrigins: string[]) {
@@ -29,6 +29,7 @@ export function idpCsp(appOrigins: string[]) {
 export function idpSecurityHeaders(options: { issuer: string; appOrigins: string[] }) {
   const https = options.issuer.startsWith('https:')
   const headers = helmet({
+    ...sharedHelmetOptions(https),
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -36,13 +37,8 @@ export function idpSecurityHeaders(options: { issuer: string; appOrigins: string
         ...(https ? { upgradeInsecureRequests: [] } : {}),
       },
     },
-    crossOriginEmbedderPolicy: false,
     // The app reads the provider's token endpoint and key set from its own origin.
     crossOriginResourcePolicy: { policy: 'cross-origin' },
-    crossOriginOpenerPolicy: { policy: 'same-origin' },
-    referrerPolicy: { policy: REFERRER_POLICY },
-    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    xFrameOptions: { action: 'deny' },
   })
   return async (ctx: Context, next: Next) => {
     await new Promise<void>((resolve, reject) =>

@@ -77,20 +77,29 @@ export function appCsp(config: Config, indexHtml = '') {
   }
 }
 
+/**
+ * The headers the app and the identity provider share: no cross-origin embedding requirement
+ * (tiles are cross-origin images without CORP headers), their own browsing context group, the
+ * referrer policy, HSTS when served over https, and no framing.
+ */
+export const sharedHelmetOptions = (https: boolean) =>
+  ({
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    referrerPolicy: { policy: REFERRER_POLICY },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xFrameOptions: { action: 'deny' },
+  }) as const
+
 /** Registers helmet on the app (every route: API, static files, the SPA's index.html). */
 export async function registerSecurity(app: FastifyInstance, config: Config) {
   const index = join(config.webDistDir, 'index.html')
   const html = existsSync(index) ? readFileSync(index, 'utf8') : ''
   const https = config.publicUrl.startsWith('https:')
   await app.register(helmet, {
+    ...sharedHelmetOptions(https),
     contentSecurityPolicy: { useDefaults: false, directives: appCsp(config, html) },
-    // Tiles are cross-origin images without CORP headers: no require-corp.
-    crossOriginEmbedderPolicy: false,
-    crossOriginOpenerPolicy: { policy: 'same-origin' },
     crossOriginResourcePolicy: { policy: 'same-origin' },
-    referrerPolicy: { policy: REFERRER_POLICY },
-    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    xFrameOptions: { action: 'deny' },
   })
   // helmet has no Permissions-Policy: the one header it leaves to the app.
   app.addHook('onRequest', async (_request, reply) => {
