@@ -1,6 +1,6 @@
 import type { Db } from '@veloptima/db'
 import { insertUserIfMissing } from '../repositories/users.ts'
-import { joinTeam, organizationTeam, setCurrentTeam } from '../routes/auth/repository.ts'
+import { joinOrganizationTeam } from '../routes/auth/repository.ts'
 import { Accounts } from './accounts.ts'
 
 export const DEMO_PASSWORD = 'veloptima-demo'
@@ -50,11 +50,8 @@ export async function ensureDemoAccounts(db: Db): Promise<string[]> {
       displayName: account.name,
     })
     if (team) {
-      const row = await organizationTeam(db, team.orgId, team.name)
-      if (row) {
-        await joinTeam(db, row.id, account.sub, 'owner')
-        await setCurrentTeam(db, account.sub, row.id)
-      }
+      const org = { orgId: team.orgId, name: team.name }
+      await joinOrganizationTeam(db, account.sub, org, { role: 'owner', current: 'always' })
     }
   }
   return created

@@ -3,7 +3,7 @@ import { findTeam, findUser } from '../../repositories/users.ts'
 import { computeClaims } from '../../services/claims.ts'
 import type { AccessTokenClaims } from '../../services/provider-tokens.ts'
 import type { SessionTokens } from '../../services/session-token.ts'
-import { joinTeam, organizationTeam, setCurrentTeam, upsertSignedInUser } from './repository.ts'
+import { joinOrganizationTeam, upsertSignedInUser } from './repository.ts'
 
 export type ExchangeDeps = {
   db: Db
@@ -54,11 +54,8 @@ export async function exchangeAccessToken(
 
   if (at.orgId) {
     // The provider's organization is the user's team (created on first sight).
-    const team = await organizationTeam(db, at.orgId, at.orgName ?? at.orgId)
-    if (team) {
-      await joinTeam(db, team.id, at.sub)
-      await setCurrentTeam(db, at.sub, team.id, { onlyIfNone: true })
-    }
+    const org = { orgId: at.orgId, name: at.orgName ?? at.orgId }
+    await joinOrganizationTeam(db, at.sub, org, { current: 'if-none' })
   }
 
   const claims = await computeClaims(db, at.sub, at.permissions)

@@ -2,8 +2,7 @@
 // organization, and the request counters of the API's rate limits (`rate_limits`).
 import { and, eq, isNull, lt, sql } from 'drizzle-orm'
 import { rateLimits, teamMembers, teams, users, type Db } from '@veloptima/db'
-
-export type Role = (typeof teamMembers.$inferInsert)['role']
+import type { Role } from '../../repositories/users.ts'
 
 /** Creates the user or updates their profile from the provider's. */
 export async function upsertSignedInUser(
@@ -24,33 +23,30 @@ export async function upsertSignedInUser(
     })
 }
 
-/** The team of the provider's organization `orgId`, created on first sight as `name`. */
-export async function organizationTeam(db: Db, orgId: string, name: string) {
-  await db.insert(teams).values({ name, orgId }).onConflictDoNothing()
-  const [team] = await db.select().from(teams).where(eq(teams.orgId, orgId))
-  return team
-}
-
-/** Makes `uid` a member of the team (nothing when they are one already). */
-export async function joinTeam(db: Db, teamId: string, uid: string, role?: Role): Promise<void> {
-  await db
-    .insert(teamMembers)
-    .values({ teamId, uid, ...(role ? { role } : {}) })
-    .onConflictDoNothing()
-}
-
-/** Sets the user's current team; with `onlyIfNone`, only when they have none. */
-export async function setCurrentTeam(
+/**
+ * Makes `uid` a member of the team of the provider's organization, created on first sight as
+ * `name`, and that team their current one (`always`, or only when they have none).
+ */
+export async function joinOrganizationTeam(
   db: Db,
   uid: string,
-  teamId: string,
-  options: { onlyIfNone?: boolean } = {},
+  org: { orgId: string; name: string },
+  membership: { role?: Role; current: 'always' | 'if-none' },
 ): Promise<void> {
+  await db.insert(teams).values({ name: org.name, orgId: org.orgId }).onConflictDoNothing()
+  const [team] = await db.select().from(teams).where(eq(teams.orgId, org.orgId))
+  if (!team) return
+  await db
+    .insert(teamMembers)
+    .values({ teamId: team.id, uid, ...(membership.role ? { role: membership.role } : {}) })
+    .onConflictDoNothing()
   await db
     .update(users)
-    .set({ currentTeam: teamId })
+    .set({ currentTeam: team.id })
     .where(
-      options.onlyIfNone ? and(eq(users.uid, uid), isNull(users.currentTeam)) : eq(users.uid, uid),
+      membership.current === 'if-none'
+        ? and(eq(users.uid, uid), isNull(users.currentTeam))
+        : eq(users.uid, uid),
     )
 }
 
