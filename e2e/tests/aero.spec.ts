@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // The aero journey: register a sensor, create a session, refuse bad files with a
 // message naming the file (nothing stored), upload GoldenCheetah's helmet test (four FIT files,
@@ -37,8 +38,7 @@ async function newSession(
   o: { name: string; format?: 'v5'; location?: string },
   upload: () => Promise<unknown>,
 ): Promise<string[]> {
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await signIn(page, DEMO.coach)
   await page.goto('/aero/sessions')
   await page.getByRole('button', { name: 'New session' }).click()
@@ -56,8 +56,7 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   page,
 }) => {
   test.setTimeout(300_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await signIn(page, DEMO.coach)
 
   // Register the sensor.

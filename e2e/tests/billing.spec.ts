@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import Stripe from 'stripe'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // Subscriptions: a new user buys the Individual plan through Stripe Checkout and gets
 // Performance Simulation without signing out; a cancelled subscription locks it again at the
@@ -70,8 +71,7 @@ for (const [mode, base] of [
   test(`pricing page ${mode}: every plan with its price, currency, period and the trial`, async ({
     page,
   }) => {
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(String(e)))
+    const errors = pageErrors(page)
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
       await page.goto(`${base}/pricing`)

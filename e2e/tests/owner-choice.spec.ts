@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // New items belong to the team the user works in, or to whom "Save in" names: a coach working in
 // his team uploads a course and it is the team's; choosing Personal keeps the next one his own.
@@ -15,8 +16,7 @@ test('a coach working in a team uploads a course: the team owns it, unless he pi
   const real = needs(file)
   test.skip(real.skip, real.reason)
   test.setTimeout(120_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await signIn(page, DEMO.coach)
   await page.goto('/account')
   await page.getByLabel('New team').fill('Course Owners')

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { screenshotPath, startSignIn } from '../helpers/auth.ts'
 import { SIGNED_OUT_PAGES, signInWithExamples } from '../helpers/main-pages.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // The product on a phone, 390 px wide (docs/web-app.md, "On a phone"): no page is wider than the
 // screen, the result shows every target power without scrolling sideways (a card per target),
@@ -46,8 +47,7 @@ test('signed in at 390 px: every page fits, the result shows each target power o
 }) => {
   test.setTimeout(180_000)
   // Uncaught errors only: the map asks a tile server the test machine may not reach.
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await page.setViewportSize(PHONE)
   const { pages, runAgain } = await signInWithExamples(page)
   for (const p of Object.values(pages)) {

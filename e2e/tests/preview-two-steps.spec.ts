@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
 import { chooseCourseFile, clockSeconds as seconds, needsCourses } from '../helpers/courses.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // The optimization page's instant preview in two steps (docs/web-app.md, "Instant preview") on the
 // real Mont Ventoux climb (2 000 segments of 10 m, whose rideable plan takes seconds): the first
@@ -20,8 +21,7 @@ async function refinedTime(page: Page): Promise<string> {
 
 test('the preview answers first, then refines the plan; the last edit wins', async ({ page }) => {
   test.setTimeout(240_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await signIn(page, DEMO.rider)
 
   await page.goto('/simulation/courses')

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
 import { chooseCourseFile, needsCourses } from '../helpers/courses.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // Race-day weather: an optimization with an event date and start uses the forecast
 // along the course from the weather provider's local stand-in (playwright.config.ts starts it and
@@ -18,8 +19,7 @@ const UUID = '[0-9a-f-]{36}'
 
 test('race-day weather: forecast wind strip, time range, typed stretch kept', async ({ page }) => {
   test.setTimeout(180_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await signIn(page, DEMO.rider)
 
   await page.goto('/simulation/courses')

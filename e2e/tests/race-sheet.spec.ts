@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
 import { chooseCourseFile, needsCourses } from '../helpers/courses.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // The plan as a race sheet: a stored result of a real course shows one row per target (power,
 // share of CP, where it applies, time in it) with every section one click away, and prints as one
@@ -41,8 +42,7 @@ async function storedResult(page: Page): Promise<void> {
 
 test('race sheet: targets first, sections as a detail, one printed page', async ({ page }) => {
   test.setTimeout(240_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await page.setViewportSize({ width: 1280, height: 900 })
   await signIn(page, DEMO.rider)
   await storedResult(page)

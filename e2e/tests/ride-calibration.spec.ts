@@ -6,6 +6,7 @@ import { readActivity } from '@veloptima/formats'
 import { gcJsonOf } from '../../apps/web/src/features/simulation/components/ride-calibration-fixtures.ts'
 import { dataDir, needs, repoRoot } from '../../scripts/test-data.ts'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // "Calibrate from a ride" on the rider setup page: upload a real ride with power,
 // the engine fits CdA and Crr in the browser, shows the intervals, what was left out, the replay
@@ -22,8 +23,7 @@ test('rider setup: calibrate CdA and Crr from a recorded ride and save them', as
   const real = needs('rides/edge810-vector-power.fit')
   test.skip(real.skip, real.reason)
   test.setTimeout(120_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await openCalibration(page)
   await page.getByLabel('Ride file to calibrate from').setInputFiles(ride)
   const result = page.getByTestId('ride-calibration')
@@ -123,8 +123,7 @@ for (const format of FORMATS) {
     const real = needs(format.file)
     test.skip(real.skip, real.reason)
     test.setTimeout(120_000)
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(String(e)))
+    const errors = pageErrors(page)
     await openCalibration(page)
     await page
       .getByLabel('Ride file to calibrate from')

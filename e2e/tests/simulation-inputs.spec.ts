@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
 import { chooseCourseFile, clockSeconds as seconds, needsCourses } from '../helpers/courses.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // The optimization's inputs: a named course section, the event's date and start time
 // (clock times on the plan), wind on a stretch of the course with its validation, a rider setup
@@ -31,8 +32,7 @@ test('inputs: section name, event start, wind stretch, tweaked setup saved as ne
   page,
 }) => {
   test.setTimeout(180_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await signIn(page, DEMO.rider)
 
   // A course with its first section named.

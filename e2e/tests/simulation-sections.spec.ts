@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { needsCourses, uploadCourse } from '../helpers/courses.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // Course sections: automatic Medium on a real course, a split at a distance,
 // a split in half, a merge, a moved end, the warning before an automatic level replaces manual edits, save,
@@ -23,8 +24,7 @@ async function bounds(page: Page) {
 
 test('sections: medium, split, merge, warning, save and reload', async ({ page }) => {
   test.setTimeout(120_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await signIn(page, DEMO.rider)
   await uploadCourse(page, 'tt-beton-classic.gpx')
 

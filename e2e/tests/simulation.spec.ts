@@ -3,6 +3,7 @@ import { Decoder, Stream } from '@garmin/fitsdk'
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { needsCourses, uploadCourse } from '../helpers/courses.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // The simulation journey: upload a real course, create a rider setup, run a pacing
 // optimization, read the result, get the notification, export the plan as a FIT course and
@@ -28,8 +29,7 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
   browser,
 }) => {
   test.setTimeout(180_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   const token = captureToken(page)
   await signIn(page, DEMO.rider)
 
@@ -191,8 +191,7 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
 
 test('equipment: two wheel options ranked with Δ time, result and FIT export', async ({ page }) => {
   test.setTimeout(180_000)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await signIn(page, DEMO.rider)
   await uploadCourse(page, 'tt-beton-classic.gpx')
   // Trim to the first 15 km: the statistics follow.

@@ -6,6 +6,7 @@ import {
   type TyrePressureInput,
   type WheelsInput,
 } from '../../packages/engine/src/index.ts'
+import { pageErrors } from '../helpers/page-errors.ts'
 
 // The /tools journey: both calculators in metric, then in imperial, against the engine.
 
@@ -56,8 +57,7 @@ async function openTools(page: Page) {
 }
 
 test('both calculators in metric and imperial agree with the engine', async ({ page }) => {
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
+  const errors = pageErrors(page)
   await signIn(page, DEMO.rider)
   await setUnits(page, 'metric')
   await openTools(page)
