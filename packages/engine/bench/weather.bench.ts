@@ -17,6 +17,7 @@ import {
   type Forecast,
   type Rider,
 } from '../src/index.ts'
+import { cpRider } from '../test/fixtures.ts'
 
 // The engine's tsconfig has no DOM or Node types: the two globals this script uses.
 declare const console: { log(...args: unknown[]): void }
@@ -60,16 +61,7 @@ const forecast: Forecast = {
     surfacePressurePa: hours.map(() => 99000),
   })),
 }
-const rider: Rider = {
-  massKg: 72,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-  maxPowerW: 900,
-}
+const rider: Rider = { ...cpRider, massKg: 72, maxPowerW: 900 }
 const startTimeS = T0 + 1800
 const pacing = { constraint: { type: 'average_power' as const, powerW: 240 }, maxTargets: 12 }
 const optimize = (environment: Environment) =>

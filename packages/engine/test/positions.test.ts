@@ -22,17 +22,9 @@ import {
   type RiderPosition,
   type SimulationResult,
 } from '../src/index.ts'
+import { cpRider } from './fixtures.ts'
 
-const base: Rider = {
-  massKg: 72,
-  bikeMassKg: 8,
-  cdaM2: 0.3,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-  maxPowerW: 900,
-}
+const base: Rider = { ...cpRider, massKg: 72, cdaM2: 0.3, maxPowerW: 900 }
 const env = { airDensityKgM3: 1.2 }
 const KMH = 1 / 3.6
 // The typical switch (DESIGN.md §5): aero above ~25 km/h, upright on the base bar below.

@@ -1,17 +1,11 @@
 // Seeded random courses for invariant tests (replayable: every failure names its seed).
 import { courseFromSegments } from '../src/index.ts'
 import type { Course, CourseSegmentInput } from '../src/index.ts'
+import { mulberry32 } from '../src/aero/random.ts'
 
-/** mulberry32: small, fast, deterministic. */
+/** mulberry32 seeded with the seed itself: small, fast, deterministic. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  return mulberry32(seed >>> 0)
 }
 
 /** A rolling course with random grades (−12 %…+15 %), turning headings and a few tight corners. */

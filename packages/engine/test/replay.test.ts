@@ -14,14 +14,9 @@ import {
 } from '../src/index.ts'
 import type { Course, RecordedSamples, Rider, SimulationResult } from '../src/index.ts'
 import { randomCourse, rng } from './random.ts'
+import { roadRider } from './fixtures.ts'
 
-const rider: Rider = {
-  massKg: 72,
-  bikeMassKg: 8,
-  cdaM2: 0.3,
-  crr: 0.005,
-  drivetrainEfficiency: 0.976,
-}
+const rider: Rider = { ...roadRider, massKg: 72, cdaM2: 0.3, crr: 0.005 }
 const environment = { airDensityKgM3: 1.2 }
 
 /** 1 Hz samples of a simulated ride: distance interpolated at each segment's mean speed. */

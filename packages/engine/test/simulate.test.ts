@@ -15,16 +15,9 @@ import {
 } from '../src/index.ts'
 import type { Rider, SimulationResult } from '../src/index.ts'
 import { randomCourse, rng } from './random.ts'
+import { cpRider } from './fixtures.ts'
 
-const rider: Rider = {
-  massKg: 72,
-  bikeMassKg: 8,
-  cdaM2: 0.27,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-}
+const rider: Rider = { ...cpRider, massKg: 72, cdaM2: 0.27 }
 
 function checkFinite(r: SimulationResult): void {
   for (const k of [

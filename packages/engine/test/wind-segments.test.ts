@@ -12,17 +12,9 @@ import {
   type Rider,
 } from '../src/index.ts'
 import { optimizePacing } from '../src/optimize/positions.ts'
+import { cpRider } from './fixtures.ts'
 
-const rider: Rider = {
-  massKg: 70,
-  bikeMassKg: 8,
-  cdaM2: 0.3,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 280,
-  wPrimeJ: 20000,
-  maxPowerW: 800,
-}
+const rider: Rider = { ...cpRider, massKg: 70, cdaM2: 0.3, cpW: 280, maxPowerW: 800 }
 const RHO = 1.2
 // Flat, heading north (0°): a wind from 0° is a pure headwind, from 180° a pure tailwind.
 const flat = (n: number, len: number) =>

@@ -1,8 +1,13 @@
 // Deterministic pseudo-random numbers for the bootstrap (no Math.random in the engine).
 
-/** Mulberry32: a small, fast 32-bit generator; returns uniforms in [0, 1). */
+/** Uniforms in [0, 1) from a seed, scrambled so nearby seeds give unrelated streams. */
 export function createRandom(seed: number): () => number {
-  let a = (Math.floor(seed) ^ 0x9e3779b9) >>> 0
+  return mulberry32((Math.floor(seed) ^ 0x9e3779b9) >>> 0)
+}
+
+/** Mulberry32: a small, fast 32-bit generator from a 32-bit state; uniforms in [0, 1). */
+export function mulberry32(state: number): () => number {
+  let a = state >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
     let t = a

@@ -13,6 +13,7 @@ import { iterateArrival, simulationEvaluator } from './arrival.ts'
 import { conditionsAt } from './forecast.ts'
 import type { Forecast, ForecastPoint } from './forecast.ts'
 import { arrivalTimesFromTimeline, iteratePlanArrival } from './plan-arrival.ts'
+import { cpRider } from '../../test/fixtures.ts'
 
 const T0 = Date.UTC(2026, 6, 1, 8) / 1000 // 2026-07-01 08:00 UTC
 const H = 3600
@@ -43,16 +44,7 @@ const course = courseFromSegments(
 const forecast: Forecast = {
   points: [point(0, (k) => (k === 0 ? 0 : 10), 0), point(40_000, (k) => (k === 0 ? 0 : 10), 5)],
 }
-const rider: Rider = {
-  massKg: 72,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-  maxPowerW: 900,
-}
+const rider: Rider = { ...cpRider, massKg: 72, maxPowerW: 900 }
 
 const optimize = async (environment: Parameters<typeof simulate>[0]['environment']) =>
   pacingOutput(

@@ -15,6 +15,7 @@ import type { Forecast, ForecastPoint } from './forecast.ts'
 import { RIDER_HEIGHT_WIND_FACTOR, windHeightFactor } from './profile.ts'
 import { recommendWheels } from '../tools/wheels.ts'
 import { forecastSensitivity } from './sensitivity.ts'
+import { roadRider } from '../../test/fixtures.ts'
 
 const T0 = Date.UTC(2026, 6, 1, 8) / 1000 // 2026-07-01 08:00 UTC
 const H = 3600
@@ -46,13 +47,7 @@ function point(
   }
 }
 
-const rider: Rider = {
-  massKg: 72,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-}
+const rider: Rider = { ...roadRider, massKg: 72 }
 
 describe('wind profile (power law, docs/engine/science.md §1.1)', () => {
   it('defaults: rural α = 0.16 at 1.5 m, (0.15)^0.16 = 0.738 — docs/engine/science.md §1.1 "factor 0.74 (rural)"', () => {

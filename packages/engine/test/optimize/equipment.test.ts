@@ -3,17 +3,9 @@
 import { describe, expect, it } from 'vitest'
 import { courseFromSegments, type Rider } from '../../src/index.ts'
 import { optimizeEquipment, type EquipmentInput } from '../../src/optimize/equipment.ts'
+import { cpRider } from '../fixtures.ts'
 
-const rider: Rider = {
-  massKg: 75,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-  maxPowerW: 700,
-}
+const rider: Rider = { ...cpRider, maxPowerW: 700 }
 
 const course = courseFromSegments(
   Array.from({ length: 400 }, (_, i) => ({

@@ -4,16 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { prepareModel, type Rider } from '../../src/index.ts'
 import { augmentedObjective, workspace, type ConstraintSpec } from '../../src/optimize/problem.ts'
 import { randomCourse } from '../random.ts'
+import { cpRider } from '../fixtures.ts'
 
-const rider: Rider = {
-  massKg: 75,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-}
+const rider: Rider = cpRider
 
 describe('adjoint gradient of the augmented Lagrangian', () => {
   const course = randomCourse(5, 60)

@@ -9,17 +9,9 @@ import {
 } from '../../src/optimize/pacing.ts'
 import { referenceOptimize, type ReferenceConstraint } from '../../src/optimize/reference.ts'
 import { randomCourse } from '../random.ts'
+import { cpRider } from '../fixtures.ts'
 
-const rider: Rider = {
-  massKg: 75,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-  maxPowerW: 600,
-}
+const rider: Rider = { ...cpRider, maxPowerW: 600 }
 
 /** A short rolling course, straight and calm: the reference's model applies exactly. */
 function rolling(n: number, len: number, grades: number[]) {

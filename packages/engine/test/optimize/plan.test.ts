@@ -4,17 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { courseFromSegments, simulate, type Rider } from '../../src/index.ts'
 import { optimizeWithoutPositions as optimizePacing } from '../../src/optimize/pacing.ts'
 import { sectionLabel } from '../../src/optimize/plan.ts'
+import { cpRider } from '../fixtures.ts'
 
-const rider: Rider = {
-  massKg: 75,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-  maxPowerW: 700,
-}
+const rider: Rider = { ...cpRider, maxPowerW: 700 }
 
 describe('section labels', () => {
   it('name the terrain, and the wind where it matters', () => {

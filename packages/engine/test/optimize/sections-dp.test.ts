@@ -12,17 +12,9 @@ import {
 } from '../../src/index.ts'
 import type { Controls } from '../../src/optimize/controls.ts'
 import { dpCut } from '../../src/optimize/sections-dp.ts'
+import { cpRider } from '../fixtures.ts'
 
-const rider: Rider = {
-  massKg: 75,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 4000,
-  maxPowerW: 600,
-}
+const rider: Rider = { ...cpRider, wPrimeJ: 4000, maxPowerW: 600 }
 const environment = { airDensityKgM3: 1.2 }
 const options = { kineticEnergy: false, cornering: false }
 

@@ -2,17 +2,9 @@
 import { describe, expect, it } from 'vitest'
 import { courseFromSegments, simulate, steadySpeed, type Rider } from '../../src/index.ts'
 import { optimizeWithoutPositions as optimizePacing } from '../../src/optimize/pacing.ts'
+import { cpRider } from '../fixtures.ts'
 
-const rider: Rider = {
-  massKg: 75,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-  maxPowerW: 600,
-}
+const rider: Rider = { ...cpRider, maxPowerW: 600 }
 
 describe('flat and calm: constant power is optimal (Atkinson et al. 2007, Sports Med 37:647)', () => {
   const course = courseFromSegments(Array.from({ length: 2000 }, () => ({ lengthM: 10, grade: 0 })))

@@ -4,17 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { ImportError, readActivity } from '../index.ts'
 import { needs } from '../../../../scripts/test-data.ts'
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { rng } from '../../test/fuzz-mutations.ts'
 
 function outcome(bytes: Uint8Array, label: string): string {
   let a

@@ -1,0 +1,14 @@
+// The riders the engine's tests and benchmarks ride; each test spreads what it changes.
+import type { Rider } from '../src/index.ts'
+
+/** 75 kg on an 8 kg bike, CdA 0.25 m², Crr 0.004, drivetrain 97.6 % (Martin et al. 1998). */
+export const roadRider: Rider = {
+  massKg: 75,
+  bikeMassKg: 8,
+  cdaM2: 0.25,
+  crr: 0.004,
+  drivetrainEfficiency: 0.976,
+}
+
+/** The road rider with a critical power of 300 W and a W′ of 20 kJ. */
+export const cpRider: Rider = { ...roadRider, cpW: 300, wPrimeJ: 20000 }
