@@ -12,7 +12,7 @@
 import { resolve } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { exitWithoutChromium, openBenchPage } from './browser-harness.ts'
-import { courseFromSegments, mergeSegments, type Course } from '@veloptima/engine'
+import { courseFromSegments, mergeSegments } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
 import { needs } from '../../../scripts/test-data.ts'
 import type {
@@ -22,6 +22,7 @@ import type {
 } from '../src/features/simulation/lib/engine-input.ts'
 import type { PreviewClientOptions } from '../src/features/simulation/worker/preview-client.ts'
 import { PREVIEW_DEFAULTS } from '../src/features/simulation/worker/preview-client.ts'
+import { segmentRowsOf } from '../src/features/simulation/lib/preview-fixtures.ts'
 import type { BenchRequest, BenchRun } from './preview-page.ts'
 
 exitWithoutChromium()
@@ -36,31 +37,20 @@ const { ventouxUpAndDown } = await import('../../../packages/formats/bench/vento
 /** The API's segment length for a course of this length (apps/api course-rows.ts). */
 const apiSegmentLength = (distanceM: number) => Math.max(10, Math.ceil(distanceM / 5000))
 
-function rowsOf(course: Course): SegmentRow[] {
-  return Array.from({ length: course.n }, (_, i) => ({
-    start: course.start[i]!,
-    end: course.start[i + 1]!,
-    grade: course.grade[i]!,
-    heading: (course.heading[i]! * 180) / Math.PI,
-    radius: Number.isFinite(course.radius[i]!) ? course.radius[i]! : null,
-    altitude: course.altitude[i]!,
-  }))
-}
-
 /** The climb from Bédoin as the API stores it (10 m). */
 function ventouxClimb(): { label: string; rows: SegmentRow[] } {
   const course = importCourse(readFileSync(data.path(VENTOUX)), 'mont-ventoux-bedoin.gpx', {
     segmentLengthM: 10,
   }).course
   const km = (course.start[course.n]! / 1000).toFixed(1)
-  return { label: `Mont Ventoux from Bédoin, ${km} km at 10 m`, rows: rowsOf(course) }
+  return { label: `Mont Ventoux from Bédoin, ${km} km at 10 m`, rows: segmentRowsOf(course) }
 }
 
 function ventoux(km: number): { label: string; rows: SegmentRow[] } {
   const fine = ventouxUpAndDown(km * 100)
   const length = apiSegmentLength(km * 1000)
   const course = courseFromSegments(mergeSegments(fine.segments, length), fine.startAltitudeM)
-  return { label: `${km} km Mont Ventoux up and down (${length} m)`, rows: rowsOf(course) }
+  return { label: `${km} km Mont Ventoux up and down (${length} m)`, rows: segmentRowsOf(course) }
 }
 
 const setup: SetupLike = {

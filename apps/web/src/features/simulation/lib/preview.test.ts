@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { importCourse } from '@veloptima/formats'
 import { optimizerInputOf, type SegmentRow, type SetupLike } from './engine-input.ts'
+import { segmentRowsOf, syntheticClimbCourse } from './preview-fixtures.ts'
 import { mergeSegments } from '@veloptima/engine'
 import { computePreview, firstAnswer, preparePreview, refinedAnswer } from './preview.ts'
 import { choicesLabel, type EquipmentOutput, type PacingOutput } from './run-output.ts'
@@ -15,17 +16,8 @@ import { syntheticClimb } from '../../../../../../packages/formats/test/fixtures
 
 const ALPE = 'courses/alpe-dhuez.gpx'
 const climb = syntheticClimb()
-const built = importCourse(new TextEncoder().encode(climb.gpx), 'synthetic-climb.gpx', {
-  segmentLengthM: 20,
-}).course
-const rows: SegmentRow[] = Array.from({ length: built.n }, (_, i) => ({
-  start: built.start[i]!,
-  end: built.start[i + 1]!,
-  grade: built.grade[i]!,
-  heading: (built.heading[i]! * 180) / Math.PI,
-  radius: Number.isFinite(built.radius[i]!) ? built.radius[i]! : null,
-  altitude: built.altitude[i]!,
-}))
+const built = syntheticClimbCourse()
+const rows: SegmentRow[] = segmentRowsOf(built)
 const setup: SetupLike = {
   rider_mass: 70,
   bike_mass: 8,
@@ -191,14 +183,7 @@ describe('the first answer of a pacing preview', () => {
 describeWith([ALPE], 'the first answer on a real climb', () => {
   it('on Alpe d’Huez at 10 m: the per-segment optimum within 0.2 % of the refined one, the same steady power', () => {
     const fine = importCourse(needs(ALPE).read(ALPE), 'alpe-dhuez.gpx', {}).course
-    const rows10: SegmentRow[] = Array.from({ length: fine.n }, (_, i) => ({
-      start: fine.start[i]!,
-      end: fine.start[i + 1]!,
-      grade: fine.grade[i]!,
-      heading: (fine.heading[i]! * 180) / Math.PI,
-      radius: Number.isFinite(fine.radius[i]!) ? fine.radius[i]! : null,
-      altitude: fine.altitude[i]!,
-    }))
+    const rows10: SegmentRow[] = segmentRowsOf(fine)
     const prepared = preparePreview(optimizerInputOf(rows10, undefined, setup, {}, 'pacing'))
     const first = firstAnswer(prepared, 'pacing') as PacingOutput
     const refined = refinedAnswer(prepared, 'pacing') as PacingOutput

@@ -6,25 +6,15 @@
 // still delivers the replies it had posted (messages already on their way). The real Worker in
 // Chromium is e2e/tests/preview-two-steps.spec.ts.
 import { describe, expect, it } from 'vitest'
-import { importCourse } from '@veloptima/formats'
-import { syntheticClimb } from '../../../../../../packages/formats/test/fixtures/synthetic-climb.ts'
 import { optimizerInputOf, type SegmentRow, type SetupLike } from '../lib/engine-input.ts'
+import { segmentRowsOf, syntheticClimbCourse } from '../lib/preview-fixtures.ts'
 import { computePreview } from '../lib/preview.ts'
 import type { PacingOutput } from '../lib/run-output.ts'
 import { PreviewClient, type PreviewState, type PreviewWorker } from './preview-client.ts'
 import { answerPreview, type PreviewReply } from './preview-protocol.ts'
 
-const built = importCourse(new TextEncoder().encode(syntheticClimb().gpx), 'climb.gpx', {
-  segmentLengthM: 20,
-}).course
-const rows: SegmentRow[] = Array.from({ length: built.n }, (_, i) => ({
-  start: built.start[i]!,
-  end: built.start[i + 1]!,
-  grade: built.grade[i]!,
-  heading: (built.heading[i]! * 180) / Math.PI,
-  radius: Number.isFinite(built.radius[i]!) ? built.radius[i]! : null,
-  altitude: built.altitude[i]!,
-}))
+const built = syntheticClimbCourse('climb.gpx')
+const rows: SegmentRow[] = segmentRowsOf(built)
 const setupWith = (cda: number): SetupLike => ({
   rider_mass: 70,
   bike_mass: 8,
