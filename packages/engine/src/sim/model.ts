@@ -1,6 +1,7 @@
 // Model inputs (rider, environment, options) and their preparation into per-segment arrays that
 // the step function reads. Preparation runs once per (course, rider, environment, options); the
 // optimizer then calls `step` many times on the same prepared model.
+import { stretchCover } from '../course/stretches.ts'
 import type { Course } from '../course/types.ts'
 import { airDensityAtAltitude, isaDensity, isaPressurePa } from '../physics/air.ts'
 import { AASHTO_BRAKING_MPS2, DEFAULT_LATERAL_MU, MARTIN } from '../physics/constants.ts'
@@ -187,22 +188,12 @@ function applyWindSegments(
   wPar: Float64Array,
   wPerp: Float64Array,
 ): void {
-  let j = 0
-  for (let i = 0; i < course.n; i++) {
-    const a = course.start[i]!
-    const b = course.start[i + 1]!
-    const len = b - a
-    if (!(len > 0)) continue
-    while (j < stretches.length && stretches[j]!.endM <= a) j++
-    if (j >= stretches.length || stretches[j]!.startM >= b) continue
+  for (const { i, len, parts } of stretchCover(course, stretches)) {
     const h = course.heading[i]!
     let covered = 0
     let par = 0
     let perp = 0
-    for (let k = j; k < stretches.length && stretches[k]!.startM < b; k++) {
-      const w = stretches[k]!
-      const part = Math.min(b, w.endM) - Math.max(a, w.startM)
-      if (part <= 0) continue
+    for (const [w, part] of parts) {
       const d = (w.fromDeg * Math.PI) / 180 - h
       par += part * w.speedMps * Math.cos(d)
       perp += part * w.speedMps * Math.sin(d)

@@ -80,6 +80,29 @@ export function validatePositions(list: unknown): void {
   })
 }
 
+/**
+ * A stretch's `start_m` and `end_m` at `at`: the end after the start, the start at or after the
+ * previous stretch's end. Returns the end.
+ */
+export function requireStretch(
+  at: string,
+  s: { startM?: unknown; endM?: unknown },
+  prevEnd: number,
+): number {
+  const start = requireNumber(`${at}.start_m`, s.startM, 0, 1e7)
+  const end = requireNumber(`${at}.end_m`, s.endM, 0, 1e7)
+  if (!(end > start)) {
+    throw new EngineInputError(`${at}.end_m`, `expected more than start_m (${start}), got ${end}`)
+  }
+  if (start < prevEnd) {
+    throw new EngineInputError(
+      `${at}.start_m`,
+      `expected stretches sorted and not overlapping (≥ the previous end_m ${prevEnd}), got ${start}`,
+    )
+  }
+  return end
+}
+
 /** Wind stretches: each end after its start, sorted, not overlapping, speed ≥ 0, 0–360°. */
 export function validateWindSegments(list: unknown): void {
   const path = 'environment.wind_segments'
@@ -95,18 +118,7 @@ export function validateWindSegments(list: unknown): void {
         `expected {start_m, end_m, wind_speed_mps, wind_from_deg}, got ${show(w)}`,
       )
     }
-    const start = requireNumber(`${at}.start_m`, w.startM, 0, 1e7)
-    const end = requireNumber(`${at}.end_m`, w.endM, 0, 1e7)
-    if (!(end > start)) {
-      throw new EngineInputError(`${at}.end_m`, `expected more than start_m (${start}), got ${end}`)
-    }
-    if (start < prevEnd) {
-      throw new EngineInputError(
-        `${at}.start_m`,
-        `expected stretches sorted and not overlapping (≥ the previous end_m ${prevEnd}), got ${start}`,
-      )
-    }
-    prevEnd = end
+    prevEnd = requireStretch(at, w, prevEnd)
     requireNumber(`${at}.wind_speed_mps`, w.speedMps, 0, 60)
     requireNumber(`${at}.wind_from_deg`, w.fromDeg, 0, 360)
   })

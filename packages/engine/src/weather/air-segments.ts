@@ -3,9 +3,10 @@
 // length-weighted mean, over the parts each stretch covers, of that air carried to the segment's
 // mid altitude (physics/air.ts). Applied by distance like the wind stretches, so a coarser copy
 // of the course (the optimizer's) sees the same air.
+import { stretchCover } from '../course/stretches.ts'
 import type { Course } from '../course/types.ts'
 import { airDensityAtAltitude } from '../physics/air.ts'
-import { EngineInputError, requireNumber } from '../sim/validate.ts'
+import { EngineInputError, requireNumber, requireStretch } from '../sim/validate.ts'
 
 export interface AirSegment {
   startM: number
@@ -32,18 +33,7 @@ export function validateAirSegments(list: unknown, path = 'environment.air_segme
         `expected {start_m, end_m, temperature_c, pressure_pa, relative_humidity, altitude_m}, got ${JSON.stringify(s)}`,
       )
     }
-    const start = requireNumber(`${at}.start_m`, s.startM, 0, 1e7)
-    const end = requireNumber(`${at}.end_m`, s.endM, 0, 1e7)
-    if (!(end > start)) {
-      throw new EngineInputError(`${at}.end_m`, `expected more than start_m (${start}), got ${end}`)
-    }
-    if (start < prevEnd) {
-      throw new EngineInputError(
-        `${at}.start_m`,
-        `expected stretches sorted and not overlapping (≥ the previous end_m ${prevEnd}), got ${start}`,
-      )
-    }
-    prevEnd = end
+    prevEnd = requireStretch(at, s, prevEnd)
     requireNumber(`${at}.temperature_c`, s.temperatureC, -80, 60)
     requireNumber(`${at}.pressure_pa`, s.pressurePa, 30000, 110000)
     requireNumber(`${at}.relative_humidity`, s.relativeHumidity, 0, 1)
@@ -57,21 +47,11 @@ export function applyAirSegments(
   stretches: readonly AirSegment[],
   rho: Float64Array,
 ): void {
-  let j = 0
-  for (let i = 0; i < course.n; i++) {
-    const a = course.start[i]!
-    const b = course.start[i + 1]!
-    const len = b - a
-    if (!(len > 0)) continue
-    while (j < stretches.length && stretches[j]!.endM <= a) j++
-    if (j >= stretches.length || stretches[j]!.startM >= b) continue
+  for (const { i, len, parts } of stretchCover(course, stretches)) {
     const alt = 0.5 * (course.altitude[i]! + course.altitude[i + 1]!)
     let covered = 0
     let sum = 0
-    for (let k = j; k < stretches.length && stretches[k]!.startM < b; k++) {
-      const s = stretches[k]!
-      const part = Math.min(b, s.endM) - Math.max(a, s.startM)
-      if (part <= 0) continue
+    for (const [s, part] of parts) {
       const density = airDensityAtAltitude(
         {
           temperatureC: s.temperatureC,
