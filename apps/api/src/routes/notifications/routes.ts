@@ -2,6 +2,30 @@ import type { FastifyInstance } from 'fastify'
 import { CLAIMS, user } from '../../plugins/policy.ts'
 import { param, uidOf } from '../platform-context.ts'
 
+/** A service of the caller's items, each read, changed and deleted by its id. */
+type ItemService = {
+  get(uid: string, id: string): Promise<unknown>
+  patch(uid: string, id: string, body: unknown): Promise<unknown>
+  remove(uid: string, id: string): Promise<void>
+}
+
+/** GET, PATCH and DELETE (204) of one item at `path`, whose last segment is `:id`. */
+function itemRoutes(
+  app: FastifyInstance,
+  path: string,
+  policy: ReturnType<typeof user>,
+  items: ItemService,
+) {
+  app.get(path, policy, async (request) => items.get(uidOf(request), param(request, 'id')))
+  app.patch(path, policy, async (request) =>
+    items.patch(uidOf(request), param(request, 'id'), request.body ?? {}),
+  )
+  app.delete(path, policy, async (request, reply) => {
+    await items.remove(uidOf(request), param(request, 'id'))
+    return reply.status(204).send()
+  })
+}
+
 /** The caller's notifications; results of optimizations (read, label, delete). */
 export async function notificationsRoutes(app: FastifyInstance) {
   const auth = user()
@@ -10,28 +34,10 @@ export async function notificationsRoutes(app: FastifyInstance) {
   app.get('/notifications', auth, async (request) =>
     notifications.list(uidOf(request), request.query),
   )
-  app.get('/notifications/:id', auth, async (request) =>
-    notifications.get(uidOf(request), param(request, 'id')),
-  )
-  app.patch('/notifications/:id', auth, async (request) =>
-    notifications.patch(uidOf(request), param(request, 'id'), request.body ?? {}),
-  )
-  app.delete('/notifications/:id', auth, async (request, reply) => {
-    await notifications.remove(uidOf(request), param(request, 'id'))
-    return reply.status(204).send()
-  })
+  itemRoutes(app, '/notifications/:id', auth, notifications)
 
   app.get('/optimizations/:id/results', simulation, async (request) =>
     results.list(uidOf(request), param(request, 'id'), request.query),
   )
-  app.get('/optimization-results/:id', simulation, async (request) =>
-    results.get(uidOf(request), param(request, 'id')),
-  )
-  app.patch('/optimization-results/:id', simulation, async (request) =>
-    results.patch(uidOf(request), param(request, 'id'), request.body ?? {}),
-  )
-  app.delete('/optimization-results/:id', simulation, async (request, reply) => {
-    await results.remove(uidOf(request), param(request, 'id'))
-    return reply.status(204).send()
-  })
+  itemRoutes(app, '/optimization-results/:id', simulation, results)
 }
