@@ -203,13 +203,7 @@ function VeResult({
         elevation with these values stays within {fit.rmseM.toFixed(2)} m (RMS) of the{' '}
         {fit.model === 'elevation' ? 'recorded elevation' : 'flat ground'}.
       </p>
-      {fit.warnings.length > 0 ? (
-        <ul className="list-disc pl-5 text-amber-800">
-          {fit.warnings.map((w) => (
-            <li key={w}>{w}</li>
-          ))}
-        </ul>
-      ) : null}
+      <Warnings warnings={fit.warnings} />
       <Button
         variant="secondary"
         onClick={() => onApply({ cdaM2: fit.cdaM2.value, crr: fit.crr.value })}
@@ -266,13 +260,7 @@ function CourseCalibrationResult({
         {r.closureFactor.toFixed(2)} to ride the recorded time). {r.samplesUsed} samples used
         {excluded ? `; left out: ${excluded}` : ''}.
       </p>
-      {r.warnings.length > 0 ? (
-        <ul className="list-disc pl-5 text-amber-800">
-          {r.warnings.map((w) => (
-            <li key={w}>{w}</li>
-          ))}
-        </ul>
-      ) : null}
+      <Warnings warnings={r.warnings} />
       <ResidualChart chart={r.chart} />
       <Button
         variant="secondary"
@@ -281,6 +269,18 @@ function CourseCalibrationResult({
         Use this CdA (both positions) and Crr
       </Button>
     </div>
+  )
+}
+
+/** What the calibration warns about (nothing when it has no warning). */
+function Warnings({ warnings }: { warnings: readonly string[] }) {
+  if (warnings.length === 0) return null
+  return (
+    <ul className="list-disc pl-5 text-amber-800">
+      {warnings.map((w) => (
+        <li key={w}>{w}</li>
+      ))}
+    </ul>
   )
 }
 

@@ -1,17 +1,7 @@
 // Data access of the simulation area: typed calls on the platform API; the reads are the
 // `queryOptions` of queries.ts.
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import type {
-  Course,
-  CourseSummary,
-  DownloadUrl,
-  ImportedCourse,
-  JobState,
-  Optimization,
-  OptimizationResult,
-  RiderSetup,
-  RunStarted,
-} from '@veloptima/contracts'
+import type { DownloadUrl, ImportedCourse, RiderSetup } from '@veloptima/contracts'
 import { api, ApiError } from '../../../lib/api-client.ts'
 import { uploadWithProgress } from '../../../lib/upload.ts'
 import { itemQuery } from './queries.ts'
@@ -25,7 +15,7 @@ export type {
   OptimizationResult,
   RiderSetup,
   RunStarted,
-}
+} from '@veloptima/contracts'
 
 export type Loaded<T> = {
   data: T | undefined
