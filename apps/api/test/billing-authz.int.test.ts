@@ -2,17 +2,16 @@
 // pointed at the Stripe stand-in), a member of another team gets 404 for everything about a
 // team's plan and nothing is asked of Stripe on his behalf; a plain member of the team sees the
 // plan but may neither buy nor manage it (403); someone else's Checkout session is 404.
-import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDriver } from '@veloptima/db/testing'
 import { startTestApp, type TestApp } from './helpers.ts'
+import { sendEvent } from './stripe-webhook.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
 import { apiRoutes } from './route-table.ts'
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.ts'
 
 const KEY = 'sk_test_authz'
 const SECRET = 'whsec_authz'
-const sdk = new Stripe(KEY)
 
 describe(`billing authorization on ${testDriver()}`, () => {
   let t: TestApp
@@ -52,31 +51,26 @@ describe(`billing authorization on ${testDriver()}`, () => {
     expect(bought.status, JSON.stringify(bought.body)).toBe(200)
     teamSession = String(bought.body.url).split('/').pop()!
     const paid = stripe.complete(teamSession)
-    const payload = JSON.stringify({
-      id: 'evt_authz_1',
-      object: 'event',
-      type: 'checkout.session.completed',
-      created: Math.floor(Date.now() / 1000),
-      data: {
-        object: {
-          id: paid.id,
-          object: 'checkout.session',
-          client_reference_id: paid.client_reference_id,
-          customer: paid.customer,
-          subscription: paid.subscription,
-          metadata: paid.metadata,
+    const hook = await sendEvent(
+      t.app,
+      {
+        id: 'evt_authz_1',
+        object: 'event',
+        type: 'checkout.session.completed',
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          object: {
+            id: paid.id,
+            object: 'checkout.session',
+            client_reference_id: paid.client_reference_id,
+            customer: paid.customer,
+            subscription: paid.subscription,
+            metadata: paid.metadata,
+          },
         },
       },
-    })
-    const hook = await t.app.inject({
-      method: 'POST',
-      url: '/api/billing/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': sdk.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-      },
-      payload,
-    })
+      SECRET,
+    )
     expect(hook.json()).toEqual({ applied: true })
     const own = await alice.post('/api/billing/checkout', { plan: 'individual', period: 'month' })
     personalSession = String(own.body.url).split('/').pop()!

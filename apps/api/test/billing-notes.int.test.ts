@@ -2,16 +2,15 @@
 // cancellation at the period's end (Stripe's `previous_attributes` say it changed), a change of
 // plan or seats, the end; and nothing for a renewal or for the subscription's own event that
 // replaces the provisional plan of its Checkout. Events signed by the SDK's test-header helper.
-import Stripe from 'stripe'
 import { asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { notifications } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { startTestApp, type TestApp } from './helpers.ts'
+import { sendEvent } from './stripe-webhook.ts'
 import { caller } from './platform-fixtures.ts'
 
 const SECRET = 'whsec_notes'
-const sdk = new Stripe('sk_test_notes')
 const now = Math.floor(Date.now() / 1000)
 const DAY = 86_400
 
@@ -44,22 +43,17 @@ describe(`billing: what the holder is told on ${testDriver()}`, () => {
     ...extra,
   })
   async function send(type: string, object: object, previous?: object) {
-    const payload = JSON.stringify({
-      id: `evt_notes_${++n}`,
-      object: 'event',
-      type,
-      created: now + n,
-      data: { object, ...(previous && { previous_attributes: previous }) },
-    })
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/billing/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': sdk.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+    const res = await sendEvent(
+      t.app,
+      {
+        id: `evt_notes_${++n}`,
+        object: 'event',
+        type,
+        created: now + n,
+        data: { object, ...(previous && { previous_attributes: previous }) },
       },
-      payload,
-    })
+      SECRET,
+    )
     expect(res.json()).toEqual({ applied: true })
   }
   const told = async () =>

@@ -2,7 +2,6 @@
 // (stripe-stand-in.ts: it checks and records what the SDK sends; Stripe cannot be reached from
 // here), and webhooks signed by the SDK's own test-header helper, posted to the real app.
 import type { AddressInfo } from 'node:net'
-import Stripe from 'stripe'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stripeCustomers, stripeEvents, subscriptions } from '@veloptima/db'
@@ -13,11 +12,11 @@ import { startTestApp, type TestApp, forSuite } from './helpers.ts'
 import { signInWithPassword, startIdentity } from './idp-flow.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
 import { SseClient } from './sse-client.ts'
+import { postWebhook, webhookSignature } from './stripe-webhook.ts'
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.ts'
 
 const SECRET = 'whsec_test_secret'
 const KEY = 'sk_test_local'
-const sdk = new Stripe(KEY)
 
 describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
   let t: TestApp
@@ -32,15 +31,9 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
 
   const signed = (type: string, object: object, created: number, id = `evt_${++eventNo}`) => {
     const payload = JSON.stringify({ id, object: 'event', type, created, data: { object } })
-    return { payload, header: sdk.webhooks.generateTestHeaderString({ payload, secret: SECRET }) }
+    return { payload, header: webhookSignature(payload, SECRET) }
   }
-  const post = (e: { payload: string; header: string }) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/billing/webhook',
-      headers: { 'content-type': 'application/json', 'stripe-signature': e.header },
-      payload: e.payload,
-    })
+  const post = (e: { payload: string; header: string }) => postWebhook(t.app, e.payload, e.header)
   const sub = (status: string, extra: object = {}) => ({
     id: 'sub_rita',
     object: 'subscription',
@@ -149,10 +142,7 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
 
   it('webhook: a forged or missing signature is refused with 400 and stores nothing', async () => {
     const e = signed('customer.subscription.created', sub('active'), now)
-    const forged = sdk.webhooks.generateTestHeaderString({
-      payload: e.payload,
-      secret: 'whsec_wrong',
-    })
+    const forged = webhookSignature(e.payload, 'whsec_wrong')
     expect((await post({ payload: e.payload, header: forged })).statusCode).toBe(400)
     expect(
       (await post({ payload: e.payload.replace('active', 'trialing'), header: e.header }))
@@ -388,15 +378,7 @@ describe('billing: the next session token carries the plan', () => {
       },
     })
     await id.t.database.db.insert(stripeCustomers).values({ customerId: 'cus_ann', uid })
-    const res = await id.t.app.inject({
-      method: 'POST',
-      url: '/api/billing/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': sdk.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-      },
-      payload,
-    })
+    const res = await postWebhook(id.t.app, payload, webhookSignature(payload, SECRET))
     expect(res.json()).toEqual({ applied: true })
     expect((await exchange()).json().claims).toEqual({
       'access:aerooptimization': true,
