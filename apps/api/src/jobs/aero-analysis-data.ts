@@ -1,9 +1,7 @@
 // Aero analysis storage (see aero-analysis.ts): what a version and an uploaded file record in
-// their data blocks, the block sequence layout, and their JSON for the API.
+// their data blocks (laid out as repositories/aero.ts describes), and their JSON for the API.
 import type { Readable } from 'node:stream'
-import { and, asc, eq, lt, sql } from 'drizzle-orm'
-import type { aeroSessions, jobs } from '@veloptima/db'
-import { aeroDataBlocks, type Db } from '@veloptima/db'
+import type { Db } from '@veloptima/db'
 import {
   aeroAnalysisSettingsSchema,
   type AeroAnalysisSettings,
@@ -11,16 +9,22 @@ import {
   type AeroSourceFile,
 } from '@veloptima/contracts'
 import { AppError } from '../errors.ts'
+import {
+  analysisBlocks,
+  versionBlockRows,
+  type BlockRow,
+  type SessionRow,
+} from '../repositories/aero.ts'
+import { isUuid } from '../repositories/ownership.ts'
 import type { ActivitySummary, AeroTaskInput, AeroTaskOutput } from './aero-task.ts'
-import { SAME_CLOCK_S } from './aero-task-merge.ts'
+import { SAME_CLOCK_S } from './aero/session-clock.ts'
 import { TaskError } from './pool.ts'
+import { findJobs, type JobRow } from './repository.ts'
 
-/** Sequence of a version's blocks: version·STRIDE + k (sources below STRIDE). */
-export const STRIDE = 100_000
+export type { BlockRow, SessionRow }
+
 /** Mass assumed when the session states none (said in the analysis' warnings). */
 export const DEFAULT_MASS_KG = 80
-export type SessionRow = typeof aeroSessions.$inferSelect
-export type BlockRow = typeof aeroDataBlocks.$inferSelect
 
 /** What an analysis version records when it is asked for (the job reads it back). */
 export type AnalysisData = {
@@ -79,21 +83,6 @@ export function activityFailure(error: unknown, fileName: string): unknown {
     reason: e.code,
     ...(field ? { field } : {}),
   })
-}
-
-/** The uploaded files' blocks of a session, in upload order. */
-export function sourceBlocks(db: Db, sessionId: string) {
-  return db
-    .select()
-    .from(aeroDataBlocks)
-    .where(
-      and(
-        eq(aeroDataBlocks.sessionId, sessionId),
-        lt(aeroDataBlocks.sequence, STRIDE),
-        sql`${aeroDataBlocks.data}->>'type' = 'source'`,
-      ),
-    )
-    .orderBy(asc(aeroDataBlocks.sequence))
 }
 
 /** The known settings keys of a session's environment (other keys are the tester's notes). */
@@ -160,10 +149,7 @@ export function sourceJson(b: BlockRow): AeroSourceFile {
   }
 }
 
-export function versionJson(
-  b: BlockRow,
-  job: typeof jobs.$inferSelect | undefined,
-): AeroAnalysisVersion {
+export function versionJson(b: BlockRow, job: JobRow | undefined): AeroAnalysisVersion {
   const d = b.data as unknown as AnalysisData
   const status =
     d.status === 'succeeded' || d.status === 'failed' || d.status === 'cancelled'
@@ -185,6 +171,33 @@ export function versionJson(
     settings: d.settings,
     created_at: b.createdAt.toISOString(),
     summary: d.summary ?? null,
+  }
+}
+
+/** Every analysis version of a session, newest first, with its job's state. */
+export async function versionsOf(db: Db, sessionId: string): Promise<AeroAnalysisVersion[]> {
+  const blocks = await analysisBlocks(db, sessionId)
+  const jobRows = await findJobs(db, blocks.map((b) => String(b.data.job_id)).filter(isUuid))
+  const byId = new Map(jobRows.map((j) => [j.id, j]))
+  return blocks.map((b) => versionJson(b, byId.get(String(b.data.job_id))))
+}
+
+const blockJson = (b: BlockRow) => ({
+  id: b.id,
+  kind: b.kind,
+  run_id: b.runId,
+  sequence: b.sequence,
+  start_time: b.startTime,
+  end_time: b.endTime,
+  data: b.data,
+})
+
+/** A version's runs' blocks (results, VE samples, track) and its CdA windows, in sequence. */
+export async function versionBlocks(db: Db, sessionId: string, version: number) {
+  const rows = await versionBlockRows(db, sessionId, version)
+  return {
+    runs: rows.filter((b) => b.data.type === 'run').map(blockJson),
+    windows: rows.filter((b) => b.data.type === 'cdam').map(blockJson),
   }
 }
 

@@ -1,16 +1,7 @@
 // Aero analysis (see aero-analysis.ts): a finished version stored in ONE guarded transaction
 // (its runs' results, the data blocks of this version, the "Aero analysis ready" notification),
 // or marked failed with its notification.
-import { and, eq, inArray, sql } from 'drizzle-orm'
-import {
-  aeroDataBlocks,
-  aeroRuns,
-  aeroSessions,
-  jobs,
-  notifications,
-  type Db,
-  type JsonObject,
-} from '@veloptima/db'
+import type { Db, JsonObject } from '@veloptima/db'
 import type { AeroRunResults } from '@veloptima/contracts'
 import { comparisonOf, runResults } from './aero-results.ts'
 import type { AeroTaskOutput, AeroTaskRun } from './aero-task.ts'
@@ -18,23 +9,33 @@ import {
   blockKind,
   DEFAULT_MASS_KG,
   notificationText,
-  sourceBlocks,
-  STRIDE,
   type AnalysisData,
   type BlockRow,
   type SessionRow,
   type SourceData,
 } from './aero-analysis-data.ts'
+import {
+  analysisBlockOfJob,
+  earlierVersionPending,
+  insertRun,
+  markQueuedAnalysisSucceeded,
+  patchBlock,
+  patchQueuedBlock,
+  sessionById,
+  sourceBlocks,
+  storeBlock,
+  STRIDE,
+  updateRun,
+  type RunRow,
+} from '../repositories/aero.ts'
+import { insertNotification } from '../repositories/notifications.ts'
 import type { HistoricalAir } from '../weather/history-air.ts'
 import { markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobContext } from './system.ts'
 
 /** The version block of a job; a permanent failure when the session was deleted. */
 export async function analysisBlockOf(db: Db, jobId: string): Promise<BlockRow> {
-  const [row] = await db
-    .select()
-    .from(aeroDataBlocks)
-    .where(sql`${aeroDataBlocks.data}->>'job_id' = ${jobId}`)
+  const row = await analysisBlockOfJob(db, jobId)
   if (!row) throw new PermanentJobError('analysis-missing', 'The aero session was deleted.')
   return row
 }
@@ -46,7 +47,7 @@ export async function storeAnalysis(
   block: BlockRow,
   data: AnalysisData,
   session: SessionRow,
-  runRows: (typeof aeroRuns.$inferSelect)[],
+  runRows: RunRow[],
   output: AeroTaskOutput,
   /** The historical air used (or why none); null when not asked (the session stated its air). */
   air: HistoricalAir | null = null,
@@ -63,14 +64,7 @@ export async function storeAnalysis(
   const k = blockKind(session.format, 'run')
   const kc = blockKind(session.format, 'cdam')
   const written = await db.transaction(async (tx) => {
-    const done = await tx
-      .update(aeroDataBlocks)
-      .set({ data: sql`jsonb_set(${aeroDataBlocks.data}, '{status}', '"succeeded"')` })
-      .where(
-        and(eq(aeroDataBlocks.id, block.id), sql`${aeroDataBlocks.data}->>'status' = 'queued'`),
-      )
-      .returning({ id: aeroDataBlocks.id })
-    if (done.length === 0) return false
+    if (!(await markQueuedAnalysisSucceeded(tx, block.id))) return false
     let position = runRows.reduce((m, r) => Math.max(m, r.position + 1), 0)
     const runIds: string[] = []
     for (const [i, run] of output.runs.entries()) {
@@ -81,32 +75,30 @@ export async function storeAnalysis(
         run.configuration === comparison.baseline &&
         Number.isFinite(run.cda)
       if (run.key) {
-        await tx
-          .update(aeroRuns)
-          .set({ results, updatedAt: new Date(), ...(baseline ? { isBaseline: true } : {}) })
-          .where(eq(aeroRuns.id, run.key))
+        await updateRun(tx, run.key, {
+          results,
+          updatedAt: new Date(),
+          ...(baseline ? { isBaseline: true } : {}),
+        })
         runIds.push(run.key)
       } else {
-        const [row] = await tx
-          .insert(aeroRuns)
-          .values({
-            sessionId: session.id,
-            name: run.label.slice(0, 200),
-            position: position++,
-            configuration: (run.fileId && sourceConfig.get(run.fileId)) || {},
-            isBaseline: baseline,
-            startTime: run.startT,
-            endTime: run.endT,
-            lap: run.lap,
-            results,
-          })
-          .returning({ id: aeroRuns.id })
-        runIds.push(row!.id)
+        const row = await insertRun(tx, {
+          sessionId: session.id,
+          name: run.label.slice(0, 200),
+          position: position++,
+          configuration: (run.fileId && sourceConfig.get(run.fileId)) || {},
+          isBaseline: baseline,
+          startTime: run.startT,
+          endTime: run.endT,
+          lap: run.lap,
+          results,
+        })
+        runIds.push(row.id)
       }
     }
     for (const [i, run] of output.runs.entries()) {
       const { series, track, ...rest } = run
-      await tx.insert(aeroDataBlocks).values({
+      await storeBlock(tx, {
         sessionId: session.id,
         runId: runIds[i]!,
         deviceId: data.device?.id ?? null,
@@ -136,7 +128,7 @@ export async function storeAnalysis(
     const perRun = new Map<number, AeroTaskOutput['windows']>()
     for (const w of output.windows) perRun.set(w.run, [...(perRun.get(w.run) ?? []), w])
     for (const [i, windows] of perRun) {
-      await tx.insert(aeroDataBlocks).values({
+      await storeBlock(tx, {
         sessionId: session.id,
         runId: runIds[i] ?? null,
         deviceId: data.device?.id ?? null,
@@ -167,13 +159,8 @@ export async function storeAnalysis(
       runs: output.runs.length,
       ...(air ? { weather: air } : {}),
     }
-    await tx
-      .update(aeroDataBlocks)
-      .set({
-        data: sql`${aeroDataBlocks.data} || ${JSON.stringify({ summary })}::jsonb`,
-      })
-      .where(eq(aeroDataBlocks.id, block.id))
-    await tx.insert(notifications).values({
+    await patchBlock(tx, block.id, { summary } as unknown as JsonObject)
+    await insertNotification(tx, {
       uid: data.requested_by,
       type: 'success',
       title: 'Aero analysis ready',
@@ -199,19 +186,9 @@ export async function markAnalysisFailed(
   const block = await analysisBlockOf(db, jobId).catch(() => undefined)
   if (!block) return
   const data = block.data as unknown as AnalysisData
-  const rows = await db
-    .update(aeroDataBlocks)
-    .set({
-      data: sql`${aeroDataBlocks.data} || ${JSON.stringify({ status: 'failed', error })}::jsonb`,
-    })
-    .where(and(eq(aeroDataBlocks.id, block.id), sql`${aeroDataBlocks.data}->>'status' = 'queued'`))
-    .returning({ id: aeroDataBlocks.id })
-  if (rows.length === 0) return
-  const [session] = await db
-    .select({ name: aeroSessions.name, format: aeroSessions.format })
-    .from(aeroSessions)
-    .where(eq(aeroSessions.id, block.sessionId))
-  await db.insert(notifications).values({
+  if (!(await patchQueuedBlock(db, block.id, { status: 'failed', error }))) return
+  const session = await sessionById(db, block.sessionId)
+  await insertNotification(db, {
     uid: data.requested_by,
     type: 'error',
     title: 'Aero analysis failed',
@@ -240,20 +217,7 @@ export async function waitForEarlierVersions(
 ) {
   const deadline = Date.now() + WAIT_EARLIER_MS
   for (;;) {
-    const [pending] = await db
-      .select({ id: aeroDataBlocks.id })
-      .from(aeroDataBlocks)
-      .innerJoin(jobs, sql`${jobs.id}::text = ${aeroDataBlocks.data}->>'job_id'`)
-      .where(
-        and(
-          eq(aeroDataBlocks.sessionId, block.sessionId),
-          sql`${aeroDataBlocks.data}->>'type' = 'analysis'`,
-          sql`(${aeroDataBlocks.data}->>'version')::int < ${version}`,
-          sql`${aeroDataBlocks.data}->>'status' = 'queued'`,
-          inArray(jobs.status, ['queued', 'running']),
-        ),
-      )
-      .limit(1)
+    const pending = await earlierVersionPending(db, block.sessionId, version)
     if (!pending || Date.now() > deadline || ctx.signal.aborted) return
     ctx.progress(0, 'Waiting for the previous analysis of this session')
     await new Promise((r) => setTimeout(r, 300))

@@ -10,16 +10,7 @@
 // and CdA windows (`cdam` in v6, `raw` with `data.type = "cdam"` in v5) follow it. Each uploaded
 // file is a block with `data.type = "source"` at sequence < 100 000.
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import {
-  aeroDataBlocks,
-  aeroRuns,
-  aeroSessions,
-  devices,
-  files,
-  type Db,
-  type JsonObject,
-} from '@veloptima/db'
+import type { Db, JsonObject } from '@veloptima/db'
 import {
   aeroAnalysisCreateSchema,
   aeroAnalysisSettingsSchema,
@@ -29,7 +20,23 @@ import {
 } from '@veloptima/contracts'
 import { AppError, notFound } from '../errors.ts'
 import type { FileService } from '../files/service.ts'
-import { visibleTo } from '../repositories/ownership.ts'
+import {
+  cancelQueuedAnalysis,
+  findDevice,
+  findRun,
+  findSession,
+  insertBlock,
+  lastAnalysisVersion,
+  lockSession,
+  recordSessionSource,
+  sessionById,
+  sessionRuns,
+  sourceBlocks,
+  storeBlock,
+  STRIDE,
+  updateRun,
+} from '../repositories/aero.ts'
+import { storedFiles } from '../repositories/files.ts'
 import { isUuid } from '../repositories/ownership.ts'
 import { parse } from '../services/validation.ts'
 import type { ActivitySummary, AeroTaskInput, AeroTaskOutput, GivenRun } from './aero-task.ts'
@@ -42,9 +49,9 @@ import {
   DEFAULT_MASS_KG,
   offsetOf,
   pickSettings,
-  sourceBlocks,
   sourceJson,
-  STRIDE,
+  versionBlocks,
+  versionsOf,
   type AnalysisData,
   type SessionRow,
   type SourceData,
@@ -55,7 +62,6 @@ import {
   storeAnalysis,
   waitForEarlierVersions,
 } from './aero-analysis-store.ts'
-import { versionBlocks, versionsOf } from './aero-analysis-read.ts'
 import { historicalAirFor } from '../weather/history-air.ts'
 import type { WeatherSource } from '../weather/source.ts'
 import { markSucceeded } from './repository.ts'
@@ -85,28 +91,13 @@ export class AeroAnalyses {
       queue: AERO_ANALYSIS,
       run: (ctx) => this.run(ctx),
       onFailed: (jobId, error) => markAnalysisFailed(this.db, jobId, error),
-      onCancelled: async (tx, jobId) => {
-        await tx
-          .update(aeroDataBlocks)
-          .set({ data: sql`jsonb_set(${aeroDataBlocks.data}, '{status}', '"cancelled"')` })
-          .where(
-            and(
-              sql`${aeroDataBlocks.data}->>'job_id' = ${jobId}`,
-              sql`${aeroDataBlocks.data}->>'status' = 'queued'`,
-            ),
-          )
-      },
+      onCancelled: (tx, jobId) => cancelQueuedAnalysis(tx, jobId),
     })
   }
 
   /** The session if the caller can see it (owner, or a member of its team); else 404. */
   async session(uid: string, id: string): Promise<SessionRow> {
-    const [row] = isUuid(id)
-      ? await this.db
-          .select()
-          .from(aeroSessions)
-          .where(and(eq(aeroSessions.id, id), visibleTo(this.db, aeroSessions, uid)))
-      : []
+    const row = isUuid(id) ? await findSession(this.db, uid, id) : undefined
     if (!row) throw notFound('The aero session')
     return row
   }
@@ -168,29 +159,22 @@ export class AeroAnalyses {
           offset_s: offset,
           summary,
         }
-        const [source] = await tx
-          .insert(aeroDataBlocks)
-          .values({
-            sessionId: session.id,
-            kind: blockKind(session.format, 'run'),
-            sequence: sources.length,
-            startTime: offset,
-            endTime: offset + summary.durationS,
-            data: data as unknown as JsonObject,
-          })
-          .returning()
-        await tx
-          .update(aeroSessions)
-          .set({
-            sourceFileId: file.id,
-            updatedAt: new Date(),
-            ...(session.startedAt || summary.startEpochS == null
-              ? {}
-              : { startedAt: new Date(summary.startEpochS * 1000) }),
-          })
-          .where(eq(aeroSessions.id, session.id))
+        const source = await insertBlock(tx, {
+          sessionId: session.id,
+          kind: blockKind(session.format, 'run'),
+          sequence: sources.length,
+          startTime: offset,
+          endTime: offset + summary.durationS,
+          data: data as unknown as JsonObject,
+        })
+        await recordSessionSource(tx, session.id, {
+          sourceFileId: file.id,
+          ...(session.startedAt || summary.startEpochS == null
+            ? {}
+            : { startedAt: new Date(summary.startEpochS * 1000) }),
+        })
         const queued = await this.enqueue(tx, session, uid, jobId, {}, [file.id], null)
-        return { source: source!, ...queued }
+        return { source, ...queued }
       }),
     )
     await this.jobs.send(AERO_ANALYSIS, jobId, turn)
@@ -227,25 +211,15 @@ export class AeroAnalyses {
    * (every run with that configuration is a baseline repeat); a new version compares against it.
    */
   async setBaseline(uid: string, runId: string) {
-    const [row] = isUuid(runId)
-      ? await this.db
-          .select({ run: aeroRuns })
-          .from(aeroRuns)
-          .innerJoin(aeroSessions, eq(aeroSessions.id, aeroRuns.sessionId))
-          .where(and(eq(aeroRuns.id, runId), visibleTo(this.db, aeroSessions, uid)))
-      : []
-    if (!row) throw notFound('The run')
-    const run = row.run
+    const run = isUuid(runId) ? await findRun(this.db, uid, runId) : undefined
+    if (!run) throw notFound('The run')
     const text = configText(run.configuration)
-    const all = await this.db.select().from(aeroRuns).where(eq(aeroRuns.sessionId, run.sessionId))
+    const all = await sessionRuns(this.db, run.sessionId)
     await this.db.transaction(async (tx) => {
       for (const r of all) {
         const baseline = r.id === run.id || (text !== '' && configText(r.configuration) === text)
         if (r.isBaseline !== baseline) {
-          await tx
-            .update(aeroRuns)
-            .set({ isBaseline: baseline, updatedAt: new Date() })
-            .where(eq(aeroRuns.id, r.id))
+          await updateRun(tx, r.id, { isBaseline: baseline, updatedAt: new Date() })
         }
       }
     })
@@ -292,7 +266,7 @@ export class AeroAnalyses {
 
   /** Serializes version numbers and file offsets of one session (row lock; PGlite is serial). */
   private async lock(tx: Db, sessionId: string) {
-    await tx.execute(sql`select id from aero_sessions where id = ${sessionId} for update`)
+    await lockSession(tx, sessionId)
   }
 
   private sources(db: Db, sessionId: string) {
@@ -312,7 +286,7 @@ export class AeroAnalyses {
       list[0]
     const id = chosen ?? entry?.device_id
     if (!id) return undefined
-    const [row] = await db.select().from(devices).where(eq(devices.id, id))
+    const row = await findDevice(db, id)
     if (!row) return undefined
     const cal = row.calibration ?? {}
     const factor =
@@ -336,16 +310,7 @@ export class AeroAnalyses {
     detectFileIds: string[],
     label: string | null,
   ): Promise<{ version: number; turn: number }> {
-    const [row] = await tx
-      .select({ v: sql<number>`coalesce(max((${aeroDataBlocks.data}->>'version')::int), 0)::int` })
-      .from(aeroDataBlocks)
-      .where(
-        and(
-          eq(aeroDataBlocks.sessionId, session.id),
-          sql`${aeroDataBlocks.data}->>'type' = 'analysis'`,
-        ),
-      )
-    const version = Number(row?.v ?? 0) + 1
+    const version = (await lastAnalysisVersion(tx, session.id)) + 1
     const warnings: string[] = []
     const stored = aeroAnalysisSettingsSchema.safeParse(pickSettings(session.environment))
     if (!stored.success) {
@@ -390,7 +355,7 @@ export class AeroAnalyses {
       detect_file_ids: detectFileIds,
       warnings,
     }
-    await tx.insert(aeroDataBlocks).values({
+    await storeBlock(tx, {
       sessionId: session.id,
       kind: blockKind(session.format, 'run'),
       sequence: version * STRIDE,
@@ -410,25 +375,15 @@ export class AeroAnalyses {
       return
     }
     await waitForEarlierVersions(this.db, block, data.version, ctx)
-    const [session] = await this.db
-      .select()
-      .from(aeroSessions)
-      .where(eq(aeroSessions.id, block.sessionId))
+    const session = await sessionById(this.db, block.sessionId)
     if (!session) throw new PermanentJobError('analysis-missing', 'The aero session was deleted.')
     ctx.progress(1, 'Loading the files')
     const sourceRows = await this.sources(this.db, session.id)
     const sources = sourceRows.map((b) => b.data as unknown as SourceData)
-    const fileRows = sources.length
-      ? await this.db
-          .select()
-          .from(files)
-          .where(
-            inArray(
-              files.id,
-              sources.map((s) => s.file_id),
-            ),
-          )
-      : []
+    const fileRows = await storedFiles(
+      this.db,
+      sources.map((s) => s.file_id),
+    )
     const keyOf = new Map(fileRows.map((f) => [f.id, f.storageKey]))
     const present = sources.filter((s) => keyOf.has(s.file_id))
     if (present.length === 0) {
@@ -444,11 +399,7 @@ export class AeroAnalyses {
         detect: data.detect_file_ids.includes(s.file_id),
       })),
     )
-    const runRows = await this.db
-      .select()
-      .from(aeroRuns)
-      .where(eq(aeroRuns.sessionId, session.id))
-      .orderBy(asc(aeroRuns.position), asc(aeroRuns.createdAt))
+    const runRows = await sessionRuns(this.db, session.id)
     const given: GivenRun[] = runRows.map((r) => ({
       key: r.id,
       name: r.name,

@@ -2,13 +2,13 @@
 // Pure: bytes and settings in, JSON out; the job (aero-analysis.ts) stores what comes back.
 import { analyzeAero, detectRuns, type AeroAnalysisInput, type RunSpec } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
-import { clocksOf, mergeActivities } from './aero-task-merge.ts'
-import { indexRange, seriesOf, trackOf, type RunSeries } from './aero-task-series.ts'
-import { summaryOf, type ActivitySummary } from './aero-task-summary.ts'
+import { clocksOf, mergeActivities } from './aero/session-clock.ts'
+import { indexRange, seriesOf, trackOf, type RunSeries } from './aero/run-series.ts'
+import { summaryOf, type ActivitySummary } from './aero/activity-summary.ts'
 
-export { mergeActivities } from './aero-task-merge.ts'
-export type { RunSeries } from './aero-task-series.ts'
-export { readActivitySummary, type ActivitySummary } from './aero-task-summary.ts'
+export { mergeActivities } from './aero/session-clock.ts'
+export type { RunSeries } from './aero/run-series.ts'
+export { readActivitySummary, type ActivitySummary } from './aero/activity-summary.ts'
 
 export type Progress = (progress: number, message?: string) => void
 
@@ -113,15 +113,33 @@ function shortName(fileName: string, startEpochS: number, withDate: boolean): st
   return base.length > 24 ? `${base.slice(0, 23)}…` : base
 }
 
-/**
- * Reads the session's files, detects or takes the runs, analyses them with the engine and
- * returns each run's results with the samples its VE chart needs.
- */
-export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTaskOutput {
-  progress(
-    2,
-    `Reading ${input.files.length === 1 ? input.files[0]!.name : `${input.files.length} files`}`,
-  )
+type ReadFile = { file: SessionFile; activity: ReturnType<typeof readActivity> }
+
+/** The session's files read and merged on the session clock. */
+type ReadSession = {
+  read: ReadFile[]
+  samples: ReturnType<typeof mergeActivities>
+  clocks: number[]
+  /** Files recorded on different days: detected runs' names carry the date. */
+  withDate: boolean
+  /** The clock of the file a run lies in (by its start time, else its lap). */
+  clockAt: (t: number | null, lap: number | null) => number
+}
+
+/** What a run spec's label stands for: the given run's key, or the file a detected run is in. */
+type RunMeta = { key: string | null; fileId: string | null; label: string; lap: number | null }
+
+type RunSpecs = { specs: RunSpec[]; meta: Map<string, RunMeta> }
+
+type AeroAnalysis = ReturnType<typeof analyzeAero>
+
+const lapCount = (activity: ReadFile['activity']) => {
+  let laps = 0
+  for (const l of activity.samples.lap) laps = Math.max(laps, l + 1)
+  return laps
+}
+
+function readSession(input: AeroTaskInput): ReadSession {
   const read = input.files.map((f) => {
     const activity = readActivity(f.bytes, f.name, {
       ...(input.deviceSerial ? { deviceSerial: input.deviceSerial } : {}),
@@ -141,12 +159,9 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
         : 'undated',
     ),
   )
-  const withDate = days.size > 1
-  // The file a given run lies in (by its start time, else its lap), for its clock.
   const spans = read.map(({ file, activity }) => {
     const n = activity.samples.t.length
-    let laps = 0
-    for (const l of activity.samples.lap) laps = Math.max(laps, l + 1)
+    const laps = lapCount(activity)
     return { from: file.offsetS, to: file.offsetS + (n > 0 ? activity.samples.t[n - 1]! : 0), laps }
   })
   const clockAt = (t: number | null, lap: number | null): number => {
@@ -163,21 +178,19 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
     }
     return clocks[0] ?? 0
   }
-  progress(15, 'Finding the runs')
-  // Each spec's label carries its key, to find its result again in the engine's time order.
-  const specs: RunSpec[] = []
-  const meta = new Map<
-    string,
-    { key: string | null; fileId: string | null; label: string; lap: number | null }
-  >()
+  return { read, samples, clocks, withDate: days.size > 1, clockAt }
+}
+
+/** The given runs as specs (a run with neither a time range nor a lap is left out). */
+function addGivenRuns(input: AeroTaskInput, session: ReadSession, out: RunSpecs) {
   input.runs.forEach((r, i) => {
     const label = `given:${i}`
-    meta.set(label, { key: r.key, fileId: null, label: r.name, lap: r.lap })
+    out.meta.set(label, { key: r.key, fileId: null, label: r.name, lap: r.lap })
     const spec: RunSpec = {
       label,
       configuration: r.configuration,
       source: 'time_range',
-      clock: clockAt(r.startT, r.lap),
+      clock: session.clockAt(r.startT, r.lap),
     }
     if (r.startT != null && r.endT != null) {
       spec.startT = r.startT
@@ -186,42 +199,121 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
       spec.lap = r.lap
       spec.source = 'lap'
     } else return
-    specs.push(spec)
+    out.specs.push(spec)
   })
-  {
-    let lapBase = 0
-    read.forEach(({ file, activity }, f) => {
-      const found = file.detect ? detectRuns(activity.samples) : []
-      found.forEach((spec, j) => {
-        const label = `detected:${f}:${j}`
-        meta.set(label, {
-          key: null,
-          fileId: file.fileId,
-          label: `${shortName(file.name, activity.startEpochS, withDate)} · ${spec.label ?? `run ${j + 1}`}`,
-          lap: spec.lap != null ? lapBase + spec.lap : null,
-        })
-        specs.push({
-          ...spec,
-          label,
-          clock: clocks[f]!,
-          configuration: spec.configuration || file.configuration,
-          ...(spec.startT != null ? { startT: spec.startT + file.offsetS } : {}),
-          ...(spec.endT != null ? { endT: spec.endT + file.offsetS } : {}),
-          ...(spec.pieces
-            ? {
-                pieces: spec.pieces.map(
-                  ([a, b]) => [a + file.offsetS, b + file.offsetS] as [number, number],
-                ),
-              }
-            : {}),
-          ...(spec.lap != null ? { lap: lapBase + spec.lap } : {}),
-        })
+}
+
+/** The runs detected in the files asked for, on the session clock and with the session's laps. */
+function addDetectedRuns(session: ReadSession, out: RunSpecs) {
+  let lapBase = 0
+  session.read.forEach(({ file, activity }, f) => {
+    const found = file.detect ? detectRuns(activity.samples) : []
+    found.forEach((spec, j) => {
+      const label = `detected:${f}:${j}`
+      out.meta.set(label, {
+        key: null,
+        fileId: file.fileId,
+        label: `${shortName(file.name, activity.startEpochS, session.withDate)} · ${spec.label ?? `run ${j + 1}`}`,
+        lap: spec.lap != null ? lapBase + spec.lap : null,
       })
-      let laps = 0
-      for (const l of activity.samples.lap) laps = Math.max(laps, l + 1)
-      lapBase += Math.max(1, laps)
+      out.specs.push({
+        ...spec,
+        label,
+        clock: session.clocks[f]!,
+        configuration: spec.configuration || file.configuration,
+        ...(spec.startT != null ? { startT: spec.startT + file.offsetS } : {}),
+        ...(spec.endT != null ? { endT: spec.endT + file.offsetS } : {}),
+        ...(spec.pieces
+          ? {
+              pieces: spec.pieces.map(
+                ([a, b]) => [a + file.offsetS, b + file.offsetS] as [number, number],
+              ),
+            }
+          : {}),
+        ...(spec.lap != null ? { lap: lapBase + spec.lap } : {}),
+      })
     })
+    lapBase += Math.max(1, lapCount(activity))
+  })
+}
+
+/** One analysed run with what its chart needs (VE series, track) and where it came from. */
+function runOutput(
+  run: AeroAnalysis['runs'][number],
+  analysis: AeroAnalysis,
+  session: ReadSession,
+  meta: Map<string, RunMeta>,
+): AeroTaskRun {
+  const { samples, read } = session
+  const m = meta.get(run.label) ?? { key: null, fileId: null, label: run.label, lap: null }
+  const [i0, i1] = indexRange(samples.t, run.startT, run.endT)
+  const fileId =
+    m.fileId ??
+    read.find(
+      ({ file, activity }) =>
+        run.startT >= file.offsetS &&
+        run.startT <= file.offsetS + activity.samples.t[activity.samples.t.length - 1]!,
+    )?.file.fileId ??
+    null
+  // Wind blowing FROM windFromDeg moves the air TOWARDS the opposite direction.
+  const from = ((run.windFromDeg ?? 0) * Math.PI) / 180
+  const w = run.windMps ?? 0
+  const { series } = seriesOf(
+    analysis.veSeries,
+    analysis.veResiduals,
+    run.veSegments,
+    i0,
+    Math.max(i0 + 1, i1),
+  )
+  const firstElevation = series.elevation?.find(Number.isFinite) ?? 0
+  return {
+    key: m.key,
+    fileId,
+    label: m.label,
+    configuration: run.configuration,
+    source: run.source,
+    startT: run.startT,
+    endT: run.endT,
+    lap: m.lap,
+    method: run.method,
+    cda: run.cda,
+    cdaCi95: run.cdaCi95,
+    crr: run.crr,
+    crrCi95: run.crrCi95,
+    veRmseM: Number.isFinite(run.veRmseM) ? run.veRmseM : null,
+    elevationOffsetM: Number.isFinite(run.elevationOffsetM) ? run.elevationOffsetM : firstElevation,
+    windE: -w * Math.sin(from),
+    windN: -w * Math.cos(from),
+    calibrationFactor: run.calibrationFactor ?? null,
+    meanSpeedMps: run.meanSpeedMps,
+    meanPowerW: run.meanPowerW,
+    airDensity: run.airDensity,
+    samplesUsed: run.samplesUsed,
+    excludedSamples: run.excludedSamples,
+    flags: run.flags,
+    withheld: run.withheld,
+    clock: session.clockAt(run.startT, null),
+    series,
+    track: trackOf(samples, i0, i1),
   }
+}
+
+/**
+ * Reads the session's files, detects or takes the runs, analyses them with the engine and
+ * returns each run's results with the samples its VE chart needs.
+ */
+export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTaskOutput {
+  progress(
+    2,
+    `Reading ${input.files.length === 1 ? input.files[0]!.name : `${input.files.length} files`}`,
+  )
+  const session = readSession(input)
+  progress(15, 'Finding the runs')
+  // Each spec's label carries its key, to find its result again in the engine's time order.
+  const runSpecs: RunSpecs = { specs: [], meta: new Map() }
+  addGivenRuns(input, session, runSpecs)
+  addDetectedRuns(session, runSpecs)
+  const { specs, meta } = runSpecs
   if (specs.length === 0) {
     throw Object.assign(
       new Error('runs: no run found in the data; add one from a time range or a lap'),
@@ -231,63 +323,15 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
     )
   }
   progress(25, `Analysing ${specs.length} run${specs.length === 1 ? '' : 's'}`)
-  const analysis = analyzeAero(samples, {
+  const analysis = analyzeAero(session.samples, {
     ...input.analysis,
     runs: specs,
     ...(input.baseline ? { baseline: input.baseline } : {}),
   })
   progress(85, 'Preparing the charts')
-  const ve = analysis.veSeries
-  const runs: AeroTaskRun[] = analysis.runs.map((run) => {
-    const m = meta.get(run.label) ?? { key: null, fileId: null, label: run.label, lap: null }
-    const [i0, i1] = indexRange(samples.t, run.startT, run.endT)
-    const fileId =
-      m.fileId ??
-      read.find(
-        ({ file, activity }) =>
-          run.startT >= file.offsetS &&
-          run.startT <= file.offsetS + activity.samples.t[activity.samples.t.length - 1]!,
-      )?.file.fileId ??
-      null
-    // Wind blowing FROM windFromDeg moves the air TOWARDS the opposite direction.
-    const from = ((run.windFromDeg ?? 0) * Math.PI) / 180
-    const w = run.windMps ?? 0
-    const { series } = seriesOf(ve, analysis.veResiduals, run.veSegments, i0, Math.max(i0 + 1, i1))
-    const firstElevation = series.elevation?.find(Number.isFinite) ?? 0
-    return {
-      key: m.key,
-      fileId,
-      label: m.label,
-      configuration: run.configuration,
-      source: run.source,
-      startT: run.startT,
-      endT: run.endT,
-      lap: m.lap,
-      method: run.method,
-      cda: run.cda,
-      cdaCi95: run.cdaCi95,
-      crr: run.crr,
-      crrCi95: run.crrCi95,
-      veRmseM: Number.isFinite(run.veRmseM) ? run.veRmseM : null,
-      elevationOffsetM: Number.isFinite(run.elevationOffsetM)
-        ? run.elevationOffsetM
-        : firstElevation,
-      windE: -w * Math.sin(from),
-      windN: -w * Math.cos(from),
-      calibrationFactor: run.calibrationFactor ?? null,
-      meanSpeedMps: run.meanSpeedMps,
-      meanPowerW: run.meanPowerW,
-      airDensity: run.airDensity,
-      samplesUsed: run.samplesUsed,
-      excludedSamples: run.excludedSamples,
-      flags: run.flags,
-      withheld: run.withheld,
-      clock: clockAt(run.startT, null),
-      series,
-      track: trackOf(samples, i0, i1),
-    }
-  })
+  const runs = analysis.runs.map((run) => runOutput(run, analysis, session, meta))
   progress(95, 'Storing the runs')
+  const { read } = session
   return {
     runs,
     windows: analysis.windows.map((w) => ({

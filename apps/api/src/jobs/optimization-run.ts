@@ -4,19 +4,7 @@
 // while the result is not yet succeeded, so an attempt repeated after a crash (pg-boss delivers
 // at least once) never produces a second result, file or notification.
 import { randomUUID } from 'node:crypto'
-import { and, eq, inArray, or, sql } from 'drizzle-orm'
-import type { PgColumn } from 'drizzle-orm/pg-core'
-import {
-  courses,
-  files,
-  notifications,
-  optimizationResults,
-  optimizations,
-  riderSetups,
-  teamMembers,
-  type Db,
-  type JsonObject,
-} from '@veloptima/db'
+import type { Db, JsonObject } from '@veloptima/db'
 import { EngineInputError, validatePacingInput } from '@veloptima/engine'
 import { exportSections, writePlanCsv } from '@veloptima/formats'
 import { AppError, notFound } from '../errors.ts'
@@ -29,6 +17,20 @@ import {
   type OptimizerInput,
   type RunSnapshot,
 } from './engine-inputs.ts'
+import { fileAtKey } from '../repositories/files.ts'
+import { insertNotification } from '../repositories/notifications.ts'
+import type { ResultRow } from '../repositories/results.ts'
+import {
+  cancelResultOfJob,
+  insertResultVersion,
+  markResultFailed,
+  markResultRunning,
+  markResultSucceeded,
+  recordResultProgress,
+  resultOfJob,
+  setResultExport,
+} from '../repositories/runs.ts'
+import { courseRepo, optimizationRepo, riderSetupRepo } from '../repositories/collection.ts'
 import { markSucceeded } from './repository.ts'
 import { PermanentJobError, type JobDefinition, type JobSystem } from './system.ts'
 import { eventStartOf, PLAN_ROUNDS, type RaceDayWeather } from '../weather/race-day.ts'
@@ -45,18 +47,6 @@ const STAGES = {
   plan: 90,
   storing: 95,
 }
-
-type ResultRow = typeof optimizationResults.$inferSelect
-
-/** Items a user may use: their own or their teams' (samples are readable by everyone). */
-const ownedBy = (uid: string, t: { ownerUid: PgColumn; ownerTeam: PgColumn }) =>
-  or(
-    eq(t.ownerUid, uid),
-    inArray(
-      t.ownerTeam,
-      sql`(select ${teamMembers.teamId} from ${teamMembers} where ${teamMembers.uid} = ${uid})`,
-    ),
-  )
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -155,37 +145,15 @@ export class OptimizationRuns {
       queue: OPTIMIZATION_RUN,
       run: (ctx) => this.run(ctx.jobId, ctx),
       onFailed: (jobId, error) => this.failed(jobId, error),
-      onCancelled: async (tx, jobId) => {
-        await tx
-          .update(optimizationResults)
-          .set({ status: 'cancelled', finishedAt: sql`now()`, updatedAt: sql`now()` })
-          .where(
-            and(
-              eq(optimizationResults.jobId, jobId),
-              inArray(optimizationResults.status, ['queued', 'running']),
-            ),
-          )
-      },
-      onProgress: async (jobId, progress) => {
-        await this.db
-          .update(optimizationResults)
-          .set({ progress })
-          .where(
-            and(eq(optimizationResults.jobId, jobId), eq(optimizationResults.status, 'running')),
-          )
-      },
+      onCancelled: (tx, jobId) => cancelResultOfJob(tx, jobId),
+      onProgress: (jobId, progress) => recordResultProgress(this.db, jobId, progress),
     })
   }
 
   /** Starts a run of an optimization the caller can see; answers the job and the result version. */
   async start(uid: string, optimizationId: string, label?: string) {
     const optimization = UUID.test(optimizationId)
-      ? (
-          await this.db
-            .select()
-            .from(optimizations)
-            .where(and(eq(optimizations.id, optimizationId), ownedBy(uid, optimizations)))
-        )[0]
+      ? await optimizationRepo.findWritable(this.db, uid, optimizationId)
       : undefined
     if (!optimization) throw notFound('The optimization')
     // A caller at a cap hears it before the inputs are read (checked again under locks below).
@@ -200,20 +168,10 @@ export class OptimizationRuns {
         'Choose a course and a rider setup for this optimization before running it.',
       )
     }
-    const [course] = await this.db
-      .select()
-      .from(courses)
-      .where(
-        and(
-          eq(courses.id, optimization.courseId),
-          or(eq(courses.sample, true), ownedBy(uid, courses)),
-        ),
-      )
+    // A sample course, or the caller's or their teams'.
+    const course = await courseRepo.find(this.db, uid, optimization.courseId)
     if (!course) throw notFound('The optimization’s course')
-    const [setup] = await this.db
-      .select()
-      .from(riderSetups)
-      .where(and(eq(riderSetups.id, optimization.riderSetupId), ownedBy(uid, riderSetups)))
+    const setup = await riderSetupRepo.findWritable(this.db, uid, optimization.riderSetupId)
     if (!setup) throw notFound('The optimization’s rider setup')
 
     // the snapshot applies the optimization's rider_override (a bad one is refused here)
@@ -238,21 +196,14 @@ export class OptimizationRuns {
           subjectId: resultId,
           bossJobId: jobId,
         })
-        const [row] = await tx
-          .select({ v: sql<number>`coalesce(max(${optimizationResults.version}), 0)::int` })
-          .from(optimizationResults)
-          .where(eq(optimizationResults.optimizationId, optimization.id))
-        const next = Number(row?.v ?? 0) + 1
-        await tx.insert(optimizationResults).values({
+        const version = await insertResultVersion(tx, {
           id: resultId,
           optimizationId: optimization.id,
-          version: next,
           label: label ?? null,
-          status: 'queued',
           inputs: snapshot as unknown as JsonObject,
           jobId,
         })
-        return { version: next, turn: job.turn }
+        return { version, turn: job.turn }
       }),
     )
     await this.jobs.send(OPTIMIZATION_RUN, jobId, turn)
@@ -260,10 +211,7 @@ export class OptimizationRuns {
   }
 
   private async resultOf(jobId: string): Promise<ResultRow> {
-    const [result] = await this.db
-      .select()
-      .from(optimizationResults)
-      .where(eq(optimizationResults.jobId, jobId))
+    const result = await resultOfJob(this.db, jobId)
     if (!result) throw new PermanentJobError('result-missing', 'The result version was deleted.')
     return result
   }
@@ -277,15 +225,7 @@ export class OptimizationRuns {
       await markSucceeded(this.db, jobId, { result_id: result.id })
       return
     }
-    await this.db
-      .update(optimizationResults)
-      .set({ status: 'running', startedAt: sql`coalesce(${optimizationResults.startedAt}, now())` })
-      .where(
-        and(
-          eq(optimizationResults.id, result.id),
-          inArray(optimizationResults.status, ['queued', 'running']),
-        ),
-      )
+    await markResultRunning(this.db, result.id)
     const snapshot = result.inputs as unknown as RunSnapshot
     let plan: RunPlan
     try {
@@ -359,40 +299,18 @@ export class OptimizationRuns {
     )
     ctx.progress(STAGES.storing, 'Storing the result')
     await this.files.storage.put(prepared.key, prepared.bytes)
-    const [optimization] = await this.db
-      .select({ ownerUid: optimizations.ownerUid, ownerTeam: optimizations.ownerTeam })
-      .from(optimizations)
-      .where(eq(optimizations.id, result.optimizationId))
+    const optimization = await optimizationRepo.owner(this.db, result.optimizationId)
     const owner: Owner = optimization?.ownerTeam
       ? { team: optimization.ownerTeam }
       : { uid: optimization?.ownerUid ?? snapshot.requested_by }
 
     const written = await this.db.transaction(async (tx) => {
       // The guard: only the first attempt to get here writes anything.
-      const done = await tx
-        .update(optimizationResults)
-        .set({
-          status: 'succeeded',
-          progress: 100,
-          result: (record ? { ...output, weather: record } : output) as unknown as JsonObject,
-          error: null,
-          finishedAt: sql`now()`,
-          updatedAt: sql`now()`,
-        })
-        .where(
-          and(
-            eq(optimizationResults.id, result.id),
-            inArray(optimizationResults.status, ['queued', 'running']),
-          ),
-        )
-        .returning({ id: optimizationResults.id })
-      if (done.length === 0) return false
+      const stored = (record ? { ...output, weather: record } : output) as unknown as JsonObject
+      if (!(await markResultSucceeded(tx, result.id, stored))) return false
       const file = await this.files.insertRow(tx, prepared, owner, 'export')
-      await tx
-        .update(optimizationResults)
-        .set({ exportFileId: file.id })
-        .where(eq(optimizationResults.id, result.id))
-      await tx.insert(notifications).values({
+      await setResultExport(tx, result.id, file.id)
+      await insertNotification(tx, {
         uid: snapshot.requested_by,
         type: 'success',
         title: 'Optimization ready',
@@ -415,30 +333,16 @@ export class OptimizationRuns {
   /** Removes `exports/<job>.csv` when no file row holds it (an attempt that did not commit). */
   private async removeOrphanExport(jobId: string) {
     const key = `exports/${jobId}.csv`
-    const [row] = await this.db
-      .select({ id: files.id })
-      .from(files)
-      .where(eq(files.storageKey, key))
-    if (!row) await this.files.storage.delete(key)
+    if (!(await fileAtKey(this.db, key))) await this.files.storage.delete(key)
   }
 
   private async failed(jobId: string, error: { code: string; message: string }) {
     const result = await this.resultOf(jobId).catch(() => undefined)
     if (!result) return
-    const failed = await this.db
-      .update(optimizationResults)
-      .set({ status: 'failed', error, finishedAt: sql`now()`, updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(optimizationResults.id, result.id),
-          inArray(optimizationResults.status, ['queued', 'running']),
-        ),
-      )
-      .returning({ id: optimizationResults.id })
-    if (failed.length === 0) return
+    if (!(await markResultFailed(this.db, result.id, error))) return
     await this.removeOrphanExport(jobId)
     const snapshot = result.inputs as unknown as RunSnapshot
-    await this.db.insert(notifications).values({
+    await insertNotification(this.db, {
       uid: snapshot.requested_by,
       type: 'error',
       title: 'Optimization failed',

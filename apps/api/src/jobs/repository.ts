@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm'
-import { jobs, teamMembers, teams, type Db } from '@veloptima/db'
-import type { JsonObject } from '@veloptima/db'
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { jobs, teams, type Db, type JsonObject } from '@veloptima/db'
+import { visibleTo } from '../repositories/ownership.ts'
 
 export type JobRow = typeof jobs.$inferSelect
 export type NewJobRow = typeof jobs.$inferInsert
@@ -15,23 +15,16 @@ export async function findJob(db: Db, id: string): Promise<JobRow | undefined> {
   return row
 }
 
+export async function findJobs(db: Db, ids: string[]): Promise<JobRow[]> {
+  return ids.length ? db.select().from(jobs).where(inArray(jobs.id, ids)) : []
+}
+
 /** A job the caller may see: their own, or one of a team they are a member of. */
 export async function findVisibleJob(db: Db, uid: string, id: string): Promise<JobRow | undefined> {
   const [row] = await db
     .select()
     .from(jobs)
-    .where(
-      and(
-        eq(jobs.id, id),
-        or(
-          eq(jobs.ownerUid, uid),
-          inArray(
-            jobs.ownerTeam,
-            sql`(select ${teamMembers.teamId} from ${teamMembers} where ${teamMembers.uid} = ${uid})`,
-          ),
-        ),
-      ),
-    )
+    .where(and(eq(jobs.id, id), visibleTo(db, jobs, uid)))
   return row
 }
 
@@ -48,6 +41,21 @@ export async function markRunning(db: Db, id: string, attempt: number): Promise<
       updatedAt: sql`now()`,
     })
     .where(and(eq(jobs.id, id), inArray(jobs.status, ['queued', 'running'])))
+}
+
+/** Cancels a queued or running job; false when it had already finished. */
+export async function markCancelled(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({
+      status: 'cancelled',
+      message: 'Cancelled.',
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(jobs.id, id), inArray(jobs.status, ['queued', 'running'])))
+    .returning({ id: jobs.id })
+  return rows.length > 0
 }
 
 /** Records progress of a running job (ignored once the job is finished: a late message). */

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { PgBoss, fromPglite, type JobWithMetadata, type Queue } from 'pg-boss'
-import { jobs, type Database, type Db } from '@veloptima/db'
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Database, Db } from '@veloptima/db'
 import {
   TaskAbortedError,
   TaskError,
@@ -11,6 +10,7 @@ import {
 } from './pool.ts'
 import { admitJob, checkRoom, DEFAULT_JOB_LIMITS, type JobLimits, type NewJob } from './limits.ts'
 import {
+  markCancelled,
   markFailed,
   markRetrying,
   markRunning,
@@ -400,17 +400,7 @@ export class JobSystem {
     const d = this.definitions.get(queue)
     const cancelled = await this.database.db.transaction(async (tx) => {
       await d?.onCancelled?.(tx, jobId)
-      const rows = await tx
-        .update(jobs)
-        .set({
-          status: 'cancelled',
-          message: 'Cancelled.',
-          finishedAt: sql`now()`,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(jobs.id, jobId), inArray(jobs.status, ['queued', 'running'])))
-        .returning({ id: jobs.id })
-      return rows.length > 0
+      return markCancelled(tx, jobId)
     })
     if (!cancelled) return false
     const boss = await this.connect()

@@ -1,4 +1,4 @@
-import { and, desc, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gt, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import { badRequest } from '../errors.ts'
 
@@ -60,3 +60,15 @@ export function pageFrom<R extends { ts: string }, T>(
 }
 
 export const where = (...parts: (SQL | undefined)[]) => and(...parts.filter(Boolean))
+
+/**
+ * Rows after `after` = (key, id) in ascending (column, id) order, the keyset of a list walked
+ * forwards; every row without `after`.
+ */
+export function ascendingAfter(
+  column: PgColumn,
+  id: PgColumn,
+  after: [key: number, id: string] | undefined,
+): SQL | undefined {
+  return after ? or(gt(column, after[0]), and(eq(column, after[0]), gt(id, after[1]))) : undefined
+}
