@@ -5,7 +5,7 @@
 // read at once (bad files refused, nothing stored), the job finds the runs and stores their CdA,
 // re-analysing makes a new version and keeps the earlier one, and nobody reaches another's session.
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { needs, realFilesIn } from '../../../scripts/test-data.ts'
 import { itWith } from '../../../scripts/test-data-vitest.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
@@ -17,8 +17,8 @@ import {
 import { aeroDataBlocks, aeroRuns, files, jobs, notifications } from '@veloptima/db'
 import { analyzeAero, detectRuns } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
-import { startTestApp, type TestApp } from './helpers.ts'
-import { createTeam, createUser, multipart, tempDir } from './files-helpers.ts'
+import { suiteApp } from './helpers.ts'
+import { createTeam, multipart, tempDir } from './files-helpers.ts'
 import { eventually } from './runs-helpers.ts'
 
 const shared = (path: string) => needs(path).read(path)
@@ -30,19 +30,14 @@ const HELMETS = realFilesIn('aero')
 type Json = Record<string, unknown>
 
 describe('aero analysis: uploads, jobs, runs and versions', () => {
-  let t: TestApp
+  const t = suiteApp({ FILES_DIR: tempDir('aero') })
   const auth: Record<string, { authorization: string }> = {}
 
   beforeAll(async () => {
-    t = await startTestApp({ FILES_DIR: tempDir('aero') })
     // two workers, as the product runs: versions of one session queued together must still chain
     await t.app.jobs.start({ workers: 2 })
-    for (const uid of ['ann', 'ben', 'cat']) {
-      await createUser(t.database, uid)
-      auth[uid] = await t.bearer({ uid })
-    }
+    for (const uid of ['ann', 'ben', 'cat']) auth[uid] = await t.signIn({ uid })
   }, 60_000)
-  afterAll(() => t.close())
 
   async function createSession(uid: string, body: Json = {}) {
     const res = await t.app.inject({

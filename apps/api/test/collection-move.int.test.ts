@@ -1,13 +1,13 @@
 // Moving an item between its owners (POST /api/<collection>/:id/move {owner}): who may move,
 // where to, and the references rule (a team item refers only to the same team's items or samples).
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { courses, files } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { multipart, tempDir } from './files-helpers.ts'
 import { aeroSensorFit } from '../../../packages/formats/src/activity/fixtures.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 import {
   caller,
   courseBody,
@@ -31,7 +31,7 @@ const fieldTestFit = () =>
   })
 
 describe(`moving items between personal and team on ${testDriver()}`, () => {
-  let t: TestApp
+  const t = suiteApp({ PUBLIC_URL: 'https://veloptima.example', FILES_DIR: tempDir('move') })
   let olga: Caller // owner of the team
   let ada: Caller // admin
   let max: Caller // member
@@ -50,7 +50,6 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp({ PUBLIC_URL: 'https://veloptima.example', FILES_DIR: tempDir('move') })
     olga = caller(t, await t.bearer({ uid: 'olga' }))
     ada = caller(t, await t.bearer({ uid: 'ada' }))
     max = caller(t, await t.bearer({ uid: 'max' }))
@@ -61,7 +60,6 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
     await invite(teamId, olga, max, 'max', 'member')
     ottoTeam = (await otto.post('/api/teams', { name: 'Other Club' })).body.id
   })
-  afterAll(() => t.close())
 
   const bodies = {
     courses: () => courseBody(),

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { loadDownloadSigner } from '../src/files/signed-url.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
-import { createTeam, createUser, multipart, syntheticGpx, tempDir } from './files-helpers.ts'
+import { suiteApp } from './helpers.ts'
+import { createTeam, multipart, syntheticGpx, tempDir } from './files-helpers.ts'
 
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex')
 
@@ -15,21 +15,15 @@ const local = (url: string) => {
 }
 
 describe('files: upload, signed download URLs, authorization', () => {
-  let t: TestApp
-  let filesDir: string
+  const filesDir = tempDir('files')
+  const t = suiteApp({ FILES_DIR: filesDir, MAX_UPLOAD_BYTES: '65536' })
   const auth: Record<string, { authorization: string }> = {}
   let teamId: string
 
   beforeAll(async () => {
-    filesDir = tempDir('files')
-    t = await startTestApp({ FILES_DIR: filesDir, MAX_UPLOAD_BYTES: '65536' })
-    for (const uid of ['alice', 'bob', 'carol']) {
-      await createUser(t.database, uid)
-      auth[uid] = await t.bearer({ uid })
-    }
+    for (const uid of ['alice', 'bob', 'carol']) auth[uid] = await t.signIn({ uid })
     teamId = (await createTeam(t.database, 'Team AB', ['alice', 'bob'])).id
   })
-  afterAll(() => t.close())
 
   async function upload(uid: string, name: string, bytes: Uint8Array | string, owner?: string) {
     const body = await multipart(name, bytes, owner ? { owner } : {})

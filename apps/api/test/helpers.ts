@@ -7,6 +7,7 @@ import type { Database } from '@veloptima/db'
 import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { loadSessionTokens, type SessionUser } from '../src/services/session-token.ts'
+import { createUser } from './files-helpers.ts'
 
 export type TestApp = {
   app: FastifyInstance
@@ -16,6 +17,8 @@ export type TestApp = {
    * both product claims (a subscriber of the aero plan); pass `claims: {}` for one without any.
    */
   bearer(user: Partial<SessionUser> & { uid: string }): Promise<{ authorization: string }>
+  /** The caller's user row (made if missing) and a bearer header for them, as `bearer` makes it. */
+  signIn(user: Partial<SessionUser> & { uid: string }): Promise<{ authorization: string }>
   close(): Promise<void>
 }
 
@@ -32,17 +35,22 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const sessionTokens = await loadSessionTokens(database, config.publicUrl)
   const app = await buildApp({ config, database, sessionTokens })
   await app.ready()
+  const bearer: TestApp['bearer'] = async (user) => {
+    const { token } = await sessionTokens.sign({
+      email: `${user.uid}@example.com`,
+      displayName: user.uid,
+      claims: { 'create:simulations': true, 'access:aerooptimization': true },
+      ...user,
+    })
+    return { authorization: `Bearer ${token}` }
+  }
   return {
     app,
     database,
-    async bearer(user) {
-      const { token } = await sessionTokens.sign({
-        email: `${user.uid}@example.com`,
-        displayName: user.uid,
-        claims: { 'create:simulations': true, 'access:aerooptimization': true },
-        ...user,
-      })
-      return { authorization: `Bearer ${token}` }
+    bearer,
+    async signIn(user) {
+      await createUser(database, user.uid)
+      return bearer(user)
     },
     async close() {
       await app.close()

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { courses, files, optimizations, rows } from '@veloptima/db'
 import { SAMPLE_COURSES, seedSampleCourses } from '../src/routes/imports/samples.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
-import { createTeam, createUser, multipart, tempDir } from './files-helpers.ts'
+import { suiteApp } from './helpers.ts'
+import { createTeam, multipart, tempDir } from './files-helpers.ts'
 import { createRunnable, eventually } from './runs-helpers.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 import { needs } from '../../../scripts/test-data.ts'
@@ -19,21 +19,15 @@ const climbGpx = Buffer.from(climb.gpx)
 const SIM = { 'create:simulations': true }
 
 describe('course import: POST /api/courses/import', () => {
-  let t: TestApp
-  let filesDir: string
+  const filesDir = tempDir('imports')
+  const t = suiteApp({ FILES_DIR: filesDir })
   const auth: Record<string, { authorization: string }> = {}
   let teamId: string
 
   beforeAll(async () => {
-    filesDir = tempDir('imports')
-    t = await startTestApp({ FILES_DIR: filesDir })
-    for (const uid of ['ann', 'ben', 'cat']) {
-      await createUser(t.database, uid)
-      auth[uid] = await t.bearer({ uid, claims: SIM })
-    }
+    for (const uid of ['ann', 'ben', 'cat']) auth[uid] = await t.signIn({ uid, claims: SIM })
     teamId = (await createTeam(t.database, 'Team AB', ['ann', 'ben'])).id
   })
-  afterAll(() => t.close())
 
   async function importFile(
     uid: string,

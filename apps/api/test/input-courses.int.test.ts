@@ -3,13 +3,13 @@
 // match the segments; a 400 names the field, the index and the value, and nothing is stored. The
 // file import leaves a point off the route's line out of the course and says so in its answer.
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { buildCourse } from '@veloptima/engine'
 import { courses } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { segmentsOf, statsOf, trackOf } from '../src/routes/imports/course-rows.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
-import { createUser, multipart, tempDir } from './files-helpers.ts'
+import { suiteApp } from './helpers.ts'
+import { multipart, tempDir } from './files-helpers.ts'
 import { courseFixtures, haversine, impossibleCourse } from './input-fixtures.ts'
 
 /** A valid course body built by the engine from the generated 6 km climb. */
@@ -33,7 +33,7 @@ function climbBody() {
 }
 
 describe(`course writes are checked like the file import (${testDriver()})`, () => {
-  let t: TestApp
+  const t = suiteApp({ FILES_DIR: tempDir('input-courses') })
   let auth: { authorization: string }
   const post = (payload: unknown) =>
     t.app.inject({ method: 'POST', url: '/api/courses', headers: auth, payload: payload as never })
@@ -49,11 +49,8 @@ describe(`course writes are checked like the file import (${testDriver()})`, () 
       .length
 
   beforeAll(async () => {
-    t = await startTestApp({ FILES_DIR: tempDir('input-courses') })
-    await createUser(t.database, 'cw')
-    auth = await t.bearer({ uid: 'cw' })
+    auth = await t.signIn({ uid: 'cw' })
   })
-  afterAll(() => t.close())
 
   it('stores a course the engine built, unchanged', async () => {
     const res = await post(climbBody())

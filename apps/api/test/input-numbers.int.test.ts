@@ -3,11 +3,10 @@
 // rider setup; a 400 names the field and the range, and nothing is stored. What the web app's
 // forms send still passes. JSON bodies are limited in size (413) and depth (400), never a 500.
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { aeroSessions, devices, optimizations, riderSetups } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
-import { startTestApp, type TestApp } from './helpers.ts'
-import { createUser } from './files-helpers.ts'
+import { suiteApp } from './helpers.ts'
 import { setupBody } from './platform-fixtures.ts'
 
 /** Inputs as the optimization form writes them (apps/web/src/features/simulation/lib/optimization-form.ts). */
@@ -44,17 +43,14 @@ const formInputs = () => ({
 })
 
 describe(`numeric inputs in range, unknown keys refused (${testDriver()})`, () => {
-  let t: TestApp
+  const t = suiteApp()
   let auth: { authorization: string }
   const send = (method: 'POST' | 'PATCH', url: string, payload: unknown) =>
     t.app.inject({ method, url, headers: auth, payload: payload as never })
 
   beforeAll(async () => {
-    t = await startTestApp()
-    await createUser(t.database, 'nu')
-    auth = await t.bearer({ uid: 'nu' })
+    auth = await t.signIn({ uid: 'nu' })
   })
-  afterAll(() => t.close())
 
   const rows = async (
     table: typeof optimizations | typeof devices | typeof aeroSessions | typeof riderSetups,

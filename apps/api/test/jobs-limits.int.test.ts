@@ -2,12 +2,12 @@
 // jobs queued or running, one team's items JOB_MAX_ACTIVE_PER_TEAM; one more is refused with 429,
 // a message naming the cap and Retry-After. Parallel submissions never exceed a cap. No worker
 // runs here, so every admitted job stays queued and the counts are exact.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { and, eq, inArray } from 'drizzle-orm'
 import { files, jobs } from '@veloptima/db'
 import { OPTIMIZATION_RUN } from '../src/jobs/optimization-run.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
-import { createTeam, createUser, multipart, tempDir } from './files-helpers.ts'
+import { type TestApp, suiteApp } from './helpers.ts'
+import { createTeam, multipart, tempDir } from './files-helpers.ts'
 import { createRunnable } from './runs-helpers.ts'
 
 type Refusal = {
@@ -28,23 +28,18 @@ const unfinished = (db: TestApp['database']['db'], where: ReturnType<typeof eq>)
     .where(and(where, inArray(jobs.status, ['queued', 'running'])))
 
 describe('job caps: per account and per team, atomic, 429 with Retry-After', () => {
-  let t: TestApp
+  const t = suiteApp({
+    FILES_DIR: tempDir('jobs-limits'),
+    JOB_MAX_ACTIVE_PER_USER: '10',
+    JOB_MAX_ACTIVE_PER_TEAM: '4',
+  })
   const auth: Record<string, { authorization: string }> = {}
   let teamId: string
 
   beforeAll(async () => {
-    t = await startTestApp({
-      FILES_DIR: tempDir('jobs-limits'),
-      JOB_MAX_ACTIVE_PER_USER: '10',
-      JOB_MAX_ACTIVE_PER_TEAM: '4',
-    })
-    for (const uid of ['rider', 'coach', 'mate', 'aero']) {
-      await createUser(t.database, uid)
-      auth[uid] = await t.bearer({ uid })
-    }
+    for (const uid of ['rider', 'coach', 'mate', 'aero']) auth[uid] = await t.signIn({ uid })
     teamId = (await createTeam(t.database, 'Club Rouleur', ['coach', 'mate'])).id
   }, 60_000)
-  afterAll(() => t.close())
 
   const post = (id: string, uid: string): Promise<Answer> =>
     t.app.inject({ method: 'POST', url: `/api/optimizations/${id}/run`, headers: auth[uid] })

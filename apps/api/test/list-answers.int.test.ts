@@ -6,13 +6,13 @@
 // always sent it. Pages walked with a cursor (prepared) and an `owner=` filter (built per request)
 // give the same items as one large page. Courses are self-made climbs of three lengths, and the
 // real-world courses too where they are present (scripts/test-data.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { courses, files } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { eq } from 'drizzle-orm'
 import { fileSpec } from '../src/services/collection-specs.ts'
 import { courseFromFile } from '../src/routes/imports/course-rows.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 import { caller, deviceBody, sessionBody, setupBody, type Caller } from './platform-fixtures.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 import { dataFile, dataFiles } from '../../../scripts/test-data.ts'
@@ -32,12 +32,11 @@ function courseFiles(): [string, Uint8Array][] {
 type Item = Record<string, unknown> & { id: string }
 
 describe(`list answers on ${testDriver()}: the item's own answer, less the list's omissions`, () => {
-  let t: TestApp
+  const t = suiteApp()
   let me: Caller
   let other: Caller
   let teamId: string
   beforeAll(async () => {
-    t = await startTestApp()
     me = caller(t, await t.bearer({ uid: 'carla' }))
     other = caller(t, await t.bearer({ uid: 'olaf' }))
     teamId = (await me.post('/api/teams', { name: 'Carla Coaching' })).body.id
@@ -88,7 +87,6 @@ describe(`list answers on ${testDriver()}: the item's own answer, less the list'
       })
     }
   }, 120_000)
-  afterAll(() => t.close())
 
   const collections: [string, string[]][] = [
     ['courses', ['track', 'segments']],

@@ -1,10 +1,10 @@
 // The authorization matrix: another user's and another team's items are invisible and
 // unchangeable through every endpoint (404, never someone else's data), while members of the
 // owning team share the team's items.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { courses, files, notifications, optimizationResults } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 import { apiRoutes } from './route-table.ts'
 import {
   caller,
@@ -18,7 +18,7 @@ import {
 type Items = Record<string, string>
 
 describe(`authorization matrix on ${testDriver()}`, () => {
-  let t: TestApp
+  const t = suiteApp()
   let alice: Caller
   let carol: Caller // member of alice's team
   let bob: Caller // another user with his own team
@@ -65,7 +65,6 @@ describe(`authorization matrix on ${testDriver()}`, () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp()
     alice = caller(t, await t.bearer({ uid: 'alice' }))
     carol = caller(t, await t.bearer({ uid: 'carol' }))
     bob = caller(t, await t.bearer({ uid: 'bob' }))
@@ -77,7 +76,6 @@ describe(`authorization matrix on ${testDriver()}`, () => {
     await makeItems(teamA, team)
     await t.database.db.insert(notifications).values({ uid: 'alice', title: 'For Alice' })
   })
-  afterAll(() => t.close())
 
   /** Every read and write endpoint that names one of the items. */
   const attempts = (i: Items): [string, string, unknown?][] => [

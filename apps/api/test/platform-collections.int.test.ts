@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { courses, files, jobs, notifications, optimizationResults } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 import {
   caller,
   courseBody,
@@ -12,15 +12,13 @@ import {
 } from './platform-fixtures.ts'
 
 describe(`owned collections on ${testDriver()}`, () => {
-  let t: TestApp
+  const t = suiteApp()
   let me: Caller
   let teamId: string
   beforeAll(async () => {
-    t = await startTestApp()
     me = caller(t, await t.bearer({ uid: 'carla' }))
     teamId = (await me.post('/api/teams', { name: 'Carla Coaching' })).body.id
   })
-  afterAll(() => t.close())
 
   it('rider setups: create with defaults, read, patch, delete', async () => {
     const created = await me.post('/api/rider-setups', setupBody())

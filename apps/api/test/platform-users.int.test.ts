@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { testDriver } from '@veloptima/db/testing'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 
 describe(`users, trial, rider profile, teams and feedback on ${testDriver()}`, () => {
-  let t: TestApp
+  const t = suiteApp()
   let alice: { authorization: string }
   let bob: { authorization: string }
   beforeAll(async () => {
-    t = await startTestApp()
     alice = await t.bearer({ uid: 'alice', displayName: 'Alice Andersen' })
     bob = await t.bearer({ uid: 'bob', displayName: 'Bob' })
   })
-  afterAll(() => t.close())
 
   const call = (
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',

@@ -1,25 +1,23 @@
 // A rider setup the API saves has what a pacing plan needs (CP and W′, max power above CP); a
 // setup stored before this rule stays readable and is named by pacingGaps, and the run refuses
 // exactly what pacingGaps names (packages/contracts riders.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { jobs as jobsTable, riderSetups } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { pacingGaps, riderSetupSchema } from '@veloptima/contracts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 import { tempDir } from './files-helpers.ts'
 import { eventually } from './runs-helpers.ts'
 import { caller, courseBody, setupBody, type Caller } from './platform-fixtures.ts'
 
 describe(`rider setups hold what a pacing plan needs on ${testDriver()}`, () => {
-  let t: TestApp
+  const t = suiteApp({ FILES_DIR: tempDir('setup-pacing') })
   let me: Caller
   beforeAll(async () => {
-    t = await startTestApp({ FILES_DIR: tempDir('setup-pacing') })
     me = caller(t, await t.bearer({ uid: 'petra' }))
     await t.app.jobs.start({ workers: 1 })
   })
-  afterAll(() => t.close())
 
   it('refuses a new setup without CP or W′, naming the field, the range and the value', async () => {
     const { cp: _cp, ...noCp } = setupBody()

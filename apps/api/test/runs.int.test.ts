@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { notifications, optimizationResults, optimizations, riderSetups, rows } from '@veloptima/db'
 import type { EquipmentOutput, PacingOutput } from '../src/jobs/tasks.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 import { createUser, multipart, tempDir } from './files-helpers.ts'
 import { createRunnable, eventually } from './runs-helpers.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
@@ -13,12 +13,11 @@ const climb = syntheticClimb('Test climb')
 const SIM = { 'create:simulations': true }
 
 describe('optimization runs on a climb: results, CSV export, notification', () => {
-  let t: TestApp
+  const t = suiteApp({ FILES_DIR: tempDir('runs') })
   let auth: { authorization: string }
   let courseId: string
 
   beforeAll(async () => {
-    t = await startTestApp({ FILES_DIR: tempDir('runs') })
     await createUser(t.database, 'rider')
     await createUser(t.database, 'other')
     auth = await t.bearer({ uid: 'rider', claims: SIM })
@@ -33,7 +32,6 @@ describe('optimization runs on a climb: results, CSV export, notification', () =
     expect(res.statusCode).toBe(201)
     courseId = res.json().id
   })
-  afterAll(() => t.close())
 
   /** A new optimization of `rider` on the climb with these inputs. */
   async function optimizationWith(inputs: Record<string, unknown>, type = 'pacing') {
