@@ -46,15 +46,8 @@ export function OptimizationPage() {
   const [params] = useSearchParams()
   const location = useLocation()
   const existing = useQuery({ ...optimizationQuery(id ?? ''), enabled: Boolean(id) })
-  if (id && (existing.error || !existing.data)) {
-    return (
-      <ItemUnavailable
-        what="optimization"
-        error={existing.error?.message}
-        loading="the optimization"
-      />
-    )
-  }
+  if (id && (existing.error || !existing.data))
+    return <ItemUnavailable what="optimization" error={existing.error?.message} />
   const fromPath = location.pathname.includes('/equipment/') ? 'equipment' : 'pacing'
   const type: Kind =
     existing.data?.type ??

@@ -3,27 +3,17 @@
 import { Link, useParams } from 'react-router'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { Card, Page, PageHeader, Stat } from '../components/ui.tsx'
-import { useApiData, type OptimizationResult } from '../lib/api.ts'
 import { compassPoint, formatDate, formatEventStart } from '../lib/format.ts'
 import { OVERRIDE_FIELDS, fieldUnit, showValue, valueOf } from '../lib/setup-override.ts'
 import type { OptimizationInputs } from '../lib/engine-input.ts'
 import { setupOfSnapshot, type Snapshot } from '../lib/snapshot.ts'
-import { ItemUnavailable, WRONG_PARENT } from '../components/item-unavailable.tsx'
+import { useResultOf } from '../components/item-unavailable.tsx'
 
 export function ResultInputPage() {
   const { simId, id } = useParams()
-  const result = useApiData<OptimizationResult>(`/api/optimization-results/${id}`)
+  const { loaded: result, unavailable } = useResultOf(simId, id, 'the inputs')
   const r = result.data
-  const wrongParent = r && r.optimization_id !== simId
-  if (result.error || wrongParent || !r) {
-    return (
-      <ItemUnavailable
-        what="result"
-        error={result.error?.message ?? (wrongParent ? WRONG_PARENT : undefined)}
-        loading="the inputs"
-      />
-    )
-  }
+  if (unavailable || !r) return unavailable
   const s = r.inputs as unknown as Snapshot
   const setup = setupOfSnapshot(s.rider_setup)
   const inputs = s.optimization.inputs ?? {}

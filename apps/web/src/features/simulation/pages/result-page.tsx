@@ -10,19 +10,19 @@ import type { RaceDayWeatherRecord } from '@veloptima/contracts'
 import { mapArrowsOf, WeatherStrip } from '../components/weather-strip.tsx'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { Card, ErrorBox, Page, PageHeader } from '../components/ui.tsx'
-import { useApiData, type Course, type OptimizationResult } from '../lib/api.ts'
+import { useApiData, type Course } from '../lib/api.ts'
 import { clockTime, formatDate, formatEventStart } from '../lib/format.ts'
 import { PlanCpContext, sectionsOfSettings } from '../lib/plan-sections.ts'
 import { pacingOf, type RunOutput } from '../lib/run-output.ts'
 import { setupOfSnapshot, type Snapshot } from '../lib/snapshot.ts'
-import { ItemUnavailable, WRONG_PARENT } from '../components/item-unavailable.tsx'
+import { useResultOf } from '../components/item-unavailable.tsx'
 
 const isOutput = (r: unknown): r is RunOutput =>
   typeof r === 'object' && r !== null && ['pacing', 'equipment'].includes((r as RunOutput).type)
 
 export function ResultPage() {
   const { simId, id } = useParams()
-  const result = useApiData<OptimizationResult>(`/api/optimization-results/${id}`)
+  const { loaded: result, unavailable } = useResultOf(simId, id, 'the result')
   const { system } = useUnits()
   const r = result.data
   // The course's positions for the weather map (only when the run used the weather).
@@ -30,17 +30,8 @@ export function ResultPage() {
     (r?.result as { weather?: { status?: string } } | null | undefined)?.weather?.status === 'used'
   const courseId = (r?.inputs as unknown as Snapshot | undefined)?.course?.id
   const course = useApiData<Course>(usedWeather && courseId ? `/api/courses/${courseId}` : null)
-  const wrongParent = r && r.optimization_id !== simId
   const running = r && (r.status === 'queued' || r.status === 'running')
-  if (result.error || wrongParent || !r) {
-    return (
-      <ItemUnavailable
-        what="result"
-        error={result.error?.message ?? (wrongParent ? WRONG_PARENT : undefined)}
-        loading="the result"
-      />
-    )
-  }
+  if (unavailable || !r) return unavailable
   const snapshot = r.inputs as unknown as Snapshot
   const type = snapshot.optimization.type
   const base = `/simulation/optimizations/${type}/${simId}`

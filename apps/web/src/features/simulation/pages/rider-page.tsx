@@ -11,15 +11,8 @@ export function RiderPage() {
   const { id } = useParams()
   const existing = useApiData<RiderSetup>(id ? `/api/rider-setups/${id}` : null)
   const { riderProfile } = useLive()
-  if (id && (existing.error || !existing.data)) {
-    return (
-      <ItemUnavailable
-        what="rider setup"
-        error={existing.error?.message}
-        loading="the rider setup"
-      />
-    )
-  }
+  if (id && (existing.error || !existing.data))
+    return <ItemUnavailable what="rider setup" error={existing.error?.message} />
   if (!id && riderProfile === undefined) {
     return (
       <Page>
