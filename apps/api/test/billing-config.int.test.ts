@@ -5,7 +5,7 @@
 // the local stand-in) the same prices are shown and the plans with a price id can be bought.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDriver } from '@veloptima/db/testing'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { startTestApp, type TestApp, suiteApp } from './helpers.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.ts'
 
@@ -24,14 +24,12 @@ const DEFAULT_PRICES = [
 ]
 
 describe(`billing configuration without a payment provider on ${testDriver()}`, () => {
-  let t: TestApp
+  const t = suiteApp()
   let ann: Caller
   beforeAll(async () => {
-    t = await startTestApp()
     ann = caller(t, await t.bearer({ uid: 'ann' }))
     await ann.get('/api/users/ann')
   })
-  afterAll(async () => t.close())
 
   it('answers every plan’s price, the currency, the periods and the trial to anyone', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/billing/config' })
@@ -56,20 +54,18 @@ describe(`billing configuration without a payment provider on ${testDriver()}`, 
 })
 
 describe(`billing configuration set by the operator on ${testDriver()}`, () => {
-  let t: TestApp
+  const t = suiteApp({
+    BILLING_CURRENCY: 'chf',
+    BILLING_PERIODS: 'year',
+    PLAN_PRICE_INDIVIDUAL_YEAR: '99.5',
+    PLAN_PRICE_TEAM_YEAR: '80',
+    TRIAL_DAYS: '30',
+  })
   let ben: Caller
   beforeAll(async () => {
-    t = await startTestApp({
-      BILLING_CURRENCY: 'chf',
-      BILLING_PERIODS: 'year',
-      PLAN_PRICE_INDIVIDUAL_YEAR: '99.5',
-      PLAN_PRICE_TEAM_YEAR: '80',
-      TRIAL_DAYS: '30',
-    })
     ben = caller(t, await t.bearer({ uid: 'ben' }))
     await ben.get('/api/users/ben')
   })
-  afterAll(async () => t.close())
 
   it('shows the configured currency, only the offered period and the configured prices', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/billing/config' })
