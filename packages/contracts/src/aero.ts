@@ -278,3 +278,19 @@ export type AeroSourceFile = {
   devices: { serial: string; name?: string | null }[]
   configuration: Record<string, string>
 }
+
+/**
+ * The web's add-run form as typed: the run's name and configuration, and its part of the data
+ * (a time range of one file, "m:ss" texts, or a session-wide lap number).
+ */
+export const aeroRunFormSchema = z.object({
+  name: z.string().trim().min(1),
+  setup: z.string(),
+  baseline: z.boolean(),
+  mode: z.enum(['range', 'lap']),
+  fileIndex: z.number().int().min(0),
+  from: z.string(),
+  to: z.string(),
+  lap: z.number().int().min(0),
+})
+export type AeroRunForm = z.infer<typeof aeroRunFormSchema>

@@ -1,7 +1,9 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { AeroSourceFile } from '@veloptima/contracts'
+import { useForm, useWatch, type UseFormReturn } from 'react-hook-form'
+import { aeroRunFormSchema, type AeroRunForm, type AeroSourceFile } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
 import { Field, Select } from '../../components/form.tsx'
 import { api, ApiError } from '../../lib/api-client.ts'
@@ -29,6 +31,129 @@ export function lapOptions(files: AeroSourceFile[]) {
   return out
 }
 
+const EMPTY: AeroRunForm = {
+  name: '',
+  setup: '',
+  baseline: false,
+  mode: 'range',
+  fileIndex: 0,
+  from: '',
+  to: '',
+  lap: 0,
+}
+
+/** "m:ss" of a file's length, for the message of a range past its end. */
+const fileLength = (f: AeroSourceFile) =>
+  `${Math.floor(f.duration_s / 60)}:${String(Math.round(f.duration_s % 60)).padStart(2, '0')}`
+
+/**
+ * Where the typed run lies in the session's data (`where`: a time range on the session's clock
+ * or a lap; null while it is incomplete) and what is wrong with a typed range.
+ */
+export function runPlace(v: AeroRunForm, files: AeroSourceFile[]) {
+  const file = files[v.fileIndex]
+  const start = parseClock(v.from)
+  const end = parseClock(v.to)
+  const rangeError =
+    v.mode !== 'range' || (v.from === '' && v.to === '')
+      ? null
+      : !Number.isFinite(start) || !Number.isFinite(end)
+        ? 'Enter the start and the end as m:ss (or seconds).'
+        : start >= end
+          ? 'The start must come before the end.'
+          : file && end > file.duration_s + 1
+            ? `${file.name} lasts ${fileLength(file)}.`
+            : null
+  const where =
+    v.mode === 'lap'
+      ? lapOptions(files).length > 0
+        ? { lap: v.lap }
+        : null
+      : file && Number.isFinite(start) && Number.isFinite(end) && !rangeError
+        ? { start_time: file.offset_s + start, end_time: file.offset_s + end }
+        : null
+  return { where, rangeError }
+}
+
+/** The part of the data a run is: a time range of one file, or one of the laps. */
+function RunPlaceFields({
+  form,
+  files,
+  rangeError,
+}: {
+  form: UseFormReturn<AeroRunForm>
+  files: AeroSourceFile[]
+  rangeError: string | null
+}) {
+  const v = useWatch({ control: form.control }) as AeroRunForm
+  const set = form.setValue
+  const laps = lapOptions(files)
+  return (
+    <>
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-700">Part of the data</legend>
+        <div className="mt-1 flex gap-4 text-sm text-slate-700">
+          <label className="flex items-center gap-1">
+            <input
+              type="radio"
+              name="run-mode"
+              checked={v.mode === 'range'}
+              onChange={() => set('mode', 'range')}
+            />
+            Time range
+          </label>
+          <label className="flex items-center gap-1">
+            <input
+              type="radio"
+              name="run-mode"
+              checked={v.mode === 'lap'}
+              disabled={laps.length === 0}
+              onChange={() => set('mode', 'lap')}
+            />
+            Lap
+          </label>
+        </div>
+      </fieldset>
+      {v.mode === 'range' ? (
+        <div className="grid grid-cols-2 gap-3">
+          <div className="col-span-2">
+            <Select
+              label="File"
+              value={String(v.fileIndex)}
+              onChange={(x) => set('fileIndex', Number(x))}
+              options={files.map((f, i) => ({ value: String(i), label: f.name }))}
+            />
+          </div>
+          <Field
+            label="From"
+            unit="m:ss"
+            inputMode="text"
+            value={v.from}
+            placeholder="2:30"
+            onChange={(x) => set('from', x)}
+          />
+          <Field
+            label="To"
+            unit="m:ss"
+            inputMode="text"
+            value={v.to}
+            placeholder="7:45"
+            onChange={(x) => set('to', x)}
+          />
+          {rangeError ? <p className="col-span-2 text-xs text-red-700">{rangeError}</p> : null}
+        </div>
+      ) : (
+        <Select
+          label="Which lap"
+          value={String(v.lap)}
+          onChange={(x) => set('lap', Number(x))}
+          options={laps.map((l) => ({ value: String(l.value), label: l.label }))}
+        />
+      )}
+    </>
+  )
+}
+
 /**
  * The sessions' add-run dialog: a run from a time range of one file or from a lap, with its
  * configuration (position, helmet, wheels…); the session is analysed again to give it a CdA.
@@ -45,61 +170,36 @@ export function AddRunDialog({
   onCreated?: () => void
 }) {
   const [open, setOpen] = useState(false)
-  const [name, setName] = useState('')
-  const [setup, setSetup] = useState('')
-  const [baseline, setBaseline] = useState(false)
-  const [mode, setMode] = useState<'range' | 'lap'>('range')
-  const [fileIndex, setFileIndex] = useState(0)
-  const [from, setFrom] = useState('')
-  const [to, setTo] = useState('')
-  const laps = lapOptions(files)
-  const [lap, setLap] = useState(0)
-  const file = files[fileIndex]
-  const start = parseClock(from)
-  const end = parseClock(to)
-  const rangeError =
-    mode !== 'range' || (from === '' && to === '')
-      ? null
-      : !Number.isFinite(start) || !Number.isFinite(end)
-        ? 'Enter the start and the end as m:ss (or seconds).'
-        : start >= end
-          ? 'The start must come before the end.'
-          : file && end > file.duration_s + 1
-            ? `${file.name} lasts ${Math.floor(file.duration_s / 60)}:${String(Math.round(file.duration_s % 60)).padStart(2, '0')}.`
-            : null
-  const where =
-    mode === 'lap'
-      ? laps.length > 0
-        ? { lap }
-        : null
-      : file && Number.isFinite(start) && Number.isFinite(end) && !rangeError
-        ? { start_time: file.offset_s + start, end_time: file.offset_s + end }
-        : null
+  const form = useForm<AeroRunForm>({
+    resolver: zodResolver(aeroRunFormSchema),
+    defaultValues: EMPTY,
+  })
+  const v = useWatch({ control: form.control }) as AeroRunForm
+  const { where, rangeError } = runPlace(v, files)
   const create = useMutation({
-    mutationFn: async () => {
+    mutationFn: async (values: AeroRunForm) => {
       await api(`/api/aero-sessions/${encodeURIComponent(sessionId)}/runs`, {
         method: 'POST',
         body: {
-          name: name.trim(),
+          name: values.name.trim(),
           position: nextPosition,
-          is_baseline: baseline,
-          configuration: setup.trim() ? { setup: setup.trim() } : {},
-          ...where,
+          is_baseline: values.baseline,
+          configuration: values.setup.trim() ? { setup: values.setup.trim() } : {},
+          ...runPlace(values, files).where,
         },
       })
-      if (files.length > 0) await aeroApi.analyse(sessionId, { label: `Run added: ${name.trim()}` })
+      if (files.length > 0) {
+        await aeroApi.analyse(sessionId, { label: `Run added: ${values.name.trim()}` })
+      }
     },
     onSuccess: () => {
       onCreated?.()
       setOpen(false)
-      setName('')
-      setSetup('')
-      setFrom('')
-      setTo('')
-      setBaseline(false)
+      // the kind of part (range or lap), the file and the lap stay as they were
+      form.reset({ ...form.getValues(), name: '', setup: '', from: '', to: '', baseline: false })
     },
   })
-  const ready = name.trim() !== '' && where != null
+  const ready = v.name.trim() !== '' && where != null
   return (
     <>
       <button type="button" className={buttonClass.secondary} onClick={() => setOpen(true)}>
@@ -117,87 +217,30 @@ export function AddRunDialog({
             ) : null}
             <form
               className="mt-4 space-y-4"
-              onSubmit={(e) => {
-                e.preventDefault()
-                if (ready) create.mutate()
-              }}
+              onSubmit={form.handleSubmit((values) => {
+                if (ready) create.mutate(values)
+              })}
             >
-              <Field label="Run name" required inputMode="text" value={name} onChange={setName} />
+              <Field
+                label="Run name"
+                required
+                inputMode="text"
+                value={v.name}
+                onChange={(x) => form.setValue('name', x)}
+              />
               <Field
                 label="Configuration"
                 inputMode="text"
-                value={setup}
+                value={v.setup}
                 placeholder="e.g. aero helmet, 60 mm wheels"
-                onChange={setSetup}
+                onChange={(x) => form.setValue('setup', x)}
               />
-              <fieldset>
-                <legend className="text-sm font-medium text-slate-700">Part of the data</legend>
-                <div className="mt-1 flex gap-4 text-sm text-slate-700">
-                  <label className="flex items-center gap-1">
-                    <input
-                      type="radio"
-                      name="run-mode"
-                      checked={mode === 'range'}
-                      onChange={() => setMode('range')}
-                    />
-                    Time range
-                  </label>
-                  <label className="flex items-center gap-1">
-                    <input
-                      type="radio"
-                      name="run-mode"
-                      checked={mode === 'lap'}
-                      disabled={laps.length === 0}
-                      onChange={() => setMode('lap')}
-                    />
-                    Lap
-                  </label>
-                </div>
-              </fieldset>
-              {mode === 'range' ? (
-                <div className="grid grid-cols-2 gap-3">
-                  <div className="col-span-2">
-                    <Select
-                      label="File"
-                      value={String(fileIndex)}
-                      onChange={(v) => setFileIndex(Number(v))}
-                      options={files.map((f, i) => ({ value: String(i), label: f.name }))}
-                    />
-                  </div>
-                  <Field
-                    label="From"
-                    unit="m:ss"
-                    inputMode="text"
-                    value={from}
-                    placeholder="2:30"
-                    onChange={setFrom}
-                  />
-                  <Field
-                    label="To"
-                    unit="m:ss"
-                    inputMode="text"
-                    value={to}
-                    placeholder="7:45"
-                    onChange={setTo}
-                  />
-                  {rangeError ? (
-                    <p className="col-span-2 text-xs text-red-700">{rangeError}</p>
-                  ) : null}
-                </div>
-              ) : (
-                <Select
-                  label="Which lap"
-                  value={String(lap)}
-                  onChange={(v) => setLap(Number(v))}
-                  options={laps.map((l) => ({ value: String(l.value), label: l.label }))}
-                />
-              )}
+              <RunPlaceFields form={form} files={files} rangeError={rangeError} />
               <label className="flex items-center gap-2 text-sm text-slate-700">
                 <input
                   type="checkbox"
-                  checked={baseline}
-                  onChange={(e) => setBaseline(e.target.checked)}
                   className="h-4 w-4 rounded border-slate-300 text-brand-600"
+                  {...form.register('baseline')}
                 />
                 Baseline run
               </label>

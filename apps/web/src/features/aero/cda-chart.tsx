@@ -33,26 +33,9 @@ export function CdaChart({
   const width = 1000
   const height = 260
   const pad = { l: 56, r: 12, t: 28, b: 36 }
-  const GAP_S = 120
-  const spans = new Map<number, { from: number; to: number; at: number }>()
-  for (const p of points) {
-    const s = spans.get(p.clock) ?? { from: p.t, to: p.t, at: 0 }
-    s.from = Math.min(s.from, p.t)
-    s.to = Math.max(s.to, p.t)
-    spans.set(p.clock, s)
-  }
-  let axis = 0
-  for (const s of [...spans.values()].sort((a, b) => a.from - b.from)) {
-    s.at = axis
-    axis += s.to - s.from + GAP_S
-  }
-  axis -= GAP_S
-  const pos = (t: number, clock: number) => {
-    const s = spans.get(clock)!
-    return s.at + (t - s.from)
-  }
+  const { spans, pos, length } = timeAxis(points)
   const t0 = 0
-  const t1 = Math.max(axis, 60)
+  const t1 = Math.max(length, 60)
   const lows = points.map((p) => Math.min(p.cda, p.ci ? p.ci[0] : p.cda))
   const highs = points.map((p) => Math.max(p.cda, p.ci ? p.ci[1] : p.cda))
   const lo = Math.min(...lows) - 0.005
@@ -138,28 +121,71 @@ export function CdaChart({
           CdA (m²)
         </text>
       </svg>
-      <figcaption className="mt-2 flex flex-wrap gap-4 text-xs text-slate-600">
-        <span className="inline-flex items-center gap-1">
-          <span className="inline-block h-3 w-3 rounded-full bg-slate-900" /> baseline runs
-        </span>
-        <span className="inline-flex items-center gap-1">
-          <span className="inline-block h-3 w-3 rounded-full bg-orange-600" /> other configurations
-        </span>
-        {driftShown ? (
-          <span>
-            dashed: baseline drift {(comparison.driftPerHour * 1000).toFixed(1)} ×10⁻³ m²/h,
-            corrected linearly in time between the baseline runs
-          </span>
-        ) : null}
-        {spans.size > 1 ? (
-          <span>files of different days side by side, each on its own clock</span>
-        ) : null}
-        {withheld > 0 ? (
-          <span>
-            {withheld} run{withheld === 1 ? '' : 's'} without a CdA not drawn (see the table)
-          </span>
-        ) : null}
-      </figcaption>
+      <CdaLegend
+        driftPerHour={driftShown ? comparison.driftPerHour : null}
+        clocks={spans.size}
+        withheld={withheld}
+      />
     </figure>
   )
+}
+
+/** The chart's key: the colours, the drift line when drawn, clocks side by side, runs not drawn. */
+function CdaLegend({
+  driftPerHour,
+  clocks,
+  withheld,
+}: {
+  driftPerHour: number | null
+  clocks: number
+  withheld: number
+}) {
+  return (
+    <figcaption className="mt-2 flex flex-wrap gap-4 text-xs text-slate-600">
+      <span className="inline-flex items-center gap-1">
+        <span className="inline-block h-3 w-3 rounded-full bg-slate-900" /> baseline runs
+      </span>
+      <span className="inline-flex items-center gap-1">
+        <span className="inline-block h-3 w-3 rounded-full bg-orange-600" /> other configurations
+      </span>
+      {driftPerHour !== null ? (
+        <span>
+          dashed: baseline drift {(driftPerHour * 1000).toFixed(1)} ×10⁻³ m²/h, corrected linearly
+          in time between the baseline runs
+        </span>
+      ) : null}
+      {clocks > 1 ? <span>files of different days side by side, each on its own clock</span> : null}
+      {withheld > 0 ? (
+        <span>
+          {withheld} run{withheld === 1 ? '' : 's'} without a CdA not drawn (see the table)
+        </span>
+      ) : null}
+    </figcaption>
+  )
+}
+
+/**
+ * The time axis: each clock's runs (files of different days) take their own span, laid side by
+ * side 2 min apart; `pos` places a run's time on it, `length` is its length in seconds.
+ */
+function timeAxis(points: { t: number; clock: number }[]) {
+  const GAP_S = 120
+  const spans = new Map<number, { from: number; to: number; at: number }>()
+  for (const p of points) {
+    const s = spans.get(p.clock) ?? { from: p.t, to: p.t, at: 0 }
+    s.from = Math.min(s.from, p.t)
+    s.to = Math.max(s.to, p.t)
+    spans.set(p.clock, s)
+  }
+  let axis = 0
+  for (const s of [...spans.values()].sort((a, b) => a.from - b.from)) {
+    s.at = axis
+    axis += s.to - s.from + GAP_S
+  }
+  axis -= GAP_S
+  const pos = (t: number, clock: number) => {
+    const s = spans.get(clock)!
+    return s.at + (t - s.from)
+  }
+  return { spans, pos, length: axis }
 }
