@@ -5,20 +5,12 @@ import { describe, expect, it } from 'vitest'
 import { needs } from '../../../scripts/test-data.ts'
 import { itWith } from '../../../scripts/test-data-vitest.ts'
 import { syntheticClimb } from '../../formats/test/fixtures/synthetic-climb.ts'
-import { inputDir as dir, repo, veloptima, writeInput as write } from './run-cli.ts'
+import { inputDir as dir, repo, veloptima, writeInput as write, scenarioRider } from './run-cli.ts'
 
 const climb = syntheticClimb()
 const climbFile = write(climb.gpx, 'gpx')
 
-const rider = {
-  mass_kg: 72,
-  bike_mass_kg: 8,
-  cda_m2: 0.25,
-  crr: 0.004,
-  drivetrain_efficiency: 0.976,
-  cp_w: 300,
-  w_prime_j: 20000,
-}
+const rider = { ...scenarioRider, mass_kg: 72 }
 
 describe('veloptima course', () => {
   it('prints the summary of the self-made climb: its length and ascent by construction', () => {

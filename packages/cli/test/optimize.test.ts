@@ -4,22 +4,13 @@ import { describe, expect, it } from 'vitest'
 import { dataFile, realFilesIn } from '../../../scripts/test-data.ts'
 import { itWith } from '../../../scripts/test-data-vitest.ts'
 import { syntheticClimb } from '../../formats/test/fixtures/synthetic-climb.ts'
-import { veloptima, writeInput as write } from './run-cli.ts'
+import { veloptima, writeInput as write, scenarioRider } from './run-cli.ts'
 
 const climbFile = write(syntheticClimb().gpx, 'gpx')
 const courseFile = (name: string): string =>
   name === 'synthetic-climb.gpx' ? climbFile : (dataFile(`courses/${name}`) ?? name)
 
-const rider = {
-  mass_kg: 75,
-  bike_mass_kg: 8,
-  cda_m2: 0.25,
-  crr: 0.004,
-  drivetrain_efficiency: 0.976,
-  cp_w: 300,
-  w_prime_j: 20000,
-  max_power_w: 700,
-}
+const rider = { ...scenarioRider, max_power_w: 700 }
 const environment = { air_density_kg_m3: 1.2 }
 
 describe('veloptima optimize', () => {

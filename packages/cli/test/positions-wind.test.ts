@@ -4,18 +4,13 @@
 import { expect, it } from 'vitest'
 import { dataFile } from '../../../scripts/test-data.ts'
 import { describeWith } from '../../../scripts/test-data-vitest.ts'
-import { veloptima, writeInput as write } from './run-cli.ts'
+import { veloptima, writeInput as write, scenarioRider } from './run-cli.ts'
 
 const ALPE = 'courses/alpe-dhuez.gpx'
 
 const rider = {
+  ...scenarioRider,
   mass_kg: 70,
-  bike_mass_kg: 8,
-  cda_m2: 0.25,
-  crr: 0.004,
-  drivetrain_efficiency: 0.976,
-  cp_w: 300,
-  w_prime_j: 20000,
   max_power_w: 800,
   // aero above 25 km/h, on the hoods below (riders usually switch between 10 and 30 km/h)
   positions: [

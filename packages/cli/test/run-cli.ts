@@ -30,3 +30,14 @@ export function veloptimaWithInput(args: string[], input?: unknown) {
   const file = input === undefined ? join(inputDir, 'missing.json') : writeInput(input)
   return veloptima(...args.map((a) => (a === 'FILE' ? file : a)))
 }
+
+/** A scenario's rider as the files spell it: 75 kg on 8 kg, CdA 0.25 m², CP 300 W, W′ 20 kJ. */
+export const scenarioRider = {
+  mass_kg: 75,
+  bike_mass_kg: 8,
+  cda_m2: 0.25,
+  crr: 0.004,
+  drivetrain_efficiency: 0.976,
+  cp_w: 300,
+  w_prime_j: 20000,
+}

@@ -4,7 +4,6 @@
 // runs the engine's analysis and prints the runs (CdA and Crr with 95 % intervals, the method,
 // the VE fit's RMSE) and the baseline comparison as JSON. Bad input exits with 2, naming the field
 // (or the file, when it lacks power or speed).
-import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { analyzeAero, EngineInputError } from '@veloptima/engine'
 import type {
@@ -17,7 +16,8 @@ import type {
 } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
 import type { ImportedActivity } from '@veloptima/formats'
-import { parseArgs, printJson, UsageError } from '../args.ts'
+import { printJson, UsageError } from '../args.ts'
+import { readScenarioFile } from '../scenario-file.ts'
 import { readBytes } from './course.ts'
 
 const KEYS = [
@@ -359,17 +359,7 @@ function checkRunsAgainst(path: string, runs: RunSpec[] | undefined, a: Imported
 }
 
 export async function aeroCommand(args: string[]): Promise<number> {
-  const p = parseArgs(args, [])
-  if (p.positionals.length !== 1)
-    throw new UsageError(`expected one scenario file (JSON), got ${p.positionals.length}`)
-  const path = p.positionals[0]!
-  const text = path === '-' ? readFileSync(0, 'utf8') : new TextDecoder().decode(readBytes(path))
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (e) {
-    throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`)
-  }
+  const { file: path, json } = readScenarioFile(args, 'one scenario file (JSON)')
   const { file, deviceSerial, input } = new AeroScenario(path, json).parse()
   const activityPath = resolve(path === '-' ? '.' : dirname(path), file)
   const activity = readActivity(readBytes(activityPath), file, deviceSerial ? { deviceSerial } : {})

@@ -8,7 +8,6 @@
 // The replay rides the course with the elevation drift the energy fit finds taken out
 // (`closure_elevation`: "energy", the default; "recorded" replays the recorded elevation).
 // A file without power exits with 2, naming the file.
-import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import {
   calibrateRecordedRide,
@@ -26,7 +25,8 @@ import type {
   RideCalibrationReport,
 } from '@veloptima/engine'
 import { importCourse, readActivity, recordedRide } from '@veloptima/formats'
-import { parseArgs, printJson, UsageError } from '../args.ts'
+import { printJson, UsageError } from '../args.ts'
+import { readScenarioFile } from '../scenario-file.ts'
 import { readBytes } from './course.ts'
 
 const KEYS = [
@@ -354,17 +354,7 @@ function distanceRange(
 }
 
 export async function calibrateCommand(args: string[]): Promise<number> {
-  const p = parseArgs(args, [])
-  if (p.positionals.length !== 1)
-    throw new UsageError(`expected one scenario file, got ${p.positionals.length}`)
-  const file = p.positionals[0]!
-  const text = file === '-' ? readFileSync(0, 'utf8') : new TextDecoder().decode(readBytes(file))
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (e) {
-    throw new UsageError(`${file}: not valid JSON (${(e as Error).message})`)
-  }
+  const { file, json } = readScenarioFile(args)
   printJson(runCalibration(file, json))
   return 0
 }
