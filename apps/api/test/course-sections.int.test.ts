@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   autoSections,
   checkSections,
@@ -7,8 +7,8 @@ import {
   summarizeSections,
 } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
-import { startTestApp, type TestApp } from './helpers.ts'
-import { createUser, multipart, tempDir } from './files-helpers.ts'
+import { suiteApp } from './helpers.ts'
+import { multipart, tempDir } from './files-helpers.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 import { needs } from '../../../scripts/test-data.ts'
 import { itWith } from '../../../scripts/test-data-vitest.ts'
@@ -66,17 +66,13 @@ describe('automatic sections on courses', () => {
 })
 
 describe('course sections: PATCH /api/courses/:id settings.sections', () => {
-  let t: TestApp
+  const t = suiteApp({ FILES_DIR: tempDir('sections') })
   const auth: Record<string, { authorization: string }> = {}
   let id: string
   let total: number
 
   beforeAll(async () => {
-    t = await startTestApp({ FILES_DIR: tempDir('sections') })
-    for (const uid of ['ann', 'ben']) {
-      await createUser(t.database, uid)
-      auth[uid] = await t.bearer({ uid, claims: SIM })
-    }
+    for (const uid of ['ann', 'ben']) auth[uid] = await t.signIn({ uid, claims: SIM })
     const body = await multipart('climb.gpx', climbGpx, {})
     const res = await t.app.inject({
       method: 'POST',
@@ -93,7 +89,6 @@ describe('course sections: PATCH /api/courses/:id settings.sections', () => {
     })
     total = course.json().segments.at(-1).end
   })
-  afterAll(() => t.close())
 
   const patch = (uid: string, settings: unknown) =>
     t.app.inject({

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { asc, eq, inArray } from 'drizzle-orm'
 import { jobs } from '@veloptima/db'
 import { startTestApp, type TestApp } from './helpers.ts'
-import { createUser, tempDir } from './files-helpers.ts'
+import { tempDir } from './files-helpers.ts'
 import { createRunnable, eventually, syntheticSegments } from './runs-helpers.ts'
 
 let t: TestApp | undefined
@@ -17,10 +17,7 @@ afterEach(async () => {
 async function appWith(users: string[]) {
   t = await startTestApp({ FILES_DIR: tempDir('jobs-fair'), JOB_MAX_ACTIVE_PER_USER: '50' })
   const auth: Record<string, { authorization: string }> = {}
-  for (const uid of users) {
-    await createUser(t.database, uid)
-    auth[uid] = await t.bearer({ uid })
-  }
+  for (const uid of users) auth[uid] = await t.signIn({ uid })
   return { app: t, auth }
 }
 

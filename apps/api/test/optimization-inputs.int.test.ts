@@ -3,24 +3,22 @@
 // (the saved setup is untouched); a bad override is refused on save (400 naming the field) and,
 // if stored anyway, when the run starts.
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { optimizationResults, optimizations, riderSetups } from '@veloptima/db'
 import type { PacingOutput } from '../src/jobs/tasks.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 import { createUser, tempDir } from './files-helpers.ts'
 import { createRunnable, eventually } from './runs-helpers.ts'
 
 describe('optimization inputs: override, wind per stretch, positions', () => {
-  let t: TestApp
+  const t = suiteApp({ FILES_DIR: tempDir('optimization-inputs') })
   let auth: { authorization: string }
 
   beforeAll(async () => {
-    t = await startTestApp({ FILES_DIR: tempDir('optimization-inputs') })
     await createUser(t.database, 'rider')
     auth = await t.bearer({ uid: 'rider', claims: { 'create:simulations': true } })
     await t.app.jobs.start({ workers: 1 })
   })
-  afterAll(() => t.close())
 
   const run = (id: string) =>
     t.app.inject({ method: 'POST', url: `/api/optimizations/${id}/run`, headers: auth })
