@@ -2,21 +2,20 @@
 // the same transaction that adds the member, so two invitations accepted at the same moment on a
 // team with one free seat cannot both join.
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { subscriptions, teamMembers } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
 
 const tokenOf = (link: string) => link.slice(link.lastIndexOf('/') + 1)
 
 describe(`teams: the last free seat at acceptance on ${testDriver()}`, () => {
-  let t: TestApp
+  const t = suiteApp({ PUBLIC_URL: 'https://veloptima.example' })
   let coach: Caller
   const riders: Caller[] = []
 
   beforeAll(async () => {
-    t = await startTestApp({ PUBLIC_URL: 'https://veloptima.example' })
     coach = caller(t, await t.bearer({ uid: 'coach' }))
     await coach.get('/api/teams')
     for (let i = 0; i < 6; i++) {
@@ -25,7 +24,6 @@ describe(`teams: the last free seat at acceptance on ${testDriver()}`, () => {
       riders.push(c)
     }
   })
-  afterAll(() => t.close())
 
   /**
    * A team whose plan has `seats` seats, with the coach as its only member and one open
