@@ -25,17 +25,9 @@ import {
 import { referenceOptimize } from '../../engine/src/optimize/reference.ts'
 import { importCourse } from '../src/index.ts'
 import { coursesDir, ventouxUpAndDown } from './ventoux-course.ts'
+import { cpRider } from '../../engine/test/fixtures.ts'
 
-const rider: Rider = {
-  massKg: 75,
-  bikeMassKg: 8,
-  cdaM2: 0.25,
-  crr: 0.004,
-  drivetrainEfficiency: 0.976,
-  cpW: 300,
-  wPrimeJ: 20000,
-  maxPowerW: 700,
-}
+const rider: Rider = { ...cpRider, maxPowerW: 700 }
 
 /** Median wall time (ms) of `runs` calls; the matching CPU time goes to `lastCpu`. */
 let lastCpu = 0

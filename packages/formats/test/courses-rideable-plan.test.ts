@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { importCourse } from '../src/index.ts'
 import { needs } from '../../../scripts/test-data.ts'
 import { describeWith, itWith } from '../../../scripts/test-data-vitest.ts'
+import { cpRider } from '../../engine/test/fixtures.ts'
 
 const readCourse = (f: string): Uint8Array => needs(`courses/${f}`).read(`courses/${f}`)
 
@@ -54,16 +55,7 @@ describeWith(['courses/alpe-dhuez.gpx'], "the rideable plan on Alpe d'Huez", () 
 // ≥ 70 % on the climbs. The floors below guard what is reached, a little under it (the plans move
 // by a few tenths of a second with any change of the optimizer), except Alpe d'Huez, held at 80 %.
 describe('the rideable 12-target plan keeps most of the per-segment optimum’s gain', () => {
-  const rider: Rider = {
-    massKg: 75,
-    bikeMassKg: 8,
-    cdaM2: 0.25,
-    crr: 0.004,
-    drivetrainEfficiency: 0.976,
-    cpW: 300,
-    wPrimeJ: 20000,
-    maxPowerW: 600,
-  }
+  const rider: Rider = { ...cpRider, maxPowerW: 600 }
   const floors: [string, number][] = [
     ['tt-beton-classic.gpx', 0.97],
     ['galibier-briancon.gpx', 0.93],
