@@ -66,14 +66,13 @@ export function RiderForm({
       setStatus({ ok: false, text: errorMessage(e) })
     },
   })
-  const submit = form.handleSubmit(
-    (body) => {
-      setStatus(null)
-      save.mutate(body)
-    },
-    (errors: FieldErrors<SetupForm>) =>
-      setStatus({ ok: false, text: firstMessage(errors) ?? 'Check the fields.' }),
-  )
+  const { handleSubmit } = form
+  const send = (body: RiderSetupForm) => {
+    setStatus(null)
+    save.mutate(body)
+  }
+  const refuse = (errors: FieldErrors<SetupForm>) =>
+    setStatus({ ok: false, text: firstMessage(errors) ?? 'Check the fields.' })
 
   async function remove() {
     if (!setup || !window.confirm(`Delete the rider setup “${setup.name}”?`)) return
@@ -103,7 +102,7 @@ export function RiderForm({
         <form
           noValidate
           className="mt-4 grid grid-cols-1 gap-4 lg:grid-cols-2"
-          onSubmit={(e) => void submit(e)}
+          onSubmit={(e) => void handleSubmit(send, refuse)(e)}
         >
           <RiderCard state={state}>
             {!setup ? <OwnerSelect value={owner} onChange={setOwner} teams={teams} /> : null}
