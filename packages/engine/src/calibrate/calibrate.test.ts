@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { activitySamples } from '../aero/samples.ts'
 import { syntheticRide } from '../aero/synthetic-ride.ts'
 import type { ActivitySamples } from '../aero/types.ts'
 import { courseFromSegments } from '../course/types.ts'
@@ -104,23 +105,13 @@ describe('calibrateRide on a synthetic ride with known CdA, Crr and wind', () =>
       speed[i] = speed[303]! - 2 * (i - 303)
     }
     for (let i = 308; i < n; i++) speed[i] = speed[307]!
-    const flat: ActivitySamples = {
+    const flat: ActivitySamples = activitySamples({
       t,
       startEpochS: 0,
       speed,
       power,
       altitude: new Float64Array(n).fill(100),
-      distance: null,
-      lap: new Int32Array(n),
-      lat: null,
-      lon: null,
-      airspeed: null,
-      yaw: null,
-      temperature: null,
-      pressure: null,
-      airDensity: null,
-      windSpeed: null,
-    }
+    })
     const c = calibrateRide(flat, { ...input, crr: 0.004, fitWind: false, resamples: 0 })
     expect(c.excluded.braking).toBeGreaterThanOrEqual(4)
     expect(c.excluded.braking).toBeLessThanOrEqual(4 + 2 * 3) // the braking plus ±2 s margins

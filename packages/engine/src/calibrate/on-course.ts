@@ -2,6 +2,7 @@
 // (distance along the course, the course's elevation and heading there, speed from the course
 // distance), so the calibrated CdA and Crr are those of the engine's own model of the ride and a
 // replay on that course (sim/replay.ts) rides the same road, elevation and distance.
+import { activitySamples } from '../aero/samples.ts'
 import type { ActivitySamples } from '../aero/types.ts'
 import type { Course } from '../course/types.ts'
 
@@ -65,23 +66,7 @@ export function samplesOnCourse(course: Course, points: CoursePoints): SamplesOn
     speed[k] = t[b]! > t[a]! ? (d[b]! - d[a]!) / (t[b]! - t[a]!) : 0
   }
   return {
-    samples: {
-      t,
-      startEpochS: t0,
-      speed,
-      power,
-      altitude,
-      distance: d,
-      lap: new Int32Array(n),
-      lat: null,
-      lon: null,
-      airspeed: null,
-      yaw: null,
-      temperature: null,
-      pressure: null,
-      airDensity: null,
-      windSpeed: null,
-    },
+    samples: activitySamples({ t, startEpochS: t0, speed, power, altitude, distance: d }),
     headingRad: heading,
   }
 }

@@ -2,6 +2,7 @@
 // wind and air (the truth), calibrated with that weather as the historical input, must give back
 // the simulated rider; calibrated as if the air were still and standard, it must not.
 import { describe, expect, it } from 'vitest'
+import { activitySamples } from '../aero/samples.ts'
 import { courseFromSegments } from '../course/types.ts'
 import { airDensity } from '../physics/air.ts'
 import { recordedSegments } from '../sim/recorded.ts'
@@ -90,23 +91,13 @@ describe('calibrateRecordedRide with the ride’s historical weather', () => {
 
   it('refuses weather on samples without a distance, naming the field', () => {
     const n = 60
-    const samples = {
+    const samples = activitySamples({
       t: Float64Array.from({ length: n }, (_, i) => i),
       startEpochS: T0,
       speed: new Float64Array(n).fill(9),
       power: new Float64Array(n).fill(200),
       altitude: new Float64Array(n).fill(100),
-      distance: null,
-      lap: new Int32Array(n),
-      lat: null,
-      lon: null,
-      airspeed: null,
-      yaw: null,
-      temperature: null,
-      pressure: null,
-      airDensity: null,
-      windSpeed: null,
-    }
+    })
     expect(() => calibrateRide(samples, { ...input, weather: { forecast: f } })).toThrow(
       EngineInputError,
     )
