@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm'
 import { notifications, type Db } from '@veloptima/db'
 
 export type NotificationRow = typeof notifications.$inferSelect
@@ -9,6 +9,17 @@ type NotificationListOptions = {
   showed?: boolean | undefined
 }
 
+/** The user's notifications that meet `conditions`. */
+const usersNotifications = (db: Db, uid: string, ...conditions: (SQL | undefined)[]) =>
+  db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.uid, uid), ...conditions))
+
+/** The user's notification `id`. */
+const usersNotification = (uid: string, id: string) =>
+  and(eq(notifications.id, id), eq(notifications.uid, uid))
+
 /** The caller's notifications, newest first, keyed by `seq`. */
 export async function listNotifications(db: Db, uid: string, o: NotificationListOptions) {
   return listNotificationsQuery(db, uid, o)
@@ -16,41 +27,30 @@ export async function listNotifications(db: Db, uid: string, o: NotificationList
 
 /** The list's query, not run (its plan is checked in list-queries.int.test.ts). */
 export function listNotificationsQuery(db: Db, uid: string, o: NotificationListOptions) {
-  return db
-    .select()
-    .from(notifications)
-    .where(
-      and(
-        eq(notifications.uid, uid),
-        o.showed === undefined ? undefined : eq(notifications.showed, o.showed),
-        o.beforeSeq === undefined ? undefined : lt(notifications.seq, o.beforeSeq),
-      ),
-    )
+  return usersNotifications(
+    db,
+    uid,
+    o.showed === undefined ? undefined : eq(notifications.showed, o.showed),
+    o.beforeSeq === undefined ? undefined : lt(notifications.seq, o.beforeSeq),
+  )
     .orderBy(desc(notifications.seq))
     .limit(o.limit + 1)
 }
 
 /** Unshown notifications created after `afterSeq`, oldest first (the live stream's feed). */
 export async function unshownAfter(db: Db, uid: string, afterSeq: number, limit = 100) {
-  return db
-    .select()
-    .from(notifications)
-    .where(
-      and(
-        eq(notifications.uid, uid),
-        eq(notifications.showed, false),
-        gt(notifications.seq, afterSeq),
-      ),
-    )
+  return usersNotifications(
+    db,
+    uid,
+    eq(notifications.showed, false),
+    gt(notifications.seq, afterSeq),
+  )
     .orderBy(asc(notifications.seq))
     .limit(limit)
 }
 
 export async function findNotification(db: Db, uid: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(notifications)
-    .where(and(eq(notifications.id, id), eq(notifications.uid, uid)))
+  const [row] = await db.select().from(notifications).where(usersNotification(uid, id))
   return row
 }
 
@@ -63,7 +63,7 @@ export async function updateNotification(
   const [row] = await db
     .update(notifications)
     .set(set)
-    .where(and(eq(notifications.id, id), eq(notifications.uid, uid)))
+    .where(usersNotification(uid, id))
     .returning()
   return row
 }
@@ -71,7 +71,7 @@ export async function updateNotification(
 export async function deleteNotification(db: Db, uid: string, id: string) {
   const gone = await db
     .delete(notifications)
-    .where(and(eq(notifications.id, id), eq(notifications.uid, uid)))
+    .where(usersNotification(uid, id))
     .returning({ id: notifications.id })
   return gone.length > 0
 }

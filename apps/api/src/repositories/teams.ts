@@ -46,18 +46,20 @@ export async function createInvitation(
   })
 }
 
+/** A team's invitations neither accepted nor revoked (expired ones included). */
+const unusedInvitations = (teamId: string) =>
+  and(
+    eq(teamInvitations.teamId, teamId),
+    isNull(teamInvitations.acceptedAt),
+    isNull(teamInvitations.revokedAt),
+  )
+
 /** Invitations neither accepted nor revoked (expired ones included), oldest first. */
 export async function openInvitations(db: Db, teamId: string): Promise<InvitationRow[]> {
   return db
     .select()
     .from(teamInvitations)
-    .where(
-      and(
-        eq(teamInvitations.teamId, teamId),
-        isNull(teamInvitations.acceptedAt),
-        isNull(teamInvitations.revokedAt),
-      ),
-    )
+    .where(unusedInvitations(teamId))
     .orderBy(asc(teamInvitations.createdAt), asc(teamInvitations.id))
 }
 
@@ -206,14 +208,7 @@ export async function openInvitationCount(db: Db, teamId: string, now: Date): Pr
   const [row] = await db
     .select({ n: count() })
     .from(teamInvitations)
-    .where(
-      and(
-        eq(teamInvitations.teamId, teamId),
-        isNull(teamInvitations.acceptedAt),
-        isNull(teamInvitations.revokedAt),
-        gt(teamInvitations.expiresAt, now),
-      ),
-    )
+    .where(and(unusedInvitations(teamId), gt(teamInvitations.expiresAt, now)))
   return Number(row?.n ?? 0)
 }
 

@@ -176,21 +176,40 @@ async function ownAeroFiles(db: Db, row: typeof aeroSessions.$inferSelect): Prom
   return out
 }
 
-export const riderSetupSpec: CollectionSpec<typeof riderSetups.$inferSelect> = {
-  noun: 'rider setup',
-  repo: riderSetupRepo,
-  createSchema: riderSetupCreateSchema,
-  patchSchema: riderSetupPatchSchema,
-  json: (row) => ownedJson(row),
-  listJson: ownedListJson(riderSetupRepo),
-  columns: toColumns,
-  checkPatch: (body, current) => {
-    const issue = maxPowerAgainstStored(body, { cp: current.cp, max_power: current.maxPower })
-    if (issue) throw invalidFields([issue], body)
-  },
-  checkReferrers: (db, id, owner) =>
-    mustNotStrand(db, owner, 'riderSetup', id, { noun: 'rider setup', referrer: 'optimization' }),
+/**
+ * An owned collection's spec: items answered without their owner columns (nor `omit`) and with
+ * `owner` and `owner_type`, body fields stored as their columns; `more` adds or replaces parts.
+ */
+function ownedSpec<Row extends Owned>(
+  base: Pick<CollectionSpec<Row>, 'noun' | 'repo' | 'createSchema' | 'patchSchema'>,
+  more: Partial<CollectionSpec<Row>> = {},
+  omit: string[] = [],
+): CollectionSpec<Row> {
+  return {
+    ...base,
+    json: (row) => ownedJson(row, omit),
+    listJson: ownedListJson(base.repo, omit),
+    columns: toColumns,
+    ...more,
+  }
 }
+
+export const riderSetupSpec = ownedSpec<typeof riderSetups.$inferSelect>(
+  {
+    noun: 'rider setup',
+    repo: riderSetupRepo,
+    createSchema: riderSetupCreateSchema,
+    patchSchema: riderSetupPatchSchema,
+  },
+  {
+    checkPatch: (body, current) => {
+      const issue = maxPowerAgainstStored(body, { cp: current.cp, max_power: current.maxPower })
+      if (issue) throw invalidFields([issue], body)
+    },
+    checkReferrers: (db, id, owner) =>
+      mustNotStrand(db, owner, 'riderSetup', id, { noun: 'rider setup', referrer: 'optimization' }),
+  },
+)
 
 /**
  * A course patch that sends some of track, segments and stats agrees with the ones it keeps
@@ -244,61 +263,66 @@ export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
     mustNotStrand(db, owner, 'course', id, { noun: 'course', referrer: 'optimization' }),
 }
 
-export const optimizationSpec: CollectionSpec<typeof optimizations.$inferSelect> = {
-  noun: 'optimization',
-  repo: optimizationRepo,
-  createSchema: optimizationCreateSchema,
-  patchSchema: optimizationPatchSchema,
-  json: (row) => ownedJson(row),
-  listJson: ownedListJson(optimizationRepo),
-  columns: toColumns,
-  async checkRefs(db, uid, body, owner) {
-    await mustSee(db, uid, owner, courseRepo, 'course_id', body.course_id)
-    await mustSee(db, uid, owner, riderSetupRepo, 'rider_setup_id', body.rider_setup_id)
+export const optimizationSpec = ownedSpec<typeof optimizations.$inferSelect>(
+  {
+    noun: 'optimization',
+    repo: optimizationRepo,
+    createSchema: optimizationCreateSchema,
+    patchSchema: optimizationPatchSchema,
   },
-}
+  {
+    async checkRefs(db, uid, body, owner) {
+      await mustSee(db, uid, owner, courseRepo, 'course_id', body.course_id)
+      await mustSee(db, uid, owner, riderSetupRepo, 'rider_setup_id', body.rider_setup_id)
+    },
+  },
+)
 
-export const deviceSpec: CollectionSpec<typeof devices.$inferSelect> = {
-  noun: 'device',
-  repo: deviceRepo,
-  createSchema: deviceCreateSchema,
-  patchSchema: devicePatchSchema,
-  json: (row) => ownedJson(row),
-  listJson: ownedListJson(deviceRepo),
-  columns: toColumns,
-  checkReferrers: (db, id, owner) =>
-    mustNotStrand(db, owner, 'device', id, { noun: 'device', referrer: 'aero session' }),
-}
+export const deviceSpec = ownedSpec<typeof devices.$inferSelect>(
+  {
+    noun: 'device',
+    repo: deviceRepo,
+    createSchema: deviceCreateSchema,
+    patchSchema: devicePatchSchema,
+  },
+  {
+    checkReferrers: (db, id, owner) =>
+      mustNotStrand(db, owner, 'device', id, { noun: 'device', referrer: 'aero session' }),
+  },
+)
 
-export const aeroSessionSpec: CollectionSpec<typeof aeroSessions.$inferSelect> = {
-  noun: 'aero session',
-  repo: aeroSessionRepo,
-  createSchema: aeroSessionCreateSchema,
-  patchSchema: aeroSessionPatchSchema,
-  json: (row) => ownedJson(row),
-  listJson: ownedListJson(aeroSessionRepo),
-  carried: ownAeroFiles,
-  columns: (body) => {
-    const c = toColumns(body)
-    if (typeof c.startedAt === 'string') c.startedAt = new Date(c.startedAt)
-    return c
+export const aeroSessionSpec = ownedSpec<typeof aeroSessions.$inferSelect>(
+  {
+    noun: 'aero session',
+    repo: aeroSessionRepo,
+    createSchema: aeroSessionCreateSchema,
+    patchSchema: aeroSessionPatchSchema,
   },
-  async checkRefs(db, uid, body, owner) {
-    await mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id)
-    const list = (body.devices ?? []) as { device_id: string }[]
-    for (const [i, d] of list.entries()) {
-      await mustSee(db, uid, owner, deviceRepo, `devices.${i}.device_id`, d.device_id)
-    }
+  {
+    carried: ownAeroFiles,
+    columns: (body) => {
+      const c = toColumns(body)
+      if (typeof c.startedAt === 'string') c.startedAt = new Date(c.startedAt)
+      return c
+    },
+    async checkRefs(db, uid, body, owner) {
+      await mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id)
+      const list = (body.devices ?? []) as { device_id: string }[]
+      for (const [i, d] of list.entries()) {
+        await mustSee(db, uid, owner, deviceRepo, `devices.${i}.device_id`, d.device_id)
+      }
+    },
   },
-}
+)
 
 /** Files: metadata only here (upload, download and their links are the files routes'). */
-export const fileSpec: CollectionSpec<typeof files.$inferSelect> = {
-  noun: 'file',
-  repo: fileRepo,
-  createSchema: z.never() as never,
-  patchSchema: fileMetaPatchSchema,
-  json: (row) => ownedJson(row, ['storageKey']),
-  listJson: ownedListJson(fileRepo, ['storageKey']),
-  columns: toColumns,
-}
+export const fileSpec = ownedSpec<typeof files.$inferSelect>(
+  {
+    noun: 'file',
+    repo: fileRepo,
+    createSchema: z.never() as never,
+    patchSchema: fileMetaPatchSchema,
+  },
+  {},
+  ['storageKey'],
+)
