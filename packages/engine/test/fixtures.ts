@@ -1,5 +1,5 @@
 // The riders the engine's tests and benchmarks ride; each test spreads what it changes.
-import type { Rider } from '../src/index.ts'
+import type { Course, Rider } from '../src/index.ts'
 
 /** 75 kg on an 8 kg bike, CdA 0.25 m², Crr 0.004, drivetrain 97.6 % (Martin et al. 1998). */
 export const roadRider: Rider = {
@@ -12,3 +12,23 @@ export const roadRider: Rider = {
 
 /** The road rider with a critical power of 300 W and a W′ of 20 kJ. */
 export const cpRider: Rider = { ...roadRider, cpW: 300, wPrimeJ: 20000 }
+
+/**
+ * A simulated ride as a device records it: the time, the distance and the power of the interval
+ * it ends at each segment boundary.
+ */
+export function recordedPoints(
+  course: Course,
+  duration: ArrayLike<number>,
+  powerW: readonly number[],
+): { timeS: number[]; distanceM: number[]; powerW: number[] } {
+  const timeS = [0]
+  const distanceM = [0]
+  const points = [NaN]
+  for (let i = 0; i < course.n; i++) {
+    timeS.push(timeS[i]! + duration[i]!)
+    distanceM.push(course.start[i + 1]!)
+    points.push(powerW[i]!)
+  }
+  return { timeS, distanceM, powerW: points }
+}

@@ -8,6 +8,7 @@ import { recordedSegments } from '../sim/recorded.ts'
 import { EngineInputError } from '../sim/validate.ts'
 import { calibrateRide, windFromDeg } from './calibrate.ts'
 import { calibrateRecordedRide, compareReplay } from './ride.ts'
+import { recordedPoints } from '../../test/fixtures.ts'
 
 /** Truth of the synthetic rides: a Martin-model rider integrated at 20 Hz (aero/synthetic-ride.ts). */
 const TRUTH = { cda: 0.28, crr: 0.0045, massKg: 80, windMps: 3, windFromDeg: 60 }
@@ -158,15 +159,7 @@ describe('calibrateRecordedRide on a ride simulated by the engine (same model, k
     environment: { airDensityKgM3: 1.2 },
     pacing: { type: 'plan', powerW },
   })
-  // Points at each segment boundary: time, distance and the power of the interval they end.
-  const timeS = [0]
-  const distanceM = [0]
-  const points = [NaN]
-  for (let i = 0; i < course.n; i++) {
-    timeS.push(timeS[i]! + sim.segments.duration[i]!)
-    distanceM.push(course.start[i + 1]!)
-    points.push(powerW[i]!)
-  }
+  const { timeS, distanceM, powerW: points } = recordedPoints(course, sim.segments.duration, powerW)
   const recorded = recordedSegments(course, { distanceM, timeS, powerW: points })
   const recordedRide = { course, recorded, points: { timeS, distanceM, powerW: points } }
 

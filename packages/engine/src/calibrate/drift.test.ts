@@ -9,6 +9,7 @@ import { simulate } from '../sim/simulate.ts'
 import { recordedSegments } from '../sim/recorded.ts'
 import { calibrateRecordedRide } from './ride.ts'
 import { driftFreeCourse } from './drift.ts'
+import { recordedPoints } from '../../test/fixtures.ts'
 
 const segments = Array.from({ length: 3600 }, (_, i) => ({
   lengthM: 10,
@@ -33,14 +34,7 @@ const drifted: Course = (() => {
   const grade = course.grade.map((_, i) => (altitude[i + 1]! - altitude[i]!) / course.length[i]!)
   return { ...course, altitude, grade }
 })()
-const timeS = [0]
-const distanceM = [0]
-const points = [NaN]
-for (let i = 0; i < course.n; i++) {
-  timeS.push(timeS[i]! + sim.segments.duration[i]!)
-  distanceM.push(course.start[i + 1]!)
-  points.push(powerW[i]!)
-}
+const { timeS, distanceM, powerW: points } = recordedPoints(course, sim.segments.duration, powerW)
 const recordedInput = { distanceM, timeS, powerW: points }
 const ride = {
   course: drifted,
