@@ -225,45 +225,16 @@ export function PricingPage() {
       )}
 
       <ul className="mt-14 grid gap-8 lg:grid-cols-3">
-        {plans.map((plan) => {
-          const held = auth.user && hasClaims(auth, plan.claim)
-          return (
-            <li
-              key={plan.key}
-              className={`flex flex-col rounded-3xl bg-white p-8 ring-1 ${plan.key === 'individual' ? 'ring-2 ring-brand-500' : 'ring-slate-200'}`}
-            >
-              <h2 className="text-lg font-semibold text-slate-900">{plan.name}</h2>
-              <p className="mt-2 text-sm leading-6 text-slate-600">{plan.tagline}</p>
-              {config && <PriceTag config={config} plan={plan.key} period={period} />}
-              {plan.extra && (
-                <p className="mt-6 text-sm font-medium text-slate-900">{plan.extra}</p>
-              )}
-              <ul
-                className={`${plan.extra ? 'mt-3' : 'mt-6'} flex-1 space-y-3 text-sm text-slate-700`}
-              >
-                {plan.unlocks.map((u) => (
-                  <li key={u} className="flex gap-3">
-                    <CheckIcon className="h-5 w-5 shrink-0 text-brand-600" />
-                    {u}
-                  </li>
-                ))}
-              </ul>
-              {held ? (
-                <p className="mt-8 rounded-lg bg-emerald-50 px-4 py-2.5 text-center text-sm font-semibold text-emerald-800">
-                  Included in your account
-                </p>
-              ) : buyable(plan.key) ? (
-                <Subscribe plan={plan} period={period} />
-              ) : config ? (
-                <p className="mt-8 rounded-lg bg-slate-50 px-4 py-2.5 text-center text-sm text-slate-700 ring-1 ring-slate-200">
-                  {enabled
-                    ? `The ${plan.name} plan cannot be bought online ${period === 'year' ? 'yearly' : 'monthly'} here; your administrator can grant it.`
-                    : 'Your administrator can grant this plan.'}
-                </p>
-              ) : null}
-            </li>
-          )
-        })}
+        {plans.map((plan) => (
+          <PlanCard
+            key={plan.key}
+            plan={plan}
+            config={config}
+            period={period}
+            held={Boolean(auth.user && hasClaims(auth, plan.claim))}
+            buyable={buyable(plan.key)}
+          />
+        ))}
       </ul>
       {config && (
         <p className="mx-auto mt-12 max-w-2xl text-center text-sm leading-6 text-slate-600">
@@ -278,6 +249,54 @@ export function PricingPage() {
         </p>
       )}
     </div>
+  )
+}
+
+/** One plan: what it unlocks, its price, and whether it is held, bought here or granted. */
+function PlanCard({
+  plan,
+  config,
+  period,
+  held,
+  buyable,
+}: {
+  plan: Plan
+  config: BillingConfig | undefined
+  period: PlanPeriod
+  held: boolean
+  buyable: boolean
+}) {
+  const enabled = config?.enabled === true
+  return (
+    <li
+      className={`flex flex-col rounded-3xl bg-white p-8 ring-1 ${plan.key === 'individual' ? 'ring-2 ring-brand-500' : 'ring-slate-200'}`}
+    >
+      <h2 className="text-lg font-semibold text-slate-900">{plan.name}</h2>
+      <p className="mt-2 text-sm leading-6 text-slate-600">{plan.tagline}</p>
+      {config && <PriceTag config={config} plan={plan.key} period={period} />}
+      {plan.extra && <p className="mt-6 text-sm font-medium text-slate-900">{plan.extra}</p>}
+      <ul className={`${plan.extra ? 'mt-3' : 'mt-6'} flex-1 space-y-3 text-sm text-slate-700`}>
+        {plan.unlocks.map((u) => (
+          <li key={u} className="flex gap-3">
+            <CheckIcon className="h-5 w-5 shrink-0 text-brand-600" />
+            {u}
+          </li>
+        ))}
+      </ul>
+      {held ? (
+        <p className="mt-8 rounded-lg bg-emerald-50 px-4 py-2.5 text-center text-sm font-semibold text-emerald-800">
+          Included in your account
+        </p>
+      ) : buyable ? (
+        <Subscribe plan={plan} period={period} />
+      ) : config ? (
+        <p className="mt-8 rounded-lg bg-slate-50 px-4 py-2.5 text-center text-sm text-slate-700 ring-1 ring-slate-200">
+          {enabled
+            ? `The ${plan.name} plan cannot be bought online ${period === 'year' ? 'yearly' : 'monthly'} here; your administrator can grant it.`
+            : 'Your administrator can grant this plan.'}
+        </p>
+      ) : null}
+    </li>
   )
 }
 
