@@ -1,5 +1,6 @@
 // The riders the engine's tests and benchmarks ride; each test spreads what it changes.
 import type { Course, Rider } from '../src/index.ts'
+import type { ReferenceRider } from '../src/optimize/reference.ts'
 
 /** 75 kg on an 8 kg bike, CdA 0.25 m², Crr 0.004, drivetrain 97.6 % (Martin et al. 1998). */
 export const roadRider: Rider = {
@@ -31,4 +32,18 @@ export function recordedPoints(
     points.push(powerW[i]!)
   }
   return { timeS, distanceM, powerW: points }
+}
+
+/** The road rider with W′ and power bounds, as the dense DP reference takes it (83 kg in all). */
+export const referenceRider: ReferenceRider = {
+  massKg: 83,
+  cdaM2: 0.25,
+  crr: 0.004,
+  eta: 0.976,
+  fwM2: 0.0044,
+  bearing: true,
+  cpW: 300,
+  wPrimeJ: 20000,
+  minPowerW: 100,
+  maxPowerW: 600,
 }

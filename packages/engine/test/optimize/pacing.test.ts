@@ -9,7 +9,7 @@ import {
 } from '../../src/optimize/pacing.ts'
 import { referenceOptimize, type ReferenceConstraint } from '../../src/optimize/reference.ts'
 import { randomCourse } from '../random.ts'
-import { cpRider } from '../fixtures.ts'
+import { cpRider, referenceRider } from '../fixtures.ts'
 
 const rider: Rider = { ...cpRider, maxPowerW: 600 }
 
@@ -38,18 +38,7 @@ function referenceFor(
       headwind: new Float64Array(n),
       rho: new Float64Array(n).fill(1.2),
     },
-    {
-      massKg: 83,
-      cdaM2: 0.25,
-      crr: 0.004,
-      eta: 0.976,
-      fwM2: 0.0044,
-      bearing: true,
-      cpW: 300,
-      wPrimeJ: 20000,
-      minPowerW,
-      maxPowerW: 600,
-    },
+    { ...referenceRider, minPowerW },
     c,
     { levels: 400, powerStep: 2 },
   )!

@@ -3,8 +3,8 @@ import {
   referenceOptimize,
   referenceSteadySpeed,
   type ReferenceCourse,
-  type ReferenceRider,
 } from '../../src/optimize/reference.ts'
+import { referenceRider } from '../fixtures.ts'
 
 // A short rolling course: 24 segments of 250 m, grades from a fixed pattern (no randomness).
 export function rollingReferenceCourse(): ReferenceCourse {
@@ -18,19 +18,6 @@ export function rollingReferenceCourse(): ReferenceCourse {
   }
   for (let i = 0; i < n; i++) c.grade[i] = grades[i % grades.length]!
   return c
-}
-
-export const referenceRider: ReferenceRider = {
-  massKg: 83,
-  cdaM2: 0.25,
-  crr: 0.004,
-  eta: 0.976,
-  fwM2: 0.0044,
-  bearing: true,
-  cpW: 300,
-  wPrimeJ: 20000,
-  minPowerW: 100,
-  maxPowerW: 600,
 }
 
 describe('reference steady speed (quasi-steady Martin 1998)', () => {
