@@ -25,7 +25,7 @@ import {
 import { referenceOptimize } from '../../engine/src/optimize/reference.ts'
 import { importCourse } from '../src/index.ts'
 import { coursesDir, ventouxUpAndDown } from './ventoux-course.ts'
-import { cpRider } from '../../engine/test/fixtures.ts'
+import { cpRider, referenceRider } from '../../engine/test/fixtures.ts'
 
 const rider: Rider = { ...cpRider, maxPowerW: 700 }
 
@@ -254,18 +254,7 @@ for (const [label, grades, len] of shortCourses) {
         headwind: new Float64Array(n),
         rho: new Float64Array(n).fill(1.2),
       },
-      {
-        massKg: 83,
-        cdaM2: 0.25,
-        crr: 0.004,
-        eta: 0.976,
-        fwM2: 0.0044,
-        bearing: true,
-        cpW: 300,
-        wPrimeJ: 20000,
-        minPowerW: 100,
-        maxPowerW: 600,
-      },
+      referenceRider,
       c,
       { levels: 400, powerStep: 2 },
     )!

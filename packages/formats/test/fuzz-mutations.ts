@@ -5,17 +5,11 @@
 import { importCourse, ImportError } from '../src/index.ts'
 import type { ImportedCourse } from '../src/index.ts'
 import { needs } from '../../../scripts/test-data.ts'
+import { mulberry32 } from '../../engine/src/aero/random.ts'
 
-/** mulberry32: small, fast, deterministic. */
+/** mulberry32 seeded with the seed itself: small, fast, deterministic. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  return mulberry32(seed >>> 0)
 }
 
 export interface FuzzFile {
