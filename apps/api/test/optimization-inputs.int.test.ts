@@ -8,7 +8,7 @@ import { optimizationResults, optimizations, riderSetups } from '@veloptima/db'
 import type { PacingOutput } from '../src/jobs/tasks.ts'
 import { suiteApp } from './helpers.ts'
 import { createUser, tempDir } from './files-helpers.ts'
-import { createRunnable, eventually } from './runs-helpers.ts'
+import { createRunnable, settledJob } from './runs-helpers.ts'
 
 describe('optimization inputs: override, wind per stretch, positions', () => {
   const t = suiteApp({ FILES_DIR: tempDir('optimization-inputs') })
@@ -23,14 +23,7 @@ describe('optimization inputs: override, wind per stretch, positions', () => {
   const run = (id: string) =>
     t.app.inject({ method: 'POST', url: `/api/optimizations/${id}/run`, headers: auth })
 
-  async function finished(jobId: string) {
-    return eventually(async () => {
-      const job = (
-        await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: auth })
-      ).json()
-      return ['succeeded', 'failed'].includes(job.state) && job
-    }, 60_000)
-  }
+  const finished = (jobId: string) => settledJob(t.app, jobId, auth)
 
   it('refuses a bad override when the optimization is saved, naming the field and value', async () => {
     const { optimization } = await createRunnable(t.database.db, { ownerUid: 'rider' })

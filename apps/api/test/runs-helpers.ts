@@ -1,4 +1,5 @@
 // Rows an optimization run needs (course, rider setup, optimization), made up for the tests.
+import type { FastifyInstance } from 'fastify'
 import { and, eq } from 'drizzle-orm'
 import {
   courses,
@@ -103,6 +104,18 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 100))
   }
+}
+
+/** The job once it has succeeded or failed, as GET /api/jobs/:id answers the caller (polled for a minute). */
+export function settledJob(
+  app: FastifyInstance,
+  jobId: string,
+  headers: { authorization: string },
+) {
+  return eventually(async () => {
+    const job = (await app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers })).json()
+    return ['succeeded', 'failed'].includes(job.state) && job
+  }, 60_000)
 }
 
 /** 500 km of rolling road and two option groups: a job that runs for seconds. */

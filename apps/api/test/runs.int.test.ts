@@ -4,7 +4,7 @@ import { notifications, optimizationResults, optimizations, riderSetups, rows } 
 import type { EquipmentOutput, PacingOutput } from '../src/jobs/tasks.ts'
 import { suiteApp } from './helpers.ts'
 import { createUser, multipart, tempDir } from './files-helpers.ts'
-import { createRunnable, eventually } from './runs-helpers.ts'
+import { createRunnable, settledJob } from './runs-helpers.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 
 // The self-made climb (9 km, its ascent by construction), uploaded as a user uploads a GPX.
@@ -46,14 +46,7 @@ describe('optimization runs on a climb: results, CSV export, notification', () =
   const post = (id: string, headers = auth) =>
     t.app.inject({ method: 'POST', url: `/api/optimizations/${id}/run`, headers })
 
-  async function finished(jobId: string) {
-    return eventually(async () => {
-      const job = (
-        await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: auth })
-      ).json()
-      return ['succeeded', 'failed'].includes(job.state) && job
-    }, 60_000)
-  }
+  const finished = (jobId: string) => settledJob(t.app, jobId, auth)
 
   const countRows = async () =>
     (
