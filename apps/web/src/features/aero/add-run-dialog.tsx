@@ -174,6 +174,7 @@ export function AddRunDialog({
     resolver: zodResolver(aeroRunFormSchema),
     defaultValues: EMPTY,
   })
+  const { handleSubmit } = form
   const v = useWatch({ control: form.control }) as AeroRunForm
   const { where, rangeError } = runPlace(v, files)
   const create = useMutation({
@@ -217,7 +218,7 @@ export function AddRunDialog({
             ) : null}
             <form
               className="mt-4 space-y-4"
-              onSubmit={form.handleSubmit((values) => {
+              onSubmit={handleSubmit((values) => {
                 if (ready) create.mutate(values)
               })}
             >
