@@ -5,14 +5,6 @@ import { visibleTo } from '../repositories/ownership.ts'
 export type FileRow = typeof files.$inferSelect
 export type NewFileRow = typeof files.$inferInsert
 
-/** The owner of a stored item: a user or a team, exactly one (as the `files` table requires). */
-export type Owner = { uid: string; team?: undefined } | { team: string; uid?: undefined }
-
-export const ownerValues = (owner: Owner) => ({
-  ownerUid: owner.uid ?? null,
-  ownerTeam: owner.team ?? null,
-})
-
 export async function findVisibleFile(
   db: Db,
   uid: string,

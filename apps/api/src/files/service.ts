@@ -2,16 +2,8 @@ import { createHash, randomUUID } from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { Database, Db } from '@veloptima/db'
 import { AppError, notFound } from '../errors.ts'
-import {
-  deleteFile,
-  findFile,
-  findVisibleFile,
-  insertFile,
-  ownerValues,
-  type FileRow,
-  type Owner,
-} from './repository.ts'
-import { isMember, isUuid } from '../repositories/ownership.ts'
+import { deleteFile, findFile, findVisibleFile, insertFile, type FileRow } from './repository.ts'
+import { isMember, isUuid, ownerToColumns, type Owner } from '../repositories/ownership.ts'
 import { contentDisposition } from '../routes/files/routes.ts'
 import type { DownloadSigner } from './signed-url.ts'
 import { FileMissingError, type FileStorage } from './storage.ts'
@@ -169,7 +161,7 @@ export class FileService {
   insertRow(db: Db, file: StagedFile, owner: Owner, kind: 'upload' | 'export'): Promise<FileRow> {
     return insertFile(db, {
       id: file.id,
-      ...ownerValues(owner),
+      ...ownerToColumns(owner),
       name: file.name,
       contentType: file.type.contentType,
       size: file.size,
@@ -184,8 +176,8 @@ export class FileService {
    * Someone else's team answers 404, like any item the caller cannot see.
    */
   async resolveOwner(uid: string, owner: string | undefined): Promise<Owner> {
-    if (!owner || owner === uid) return { uid }
-    if (await isMember(this.database.db, uid, owner)) return { team: owner }
+    if (!owner || owner === uid) return { kind: 'user', uid }
+    if (await isMember(this.database.db, uid, owner)) return { kind: 'team', teamId: owner }
     throw notFound('The team')
   }
 

@@ -37,7 +37,7 @@ import {
   updateRun,
 } from '../repositories/aero.ts'
 import { storedFiles } from '../repositories/files.ts'
-import { isUuid } from '../repositories/ownership.ts'
+import { isUuid, ownerOf } from '../repositories/ownership.ts'
 import { parse } from '../services/validation.ts'
 import type { ActivitySummary, AeroTaskInput, AeroTaskOutput, GivenRun } from './aero-task.ts'
 import {
@@ -143,7 +143,7 @@ export class AeroAnalyses {
     const configuration = upload.configuration?.trim()
       ? { setup: upload.configuration.trim().slice(0, 200) }
       : { setup: prepared.name.replace(/\.[^.]+$/, '') }
-    const owner = session.ownerTeam ? { team: session.ownerTeam } : { uid: session.ownerUid! }
+    const owner = ownerOf(session.ownerTeam, session.ownerUid!)
     const jobId = randomUUID()
     const { source, version, turn } = await this.files.storeWith(prepared, () =>
       this.db.transaction(async (tx) => {

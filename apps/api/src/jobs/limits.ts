@@ -8,6 +8,7 @@
 // with priority −turn, and every worker process, fetching with SKIP LOCKED, picks in that order.
 import type { Db } from '@veloptima/db'
 import { AppError } from '../errors.ts'
+import { ownerOf, type Owner } from '../repositories/ownership.ts'
 import {
   activeLoad,
   insertJob,
@@ -64,14 +65,14 @@ export function turnOf(load: ActiveLoad): number {
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`
 
 /** A job of one account takes about this long (their items' recent jobs), for Retry-After. */
-async function retryAfterSeconds(db: Db, owner: { uid: string } | { team: string }) {
+async function retryAfterSeconds(db: Db, owner: Owner) {
   const seconds = await recentJobSeconds(db, owner)
   return Math.min(300, Math.max(1, Math.ceil(seconds ?? 15)))
 }
 
 /** Throws JobLimitError when the requester or the item's team has no room for one more job. */
 async function refuseOverCap(db: Db, job: NewJob, load: ActiveLoad, limits: JobLimits) {
-  const owner = job.ownerTeam ? { team: job.ownerTeam } : { uid: job.ownerUid ?? job.requestedBy }
+  const owner = ownerOf(job.ownerTeam, job.ownerUid ?? job.requestedBy)
   if (load.own >= limits.perUser) {
     throw new JobLimitError(
       `You have ${plural(load.own, 'job')} queued or running (optimization runs and aero ` +

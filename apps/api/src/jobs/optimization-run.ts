@@ -9,7 +9,6 @@ import { EngineInputError, validatePacingInput } from '@veloptima/engine'
 import { exportSections, writePlanCsv } from '@veloptima/formats'
 import { AppError, notFound } from '../errors.ts'
 import type { FileService } from '../files/service.ts'
-import type { Owner } from '../files/repository.ts'
 import {
   optimizerInputOf,
   parseOptimizerInput,
@@ -18,6 +17,7 @@ import {
   type RunSnapshot,
 } from './engine-inputs.ts'
 import { fileAtKey } from '../repositories/files.ts'
+import { ownerOf, ownerToColumns } from '../repositories/ownership.ts'
 import { insertNotification } from '../repositories/notifications.ts'
 import type { ResultRow } from '../repositories/results.ts'
 import {
@@ -177,9 +177,7 @@ export class OptimizationRuns {
     // the snapshot applies the optimization's rider_override (a bad one is refused here)
     const snapshot = refuseBadInputs(() => snapshotOf(uid, optimization, course, setup))
     checkPlan(planOf(snapshot))
-    const owner: Owner = optimization.ownerTeam
-      ? { team: optimization.ownerTeam }
-      : { uid: optimization.ownerUid! }
+    const owner = ownerOf(optimization.ownerTeam, optimization.ownerUid!)
     const jobId = randomUUID()
     const resultId = randomUUID()
     const { version, turn } = await withVersionRetry(() =>
@@ -188,8 +186,7 @@ export class OptimizationRuns {
         // take their version numbers one after the other.
         const job = await this.jobs.admit(tx, {
           id: jobId,
-          ownerUid: owner.uid ?? null,
-          ownerTeam: owner.team ?? null,
+          ...ownerToColumns(owner),
           requestedBy: uid,
           kind: OPTIMIZATION_RUN,
           subjectType: 'optimization_result',
@@ -300,9 +297,7 @@ export class OptimizationRuns {
     ctx.progress(STAGES.storing, 'Storing the result')
     await this.files.storage.put(prepared.key, prepared.bytes)
     const optimization = await optimizationRepo.owner(this.db, result.optimizationId)
-    const owner: Owner = optimization?.ownerTeam
-      ? { team: optimization.ownerTeam }
-      : { uid: optimization?.ownerUid ?? snapshot.requested_by }
+    const owner = ownerOf(optimization?.ownerTeam, optimization?.ownerUid ?? snapshot.requested_by)
 
     const written = await this.db.transaction(async (tx) => {
       // The guard: only the first attempt to get here writes anything.

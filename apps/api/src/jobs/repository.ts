@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import { jobs, teams, type Db, type JsonObject } from '@veloptima/db'
-import { visibleTo } from '../repositories/ownership.ts'
+import { visibleTo, type Owner } from '../repositories/ownership.ts'
 
 export type JobRow = typeof jobs.$inferSelect
 export type NewJobRow = typeof jobs.$inferInsert
@@ -177,10 +177,7 @@ export async function activeLoad(db: Db, uid: string, team: string | null): Prom
  * How long the owner's recent jobs took from start to finish (median of the last 20 that
  * succeeded), in seconds; null when they have none. Reads the owner's list index.
  */
-export async function recentJobSeconds(
-  db: Db,
-  owner: { uid: string } | { team: string },
-): Promise<number | null> {
+export async function recentJobSeconds(db: Db, owner: Owner): Promise<number | null> {
   const rows = await db
     .select({
       s: sql<number>`extract(epoch from ${jobs.finishedAt} - ${jobs.startedAt})::float8`,
@@ -188,7 +185,7 @@ export async function recentJobSeconds(
     .from(jobs)
     .where(
       and(
-        'team' in owner ? eq(jobs.ownerTeam, owner.team) : eq(jobs.ownerUid, owner.uid),
+        owner.kind === 'team' ? eq(jobs.ownerTeam, owner.teamId) : eq(jobs.ownerUid, owner.uid),
         eq(jobs.status, 'succeeded'),
         isNotNull(jobs.startedAt),
       ),

@@ -73,6 +73,10 @@ export async function roleIn(db: Db, uid: string, teamId: string): Promise<strin
   return row?.role
 }
 
+/** The owner of an item of `teamId` when it has one, else of the user `uid`. */
+export const ownerOf = (teamId: string | null | undefined, uid: string): Owner =>
+  teamId ? { kind: 'team', teamId } : { kind: 'user', uid }
+
 export const ownerToColumns = (owner: Owner) =>
   owner.kind === 'user'
     ? { ownerUid: owner.uid, ownerTeam: null }

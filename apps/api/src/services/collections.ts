@@ -3,7 +3,14 @@ import type { Db } from '@veloptima/db'
 import { AppError, notFound } from '../errors.ts'
 import type { OwnedCollection } from '../repositories/collection.ts'
 import type { SQL } from 'drizzle-orm'
-import { isMember, isUuid, ownerToColumns, roleIn, type Owner } from '../repositories/ownership.ts'
+import {
+  isMember,
+  isUuid,
+  ownerOf,
+  ownerToColumns,
+  roleIn,
+  type Owner,
+} from '../repositories/ownership.ts'
 import { decodeCursor, pageFrom } from '../repositories/pagination.ts'
 import { notifyTeamItems } from '../live/team-items.ts'
 import { parse } from './validation.ts'
@@ -139,7 +146,7 @@ export class CollectionService<Row extends { id: string }> {
     const current = isUuid(id) ? await this.spec.repo.findWritable(this.db, uid, id) : undefined
     if (!current) throw notFound(`The ${this.spec.noun}`)
     const { ownerTeam } = current as unknown as { ownerTeam: string | null }
-    const owner: Owner = ownerTeam ? { kind: 'team', teamId: ownerTeam } : { kind: 'user', uid }
+    const owner = ownerOf(ownerTeam, uid)
     this.spec.checkPatch?.(body, current)
     await this.spec.checkRefs?.(this.db, uid, body, owner)
     const row = await this.spec.repo.update(this.db, uid, id, this.spec.columns(body))

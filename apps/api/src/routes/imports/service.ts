@@ -1,7 +1,7 @@
 import { ImportError } from '@veloptima/formats'
 import type { Database } from '@veloptima/db'
 import { AppError } from '../../errors.ts'
-import type { Owner } from '../../files/repository.ts'
+import { ownerToColumns, type Owner } from '../../repositories/ownership.ts'
 import type { FileService } from '../../files/service.ts'
 import type { WorkerPool } from '../../jobs/pool.ts'
 import { insertCourse, type CourseRow } from '../../repositories/courses.ts'
@@ -64,8 +64,7 @@ export async function importCourseFile(
     database.db.transaction(async (tx) => {
       const file = await files.insertRow(tx, prepared, owner, 'upload')
       return insertCourse(tx, {
-        ownerUid: owner.uid ?? null,
-        ownerTeam: owner.team ?? null,
+        ...ownerToColumns(owner),
         name: name.slice(0, 200),
         sourceFileId: file.id,
         sourceFormat: built.format,
