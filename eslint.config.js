@@ -28,6 +28,28 @@ const nodeBuiltins = [
   'url',
 ]
 
+// Server state is read with useQuery and the `queryOptions` of a queries module
+// (features/<f>/lib/queries.ts is the one to copy): an effect that requests the API itself, or
+// resolves a promise into React state, is a hand-rolled loader.
+const serverStateRule = [
+  'CallExpression[callee.name=/^(fetch|api|listAll|uploadWithProgress)$/]',
+  "CallExpression[callee.type='MemberExpression'][callee.object.name=/Api$/]",
+  "CallExpression[callee.property.name='then']:has(CallExpression[callee.name=/^set[A-Z]/])",
+  "CallExpression[callee.property.name='then'] > Identifier.arguments[name=/^set[A-Z]/]",
+].map((inner) => ({
+  selector: `CallExpression[callee.name=/^use(Layout)?Effect$/] ${inner}`,
+  message:
+    'Server state is read with useQuery and a queryOptions of a queries module, not in an effect.',
+}))
+
+// A form is react-hook-form with a zod schema of packages/contracts: a <form> submits through its
+// handleSubmit (features/account/profile-form-view.tsx is the one to copy).
+const formRule = {
+  selector:
+    "JSXOpeningElement[name.name='form']:not(:has(JSXAttribute[name.name='onSubmit'] CallExpression:matches([callee.name='handleSubmit'], [callee.property.name='handleSubmit'])))",
+  message: "A form submits through react-hook-form's handleSubmit (ARCHITECTURE.md).",
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -141,32 +163,68 @@ export default tseslint.config(
     },
   },
   {
-    // One way to read server state in the web app (ARCHITECTURE.md): useQuery with the
-    // `queryOptions` of a queries module (features/<f>/lib/queries.ts is the one to copy). An
-    // effect that requests the API itself, or resolves a promise into React state, is a
-    // hand-rolled loader. The files under `ignores` read by hand: each is to move to a queries module.
+    // One way for each thing in the web app (ARCHITECTURE.md): server state and forms.
     files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', ...serverStateRule, formRule] },
+  },
+  {
+    // Files the form rule does not hold yet, each for its reason; the server-state rule holds for
+    // them as for every file. The calculators' ToolForm (tools/components/fields.tsx) is not a
+    // form to submit: it recomputes as the user types, and its submit only keeps Enter from
+    // reloading the page. The others still hold their form in string state and are to move onto
+    // react-hook-form.
+    files: [
+      'apps/web/src/features/tools/components/fields.tsx',
+      ...[
+        'simulation/pages/optimization-page.tsx',
+        'account/team-invitations.tsx',
+        'account/team-page.tsx',
+        'account/teams-card.tsx',
+        'aero/pages.tsx',
+        'aero/session-settings.tsx',
+      ].map((file) => `apps/web/src/features/${file}`),
+    ],
+    rules: { 'no-restricted-syntax': ['error', ...serverStateRule] },
+  },
+  {
+    // SQL lives in repositories (ARCHITECTURE.md): outside a `repository.ts` or `repositories/`,
+    // the API imports the database only as types, and the process entry points open it.
+    files: ['apps/api/src/**/*.ts'],
     ignores: [
-      'apps/web/src/**/*.test.{ts,tsx}',
-      'apps/web/src/features/shell/notifications.tsx',
-      'apps/web/src/features/aero/laps-map.tsx',
-      'apps/web/src/features/simulation/components/route-map.tsx',
-      'apps/web/src/features/tools/components/wheel-calculator.tsx',
+      'apps/api/src/**/repository.ts',
+      'apps/api/src/repositories/**',
+      'apps/api/src/**/*.test.ts',
     ],
     rules: {
-      'no-restricted-syntax': [
+      'no-restricted-imports': [
         'error',
-        ...[
-          'CallExpression[callee.name=/^(fetch|api|listAll|uploadWithProgress)$/]',
-          "CallExpression[callee.type='MemberExpression'][callee.object.name=/Api$/]",
-          "CallExpression[callee.property.name='then']:has(CallExpression[callee.name=/^set[A-Z]/])",
-          "CallExpression[callee.property.name='then'] > Identifier.arguments[name=/^set[A-Z]/]",
-        ].map((inner) => ({
-          selector: `CallExpression[callee.name=/^use(Layout)?Effect$/] ${inner}`,
-          message:
-            'Server state is read with useQuery and a queryOptions of a queries module, not in an effect.',
-        })),
+        {
+          paths: [
+            {
+              name: '@veloptima/db',
+              allowTypeImports: true,
+              allowImportNames: ['openDatabase'],
+              message: 'SQL lives in repositories: call a repository function.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['drizzle-orm', 'drizzle-orm/*', 'pg', '@electric-sql/pglite'],
+              allowTypeImports: true,
+              message: 'SQL lives in repositories: call a repository function.',
+            },
+          ],
+        },
       ],
+    },
+  },
+  {
+    // Functions that fit in a head: product code keeps every function under 150 lines.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts', 'scripts/**/*.{mjs,ts}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/*.int.test.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
     },
   },
 )
