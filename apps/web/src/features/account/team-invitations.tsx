@@ -1,6 +1,9 @@
 // The team page's invitations: send one by e-mail (or show the link to copy), list, revoke.
-import { useState, type FormEvent } from 'react'
-import type { InvitationCreated, TeamRole } from '@veloptima/contracts'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import type { z } from 'zod'
+import { invitationCreateSchema, type InvitationCreated, type TeamRole } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { formatDay } from '../../lib/dates.ts'
@@ -8,29 +11,33 @@ import { invitableRoles, roleLabels } from './team-rules.ts'
 import { useTeamActions, useTeamInvitations } from './teams-api.ts'
 import { ErrorText, inputClass, Section } from './team-ui.tsx'
 
+type InvitationForm = z.input<typeof invitationCreateSchema>
+
 export function InvitationsSection({ teamId, role }: { teamId: string; role: TeamRole }) {
   const actions = useTeamActions(teamId)
   const invitations = useTeamInvitations(teamId, true)
-  const [email, setEmail] = useState('')
-  const [inviteRole, setInviteRole] = useState<'admin' | 'member'>('member')
+  // raw: what is sent is what was typed; the browser's own checks (required, type) stay.
+  const { register, handleSubmit, resetField, formState } = useForm<InvitationForm>({
+    resolver: zodResolver(invitationCreateSchema, undefined, { raw: true }),
+    defaultValues: { email: '', role: 'member' },
+  })
   const [created, setCreated] = useState<InvitationCreated>()
   const [copied, setCopied] = useState(false)
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
+  const submit = (values: InvitationForm) => {
     setCopied(false)
     actions.invite.mutate(
-      { email, role: inviteRole },
+      { email: values.email, role: values.role ?? 'member' },
       {
         onSuccess: (result) => {
           setCreated(result)
-          setEmail('')
+          resetField('email')
         },
       },
     )
   }
   return (
     <Section title="Invite people" id="invitations">
-      <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
+      <form onSubmit={handleSubmit(submit)} className="flex flex-wrap items-end gap-3">
         <div className="min-w-64 grow">
           <label htmlFor="invite-email" className="text-sm font-medium text-slate-700">
             E-mail address
@@ -39,22 +46,16 @@ export function InvitationsSection({ teamId, role }: { teamId: string; role: Tea
             id="invite-email"
             type="email"
             required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
             className={`mt-1 ${inputClass}`}
             placeholder="rider@example.com"
+            {...register('email')}
           />
         </div>
         <div>
           <label htmlFor="invite-role" className="text-sm font-medium text-slate-700">
             Role
           </label>
-          <select
-            id="invite-role"
-            value={inviteRole}
-            onChange={(e) => setInviteRole(e.target.value as 'admin' | 'member')}
-            className={`mt-1 ${inputClass} pr-8`}
-          >
+          <select id="invite-role" className={`mt-1 ${inputClass} pr-8`} {...register('role')}>
             {invitableRoles(role).map((r) => (
               <option key={r} value={r}>
                 {roleLabels[r]}
@@ -66,6 +67,11 @@ export function InvitationsSection({ teamId, role }: { teamId: string; role: Tea
           Send invitation
         </button>
       </form>
+      {formState.errors.email && (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {formState.errors.email.message}
+        </p>
+      )}
       <ErrorText error={actions.invite.error} />
       {created && (
         <div className="mt-4 rounded-xl bg-slate-50 p-4 text-sm" role="status">
