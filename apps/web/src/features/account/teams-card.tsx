@@ -1,5 +1,8 @@
-import { useState, type FormEvent } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
+import { teamCreateSchema } from '@veloptima/contracts'
+import type { z } from 'zod'
 import { buttonClass } from '../../components/button.ts'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { useMyTeams, usePatchUser, useUserDoc } from '../../lib/user.ts'
@@ -15,12 +18,15 @@ export function TeamsCard() {
   const userDoc = useUserDoc()
   const patch = usePatchUser()
   const create = useCreateTeam()
-  const [name, setName] = useState('')
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
+  // raw: what is sent is what was typed; the browser's own checks (required, maxLength) stay.
+  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof teamCreateSchema>>({
+    resolver: zodResolver(teamCreateSchema, undefined, { raw: true }),
+    defaultValues: { name: '' },
+  })
+  const submit = ({ name }: z.input<typeof teamCreateSchema>) => {
     create.mutate(name, {
       onSuccess: (team) => {
-        setName('')
+        reset()
         // A new team becomes the one worked in: it is why it was made.
         patch.mutate({ current_team: team.id })
       },
@@ -94,7 +100,7 @@ export function TeamsCard() {
             </ul>
           </>
         )}
-        <form onSubmit={submit} className="flex max-w-lg flex-wrap items-end gap-3">
+        <form onSubmit={handleSubmit(submit)} className="flex max-w-lg flex-wrap items-end gap-3">
           <div className="grow">
             <label htmlFor="new-team" className="text-sm font-medium text-slate-700">
               New team
@@ -103,16 +109,20 @@ export function TeamsCard() {
               id="new-team"
               required
               maxLength={100}
-              value={name}
               placeholder="e.g. Alpine Racing"
-              onChange={(e) => setName(e.target.value)}
               className={`mt-1 ${inputClass}`}
+              {...register('name')}
             />
           </div>
           <button type="submit" className={buttonClass.primary} disabled={create.isPending}>
             Create team
           </button>
         </form>
+        {formState.errors.name && (
+          <p role="alert" className="text-sm text-red-700">
+            {formState.errors.name.message}
+          </p>
+        )}
         {create.isError && (
           <p role="alert" className="text-sm text-red-700">
             {create.error.message}
