@@ -1,6 +1,9 @@
-import { useState, type FormEvent } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
 import { Link, useParams } from 'react-router'
-import type { TeamRole } from '@veloptima/contracts'
+import { teamPatchSchema, type TeamRole } from '@veloptima/contracts'
+import type { z } from 'zod'
 import { buttonClass } from '../../components/button.ts'
 import { ChevronLeft } from '../../components/icons.tsx'
 import { PageSpinner } from '../../components/spinner.tsx'
@@ -58,26 +61,28 @@ function BackLink() {
 function TeamHeader({ teamId, name, role }: { teamId: string; name: string; role: TeamRole }) {
   const { rename } = useTeamActions(teamId)
   const [editing, setEditing] = useState(false)
-  const [draft, setDraft] = useState(name)
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
+  // raw: what is sent is what was typed; the browser's own checks (required, maxLength) stay.
+  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof teamPatchSchema>>({
+    resolver: zodResolver(teamPatchSchema, undefined, { raw: true }),
+    defaultValues: { name },
+  })
+  const submit = ({ name: draft }: z.input<typeof teamPatchSchema>) => {
     rename.mutate(draft, { onSuccess: () => setEditing(false) })
   }
   return (
     <header>
       {editing ? (
-        <form onSubmit={submit} className="flex max-w-lg flex-wrap items-end gap-3">
+        <form onSubmit={handleSubmit(submit)} className="flex max-w-lg flex-wrap items-end gap-3">
           <div className="grow">
             <label htmlFor="team-name" className="text-sm font-medium text-slate-700">
               Team name
             </label>
             <input
               id="team-name"
-              value={draft}
               maxLength={100}
               required
-              onChange={(e) => setDraft(e.target.value)}
               className={`mt-1 ${inputClass}`}
+              {...register('name')}
             />
           </div>
           <button type="submit" className={buttonClass.primary} disabled={rename.isPending}>
@@ -98,7 +103,7 @@ function TeamHeader({ teamId, name, role }: { teamId: string; name: string; role
               type="button"
               className={buttonClass.ghost}
               onClick={() => {
-                setDraft(name)
+                reset({ name })
                 setEditing(true)
               }}
             >
@@ -106,6 +111,11 @@ function TeamHeader({ teamId, name, role }: { teamId: string; name: string; role
             </button>
           )}
         </div>
+      )}
+      {formState.errors.name && (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {formState.errors.name.message}
+        </p>
       )}
       <ErrorText error={rename.error} />
     </header>
