@@ -1,6 +1,9 @@
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
+import { useForm, useWatch } from 'react-hook-form'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate, useParams } from 'react-router'
+import type { z } from 'zod'
 import type { AeroSession, Device } from '@veloptima/contracts'
 import { DeviceIcon, WindIcon } from '../../components/icons.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
@@ -13,6 +16,14 @@ import { SessionPage } from './session-page.tsx'
 import { dateOf } from './session-parts.tsx'
 import { deviceListQuery, deviceQuery, sessionListQuery } from './lib/queries.ts'
 import { OwnerControl, OwnerSelect, useNewItemOwner } from '../../components/owner-control.tsx'
+import {
+  deviceFormSchema,
+  factorOf,
+  newSessionFormSchema,
+  type DeviceBody,
+  type DeviceForm as DeviceFormTexts,
+  type NewSessionForm,
+} from './form-schemas.ts'
 
 function Title({ children, sub }: { children: React.ReactNode; sub?: React.ReactNode }) {
   return (
@@ -189,20 +200,21 @@ export function DevicePage() {
 function NewSession() {
   const navigate = useNavigate()
   const [open, setOpen] = useState(false)
-  const [name, setName] = useState('')
-  const [location, setLocation] = useState('')
-  const [format, setFormat] = useState<'v6' | 'v5'>('v6')
+  const { handleSubmit, setValue, control, formState } = useForm<
+    NewSessionForm,
+    unknown,
+    z.output<typeof newSessionFormSchema>
+  >({
+    resolver: zodResolver(newSessionFormSchema),
+    defaultValues: { name: '', location: '', format: 'v6' },
+  })
+  const { name, location, format } = useWatch({ control })
   const [owner, setOwner, teams] = useNewItemOwner()
   const create = useMutation({
-    mutationFn: () =>
+    mutationFn: (body: z.output<typeof newSessionFormSchema>) =>
       api<AeroSession>('/api/aero-sessions', {
         method: 'POST',
-        body: {
-          name: name.trim(),
-          format,
-          location: location.trim() || null,
-          ...(owner ? { owner } : {}),
-        },
+        body: { ...body, ...(owner ? { owner } : {}) },
       }),
     onSuccess: (s) => navigate(`/aero/sessions/${s.format}/${s.id}`),
   })
@@ -217,17 +229,26 @@ function NewSession() {
     <Card title="New session" className="mb-6">
       <form
         className="grid gap-4 sm:grid-cols-3 sm:items-end"
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (name.trim()) create.mutate()
-        }}
+        onSubmit={handleSubmit((body) => create.mutate(body))}
       >
-        <Field label="Session name" value={name} onChange={setName} inputMode="text" />
-        <Field label="Location" value={location} onChange={setLocation} inputMode="text" />
+        <Field
+          label="Session name"
+          value={name ?? ''}
+          onChange={(v) => setValue('name', v)}
+          error={formState.errors.name?.message}
+          inputMode="text"
+        />
+        <Field
+          label="Location"
+          value={location ?? ''}
+          onChange={(v) => setValue('location', v)}
+          error={formState.errors.location?.message}
+          inputMode="text"
+        />
         <Select
           label="Format"
-          value={format}
-          onChange={setFormat}
+          value={format ?? 'v6'}
+          onChange={(v) => setValue('format', v)}
           options={[
             { value: 'v6', label: 'v6 (CdA windows and run blocks)' },
             { value: 'v5', label: 'v5 (raw data)' },
@@ -235,7 +256,7 @@ function NewSession() {
         />
         <OwnerSelect value={owner} onChange={setOwner} teams={teams} className="sm:col-span-3" />
         <div className="flex gap-2 sm:col-span-3">
-          <Button type="submit" disabled={!name.trim() || create.isPending}>
+          <Button type="submit" disabled={!name?.trim() || create.isPending}>
             Create session
           </Button>
           <Button variant="secondary" onClick={() => setOpen(false)}>
@@ -252,19 +273,6 @@ function NewSession() {
   )
 }
 
-/** Calibration factor as typed: empty = none (the sensor's default, 1.400), else 0.5–3. */
-function factorOf(text: string): { value: number | null; error?: string } {
-  if (text.trim() === '') return { value: null }
-  const v = Number(text.replace(',', '.'))
-  if (!Number.isFinite(v) || v < 0.5 || v > 3) {
-    return {
-      value: null,
-      error: 'Calibration factor: a number between 0.5 and 3 (Aerosensor: about 1.4).',
-    }
-  }
-  return { value: v }
-}
-
 function DeviceForm({
   initial,
   submitLabel,
@@ -272,31 +280,22 @@ function DeviceForm({
   pending,
   error,
 }: {
-  initial: { serial: string; name: string; model: string; firmware: string; factor: string }
+  initial: DeviceFormTexts
   submitLabel: string
-  onSubmit(body: Record<string, unknown>): void
+  onSubmit(body: DeviceBody): void
   pending: boolean
   error: Error | null
 }) {
-  const [f, setF] = useState(initial)
-  const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }))
+  const { handleSubmit, setValue, control } = useForm<DeviceFormTexts, unknown, DeviceBody>({
+    resolver: zodResolver(deviceFormSchema),
+    defaultValues: initial,
+  })
+  const f = { ...initial, ...useWatch({ control }) }
+  const set = (k: keyof DeviceFormTexts) => (v: string) => setValue(k, v)
   const factor = factorOf(f.factor)
   const ready = f.serial.trim() !== '' && f.name.trim() !== '' && !factor.error
   return (
-    <form
-      className="grid gap-4 sm:grid-cols-3"
-      onSubmit={(e) => {
-        e.preventDefault()
-        if (!ready) return
-        onSubmit({
-          serial: f.serial.trim(),
-          name: f.name.trim(),
-          model: f.model.trim() || null,
-          firmware: f.firmware.trim() || null,
-          calibration: factor.value != null ? { calibration_factor: factor.value } : {},
-        })
-      }}
-    >
+    <form className="grid gap-4 sm:grid-cols-3" onSubmit={handleSubmit(onSubmit)}>
       <Field label="Serial number" value={f.serial} onChange={set('serial')} inputMode="text" />
       <Field label="Name" value={f.name} onChange={set('name')} inputMode="text" />
       <Field label="Model" value={f.model} onChange={set('model')} inputMode="text" />
@@ -327,7 +326,7 @@ function RegisterDevice() {
   const [open, setOpen] = useState(false)
   const [owner, setOwner, teams] = useNewItemOwner()
   const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
+    mutationFn: (body: DeviceBody) =>
       api<Device>('/api/devices', {
         method: 'POST',
         body: { ...body, ...(owner ? { owner } : {}) },
@@ -362,10 +361,10 @@ function EditDevice({ device }: { device: Device }) {
   const client = useQueryClient()
   const [open, setOpen] = useState(false)
   const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
+    mutationFn: (body: DeviceBody) =>
       api<Device>(`/api/devices/${device.id}`, {
         method: 'PATCH',
-        body: { ...body, calibration: { ...device.calibration, ...(body.calibration as object) } },
+        body: { ...body, calibration: { ...device.calibration, ...body.calibration } },
       }),
     onSuccess: (d) => {
       client.setQueryData(deviceQuery(device.id).queryKey, d)
