@@ -9,7 +9,7 @@
 import type { AddressInfo } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { courses, teamMembers, teams, users } from '@veloptima/db'
-import { teamItemSignature, teamsChangedSince } from '../src/live/team-items.ts'
+import { teamItemSignature, teamsChangedSince } from '../src/live/repository.ts'
 import { startTestApp } from '../test/helpers.ts'
 import { caller, courseBody } from '../test/platform-fixtures.ts'
 import { SseClient } from '../test/sse-client.ts'

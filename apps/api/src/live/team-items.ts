@@ -1,13 +1,6 @@
 import type { LiveTeamItems } from '@veloptima/contracts'
 import type { TeamCollection } from './repository.ts'
 
-export {
-  notifyMembership,
-  notifyTeamItems,
-  teamItemSignature,
-  teamsChangedSince,
-} from './repository.ts'
-
 /** The (collection, team) pairs whose signature differs between two readings. */
 export function changedTeamItems(
   before: Map<string, string>,

@@ -12,7 +12,7 @@ import {
   type Owner,
 } from '../repositories/ownership.ts'
 import { decodeCursor, pageFrom } from '../repositories/pagination.ts'
-import { notifyTeamItems } from '../live/team-items.ts'
+import { notifyTeamItems } from '../live/repository.ts'
 import { parse } from './validation.ts'
 
 /** How one owned collection maps between API JSON and rows, and what it checks. */

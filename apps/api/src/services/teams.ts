@@ -18,7 +18,7 @@ import {
   type TeamMember,
 } from '@veloptima/contracts'
 import type { Mailer } from '../idp/mail.ts'
-import { notifyMembership } from '../live/team-items.ts'
+import { notifyMembership } from '../live/repository.ts'
 import { AppError, forbidden, notFound } from '../errors.ts'
 import { isUuid } from '../repositories/ownership.ts'
 import * as teamsRepo from '../repositories/teams.ts'
