@@ -2,7 +2,8 @@
 // when it can open it) or inside the running server (POST /api/admin/command).
 import type { Db } from '@veloptima/db'
 import { grantClaim, listClaimGrants, revokeClaim } from './repository.ts'
-import { insertSubscription, listFeedback } from '../repositories/feedback.ts'
+import { insertSubscription } from '../repositories/billing.ts'
+import { listFeedback } from '../repositories/feedback.ts'
 import { teamRoleSchema } from '@veloptima/contracts'
 import * as users from '../repositories/users.ts'
 

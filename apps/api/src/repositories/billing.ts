@@ -90,6 +90,11 @@ export async function subscriptionsOf(db: Db, uid: string): Promise<Subscription
     .orderBy(sql`${subscriptions.endsAt} desc`)
 }
 
+export async function insertSubscription(db: Db, values: typeof subscriptions.$inferInsert) {
+  const [row] = await db.insert(subscriptions).values(values).returning()
+  return row!
+}
+
 /** Plans of the active subscriptions held by the user or by a team the user belongs to. */
 export async function activePlans(db: Db, uid: string, now: Date): Promise<string[]> {
   const found = await db
