@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import multipart from '@fastify/multipart'
 import { buffer } from 'node:stream/consumers'
 import { z } from 'zod'
+import type { DownloadUrl } from '@veloptima/contracts'
 import { AppError, badRequest } from '../../errors.ts'
 import { callerOf } from '../../plugins/authenticate.ts'
 import { CLAIMS, open, user } from '../../plugins/policy.ts'
@@ -131,7 +132,7 @@ export async function filesRoutes(app: FastifyInstance) {
   app.get('/files/:id/download-url', user(), async (request) => {
     const { id } = idParams.parse(request.params)
     const { url, expiresAt } = await app.files.downloadUrl(callerOf(request).uid, id)
-    return { url, expires_at: expiresAt.toISOString() }
+    return { url, expires_at: expiresAt.toISOString() } satisfies DownloadUrl
   })
 
   // No session: the signature in the query is the authorization.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import type { JobState, RunStarted } from '@veloptima/contracts'
 import { AppError, notFound } from '../../errors.ts'
 import { callerOf } from '../../plugins/authenticate.ts'
 import { CLAIMS, user } from '../../plugins/policy.ts'
@@ -24,7 +25,7 @@ export const jobJson = (job: JobRow) => {
     created_at: job.createdAt.toISOString(),
     started_at: job.startedAt?.toISOString() ?? null,
     finished_at: job.finishedAt?.toISOString() ?? null,
-  }
+  } satisfies JobState
 }
 
 export async function runsRoutes(app: FastifyInstance) {
@@ -40,7 +41,7 @@ export async function runsRoutes(app: FastifyInstance) {
         result_id: run.resultId,
         version: run.version,
         state: 'queued',
-      })
+      } satisfies RunStarted)
     },
   )
 
