@@ -1,7 +1,10 @@
 // The aero session's analysis inputs (mass, Crr, η, air, reference speed and power) in the
 // user's units, saved as the session's environment.
-import { useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useMemo, useState } from 'react'
+import { useForm, useWatch, type PathValue } from 'react-hook-form'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
 import type { AeroAnalysisSettings, AeroSession } from '@veloptima/contracts'
 import { api } from '../../lib/api-client.ts'
 import {
@@ -125,6 +128,17 @@ function settingsOf(
   return { settings, errors }
 }
 
+/** The form's texts checked and turned into the session's analysis settings, with its messages. */
+function settingsFormSchema(system: UnitSystem) {
+  return z.custom<SettingsForm>().transform((f, ctx): AeroAnalysisSettings => {
+    const { settings, errors } = settingsOf(f, system)
+    for (const [key, message] of Object.entries(errors)) {
+      ctx.addIssue({ code: 'custom', path: [key], message })
+    }
+    return settings
+  })
+}
+
 export function SettingsCard({
   session,
   onQueued,
@@ -136,14 +150,20 @@ export function SettingsCard({
 }) {
   const { system } = useUnits()
   const client = useQueryClient()
-  const [form, setForm] = useState(() => formOf(session.environment, system))
+  const resolver = useMemo(() => zodResolver(settingsFormSchema(system)), [system])
+  const { handleSubmit, setValue, reset, control, getValues } = useForm<
+    SettingsForm,
+    unknown,
+    AeroAnalysisSettings
+  >({ resolver, defaultValues: formOf(session.environment, system) })
+  const form = { ...getValues(), ...useWatch({ control }) }
   const [shown, setShown] = useState(false)
-  const { settings, errors } = settingsOf(form, system)
+  const { errors } = settingsOf(form, system)
   const set = <K extends keyof SettingsForm>(k: K, v: SettingsForm[K]) =>
-    setForm((f) => ({ ...f, [k]: v }))
+    setValue(k, v as PathValue<SettingsForm, K>)
   const bind = fieldBinder(form, set, errors)
   const save = useMutation({
-    mutationFn: async () => {
+    mutationFn: async (settings: AeroAnalysisSettings) => {
       const environment = { ...session.environment, ...settings }
       const s = await api<AeroSession>(`/api/aero-sessions/${session.id}`, {
         method: 'PATCH',
@@ -176,7 +196,7 @@ export function SettingsCard({
         <Button
           variant="secondary"
           onClick={() => {
-            setForm(formOf(session.environment, system))
+            reset(formOf(session.environment, system))
             setShown((s) => !s)
           }}
         >
@@ -186,10 +206,7 @@ export function SettingsCard({
       {shown ? (
         <form
           className="mt-4 space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault()
-            if (!invalid) save.mutate()
-          }}
+          onSubmit={handleSubmit((settings) => save.mutate(settings))}
         >
           <div className="grid gap-4 sm:grid-cols-3">
             <Field
