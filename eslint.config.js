@@ -169,21 +169,14 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...serverStateRule, formRule] },
   },
   {
-    // Files the form rule does not hold yet, each for its reason; the server-state rule holds for
-    // them as for every file. The calculators' ToolForm (tools/components/fields.tsx) is not a
-    // form to submit: it recomputes as the user types, and its submit only keeps Enter from
-    // reloading the page. The others still hold their form in string state and are to move onto
-    // react-hook-form.
+    // Files the form rule does not hold, each for its reason; the server-state rule holds for them
+    // as for every file. The calculators' ToolForm (tools/components/fields.tsx) is not a form to
+    // submit: it recomputes as the user types, and its submit only keeps Enter from reloading the
+    // page. The optimization page still holds its form in string state
+    // (simulation/lib/optimization-form.ts) and is to move onto react-hook-form.
     files: [
       'apps/web/src/features/tools/components/fields.tsx',
-      ...[
-        'simulation/pages/optimization-page.tsx',
-        'account/team-invitations.tsx',
-        'account/team-page.tsx',
-        'account/teams-card.tsx',
-        'aero/pages.tsx',
-        'aero/session-settings.tsx',
-      ].map((file) => `apps/web/src/features/${file}`),
+      'apps/web/src/features/simulation/pages/optimization-page.tsx',
     ],
     rules: { 'no-restricted-syntax': ['error', ...serverStateRule] },
   },
