@@ -77,7 +77,7 @@ describe(`admin commands on ${testDriver()}`, () => {
     expect((await cmd('plan', 'Blue Train', 'team')).lines[0]).toContain(
       'Started the team plan for team "Blue Train"',
     )
-    const { subscriptionsOf } = await import('../src/repositories/feedback.ts')
+    const { subscriptionsOf } = await import('../src/repositories/billing.ts')
     const ben = await subscriptionsOf(database.db, 'u-ben') // member of Blue Train
     expect(ben.map((s) => [s.plan, s.period, s.status])).toEqual([['team', 'month', 'active']])
     const ann = await subscriptionsOf(database.db, 'u-ann')

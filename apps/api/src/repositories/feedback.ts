@@ -9,5 +9,3 @@ export async function insertFeedback(db: Db, values: typeof feedback.$inferInser
 export async function listFeedback(db: Db, limit: number) {
   return db.select().from(feedback).orderBy(desc(feedback.createdAt)).limit(limit)
 }
-
-export { subscriptionsOf } from './billing.ts'
