@@ -172,12 +172,8 @@ export default tseslint.config(
     // Files the form rule does not hold, each for its reason; the server-state rule holds for them
     // as for every file. The calculators' ToolForm (tools/components/fields.tsx) is not a form to
     // submit: it recomputes as the user types, and its submit only keeps Enter from reloading the
-    // page. The optimization page still holds its form in string state
-    // (simulation/lib/optimization-form.ts) and is to move onto react-hook-form.
-    files: [
-      'apps/web/src/features/tools/components/fields.tsx',
-      'apps/web/src/features/simulation/pages/optimization-page.tsx',
-    ],
+    // page.
+    files: ['apps/web/src/features/tools/components/fields.tsx'],
     rules: { 'no-restricted-syntax': ['error', ...serverStateRule] },
   },
   {

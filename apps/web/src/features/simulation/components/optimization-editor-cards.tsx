@@ -13,6 +13,8 @@ export type Status = Outcome | null
 
 export type Bind = ReturnType<typeof fieldBinder<OptimizationForm>>
 export type SetField = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) => void
+/** A change of several fields at once. */
+export type UpdateForm = (change: (f: OptimizationForm) => OptimizationForm) => void
 
 export function CourseAndRiderCard({
   form,

@@ -1,4 +1,7 @@
-// The optimization form (text in the user's units) ⇄ the optimization's `inputs` (SI).
+// The optimization form (text in the user's units) ⇄ the optimization's `inputs` (SI), and the
+// form's schema: its own checks and messages, then the contracts' optimization body.
+import { z } from 'zod'
+import { optimizationCreateSchema } from '@veloptima/contracts'
 import { fromDisplay, toDisplay, unitLabel, type UnitSystem } from '../../../lib/units.ts'
 import type {
   ConstraintInput,
@@ -415,3 +418,31 @@ export function withWheelPreset(
   if (!wheel) return { ...rest, wheel: '' }
   return { ...rest, wheel, massDelta: trim(toDisplay('mass', presetMassDeltaKg(wheel), system), 3) }
 }
+
+/** What the API is sent: the body as the contracts' optimization schema reads it. */
+const optimizationBodySchema = optimizationCreateSchema.omit({ owner: true, type: true })
+
+/**
+ * The form's schema for react-hook-form: the texts read by `readOptimizationForm` (each message
+ * under its field's key), then checked as the API's optimization body. `context` is what the
+ * reading needs beyond the form (the selected setup, the course length).
+ */
+export function optimizationFormSchema(
+  type: 'pacing' | 'equipment',
+  system: UnitSystem,
+  context: FormContext,
+) {
+  return z
+    .custom<OptimizationForm>()
+    .transform((f, ctx): z.input<typeof optimizationBodySchema> => {
+      const { body, errors } = readOptimizationForm(f, type, system, context)
+      for (const [key, message] of Object.entries(errors)) {
+        ctx.addIssue({ code: 'custom', path: [key], message })
+      }
+      return body ?? z.NEVER
+    })
+    .pipe(optimizationBodySchema)
+}
+
+/** What the form's schema hands the save: the API's optimization body. */
+export type SubmittedOptimization = z.output<ReturnType<typeof optimizationFormSchema>>

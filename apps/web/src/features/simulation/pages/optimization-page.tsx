@@ -1,5 +1,14 @@
 // Create / edit an optimization (pacing or equipment) with the instant preview and Run.
-import { useMemo, useState, type Dispatch, type SetStateAction } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import {
+  useForm,
+  useWatch,
+  type FieldErrors,
+  type PathValue,
+  type Resolver,
+  type UseFormHandleSubmit,
+} from 'react-hook-form'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
 import { sharedWithTeam, useNewItemOwner } from '../../../components/owner-control.tsx'
@@ -16,10 +25,14 @@ import { fieldBinder } from '../../../components/form.tsx'
 import { Card, ErrorBox, Page } from '../components/ui.tsx'
 import { errorMessage, type CourseSummary, type Optimization, type RiderSetup } from '../lib/api.ts'
 import { optimizerInputOf, type OptimizationInputs } from '../lib/engine-input.ts'
+import { firstMessage } from '../../../lib/form-errors.ts'
 import {
   optimizationFormOf,
+  optimizationFormSchema,
   readOptimizationForm,
+  type FormContext,
   type OptimizationForm,
+  type SubmittedOptimization,
 } from '../lib/optimization-form.ts'
 import { courseSectionsOf } from '../lib/plan-sections.ts'
 import {
@@ -29,7 +42,7 @@ import {
   optimizationQuery,
   riderSetupListQuery,
 } from '../lib/queries.ts'
-import { applyOverride } from '../lib/setup-override.ts'
+import { applyOverride, type SetupOverride } from '../lib/setup-override.ts'
 import { usePreview } from '../lib/use-preview.ts'
 import { ItemUnavailable } from '../components/item-unavailable.tsx'
 import {
@@ -38,7 +51,9 @@ import {
   LimitCard,
   SaveRow,
   type Kind,
+  type SetField,
   type Status,
+  type UpdateForm,
 } from '../components/optimization-editor-cards.tsx'
 
 export function OptimizationPage() {
@@ -62,8 +77,6 @@ export function OptimizationPage() {
   )
 }
 
-type SetForm = Dispatch<SetStateAction<OptimizationForm>>
-
 function OptimizationEditor({
   showResults,
   type,
@@ -77,7 +90,13 @@ function OptimizationEditor({
   const client = useQueryClient()
   const courses = useQuery(courseListQuery())
   const setups = useQuery(riderSetupListQuery())
-  const [form, setForm] = useOptimizationForm(optimization, type, system, courses.data, setups.data)
+  const { form, set, update, contextRef, handleSubmit, tried } = useOptimizationForm(
+    optimization,
+    type,
+    system,
+    courses.data,
+    setups.data,
+  )
   // A new optimization is the team's when the user works in a team whose course and setup it
   // uses (the API refuses a team's optimization on items the team cannot see), else personal.
   const [owner, setOwner, teams] = useNewItemOwner(
@@ -93,18 +112,18 @@ function OptimizationEditor({
   )
   const savedSetup = setups.data?.find((s) => s.id === form.setupId)
   const preview = useOptimizationPreview(form, type, system, savedSetup)
-  const { save, status, saving, tried } = useSaveOptimization({
+  const courseLengthM = preview.courseData?.segments.at(-1)?.end
+  useEffect(() => {
+    contextRef.current = { setup: savedSetup, courseLengthM }
+  })
+  const { saveBody, showInvalid, save, status, saving } = useSaveOptimization({
     optimization,
     type,
-    system,
     owner,
-    form,
-    setForm,
-    courseLengthM: preview.courseData?.segments.at(-1)?.end,
-    savedSetup,
+    handleSubmit,
+    set,
+    typedOverride: () => form.override,
   })
-  const set = <K extends keyof OptimizationForm>(k: K, v: OptimizationForm[K]) =>
-    setForm((f) => ({ ...f, [k]: v }))
   // Messages show live once the user has tried to save, and always for the wind stretches and the
   // adjusted setup (rows being typed are checked as they change).
   const errors = tried
@@ -121,9 +140,9 @@ function OptimizationEditor({
       created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x)),
     )
     void client.invalidateQueries({ queryKey: ['rider-setups'] })
-    const next = { ...form, setupId: s.id, override: {}, storedOverride: undefined }
-    setForm(next)
-    if (optimization) void save(next, s)
+    update((f) => ({ ...f, setupId: s.id, override: {}, storedOverride: undefined }))
+    contextRef.current = { ...contextRef.current, setup: s }
+    if (optimization) void save()
   }
 
   const bind = fieldBinder(form, set, errors)
@@ -134,10 +153,7 @@ function OptimizationEditor({
         <form
           noValidate
           className="space-y-4 xl:col-span-2"
-          onSubmit={(e) => {
-            e.preventDefault()
-            void save()
-          }}
+          onSubmit={handleSubmit(saveBody, showInvalid)}
         >
           <CourseAndRiderCard
             form={form}
@@ -149,7 +165,7 @@ function OptimizationEditor({
           />
           <EnvironmentCard
             form={form}
-            setForm={setForm}
+            setForm={update}
             errors={errors}
             system={system}
             sections={preview.courseSections}
@@ -172,7 +188,7 @@ function OptimizationEditor({
               groups={form.groups}
               errors={errors}
               system={system}
-              onChange={(update) => setForm((f) => ({ ...f, groups: update(f.groups) }))}
+              onChange={(change) => update((f) => ({ ...f, groups: change(f.groups) }))}
             />
           ) : null}
           <SaveRow saving={saving} label={optimization ? 'Save' : 'Create'} status={status} />
@@ -198,10 +214,11 @@ function OptimizationEditor({
 }
 
 /**
- * The form's text, from the stored optimization or empty; a new one preselects the first course
- * and setup (once both lists are there). The form holds text in display units: it is converted
- * when the unit system changes (a valid form only; an invalid one keeps its text and messages),
- * as the rider setup page does.
+ * The form: react-hook-form over the texts in display units, from the stored optimization or
+ * empty; a new one preselects the first course and setup (once both lists are there). The texts
+ * are converted when the unit system changes (a valid form only; an invalid one keeps its text and
+ * messages), as the rider setup page does. Its schema reads the texts with the selected setup and
+ * the course length of the moment (`context`, which a promoted setup replaces before a save).
  */
 function useOptimizationForm(
   optimization: Optimization | undefined,
@@ -209,8 +226,18 @@ function useOptimizationForm(
   system: UnitSystem,
   courses: CourseSummary[] | undefined,
   setups: RiderSetup[] | undefined,
-): [OptimizationForm, SetForm] {
-  const [form, setForm] = useState<OptimizationForm>(() =>
+) {
+  const contextRef = useRef<FormContext>({})
+  const resolver = useCallback<Resolver<OptimizationForm, unknown, SubmittedOptimization>>(
+    (values, context, options) =>
+      zodResolver(optimizationFormSchema(type, system, contextRef.current))(
+        values,
+        context,
+        options,
+      ),
+    [type, system],
+  )
+  const [defaults] = useState(() =>
     optimizationFormOf(
       optimization
         ? { ...optimization, inputs: optimization.inputs as OptimizationInputs }
@@ -219,25 +246,48 @@ function useOptimizationForm(
       system,
     ),
   )
-  const [preselected, setPreselected] = useState(Boolean(optimization))
-  if (!preselected && courses && setups) {
-    setPreselected(true)
+  const { control, getValues, setValue, reset, handleSubmit, formState } = useForm<
+    OptimizationForm,
+    unknown,
+    SubmittedOptimization
+  >({ resolver, defaultValues: defaults, shouldFocusError: false })
+  const form = useWatch({ control, compute: (values: OptimizationForm) => values })
+  const set: SetField = (k, v) => setValue(k, v as PathValue<OptimizationForm, typeof k>)
+  /** A change of several fields at once, applied field by field. */
+  const update: UpdateForm = (change) => {
+    const before = getValues()
+    const after = change(before)
+    for (const k of Object.keys(after) as (keyof OptimizationForm)[]) {
+      if (after[k] !== before[k]) set(k, after[k])
+    }
+  }
+
+  const preselected = useRef(Boolean(optimization))
+  useEffect(() => {
+    if (preselected.current || !courses || !setups) return
+    preselected.current = true
     const first = courses[0]
-    setForm((f) => ({
+    update((f) => ({
       ...f,
       courseId: f.courseId || first?.id || '',
       setupId: f.setupId || setups[0]?.id || '',
       name: f.name || (first ? `${first.name} – ${type}` : ''),
     }))
-  }
-  const [shownIn, setShownIn] = useState(system)
-  if (shownIn !== system) {
-    setShownIn(system)
-    const { body } = readOptimizationForm(form, type, shownIn)
+  })
+
+  const shownIn = useRef(system)
+  useEffect(() => {
+    if (shownIn.current === system) return
+    const values = getValues()
+    const { body } = readOptimizationForm(values, type, shownIn.current)
+    shownIn.current = system
     if (body)
-      setForm({ ...optimizationFormOf(body, type, system), storedOverride: form.storedOverride })
-  }
-  return [form, setForm]
+      reset(
+        { ...optimizationFormOf(body, type, system), storedOverride: values.storedOverride },
+        { keepIsSubmitted: true, keepSubmitCount: true },
+      )
+  }, [system, type, getValues, reset])
+  return { form, set, update, contextRef, handleSubmit, tried: formState.isSubmitted }
 }
 
 /** Why the preview cannot be computed yet, or null when it can. */
@@ -312,23 +362,21 @@ function useOptimizationPreview(
 }
 
 /**
- * Save: PATCH an existing optimization (the form's stored override becomes the one saved), POST
- * a new one and open it; its lists and item are read again.
+ * Save: the form submitted through its schema; PATCH an existing optimization (the override just
+ * saved becomes the stored one while its texts are as sent), POST a new one and open it; its lists
+ * and item are read again. Resolves to the optimization's id, or null when nothing was saved.
  */
 function useSaveOptimization(args: {
   optimization: Optimization | undefined
   type: Kind
-  system: UnitSystem
   owner: string
-  form: OptimizationForm
-  setForm: SetForm
-  courseLengthM: number | undefined
-  savedSetup: RiderSetup | undefined
+  handleSubmit: UseFormHandleSubmit<OptimizationForm, SubmittedOptimization>
+  set: SetField
+  typedOverride(): OptimizationForm['override']
 }) {
-  const { optimization, type, system, owner, form, setForm, courseLengthM, savedSetup } = args
+  const { optimization, type, owner, handleSubmit, set, typedOverride } = args
   const navigate = useNavigate()
   const client = useQueryClient()
-  const [tried, setTried] = useState(false)
   const [status, setStatus] = useState<Status>(null)
   const write = useMutation({
     mutationFn: ({ path, body }: { path: string; body: object }) =>
@@ -336,22 +384,17 @@ function useSaveOptimization(args: {
     onSuccess: () => void client.invalidateQueries({ queryKey: ['optimizations'] }),
   })
 
-  async function save(f = form, withSetup = savedSetup): Promise<string | null> {
+  /** The checked body sent; resolves to the optimization's id, or null when it failed. */
+  async function saveBody(body: SubmittedOptimization): Promise<string | null> {
     setStatus(null)
-    setTried(true)
-    const { body, errors } = readOptimizationForm(f, type, system, {
-      setup: withSetup,
-      courseLengthM,
-    })
-    if (!body) {
-      setStatus({ ok: false, text: Object.values(errors)[0] ?? 'Check the fields.' })
-      return null
-    }
+    const typed = typedOverride()
     try {
       if (optimization) {
         await write.mutateAsync({ path: `/api/optimizations/${optimization.id}`, body })
-        // the stored override now is the one just saved (its exact numbers)
-        setForm((x) => (x === f ? { ...x, storedOverride: body.inputs.rider_override } : x))
+        // the stored override now is the one just saved (its exact numbers); the form wrote it, so
+        // it has the form's shape (a whole Crr table), which the contracts' type leaves optional
+        if (typedOverride() === typed)
+          set('storedOverride', body.inputs.rider_override as SetupOverride | undefined)
         setStatus({ ok: true, text: 'Saved.' })
         return optimization.id
       }
@@ -366,7 +409,18 @@ function useSaveOptimization(args: {
       return null
     }
   }
-  return { save, status, saving: write.isPending, tried }
+  const showInvalid = (errors: FieldErrors<OptimizationForm>) =>
+    setStatus({ ok: false, text: firstMessage(errors) ?? 'Check the fields.' })
+
+  /** Submit from outside the form (before a run, after promoting the setup). */
+  async function save(): Promise<string | null> {
+    let saved: string | null = null
+    await handleSubmit(async (body) => {
+      saved = await saveBody(body)
+    }, showInvalid)()
+    return saved
+  }
+  return { saveBody, showInvalid, save, status, saving: write.isPending }
 }
 
 function PreviewCard({ preview }: { preview: ReturnType<typeof useOptimizationPreview> }) {
