@@ -4,6 +4,7 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 import { captureToken } from '../tests/shell-checks.ts'
 import { DEMO, signIn } from './auth.ts'
+import { roadSetupBody } from './rider-setup.ts'
 
 export interface MainPage {
   name: string
@@ -91,16 +92,7 @@ export async function signInWithExamples(page: Page): Promise<Examples> {
   })
   expect(imported.status(), await imported.text()).toBeLessThan(300)
   const course = (await imported.json()) as { id: string; name: string }
-  const setup = await post('/api/rider-setups', {
-    name: 'Road bike',
-    rider_mass: 70,
-    bike_mass: 8,
-    positions: [{ name: 'drops', cda: 0.3, min_speed: 0, max_speed: 30 }],
-    crr: { smooth: 0.003, normal: 0.004, rough: 0.008 },
-    cp: 280,
-    w_prime: 20000,
-    max_power: 900,
-  })
+  const setup = await post('/api/rider-setups', { ...roadSetupBody('Road bike'), max_power: 900 })
   const optimization = await post('/api/optimizations', {
     type: 'pacing',
     name: 'Loop race plan',

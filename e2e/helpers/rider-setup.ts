@@ -11,8 +11,16 @@ export interface RiderSetupFields {
   maxPowerW: number
 }
 
-/** Fills and creates the setup; resolves on its page. */
-export async function createRiderSetup(page: Page, f: RiderSetupFields): Promise<void> {
+/** The rider most journeys optimize with. */
+const TYPICAL_RIDER = { weightKg: 72, heightCm: 180, cpW: 280, wPrimeKj: 20, maxPowerW: 650 }
+
+/** Fills and creates the setup (the typical rider's values where none is given); resolves on its
+ * page. */
+export async function createRiderSetup(
+  page: Page,
+  fields: Pick<RiderSetupFields, 'name'> & Partial<RiderSetupFields>,
+): Promise<void> {
+  const f: RiderSetupFields = { ...TYPICAL_RIDER, ...fields }
   await page.goto('/simulation/riders/new')
   await page.getByLabel('Setup name').fill(f.name)
   await page.getByLabel(/^Rider weight/).fill(String(f.weightKg))
@@ -24,3 +32,14 @@ export async function createRiderSetup(page: Page, f: RiderSetupFields): Promise
   await page.getByRole('button', { name: 'Create rider setup' }).click()
   await page.waitForURL(/\/simulation\/riders\/[0-9a-f-]{36}$/)
 }
+
+/** A road setup's body for the API (one position, CP and W′), for journeys that post one. */
+export const roadSetupBody = (name: string) => ({
+  name,
+  rider_mass: 70,
+  bike_mass: 8,
+  positions: [{ name: 'drops', cda: 0.3, min_speed: 0, max_speed: 30 }],
+  crr: { smooth: 0.003, normal: 0.004, rough: 0.008 },
+  cp: 280,
+  w_prime: 20000,
+})

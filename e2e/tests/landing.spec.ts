@@ -1,19 +1,13 @@
 import { gzipSync } from 'node:zlib'
 import { expect, test } from '@playwright/test'
 import { screenshotPath } from '../helpers/auth.ts'
+import { expectLandingCopy } from './shell-checks.ts'
 
 test('a signed-out visitor sees the landing page of the specification', async ({ page }) => {
   const errors: string[] = []
   page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()))
   await page.goto('/')
-  await expect(
-    page.getByRole('heading', { name: 'Use your energy more wisely and become faster.' }),
-  ).toBeVisible()
-  await expect(
-    page.getByText(
-      'Optimize your pacing strategy and equipment choice to enhance your performance on the bike.',
-    ),
-  ).toBeVisible()
+  await expectLandingCopy(page)
   await page.screenshot({ path: screenshotPath('landing'), fullPage: true })
   expect(errors).toEqual([])
 })

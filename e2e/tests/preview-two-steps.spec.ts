@@ -3,6 +3,7 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
 import { chooseCourseFile, clockSeconds as seconds, needsCourses } from '../helpers/courses.ts'
 import { pageErrors } from '../helpers/page-errors.ts'
+import { startOptimization } from '../helpers/optimization.ts'
 
 // The optimization page's instant preview in two steps (docs/web-app.md, "Instant preview") on the
 // real Mont Ventoux climb (2 000 segments of 10 m, whose rideable plan takes seconds): the first
@@ -38,9 +39,7 @@ test('the preview answers first, then refines the plan; the last edit wins', asy
   })
 
   // Choosing the course and the setup: the first answer, marked as such, then the refined plan.
-  await page.goto('/simulation/optimizations/new?type=pacing')
-  await page.getByLabel('Course', { exact: true }).selectOption({ label: course })
-  await page.getByLabel('Rider setup').selectOption({ label: 'Ventoux bike' })
+  await startOptimization(page, 'pacing', { label: course }, 'Ventoux bike')
   const preview = page.getByTestId('preview')
   await expect(preview).toHaveAttribute('data-stage', 'first', { timeout: 60_000 })
   await expect(page.getByTestId('preview-status')).toHaveText(

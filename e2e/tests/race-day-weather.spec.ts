@@ -3,6 +3,7 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
 import { chooseCourseFile, needsCourses } from '../helpers/courses.ts'
 import { pageErrors } from '../helpers/page-errors.ts'
+import { startOptimization } from '../helpers/optimization.ts'
 
 // Race-day weather: an optimization with an event date and start uses the forecast
 // along the course from the weather provider's local stand-in (playwright.config.ts starts it and
@@ -26,21 +27,11 @@ test('race-day weather: forecast wind strip, time range, typed stretch kept', as
   // The course's id from its page's address (its heading may still read a placeholder here).
   const courseId = await chooseCourseFile(page, 'tt-beton-classic.gpx')
 
-  await createRiderSetup(page, {
-    name: 'Weather bike',
-    weightKg: 72,
-    heightCm: 180,
-    cpW: 280,
-    wPrimeKj: 20,
-    maxPowerW: 650,
-  })
+  await createRiderSetup(page, { name: 'Weather bike' })
 
   // Tomorrow 09:30: inside the forecast's 16 days.
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
-  await page.goto('/simulation/optimizations/new?type=pacing')
-  await page.getByLabel('Course', { exact: true }).selectOption(courseId)
-  await page.getByLabel('Rider setup').selectOption({ label: 'Weather bike' })
-  await page.getByLabel('Optimization name').fill('Weather plan')
+  await startOptimization(page, 'pacing', courseId, 'Weather bike', 'Weather plan')
   await page.getByLabel('Event date and start time').fill(`${tomorrow}T09:30`)
   await page.getByRole('button', { name: 'Add wind stretch' }).click()
   await page.getByLabel(/^Stretch 1 end/).fill('4')

@@ -3,6 +3,7 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
 import { chooseCourseFile, needsCourses } from '../helpers/courses.ts'
 import { pageErrors } from '../helpers/page-errors.ts'
+import { startOptimization } from '../helpers/optimization.ts'
 
 // The plan as a race sheet: a stored result of a real course shows one row per target (power,
 // share of CP, where it applies, time in it) with every section one click away, and prints as one
@@ -18,19 +19,9 @@ async function storedResult(page: Page): Promise<void> {
   await page.goto('/simulation/courses')
   const courseId = await chooseCourseFile(page, 'crank-the-kanc.gpx')
 
-  await createRiderSetup(page, {
-    name: 'Sheet bike',
-    weightKg: 72,
-    heightCm: 180,
-    cpW: 280,
-    wPrimeKj: 20,
-    maxPowerW: 650,
-  })
+  await createRiderSetup(page, { name: 'Sheet bike' })
 
-  await page.goto('/simulation/optimizations/new?type=pacing')
-  await page.getByLabel('Course', { exact: true }).selectOption(courseId)
-  await page.getByLabel('Rider setup').selectOption({ label: 'Sheet bike' })
-  await page.getByLabel('Optimization name').fill('Sheet plan')
+  await startOptimization(page, 'pacing', courseId, 'Sheet bike', 'Sheet plan')
   await expect(page.getByLabel('Number of targets')).toHaveValue('12')
   await page.getByRole('button', { name: 'Create' }).click()
   await page.waitForURL(new RegExp(`/simulation/optimizations/pacing/${UUID}$`))

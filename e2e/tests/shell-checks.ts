@@ -144,3 +144,15 @@ export function captureToken(page: Page): () => string {
     return token
   }
 }
+
+/** The landing page's headline and tagline, as the specification words them, are shown. */
+export async function expectLandingCopy(page: Page): Promise<void> {
+  await expect(
+    page.getByRole('heading', { name: 'Use your energy more wisely and become faster.' }),
+  ).toBeVisible()
+  await expect(
+    page.getByText(
+      'Optimize your pacing strategy and equipment choice to enhance your performance on the bike.',
+    ),
+  ).toBeVisible()
+}

@@ -1,7 +1,14 @@
 import { gzipSync } from 'node:zlib'
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
-import { captureToken, expectAccessible, SHELL_PARTS, watchErrors } from './shell-checks.ts'
+import {
+  captureToken,
+  expectAccessible,
+  expectLandingCopy,
+  SHELL_PARTS,
+  watchErrors,
+} from './shell-checks.ts'
+import { roadSetupBody } from '../helpers/rider-setup.ts'
 
 // The web shell (docs/specification.md §1, §2, §6, §9): home states, navigation by claim,
 // redirects, breadcrumbs, layout on desktop and at 390 px, notifications, accessibility.
@@ -28,14 +35,7 @@ test('signed out: landing hero, Learn more → pricing, gated pages ask to sign 
     if (r.request().resourceType() === 'script') scripts.push(new URL(r.url()).pathname)
   })
   await page.goto('/')
-  await expect(
-    page.getByRole('heading', { name: 'Use your energy more wisely and become faster.' }),
-  ).toBeVisible()
-  await expect(
-    page.getByText(
-      'Optimize your pacing strategy and equipment choice to enhance your performance on the bike.',
-    ),
-  ).toBeVisible()
+  await expectLandingCopy(page)
   await expect(page.getByRole('button', { name: 'Get started' })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible()
   await expect(mainNav(page).getByRole('link')).toHaveCount(0)
@@ -343,15 +343,7 @@ test('a finished run notifies live: a popup at the bottom right with a download 
     segments: rollingSegments(),
     source_format: 'json',
   })
-  const setup = await post('/api/rider-setups', {
-    name: 'Shell notification setup',
-    rider_mass: 70,
-    bike_mass: 8,
-    positions: [{ name: 'drops', cda: 0.3, min_speed: 0, max_speed: 30 }],
-    crr: { smooth: 0.003, normal: 0.004, rough: 0.008 },
-    cp: 280,
-    w_prime: 20000,
-  })
+  const setup = await post('/api/rider-setups', roadSetupBody('Shell notification setup'))
   const optimization = await post('/api/optimizations', {
     type: 'pacing',
     name: 'Shell notification run',

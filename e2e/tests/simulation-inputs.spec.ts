@@ -3,6 +3,7 @@ import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { createRiderSetup } from '../helpers/rider-setup.ts'
 import { chooseCourseFile, clockSeconds as seconds, needsCourses } from '../helpers/courses.ts'
 import { pageErrors } from '../helpers/page-errors.ts'
+import { startOptimization } from '../helpers/optimization.ts'
 
 // The optimization's inputs: a named course section, the event's date and start time
 // (clock times on the plan), wind on a stretch of the course with its validation, a rider setup
@@ -54,20 +55,10 @@ test('inputs: section name, event start, wind stretch, tweaked setup saved as ne
   await page.screenshot({ path: screenshotPath('inputs-section-name'), fullPage: true })
 
   // A rider setup.
-  await createRiderSetup(page, {
-    name: 'Inputs bike',
-    weightKg: 72,
-    heightCm: 180,
-    cpW: 280,
-    wPrimeKj: 20,
-    maxPowerW: 650,
-  })
+  await createRiderSetup(page, { name: 'Inputs bike' })
 
   // The optimization: the preview's plan gets clock times from the event start.
-  await page.goto('/simulation/optimizations/new?type=pacing')
-  await page.getByLabel('Course', { exact: true }).selectOption({ label: course })
-  await page.getByLabel('Rider setup').selectOption({ label: 'Inputs bike' })
-  await page.getByLabel('Optimization name').fill('Inputs plan')
+  await startOptimization(page, 'pacing', { label: course }, 'Inputs bike', 'Inputs plan')
   await previewTime(page)
   await page.getByLabel('Event date and start time').fill('2026-06-14T09:30')
   const preview = page.getByTestId('preview')

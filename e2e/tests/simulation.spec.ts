@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { needsCourses, uploadCourse } from '../helpers/courses.ts'
 import { pageErrors } from '../helpers/page-errors.ts'
+import { startOptimization } from '../helpers/optimization.ts'
 
 // The simulation journey: upload a real course, create a rider setup, run a pacing
 // optimization, read the result, get the notification, export the plan as a FIT course and
@@ -97,10 +98,13 @@ test('pacing: course, rider setup, run, result, notification and FIT export', as
   await page.screenshot({ path: screenshotPath('simulation-rider-setup'), fullPage: true })
 
   // A pacing optimization with the instant preview, then the saved run.
-  await page.goto('/simulation/optimizations/new?type=pacing')
-  await page.getByLabel('Course', { exact: true }).selectOption({ label: "Alpe d'Huez – race" })
-  await page.getByLabel('Rider setup').selectOption({ label: 'Race bike' })
-  await page.getByLabel('Optimization name').fill('Alpe race plan')
+  await startOptimization(
+    page,
+    'pacing',
+    { label: "Alpe d'Huez – race" },
+    'Race bike',
+    'Alpe race plan',
+  )
   await expect(page.getByTestId('preview').getByTestId('predicted-time')).toHaveText(
     /^(\d+:)?\d?\d:\d\d$/,
     { timeout: 20_000 },
@@ -229,10 +233,7 @@ test('equipment: two wheel options ranked with Δ time, result and FIT export', 
   await page.getByText('Metric', { exact: true }).click()
   await expect(page.getByLabel(/^Rider weight/)).toHaveValue('75')
 
-  await page.goto('/simulation/optimizations/new?type=equipment')
-  await page.getByLabel('Course', { exact: true }).selectOption({ label: course! })
-  await page.getByLabel('Rider setup').selectOption({ label: 'TT bike' })
-  await page.getByLabel('Optimization name').fill('TT wheels')
+  await startOptimization(page, 'equipment', { label: course! }, 'TT bike', 'TT wheels')
   // The default group: shallow alloy wheels (baseline) against deep carbon wheels.
   await expect(page.getByLabel('Option 1 (baseline)')).toHaveValue('Shallow alloy')
   await expect(page.getByLabel('Option 2', { exact: true })).toHaveValue('Deep carbon')
