@@ -22,7 +22,7 @@ import { binSeries } from './bins.ts'
 import { energyProfile } from './drift.ts'
 import type { EnergyProfile } from './drift.ts'
 import type { BinnedSeries } from './bins.ts'
-import { classifySamples, code, REASON_CODES } from './exclude.ts'
+import { classifySamples, code } from './exclude.ts'
 import type { CalibrationInput, ExclusionReason, RideCalibration } from './types.ts'
 import { EXCLUSION_REASONS } from './types.ts'
 import { applyRideWeather, validateRideWeather } from './weather.ts'
@@ -287,7 +287,7 @@ export function fitRide(
     ExclusionReason,
     number
   >
-  for (let i = 0; i < ve.n; i++) if (marks[i]! > 0) excluded[REASON_CODES[marks[i]! - 1]!]++
+  for (let i = 0; i < ve.n; i++) if (marks[i]! > 0) excluded[EXCLUSION_REASONS[marks[i]! - 1]!]++
 
   const wind = final.windFitted ? windEstimate(series, pieces, base, bins.marks, final) : null
   if (!final.windFitted && !weather && (input.fitWind ?? true)) {

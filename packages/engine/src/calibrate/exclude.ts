@@ -5,7 +5,7 @@
 import { G0 } from '../physics/constants.ts'
 import { MAX_SAMPLE_GAP_S, MIN_MOVING_SPEED_MPS } from '../aero/series.ts'
 import type { ActivitySamples, VeSeries } from '../aero/types.ts'
-import type { ExclusionReason } from './types.ts'
+import { EXCLUSION_REASONS, type ExclusionReason } from './types.ts'
 
 /** Acceleration no bicycle reaches (|a|, m/s²): a speed jump is a sensor or GPS spike. */
 export const SPIKE_ACCELERATION_MPS2 = 6
@@ -32,19 +32,8 @@ export interface ExclusionOptions {
   endS: number
 }
 
-/** Code per sample: 0 = used, else 1 + the index of the reason in `REASON_CODES`. */
-export const REASON_CODES: readonly ExclusionReason[] = [
-  'outside_range',
-  'stopped',
-  'no_power',
-  'gps_spike',
-  'braking',
-  'coasting_descent',
-  'drafting',
-  'outlier',
-  'short_stretch',
-]
-export const code = (r: ExclusionReason): number => REASON_CODES.indexOf(r) + 1
+/** Code per sample: 0 = used, else 1 + the index of the reason in `EXCLUSION_REASONS`. */
+export const code = (r: ExclusionReason): number => EXCLUSION_REASONS.indexOf(r) + 1
 
 /** Marks samples [i − before, i + after] (by time) with `c` where nothing is marked yet. */
 function dilate(
@@ -63,7 +52,7 @@ function dilate(
 }
 
 /**
- * The exclusion code of every sample before the fit (see REASON_CODES), from the samples and
+ * The exclusion code of every sample before the fit (see EXCLUSION_REASONS), from the samples and
  * the prepared series (its `valid` flags, density and elevation).
  */
 export function classifySamples(s: ActivitySamples, ve: VeSeries, o: ExclusionOptions): Uint8Array {
