@@ -11,7 +11,12 @@ import type {
 } from './sim/simulate.ts'
 import type { RiderPosition } from './sim/positions.ts'
 import type { RecordedSegments, ReplaySummary } from './sim/recorded.ts'
-import { EngineInputError, validatePositions, validateWindSegments } from './sim/validate.ts'
+import {
+  EngineInputError,
+  jsonFields,
+  validatePositions,
+  validateWindSegments,
+} from './sim/validate.ts'
 import { validateAirSegments } from './weather/air-segments.ts'
 import type { AirSegment } from './weather/air-segments.ts'
 
@@ -26,29 +31,7 @@ const kind = (v: unknown): string =>
         ? 'an object'
         : JSON.stringify(v)
 
-function obj(v: unknown, field: string): Json {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) {
-    throw new EngineInputError(
-      field,
-      `expected an object, got ${v === undefined ? 'nothing' : kind(v)}`,
-    )
-  }
-  return v as Json
-}
-
-function numberAt(o: Json, key: string, path: string, required: true): number
-function numberAt(o: Json, key: string, path: string, required?: false): number | undefined
-function numberAt(o: Json, key: string, path: string, required = false): number | undefined {
-  const v = o[key]
-  if (v === undefined) {
-    if (required) throw new EngineInputError(`${path}.${key}`, 'expected a number, got nothing')
-    return undefined
-  }
-  if (typeof v !== 'number' || !Number.isFinite(v)) {
-    throw new EngineInputError(`${path}.${key}`, `expected a number, got ${kind(v)}`)
-  }
-  return v
-}
+const { obj, numberAt, only } = jsonFields((v) => (v === undefined ? 'nothing' : kind(v)))
 
 function boolAt(o: Json, key: string, path: string): boolean | undefined {
   const v = o[key]
@@ -56,17 +39,6 @@ function boolAt(o: Json, key: string, path: string): boolean | undefined {
   if (typeof v !== 'boolean')
     throw new EngineInputError(`${path}.${key}`, `expected true or false, got ${kind(v)}`)
   return v
-}
-
-function only(o: Json, path: string, keys: readonly string[]): void {
-  for (const k of Object.keys(o)) {
-    if (!keys.includes(k)) {
-      throw new EngineInputError(
-        `${path}.${k}`,
-        `expected one of ${keys.join(', ')}, got an unknown field`,
-      )
-    }
-  }
 }
 
 const RIDER_KEYS = [

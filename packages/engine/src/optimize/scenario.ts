@@ -2,7 +2,7 @@
 // `min_power_w` and `equipment` (snake_case), and the JSON of the result.
 import type { Course } from '../course/types.ts'
 import { parseScenario, resultToJson } from '../scenario.ts'
-import { EngineInputError } from '../sim/validate.ts'
+import { EngineInputError, jsonFields } from '../sim/validate.ts'
 import type { EquipmentOption, EquipmentResult, EquipmentSpec } from './equipment.ts'
 import type { PacingConstraint } from './exact.ts'
 import type { PacingInput } from './pacing.ts'
@@ -15,35 +15,7 @@ const OWN_KEYS = ['constraint', 'max_targets', 'min_section_m', 'min_power_w', '
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v))
 
-function obj(v: unknown, field: string): Json {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) {
-    throw new EngineInputError(field, `expected an object, got ${show(v)}`)
-  }
-  return v as Json
-}
-
-function num(o: Json, key: string, path: string, required: boolean): number | undefined {
-  const v = o[key]
-  if (v === undefined) {
-    if (required) throw new EngineInputError(`${path}.${key}`, 'expected a number, got nothing')
-    return undefined
-  }
-  if (typeof v !== 'number' || !Number.isFinite(v)) {
-    throw new EngineInputError(`${path}.${key}`, `expected a number, got ${show(v)}`)
-  }
-  return v
-}
-
-function only(o: Json, path: string, keys: readonly string[]): void {
-  for (const k of Object.keys(o)) {
-    if (!keys.includes(k)) {
-      throw new EngineInputError(
-        `${path}.${k}`,
-        `expected one of ${keys.join(', ')}, got an unknown field`,
-      )
-    }
-  }
-}
+const { obj, numberAt: num, only } = jsonFields(show)
 
 function parseConstraint(v: unknown): PacingConstraint {
   const c = obj(v, 'constraint')
@@ -54,10 +26,10 @@ function parseConstraint(v: unknown): PacingConstraint {
     case 'normalized_power':
     case 'average_power':
       only(c, 'constraint', ['type', 'power_w'])
-      return { type: c.type, powerW: num(c, 'power_w', 'constraint', true)! }
+      return { type: c.type, powerW: num(c, 'power_w', 'constraint', true) }
     case 'work':
       only(c, 'constraint', ['type', 'work_j'])
-      return { type: 'work', workJ: num(c, 'work_j', 'constraint', true)! }
+      return { type: 'work', workJ: num(c, 'work_j', 'constraint', true) }
     default:
       throw new EngineInputError(
         'constraint.type',

@@ -15,6 +15,53 @@ export class EngineInputError extends Error {
   }
 }
 
+type Json = Record<string, unknown>
+
+/** Reads a number field: `required` throws when it is absent. */
+export type NumberAt = {
+  (o: Json, key: string, path: string, required: true): number
+  (o: Json, key: string, path: string, required?: boolean): number | undefined
+}
+
+/**
+ * Readers of a JSON object's fields that name the field in their errors; `describe` says what a
+ * wrong value was (the reader of each JSON form has its own way of showing it).
+ */
+export function jsonFields(describe: (v: unknown) => string): {
+  obj: (v: unknown, field: string) => Json
+  numberAt: NumberAt
+  only: (o: Json, path: string, keys: readonly string[]) => void
+} {
+  function obj(v: unknown, field: string): Json {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+      throw new EngineInputError(field, `expected an object, got ${describe(v)}`)
+    }
+    return v as Json
+  }
+  function numberAt(o: Json, key: string, path: string, required = false): number | undefined {
+    const v = o[key]
+    if (v === undefined) {
+      if (required) throw new EngineInputError(`${path}.${key}`, 'expected a number, got nothing')
+      return undefined
+    }
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new EngineInputError(`${path}.${key}`, `expected a number, got ${describe(v)}`)
+    }
+    return v
+  }
+  function only(o: Json, path: string, keys: readonly string[]): void {
+    for (const k of Object.keys(o)) {
+      if (!keys.includes(k)) {
+        throw new EngineInputError(
+          `${path}.${k}`,
+          `expected one of ${keys.join(', ')}, got an unknown field`,
+        )
+      }
+    }
+  }
+  return { obj, numberAt: numberAt as NumberAt, only }
+}
+
 const show = (v: unknown): string =>
   typeof v === 'number' ? String(v) : v === undefined ? 'nothing' : (JSON.stringify(v) ?? String(v))
 
