@@ -39,24 +39,19 @@ export function coarsen(
       // a segment under a real speed cap (a corner, or the braking before it) stays a piece of
       // its own: the cap must act over its own length, not over a merged 50 m
       const curved = (q: number) => Math.min(vEnv[q]!, vEnv[q + 1]!) < SLOW_CAP_MPS
-      for (; j < i1 && (j === i || (len < targetM && !curved(j) && !curved(i))); j++) {
-        const l = course.length[j]!
+      // adds segment q to the piece
+      const take = (q: number) => {
+        const l = course.length[q]!
         len += l
-        sx += l * Math.sin(course.heading[j]!)
-        sy += l * Math.cos(course.heading[j]!)
-        crr += l * course.crrFactor[j]!
-        radius = Math.min(radius, course.radius[j]!)
+        sx += l * Math.sin(course.heading[q]!)
+        sy += l * Math.cos(course.heading[q]!)
+        crr += l * course.crrFactor[q]!
+        radius = Math.min(radius, course.radius[q]!)
       }
+      for (; j < i1 && (j === i || (len < targetM && !curved(j) && !curved(i))); j++) take(j)
       // a short remainder joins this piece rather than forming a sliver of its own
       if (j < i1 && !curved(i) && course.start[i1]! - course.start[j]! < 0.5 * targetM) {
-        for (; j < i1 && !curved(j); j++) {
-          const l = course.length[j]!
-          len += l
-          sx += l * Math.sin(course.heading[j]!)
-          sy += l * Math.cos(course.heading[j]!)
-          crr += l * course.crrFactor[j]!
-          radius = Math.min(radius, course.radius[j]!)
-        }
+        for (; j < i1 && !curved(j); j++) take(j)
       }
       segs.push({
         lengthM: len,

@@ -14,11 +14,9 @@ import {
   type SimulationResult,
 } from '../sim/simulate.ts'
 
+/** The constraint as asked: under W′ the rider's CP and W′ come from the rider. */
 export type PacingConstraint =
-  | { type: 'w_prime_balance' }
-  | { type: 'normalized_power'; powerW: number }
-  | { type: 'average_power'; powerW: number }
-  | { type: 'work'; workJ: number }
+  { type: 'w_prime_balance' } | Exclude<ConstraintSpec, { type: 'w_prime_balance' }>
 
 export interface Judge {
   model: SimModel

@@ -141,24 +141,19 @@ export function controlPowers(s: PolishSetup, u: Float64Array): Float64Array {
  * [floor_k, hi]. Each variable is scaled by √(its share of the ride's time at x0) so all have
  * similar curvature; under W′ the decision is split as P = CP + a − b (see wbal.ts).
  */
-export function makePolishSetup(o: {
-  model: SimModel
-  v0: number
-  of: Int32Array
-  K: number
-  spec: ConstraintSpec
-  timeScale: number
-  /** starting power of each variable */
-  x0: Float64Array
-  /** lowest power of each variable (stall floor) */
-  floor: Float64Array
-  hi: number
-  /** typical power (scales the variables) */
-  pRef: number
-  ws: Workspace
-  /** per-segment floor under the variables (reduced problems: a target spans many controls) */
-  segmentFloor?: Float64Array | null
-}): { setup: PolishSetup; u0: Float64Array } {
+export function makePolishSetup(
+  o: Pick<PolishSetup, 'model' | 'v0' | 'of' | 'K' | 'spec' | 'timeScale' | 'ws'> & {
+    /** starting power of each variable */
+    x0: Float64Array
+    /** lowest power of each variable (stall floor) */
+    floor: Float64Array
+    hi: number
+    /** typical power (scales the variables) */
+    pRef: number
+    /** per-segment floor under the variables (reduced problems: a target spans many controls) */
+    segmentFloor?: Float64Array | null
+  },
+): { setup: PolishSetup; u0: Float64Array } {
   const { K, spec, ws } = o
   const n = o.model.n
   const p = expandPowers(o.of, o.x0, new Float64Array(n))
