@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { files, type Db } from '@veloptima/db'
-import { visibleTo } from '../repositories/ownership.ts'
+import { findVisible } from '../repositories/ownership.ts'
 
 export type FileRow = typeof files.$inferSelect
 export type NewFileRow = typeof files.$inferInsert
@@ -10,11 +10,7 @@ export async function findVisibleFile(
   uid: string,
   id: string,
 ): Promise<FileRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(files)
-    .where(and(eq(files.id, id), visibleTo(db, files, uid)))
-  return row
+  return findVisible(db, files, uid, id)
 }
 
 export async function findFile(db: Db, id: string): Promise<FileRow | undefined> {

@@ -11,7 +11,7 @@ import {
   type Db,
   type JsonObject,
 } from '@veloptima/db'
-import { visibleTo } from './ownership.ts'
+import { findVisible, findVisibleChild, visibleTo } from './ownership.ts'
 import { ascendingAfter } from './pagination.ts'
 
 export type RunRow = typeof aeroRuns.$inferSelect
@@ -28,11 +28,7 @@ const ofJob = (jobId: string) => sql`${aeroDataBlocks.data}->>'job_id' = ${jobId
 
 /** The whole session if the caller can see it. */
 export async function findSession(db: Db, uid: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(aeroSessions)
-    .where(and(eq(aeroSessions.id, id), visibleTo(db, aeroSessions, uid)))
-  return row
+  return findVisible(db, aeroSessions, uid, id)
 }
 
 export async function sessionById(db: Db, id: string): Promise<SessionRow | undefined> {
@@ -213,12 +209,11 @@ export async function listRuns(
 }
 
 export async function findRun(db: Db, uid: string, id: string) {
-  const [row] = await db
-    .select({ run: aeroRuns })
-    .from(aeroRuns)
-    .innerJoin(aeroSessions, eq(aeroSessions.id, aeroRuns.sessionId))
-    .where(and(eq(aeroRuns.id, id), visibleTo(db, aeroSessions, uid)))
-  return row?.run
+  return findVisibleChild(db, uid, id, {
+    child: aeroRuns,
+    parentKey: aeroRuns.sessionId,
+    parent: aeroSessions,
+  })
 }
 
 export async function insertRun(db: Db, values: typeof aeroRuns.$inferInsert) {
@@ -266,12 +261,11 @@ export async function listBlocks(
 }
 
 export async function findBlock(db: Db, uid: string, id: string) {
-  const [row] = await db
-    .select({ block: aeroDataBlocks })
-    .from(aeroDataBlocks)
-    .innerJoin(aeroSessions, eq(aeroSessions.id, aeroDataBlocks.sessionId))
-    .where(and(eq(aeroDataBlocks.id, id), visibleTo(db, aeroSessions, uid)))
-  return row?.block
+  return findVisibleChild(db, uid, id, {
+    child: aeroDataBlocks,
+    parentKey: aeroDataBlocks.sessionId,
+    parent: aeroSessions,
+  })
 }
 
 export async function insertBlock(db: Db, values: typeof aeroDataBlocks.$inferInsert) {

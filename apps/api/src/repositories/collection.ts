@@ -10,7 +10,7 @@ import {
   teamMembers,
   type Db,
 } from '@veloptima/db'
-import { listScopes, visibleTo, type OwnerCols } from './ownership.ts'
+import { findVisible, listScopes, visibleTo, type OwnerCols } from './ownership.ts'
 import { keyset, type Cursor } from './pagination.ts'
 
 /** A table of owned items (owner.ts in packages/db): id, owner columns, timestamps. */
@@ -166,22 +166,12 @@ export class OwnedCollection<Row extends { id: string }> {
   }
 
   async find(db: Db, uid: string, id: string): Promise<Row | undefined> {
-    const t = this.table
-    const [row] = await db
-      .select()
-      .from(t)
-      .where(and(eq(t.id, id), this.readable(db, uid)))
-    return row as Row | undefined
+    return (await findVisible(db, this.table, uid, id, this.publicRead)) as Row | undefined
   }
 
   /** The item if the caller may change it. */
   async findWritable(db: Db, uid: string, id: string): Promise<Row | undefined> {
-    const t = this.table
-    const [row] = await db
-      .select()
-      .from(t)
-      .where(and(eq(t.id, id), visibleTo(db, t, uid)))
-    return row as Row | undefined
+    return (await findVisible(db, this.table, uid, id)) as Row | undefined
   }
 
   async insert(db: Db, values: Record<string, unknown>): Promise<Row> {

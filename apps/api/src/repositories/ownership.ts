@@ -1,9 +1,12 @@
 import { and, eq, or, sql, type SQL } from 'drizzle-orm'
-import type { PgColumn } from 'drizzle-orm/pg-core'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { teamMembers, type Db } from '@veloptima/db'
 
 /** The two owner columns every owned collection has (owner.ts in packages/db). */
 export type OwnerCols = { ownerUid: PgColumn; ownerTeam: PgColumn }
+
+/** A table of items with an id: owned ones (`OwnerCols`) or the children of an owned item. */
+type TableWithId = PgTable & { id: PgColumn }
 
 /** Who owns an item: a user or a team. */
 export type Owner = { kind: 'user'; uid: string } | { kind: 'team'; teamId: string }
@@ -53,6 +56,41 @@ export function listScopes(
   if (owners.includes(uid)) scopes.push({ kind: 'mine' })
   if (teamIds.length) scopes.push({ kind: 'teams', only: teamIds })
   return scopes
+}
+
+/** Item `id` of an owned table if the caller can see it (or, with `orAlso`, if that holds). */
+export async function findVisible<T extends TableWithId & OwnerCols>(
+  db: Db,
+  table: T,
+  uid: string,
+  id: string,
+  orAlso?: SQL,
+): Promise<T['$inferSelect'] | undefined> {
+  const visible = visibleTo(db, table, uid)
+  const [row] = await db
+    .select()
+    .from(table as PgTable)
+    .where(and(eq(table.id, id), orAlso ? or(visible, orAlso) : visible))
+  return row as T['$inferSelect'] | undefined
+}
+
+/**
+ * Row `id` of a child table (a session's runs and blocks, an optimization's results) if the
+ * caller can see its parent, the owned item that `parentKey` names: children are seen and changed
+ * with their parent.
+ */
+export async function findVisibleChild<C extends TableWithId>(
+  db: Db,
+  uid: string,
+  id: string,
+  of: { child: C; parentKey: PgColumn; parent: TableWithId & OwnerCols },
+): Promise<C['$inferSelect'] | undefined> {
+  const [row] = await db
+    .select({ child: of.child as PgTable })
+    .from(of.child as PgTable)
+    .innerJoin(of.parent as PgTable, eq(of.parent.id, of.parentKey))
+    .where(and(eq(of.child.id, id), visibleTo(db, of.parent, uid)))
+  return row?.child as C['$inferSelect'] | undefined
 }
 
 export async function isMember(db: Db, uid: string, teamId: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, lt } from 'drizzle-orm'
 import { optimizationResults, optimizations, type Db } from '@veloptima/db'
-import { visibleTo } from './ownership.ts'
+import { findVisibleChild, visibleTo } from './ownership.ts'
 
 export type ResultRow = typeof optimizationResults.$inferSelect
 export type ResultSummaryRow = Omit<ResultRow, 'inputs' | 'result'>
@@ -46,12 +46,11 @@ export function listResultsQuery(
 }
 
 export async function findResult(db: Db, uid: string, id: string) {
-  const [row] = await db
-    .select({ r: optimizationResults })
-    .from(optimizationResults)
-    .innerJoin(optimizations, eq(optimizations.id, optimizationResults.optimizationId))
-    .where(and(eq(optimizationResults.id, id), visibleTo(db, optimizations, uid)))
-  return row?.r
+  return findVisibleChild(db, uid, id, {
+    child: optimizationResults,
+    parentKey: optimizationResults.optimizationId,
+    parent: optimizations,
+  })
 }
 
 export async function updateResult(db: Db, id: string, set: { label: string | null }) {
