@@ -197,6 +197,36 @@ function GetReady({ steps }: { steps: ChecklistStep[] }) {
   )
 }
 
+/** The links of an optimization type's card: start a new one, or list those there are. */
+function optimizationLinks(type: 'pacing' | 'equipment') {
+  return [
+    { label: 'Create new', to: `/simulation/optimizations/new?type=${type}` },
+    { label: 'List existing', to: `/simulation/optimizations?type=${type}` },
+  ]
+}
+
+/** What a returning user can work on, one card each. */
+const READY_CARDS = [
+  {
+    icon: <ChartIcon />,
+    title: 'Pacing optimization',
+    text: 'The power plan that gets you to the finish fastest.',
+    links: optimizationLinks('pacing'),
+  },
+  {
+    icon: <GearIcon />,
+    title: 'Equipment optimization',
+    text: 'Which equipment is fastest on your course, and by how much.',
+    links: optimizationLinks('equipment'),
+  },
+  {
+    icon: <WrenchIcon />,
+    title: 'Standalone tools',
+    text: 'Tyre pressure and wheel depth recommendations.',
+    links: [{ label: 'Open tools', to: '/tools' }],
+  },
+]
+
 function Ready({ name }: { name: string | undefined }) {
   const link = 'text-sm font-semibold text-brand-700 hover:text-brand-800'
   return (
@@ -205,39 +235,15 @@ function Ready({ name }: { name: string | undefined }) {
       <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900">You are ready to go</h1>
       <p className="mt-3 text-base text-slate-600">What do you want to work on today?</p>
       <ul className="mt-10 grid gap-6 md:grid-cols-3">
-        <Card
-          icon={<ChartIcon />}
-          title="Pacing optimization"
-          text="The power plan that gets you to the finish fastest."
-        >
-          <Link className={link} to="/simulation/optimizations/new?type=pacing">
-            Create new
-          </Link>
-          <Link className={link} to="/simulation/optimizations?type=pacing">
-            List existing
-          </Link>
-        </Card>
-        <Card
-          icon={<GearIcon />}
-          title="Equipment optimization"
-          text="Which equipment is fastest on your course, and by how much."
-        >
-          <Link className={link} to="/simulation/optimizations/new?type=equipment">
-            Create new
-          </Link>
-          <Link className={link} to="/simulation/optimizations?type=equipment">
-            List existing
-          </Link>
-        </Card>
-        <Card
-          icon={<WrenchIcon />}
-          title="Standalone tools"
-          text="Tyre pressure and wheel depth recommendations."
-        >
-          <Link className={link} to="/tools">
-            Open tools
-          </Link>
-        </Card>
+        {READY_CARDS.map((card) => (
+          <Card key={card.title} icon={card.icon} title={card.title} text={card.text}>
+            {card.links.map((l) => (
+              <Link key={l.to} className={link} to={l.to}>
+                {l.label}
+              </Link>
+            ))}
+          </Card>
+        ))}
       </ul>
     </Section>
   )
