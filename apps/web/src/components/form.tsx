@@ -210,10 +210,36 @@ export function CheckboxField({
         onChange={(e) => onChange(e.target.checked)}
         className="size-4 rounded border-slate-300 text-brand-600 focus:ring-brand-600"
       />
-      <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        {label}
-      </label>
+      <FieldLabel htmlFor={id}>{label}</FieldLabel>
     </div>
+  )
+}
+
+/** The label of a form's own control (the control carries `id` = `htmlFor`). */
+export function FieldLabel({ htmlFor, children }: { htmlFor: string; children: ReactNode }) {
+  return (
+    <label htmlFor={htmlFor} className="text-sm font-medium text-slate-700">
+      {children}
+    </label>
+  )
+}
+
+/** A form's error message (an alert), nothing without one; `className` spaces it. */
+export function FormError({
+  message,
+  className,
+}: {
+  message: ReactNode | undefined
+  className?: string
+}) {
+  if (!message) return null
+  return (
+    <p
+      role="alert"
+      className={className ? `${className} text-sm text-red-700` : 'text-sm text-red-700'}
+    >
+      {message}
+    </p>
   )
 }
 

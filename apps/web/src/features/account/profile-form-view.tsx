@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import type { Page, RiderProfile, RiderSetup } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
+import { FieldLabel } from '../../components/form.tsx'
 import { api, ApiError } from '../../lib/api-client.ts'
 import { useUnits } from '../../lib/units.ts'
 import {
@@ -67,9 +68,7 @@ export function ProfileForm({
     inputMode: 'decimal' | 'text' = 'decimal',
   ) => (
     <div>
-      <label htmlFor={`profile-${name}`} className="text-sm font-medium text-slate-700">
-        {label}
-      </label>
+      <FieldLabel htmlFor={`profile-${name}`}>{label}</FieldLabel>
       <input
         id={`profile-${name}`}
         inputMode={inputMode}

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import type { TeamMember } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
+import { FieldLabel } from '../../components/form.tsx'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { deletionSummary, roleLabels } from './team-rules.ts'
 import { useTeamActions, useTeamContents } from './teams-api.ts'
@@ -29,9 +30,7 @@ export function DangerSection({
     <Section title="Ownership and deletion" id="danger">
       <div className="flex flex-wrap items-end gap-3">
         <div className="min-w-64">
-          <label htmlFor="transfer-to" className="text-sm font-medium text-slate-700">
-            Hand the team over to
-          </label>
+          <FieldLabel htmlFor="transfer-to">Hand the team over to</FieldLabel>
           <select
             id="transfer-to"
             value={to}

@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import { invitationCreateSchema, type InvitationCreated, type TeamRole } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
+import { FieldLabel, FormError } from '../../components/form.tsx'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { formatDay } from '../../lib/dates.ts'
 import { invitableRoles, roleLabels } from './team-rules.ts'
@@ -39,9 +40,7 @@ export function InvitationsSection({ teamId, role }: { teamId: string; role: Tea
     <Section title="Invite people" id="invitations">
       <form onSubmit={handleSubmit(submit)} className="flex flex-wrap items-end gap-3">
         <div className="min-w-64 grow">
-          <label htmlFor="invite-email" className="text-sm font-medium text-slate-700">
-            E-mail address
-          </label>
+          <FieldLabel htmlFor="invite-email">E-mail address</FieldLabel>
           <input
             id="invite-email"
             type="email"
@@ -52,9 +51,7 @@ export function InvitationsSection({ teamId, role }: { teamId: string; role: Tea
           />
         </div>
         <div>
-          <label htmlFor="invite-role" className="text-sm font-medium text-slate-700">
-            Role
-          </label>
+          <FieldLabel htmlFor="invite-role">Role</FieldLabel>
           <select id="invite-role" className={`mt-1 ${inputClass} pr-8`} {...register('role')}>
             {invitableRoles(role).map((r) => (
               <option key={r} value={r}>
@@ -67,11 +64,7 @@ export function InvitationsSection({ teamId, role }: { teamId: string; role: Tea
           Send invitation
         </button>
       </form>
-      {formState.errors.email && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {formState.errors.email.message}
-        </p>
-      )}
+      <FormError message={formState.errors.email?.message} className="mt-2" />
       <ErrorText error={actions.invite.error} />
       {created && (
         <div className="mt-4 rounded-xl bg-slate-50 p-4 text-sm" role="status">

@@ -14,6 +14,7 @@ import { ErrorText, inputClass } from './team-ui.tsx'
 import { DangerSection } from './team-danger.tsx'
 import { InvitationsSection } from './team-invitations.tsx'
 import { MembersSection } from './team-members.tsx'
+import { FieldLabel, FormError } from '../../components/form.tsx'
 
 /** /account/teams/:teamId: the team's name, members and roles, invitations, hand-over, delete. */
 export function TeamPage() {
@@ -74,9 +75,7 @@ function TeamHeader({ teamId, name, role }: { teamId: string; name: string; role
       {editing ? (
         <form onSubmit={handleSubmit(submit)} className="flex max-w-lg flex-wrap items-end gap-3">
           <div className="grow">
-            <label htmlFor="team-name" className="text-sm font-medium text-slate-700">
-              Team name
-            </label>
+            <FieldLabel htmlFor="team-name">Team name</FieldLabel>
             <input
               id="team-name"
               maxLength={100}
@@ -112,11 +111,7 @@ function TeamHeader({ teamId, name, role }: { teamId: string; name: string; role
           )}
         </div>
       )}
-      {formState.errors.name && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {formState.errors.name.message}
-        </p>
-      )}
+      <FormError message={formState.errors.name?.message} className="mt-2" />
       <ErrorText error={rename.error} />
     </header>
   )

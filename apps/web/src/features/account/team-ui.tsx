@@ -1,5 +1,6 @@
 // Building blocks shared by the team page's sections.
 import type { ReactNode } from 'react'
+import { FormError } from '../../components/form.tsx'
 
 export const dangerButton =
   'inline-flex items-center justify-center gap-2 rounded-lg bg-white px-4 py-2.5 text-sm font-semibold text-red-700 ring-1 ring-red-300 ring-inset transition hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-60'
@@ -30,10 +31,5 @@ export function Section({
 }
 
 export function ErrorText({ error }: { error: Error | null }) {
-  if (!error) return null
-  return (
-    <p role="alert" className="mt-2 text-sm text-red-700">
-      {error.message}
-    </p>
-  )
+  return <FormError message={error?.message} className="mt-2" />
 }

@@ -8,6 +8,7 @@ import { PageSpinner } from '../../components/spinner.tsx'
 import { useMyTeams, usePatchUser, useUserDoc } from '../../lib/user.ts'
 import { roleLabels } from './team-rules.ts'
 import { useCreateTeam } from './teams-api.ts'
+import { FieldLabel, FormError } from '../../components/form.tsx'
 
 const inputClass =
   'block w-full rounded-lg border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600'
@@ -56,9 +57,7 @@ export function TeamsCard() {
         ) : (
           <>
             <div className="max-w-sm">
-              <label htmlFor="current-team" className="text-sm font-medium text-slate-700">
-                Work in
-              </label>
+              <FieldLabel htmlFor="current-team">Work in</FieldLabel>
               <select
                 id="current-team"
                 value={userDoc.data?.current_team ?? ''}
@@ -102,9 +101,7 @@ export function TeamsCard() {
         )}
         <form onSubmit={handleSubmit(submit)} className="flex max-w-lg flex-wrap items-end gap-3">
           <div className="grow">
-            <label htmlFor="new-team" className="text-sm font-medium text-slate-700">
-              New team
-            </label>
+            <FieldLabel htmlFor="new-team">New team</FieldLabel>
             <input
               id="new-team"
               required
@@ -118,16 +115,8 @@ export function TeamsCard() {
             Create team
           </button>
         </form>
-        {formState.errors.name && (
-          <p role="alert" className="text-sm text-red-700">
-            {formState.errors.name.message}
-          </p>
-        )}
-        {create.isError && (
-          <p role="alert" className="text-sm text-red-700">
-            {create.error.message}
-          </p>
-        )}
+        <FormError message={formState.errors.name?.message} />
+        <FormError message={create.error?.message} />
       </div>
     </section>
   )

@@ -5,6 +5,7 @@ import { useForm, useWatch } from 'react-hook-form'
 import { useLocation } from 'react-router'
 import { feedbackFormSchema, type FeedbackForm } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
+import { FieldLabel, FormError } from '../../components/form.tsx'
 import { CloseIcon } from '../../components/icons.tsx'
 import { api, ApiError } from '../../lib/api-client.ts'
 
@@ -127,9 +128,7 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
         </div>
       </fieldset>
       <div>
-        <label htmlFor="feedback-text" className="text-sm font-medium text-slate-700">
-          Your feedback
-        </label>
+        <FieldLabel htmlFor="feedback-text">Your feedback</FieldLabel>
         <textarea
           id="feedback-text"
           rows={5}
@@ -138,11 +137,7 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
           placeholder="What works, what is missing, what got in your way?"
         />
       </div>
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <button type="submit" disabled={state === 'sending'} className={buttonClass.primary}>
         {state === 'sending' ? 'Sending…' : 'Send feedback'}
       </button>
