@@ -6,6 +6,7 @@ import { FormProvider, type FieldErrors, type FieldPath } from 'react-hook-form'
 import { Link, useNavigate } from 'react-router'
 import { pacingGaps, type RiderSetupForm } from '@veloptima/contracts'
 import { api, ApiError } from '../../../../lib/api-client.ts'
+import { firstMessage } from '../../../../lib/form-errors.ts'
 import { OwnerSelect, useNewItemOwner } from '../../../../components/owner-control.tsx'
 import { Button, OutcomeLine, Page, PageHeader, type Outcome } from '../ui.tsx'
 import { PrefillSummary } from '../setup-prefill.tsx'
@@ -17,18 +18,6 @@ import { RiderCard } from './rider-card.tsx'
 import { fieldErrorsOf } from './schema.ts'
 import { TyresCard } from './tyres-card.tsx'
 import { useRiderForm } from './use-rider-form.ts'
-
-/** The first message of the form's errors, in the order the schema found them (the form's). */
-function firstMessage(errors: unknown): string | undefined {
-  if (!errors || typeof errors !== 'object') return undefined
-  const own = (errors as { message?: unknown }).message
-  if (typeof own === 'string') return own
-  for (const value of Object.values(errors)) {
-    const found = firstMessage(value)
-    if (found) return found
-  }
-  return undefined
-}
 
 export function RiderForm({
   setup,
