@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { openDatabase } from '@veloptima/db'
 import { buildApp } from './app.ts'
 import { seedSampleCourses } from './routes/imports/samples.ts'
-import { ConfigError, loadConfig, type Config } from './config.ts'
+import type { Config } from './config.ts'
+import { runEntry } from './entry.ts'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, startEmbeddedIdp } from './idp/index.ts'
 import { loadSessionTokens } from './services/session-token.ts'
 
@@ -29,21 +30,11 @@ export async function startServer(config: Config) {
   return { app, database, idp, close }
 }
 
-async function main() {
-  let config: Config
-  try {
-    config = loadConfig()
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message)
-      process.exit(2)
-    }
-    throw error
-  }
-  const server = await startServer(config)
-  const where = config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`
-  console.log(
-    [
+runEntry(import.meta.url, {
+  start: startServer,
+  banner: (config, server) => {
+    const where = config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`
+    return [
       '',
       `  Veloptima is running at ${config.publicUrl}`,
       `  Database: ${where}`,
@@ -55,20 +46,7 @@ async function main() {
         : [`  Identity provider: ${config.AUTH_DOMAIN}`]),
       '  Press Ctrl-C to stop.',
       '',
-    ].join('\n'),
-  )
-  const stop = async (signal: string) => {
-    console.log(`\n${signal}: stopping Veloptima…`)
-    await server.close()
-    process.exit(0)
-  }
-  process.once('SIGINT', () => void stop('SIGINT'))
-  process.once('SIGTERM', () => void stop('SIGTERM'))
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  })
-}
+    ].join('\n')
+  },
+  stopping: (signal) => `\n${signal}: stopping Veloptima…`,
+})

@@ -6,7 +6,8 @@
 import { createServer, type Server } from 'node:http'
 import { openDatabase } from '@veloptima/db'
 import { buildApp } from './app.ts'
-import { ConfigError, loadConfig, type Config } from './config.ts'
+import { ConfigError, type Config } from './config.ts'
+import { runEntry } from './entry.ts'
 import { checkReadiness, type Readiness } from './routes/health/readiness.ts'
 import { loadSessionTokens } from './services/session-token.ts'
 
@@ -80,42 +81,9 @@ function listenHealth(config: Config, ready: () => Promise<Readiness>): Promise<
   })
 }
 
-async function main() {
-  let config: Config
-  try {
-    config = loadConfig()
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message)
-      process.exit(2)
-    }
-    throw error
-  }
-  let worker: Awaited<ReturnType<typeof startWorker>>
-  try {
-    worker = await startWorker(config)
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message)
-      process.exit(2)
-    }
-    throw error
-  }
-  console.log(
+runEntry(import.meta.url, {
+  start: (config) => startWorker(config),
+  banner: (config) =>
     `Veloptima worker: ${config.JOB_WORKERS} job threads; health on http://${config.BIND_ADDRESS}:${config.WORKER_PORT}/health`,
-  )
-  const stop = async (signal: string) => {
-    console.log(`${signal}: stopping the worker…`)
-    await worker.close()
-    process.exit(0)
-  }
-  process.once('SIGINT', () => void stop('SIGINT'))
-  process.once('SIGTERM', () => void stop('SIGTERM'))
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  })
-}
+  stopping: (signal) => `${signal}: stopping the worker…`,
+})
