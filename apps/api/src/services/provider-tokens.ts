@@ -42,6 +42,29 @@ const fail = (code: string, message: string): never => {
   throw new TokenCheckError(code, message)
 }
 
+/**
+ * A claim that must be a non-empty string (else `missing-<rule>`, "must be a string present …"
+ * and `when`) equal to `expected` (else `<rule>-mismatch`, "expected …, found …").
+ */
+function mustEqual(
+  claims: Record<string, unknown>,
+  of: { claim: string; name: string; rule: string },
+  expected: string,
+  when = '',
+) {
+  const value = claims[of.claim]
+  const what = `${of.name} (${of.claim}) claim`
+  if (typeof value !== 'string' || !value) {
+    fail(`missing-${of.rule}`, `${what} must be a string present in the ID token${when}`)
+  }
+  if (value !== expected) {
+    fail(
+      `${of.rule}-mismatch`,
+      `${what} mismatch in the ID token; expected "${expected}", found "${String(value)}"`,
+    )
+  }
+}
+
 /** Applies every claim rule of §5 to a decoded ID token; throws the first failure. */
 export function checkIdTokenClaims(
   header: { alg?: string | undefined },
@@ -56,15 +79,7 @@ export function checkIdTokenClaims(
       `Signature algorithm of "${header.alg}" is not supported. Expected the ID token to be signed with "RS256".`,
     )
   }
-  if (typeof claims.iss !== 'string' || !claims.iss) {
-    fail('missing-issuer', 'Issuer (iss) claim must be a string present in the ID token')
-  }
-  if (claims.iss !== options.issuer) {
-    fail(
-      'issuer-mismatch',
-      `Issuer (iss) claim mismatch in the ID token; expected "${options.issuer}", found "${claims.iss}"`,
-    )
-  }
+  mustEqual(claims, { claim: 'iss', name: 'Issuer', rule: 'issuer' }, options.issuer)
   if (typeof claims.sub !== 'string' || !claims.sub) {
     fail('missing-subject', 'Subject (sub) claim must be a string present in the ID token')
   }
@@ -83,18 +98,8 @@ export function checkIdTokenClaims(
       )
     }
     if (aud.length > 1) {
-      if (typeof claims.azp !== 'string' || !claims.azp) {
-        fail(
-          'missing-authorized-party',
-          'Authorized Party (azp) claim must be a string present in the ID token when Audience (aud) claim has multiple values',
-        )
-      }
-      if (claims.azp !== options.clientId) {
-        fail(
-          'authorized-party-mismatch',
-          `Authorized Party (azp) claim mismatch in the ID token; expected "${options.clientId}", found "${claims.azp}"`,
-        )
-      }
+      const azp = { claim: 'azp', name: 'Authorized Party', rule: 'authorized-party' }
+      mustEqual(claims, azp, options.clientId, ' when Audience (aud) claim has multiple values')
     }
   } else if (aud !== options.clientId) {
     fail(
@@ -103,15 +108,7 @@ export function checkIdTokenClaims(
     )
   }
   if (options.nonce !== undefined) {
-    if (typeof claims.nonce !== 'string' || !claims.nonce) {
-      fail('missing-nonce', 'Nonce (nonce) claim must be a string present in the ID token')
-    }
-    if (claims.nonce !== options.nonce) {
-      fail(
-        'nonce-mismatch',
-        `Nonce (nonce) claim mismatch in the ID token; expected "${options.nonce}", found "${claims.nonce}"`,
-      )
-    }
+    mustEqual(claims, { claim: 'nonce', name: 'Nonce', rule: 'nonce' }, options.nonce)
   }
   if (options.maxAge !== undefined && typeof claims.auth_time !== 'number') {
     fail(
@@ -152,31 +149,10 @@ export function checkIdTokenClaims(
   const org = options.organization?.trim()
   if (org) {
     if (org.startsWith('org_')) {
-      if (typeof claims.org_id !== 'string' || !claims.org_id) {
-        fail(
-          'missing-organization-id',
-          'Organization ID (org_id) claim must be a string present in the ID token',
-        )
-      }
-      if (claims.org_id !== org) {
-        fail(
-          'organization-id-mismatch',
-          `Organization ID (org_id) claim mismatch in the ID token; expected "${org}", found "${claims.org_id}"`,
-        )
-      }
+      mustEqual(claims, { claim: 'org_id', name: 'Organization ID', rule: 'organization-id' }, org)
     } else {
-      if (typeof claims.org_name !== 'string' || !claims.org_name) {
-        fail(
-          'missing-organization-name',
-          'Organization Name (org_name) claim must be a string present in the ID token',
-        )
-      }
-      if (claims.org_name !== org.toLowerCase()) {
-        fail(
-          'organization-name-mismatch',
-          `Organization Name (org_name) claim mismatch in the ID token; expected "${org.toLowerCase()}", found "${claims.org_name}"`,
-        )
-      }
+      const orgName = { claim: 'org_name', name: 'Organization Name', rule: 'organization-name' }
+      mustEqual(claims, orgName, org.toLowerCase())
     }
   }
 }
