@@ -13,6 +13,10 @@ export function retryServerErrors(failures: number, error: Error): boolean {
   return failures < 1
 }
 
+/** A read of the API under `queryKey`, tried again on server errors only (retryServerErrors). */
+export const apiRead = <T, K extends readonly unknown[]>(queryKey: K, queryFn: () => Promise<T>) =>
+  queryOptions({ queryKey, queryFn, retry: retryServerErrors })
+
 /** The maps' tile server (null: none configured): read with the public configuration, once a page. */
 export const mapTileQuery = () =>
   queryOptions({

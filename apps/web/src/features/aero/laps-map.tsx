@@ -5,13 +5,13 @@ import { useQuery } from '@tanstack/react-query'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
 import type { RunBlock } from './api.ts'
-import { mapTilesQuery } from './lib/queries.ts'
+import { mapTileQuery } from '../../lib/query.ts'
 
 const COLORS = ['#ea580c', '#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04', '#db2777']
 
 export function LapsMap({ runs }: { runs: RunBlock[] }) {
   const el = useRef<HTMLDivElement>(null)
-  const tiles = useQuery(mapTilesQuery()).data
+  const tiles = useQuery(mapTileQuery()).data
   const tracks = useMemo(() => runs.filter((r) => r.data.track && r.data.track.length > 1), [runs])
   useEffect(() => {
     if (!el.current || tiles === undefined || tracks.length === 0) return

@@ -4,39 +4,22 @@
 import { queryOptions } from '@tanstack/react-query'
 import type { AeroRun, AeroSession, Device, Page } from '@veloptima/contracts'
 import { api } from '../../../lib/api-client.ts'
-import { mapTileUrl } from '../../../lib/public-config.ts'
-import { retryServerErrors } from '../../../lib/query.ts'
+import { apiRead, retryServerErrors } from '../../../lib/query.ts'
 import { aeroApi } from '../api.ts'
 
 const session = (id: string) => `/api/aero-sessions/${encodeURIComponent(id)}`
 
 export const sessionListQuery = () =>
-  queryOptions({
-    queryKey: ['aero-sessions'],
-    queryFn: () => api<Page<AeroSession>>('/api/aero-sessions?limit=200'),
-    retry: retryServerErrors,
-  })
+  apiRead(['aero-sessions'], () => api<Page<AeroSession>>('/api/aero-sessions?limit=200'))
 
 export const sessionQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['aero-session', id],
-    queryFn: () => api<AeroSession>(session(id)),
-    retry: retryServerErrors,
-  })
+  apiRead(['aero-session', id], () => api<AeroSession>(session(id)))
 
 export const sessionRunsQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['aero-runs', id],
-    queryFn: () => api<Page<AeroRun>>(`${session(id)}/runs?limit=200`),
-    retry: retryServerErrors,
-  })
+  apiRead(['aero-runs', id], () => api<Page<AeroRun>>(`${session(id)}/runs?limit=200`))
 
 export const sessionFilesQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['aero-files', id],
-    queryFn: () => aeroApi.files(id),
-    retry: retryServerErrors,
-  })
+  apiRead(['aero-files', id], () => aeroApi.files(id))
 
 /** The session's analysis versions, read every second while one is queued or running. */
 export const sessionVersionsQuery = (id: string) =>
@@ -52,11 +35,7 @@ export const sessionVersionsQuery = (id: string) =>
 
 /** The latest succeeded analysis with its run and window blocks. */
 export const latestAnalysisQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['aero-latest', id],
-    queryFn: () => aeroApi.version(id, 'latest'),
-    retry: retryServerErrors,
-  })
+  apiRead(['aero-latest', id], () => aeroApi.version(id, 'latest'))
 
 /** What a change to the session's files or runs makes stale. */
 export const sessionReadKeys = (id: string) => [
@@ -67,23 +46,7 @@ export const sessionReadKeys = (id: string) => [
 ]
 
 export const deviceListQuery = () =>
-  queryOptions({
-    queryKey: ['devices'],
-    queryFn: () => api<Page<Device>>('/api/devices?limit=200'),
-    retry: retryServerErrors,
-  })
+  apiRead(['devices'], () => api<Page<Device>>('/api/devices?limit=200'))
 
 export const deviceQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['device', id],
-    queryFn: () => api<Device>(`/api/devices/${encodeURIComponent(id)}`),
-    retry: retryServerErrors,
-  })
-
-/** The configured map tile URL, null when there is none (read once per page). */
-export const mapTilesQuery = () =>
-  queryOptions({
-    queryKey: ['public-config', 'map-tile-url'],
-    queryFn: mapTileUrl,
-    staleTime: Infinity,
-  })
+  apiRead(['device', id], () => api<Device>(`/api/devices/${encodeURIComponent(id)}`))
