@@ -3,31 +3,20 @@ import { Navigate, type RouteObject } from 'react-router'
 
 const pages = () => import('./pages.tsx')
 
+/** A page of the aero area at `path`, named `crumb` in the breadcrumbs, loaded when first opened. */
+function lazyPage(path: string, crumb: string, page: keyof Awaited<ReturnType<typeof pages>>) {
+  return {
+    path,
+    handle: { crumb },
+    lazy: () => pages().then((m) => ({ Component: m[page] })),
+  } satisfies RouteObject
+}
+
 export const aeroRoutes: RouteObject[] = [
   { index: true, element: <Navigate replace to="sessions" /> },
-  {
-    path: 'sessions',
-    handle: { crumb: 'Sessions' },
-    lazy: () => pages().then((m) => ({ Component: m.SessionsPage })),
-  },
-  {
-    path: 'sessions/v5/:id',
-    handle: { crumb: 'Session' },
-    lazy: () => pages().then((m) => ({ Component: m.SessionV5Page })),
-  },
-  {
-    path: 'sessions/v6/:id',
-    handle: { crumb: 'Session' },
-    lazy: () => pages().then((m) => ({ Component: m.SessionV6Page })),
-  },
-  {
-    path: 'devices',
-    handle: { crumb: 'Devices' },
-    lazy: () => pages().then((m) => ({ Component: m.DevicesPage })),
-  },
-  {
-    path: 'devices/:id',
-    handle: { crumb: 'Device' },
-    lazy: () => pages().then((m) => ({ Component: m.DevicePage })),
-  },
+  lazyPage('sessions', 'Sessions', 'SessionsPage'),
+  lazyPage('sessions/v5/:id', 'Session', 'SessionV5Page'),
+  lazyPage('sessions/v6/:id', 'Session', 'SessionV6Page'),
+  lazyPage('devices', 'Devices', 'DevicesPage'),
+  lazyPage('devices/:id', 'Device', 'DevicePage'),
 ]
