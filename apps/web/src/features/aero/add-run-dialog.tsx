@@ -75,6 +75,12 @@ export function runPlace(v: AeroRunForm, files: AeroSourceFile[]) {
   return { where, rangeError }
 }
 
+/** The two ends of a run's time range, typed as clock times of its file. */
+const RANGE_ENDS = [
+  { key: 'from', label: 'From', placeholder: '2:30' },
+  { key: 'to', label: 'To', placeholder: '7:45' },
+] as const
+
 /** The part of the data a run is: a time range of one file, or one of the laps. */
 function RunPlaceFields({
   form,
@@ -124,22 +130,17 @@ function RunPlaceFields({
               options={files.map((f, i) => ({ value: String(i), label: f.name }))}
             />
           </div>
-          <Field
-            label="From"
-            unit="m:ss"
-            inputMode="text"
-            value={v.from}
-            placeholder="2:30"
-            onChange={(x) => set('from', x)}
-          />
-          <Field
-            label="To"
-            unit="m:ss"
-            inputMode="text"
-            value={v.to}
-            placeholder="7:45"
-            onChange={(x) => set('to', x)}
-          />
+          {RANGE_ENDS.map((end) => (
+            <Field
+              key={end.key}
+              label={end.label}
+              unit="m:ss"
+              inputMode="text"
+              value={v[end.key]}
+              placeholder={end.placeholder}
+              onChange={(x) => set(end.key, x)}
+            />
+          ))}
           {rangeError ? <p className="col-span-2 text-xs text-red-700">{rangeError}</p> : null}
         </div>
       ) : (

@@ -209,6 +209,16 @@ function NewSession() {
     defaultValues: { name: '', location: '', format: 'v6' },
   })
   const { name, location, format } = useWatch({ control })
+  const texts = { name, location }
+  const textField = (key: keyof typeof texts, label: string) => (
+    <Field
+      label={label}
+      value={texts[key] ?? ''}
+      onChange={(v) => setValue(key, v)}
+      error={formState.errors[key]?.message}
+      inputMode="text"
+    />
+  )
   const [owner, setOwner, teams] = useNewItemOwner()
   const create = useMutation({
     mutationFn: (body: z.output<typeof newSessionFormSchema>) =>
@@ -231,20 +241,8 @@ function NewSession() {
         className="grid gap-4 sm:grid-cols-3 sm:items-end"
         onSubmit={handleSubmit((body) => create.mutate(body))}
       >
-        <Field
-          label="Session name"
-          value={name ?? ''}
-          onChange={(v) => setValue('name', v)}
-          error={formState.errors.name?.message}
-          inputMode="text"
-        />
-        <Field
-          label="Location"
-          value={location ?? ''}
-          onChange={(v) => setValue('location', v)}
-          error={formState.errors.location?.message}
-          inputMode="text"
-        />
+        {textField('name', 'Session name')}
+        {textField('location', 'Location')}
         <Select
           label="Format"
           value={format ?? 'v6'}
