@@ -187,6 +187,11 @@ export function Select<T extends string>({
   )
 }
 
+/** A Select's options from their labels by value, in the order written. */
+export function optionsOf<T extends string>(labels: Record<T, string>) {
+  return (Object.entries(labels) as [T, string][]).map(([value, label]) => ({ value, label }))
+}
+
 /** A labelled checkbox, aligned with the inputs of a form grid. */
 export function CheckboxField({
   label,

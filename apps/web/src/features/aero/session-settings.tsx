@@ -15,7 +15,7 @@ import {
   useUnits,
   type UnitSystem,
 } from '../../lib/units.ts'
-import { Field, fieldBinder, Select } from '../../components/form.tsx'
+import { Field, fieldBinder, optionsOf, Select } from '../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 import { aeroApi, errorText } from './api.ts'
 import { Alert } from './session-parts.tsx'
@@ -35,6 +35,21 @@ type SettingsForm = {
   refPower: string
   calibration: string
   method: 'auto' | 've' | 'direct'
+}
+
+/** The form's choices and the options of each. */
+const CHOICES = {
+  crrMode: optionsOf({ fit: 'Fit Crr from the data', fixed: 'Fixed Crr' }),
+  airMode: optionsOf({
+    file: 'From the file (sensor, else altitude)',
+    density: 'Given density',
+    weather: 'From temperature, pressure, humidity',
+  }),
+  method: optionsOf({
+    auto: 'Direct where air speed exists, else VE',
+    ve: 'Virtual elevation (Chung)',
+    direct: 'Direct (air speed)',
+  }),
 }
 
 const fToC = (f: number) => ((f - 32) * 5) / 9
@@ -162,6 +177,12 @@ export function SettingsCard({
   const set = <K extends keyof SettingsForm>(k: K, v: SettingsForm[K]) =>
     setValue(k, v as PathValue<SettingsForm, K>)
   const bind = fieldBinder(form, set, errors)
+  /** A choice's Select props: its value, its onChange and its options. */
+  const choose = <K extends keyof typeof CHOICES>(k: K) => ({
+    value: form[k],
+    onChange: (v: SettingsForm[K]) => set(k, v),
+    options: CHOICES[k],
+  })
   const save = useMutation({
     mutationFn: async (settings: AeroAnalysisSettings) => {
       const environment = { ...session.environment, ...settings }
@@ -214,15 +235,7 @@ export function SettingsCard({
               unit={unitLabel('mass', system)}
               {...bind('mass')}
             />
-            <Select
-              label="Rolling resistance"
-              value={form.crrMode}
-              onChange={(v) => set('crrMode', v)}
-              options={[
-                { value: 'fit', label: 'Fit Crr from the data' },
-                { value: 'fixed', label: 'Fixed Crr' },
-              ]}
-            />
+            <Select label="Rolling resistance" {...choose('crrMode')} />
             {form.crrMode === 'fixed' ? <Field label="Crr" {...bind('crr')} /> : <div />}
             <Field
               label="Drivetrain efficiency"
@@ -230,26 +243,8 @@ export function SettingsCard({
               {...bind('eta')}
               hint="97.6 % for crank power; 100 % for a hub"
             />
-            <Select
-              label="Air density"
-              value={form.airMode}
-              onChange={(v) => set('airMode', v)}
-              options={[
-                { value: 'file', label: 'From the file (sensor, else altitude)' },
-                { value: 'density', label: 'Given density' },
-                { value: 'weather', label: 'From temperature, pressure, humidity' },
-              ]}
-            />
-            <Select
-              label="Method"
-              value={form.method}
-              onChange={(v) => set('method', v)}
-              options={[
-                { value: 'auto', label: 'Direct where air speed exists, else VE' },
-                { value: 've', label: 'Virtual elevation (Chung)' },
-                { value: 'direct', label: 'Direct (air speed)' },
-              ]}
-            />
+            <Select label="Air density" {...choose('airMode')} />
+            <Select label="Method" {...choose('method')} />
             {form.airMode === 'density' ? (
               <Field label="Air density" unit="kg/m³" {...bind('density')} />
             ) : null}

@@ -1,5 +1,5 @@
 import { ToolInputError } from '@veloptima/engine'
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 
 /** What a calculator shows under its form: its result, or why there is none. */
 export type ToolOutcome<T> = { result?: T; error?: string }
@@ -25,6 +25,23 @@ export function solveTool<T>(compute: () => T, labels: Record<string, string>): 
     if (e instanceof ToolInputError) return { error: describeInputError(e, labels) }
     throw e
   }
+}
+
+/**
+ * A calculator's choices, kept together: `choose(key)` gives a Select its value, its onChange and
+ * its options (`options[key]`).
+ */
+export function useChoices<C extends Record<string, string>>(
+  options: { [K in keyof C]: readonly { value: C[K]; label: string }[] },
+  initial: NoInfer<C>,
+) {
+  const [choices, setChoices] = useState<C>(initial)
+  const choose = <K extends keyof C>(key: K) => ({
+    value: choices[key],
+    onChange: (value: C[K]) => setChoices((c) => ({ ...c, [key]: value })),
+    options: options[key],
+  })
+  return [choices, choose] as const
 }
 
 /** A calculator's inputs: two columns, recomputed as the user types (never submitted). */

@@ -10,7 +10,7 @@ import {
   type WidthKind,
 } from '@veloptima/engine'
 import { formatQuantity, PA_PER_PSI, useUnits, type UnitSystem } from '../../../lib/units.ts'
-import { CheckboxField, NumberField, Select } from '../../../components/form.tsx'
+import { CheckboxField, NumberField, optionsOf, Select } from '../../../components/form.tsx'
 import { millimetres, percent, pressure, quantity } from '../../../components/quantity.ts'
 import { useQuantityField } from '../../../components/use-quantity-field.ts'
 import { formatPressure, formatPressureOther } from '../lib/display.ts'
@@ -23,6 +23,7 @@ import {
   ToolCard,
   ToolForm,
   ToolResult,
+  useChoices,
   Warnings,
   type ToolOutcome,
 } from './fields.tsx'
@@ -90,32 +91,28 @@ const tyreText: Record<TyreType, string> = {
   hookless: 'hookless rim',
 }
 
-const BIKE_TYPES = [
-  { value: 'road', label: 'Road' },
-  { value: 'tt', label: 'Time trial' },
-  { value: 'gravel', label: 'Gravel' },
-] as const
+/** The calculator's choices and the options of each. */
+const TYRE_CHOICES = {
+  bikeType: optionsOf<BikeType>({ road: 'Road', tt: 'Time trial', gravel: 'Gravel' }),
+  widthKind: optionsOf<WidthKind>({
+    labelled: 'As printed on the tyre',
+    measured: 'Measured on the rim',
+  }),
+  tyreType: optionsOf<TyreType>({
+    tube: 'Inner tube',
+    tubeless: 'Tubeless, hooked rim',
+    hookless: 'Tubeless, hookless rim',
+  }),
+  surface: optionsOf<Surface>({
+    smooth: 'Smooth tarmac',
+    normal: 'Normal roads',
+    rough: 'Rough roads',
+    gravel: 'Gravel',
+  }),
+}
 
 /** The typical share on the front wheel of each bike type, in per cent. */
 const FRONT_SHARE: Record<BikeType, string> = { road: '40', tt: '42', gravel: '38' }
-
-const WIDTH_KINDS = [
-  { value: 'labelled', label: 'As printed on the tyre' },
-  { value: 'measured', label: 'Measured on the rim' },
-] as const
-
-const TYRE_TYPES = [
-  { value: 'tube', label: 'Inner tube' },
-  { value: 'tubeless', label: 'Tubeless, hooked rim' },
-  { value: 'hookless', label: 'Tubeless, hookless rim' },
-] as const
-
-const SURFACES = [
-  { value: 'smooth', label: 'Smooth tarmac' },
-  { value: 'normal', label: 'Normal roads' },
-  { value: 'rough', label: 'Rough roads' },
-  { value: 'gravel', label: 'Gravel' },
-] as const
 
 type TyreFields = Record<
   'rider' | 'bike' | 'share' | 'width' | 'rim' | 'speed' | 'tyreMin' | 'tyreMax',
@@ -250,12 +247,14 @@ export function TyrePressureCalculator() {
     tyreMin: useQuantityField(pressure, undefined, true),
     tyreMax: useQuantityField(pressure, undefined, true),
   }
-  const [bikeType, setBikeType] = useState<BikeType>('road')
-  const [widthKind, setWidthKind] = useState<WidthKind>('labelled')
-  const [tyreType, setTyreType] = useState<TyreType>('tubeless')
-  const [surface, setSurface] = useState<Surface>('normal')
+  const [selected, choose] = useChoices(TYRE_CHOICES, {
+    bikeType: 'road',
+    widthKind: 'labelled',
+    tyreType: 'tubeless',
+    surface: 'normal',
+  })
   const [wet, setWet] = useState(false)
-  const choices: TyreChoices = { bikeType, widthKind, tyreType, surface, wet }
+  const choices: TyreChoices = { ...selected, wet }
   const outcome = useTyrePressure(fields, choices)
   const sidewall = 'Optional: printed on the sidewall.'
 
@@ -268,29 +267,17 @@ export function TyrePressureCalculator() {
       <ToolForm>
         <NumberField name="rider_mass" label="Rider mass" field={fields.rider} />
         <NumberField name="bike_mass" label="Bike and kit" field={fields.bike} />
-        <Select
-          name="bike_type"
-          label="Bike type"
-          value={bikeType}
-          onChange={setBikeType}
-          options={BIKE_TYPES}
-        />
+        <Select name="bike_type" label="Bike type" {...choose('bikeType')} />
         <NumberField
           name="front_share"
           label="Weight on the front"
           field={fields.share}
-          placeholder={FRONT_SHARE[bikeType]}
+          placeholder={FRONT_SHARE[selected.bikeType]}
           hint="Empty: typical for the bike type."
         />
         <NumberField name="tyre_width" label="Tyre width" field={fields.width} />
-        <Select
-          name="width_kind"
-          label="Width is"
-          value={widthKind}
-          onChange={setWidthKind}
-          options={WIDTH_KINDS}
-        />
-        {widthKind === 'labelled' ? (
+        <Select name="width_kind" label="Width is" {...choose('widthKind')} />
+        {selected.widthKind === 'labelled' ? (
           <NumberField
             name="rim_internal_width"
             label="Rim internal width"
@@ -298,20 +285,8 @@ export function TyrePressureCalculator() {
             hint="Wider rims spread the tyre."
           />
         ) : null}
-        <Select
-          name="tyre_type"
-          label="Tyre and rim"
-          value={tyreType}
-          onChange={setTyreType}
-          options={TYRE_TYPES}
-        />
-        <Select
-          name="surface"
-          label="Surface"
-          value={surface}
-          onChange={setSurface}
-          options={SURFACES}
-        />
+        <Select name="tyre_type" label="Tyre and rim" {...choose('tyreType')} />
+        <Select name="surface" label="Surface" {...choose('surface')} />
         <CheckboxField name="wet" label="Wet roads" checked={wet} onChange={setWet} />
         <NumberField name="speed" label="Typical speed" field={fields.speed} hint="Optional." />
         <div aria-hidden="true" />

@@ -11,7 +11,7 @@ import { useAuth } from '../../../lib/auth.ts'
 import { formatDuration } from '../../../lib/duration.ts'
 import { formatQuantity, useUnits, type UnitSystem } from '../../../lib/units.ts'
 import type { ForecastWind } from '../api/weather.ts'
-import { CheckboxField, Field, NumberField, Select } from '../../../components/form.tsx'
+import { CheckboxField, Field, NumberField, optionsOf, Select } from '../../../components/form.tsx'
 import { fixedUnit, formatInput, quantity } from '../../../components/quantity.ts'
 import { useQuantityField, type QuantityField } from '../../../components/use-quantity-field.ts'
 import { courseChoicesQuery, courseSegmentsQuery, courseWindQuery } from '../lib/queries.ts'
@@ -23,6 +23,7 @@ import {
   ToolCard,
   ToolForm,
   ToolResult,
+  useChoices,
   Warnings,
   type ToolOutcome,
 } from './fields.tsx'
@@ -31,18 +32,20 @@ const watts = fixedUnit('W', 0)
 const windSpeed = quantity('speed', 1)
 const START = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/
 
-const TERRAINS = [
-  { value: 'flat', label: 'Flat' },
-  { value: 'rolling', label: 'Rolling' },
-  { value: 'hilly', label: 'Hilly' },
-  { value: 'mountain', label: 'Mountain' },
-] as const
-
-const HANDLING = [
-  { value: 'low', label: 'Low: I dislike being pushed' },
-  { value: 'medium', label: 'Medium' },
-  { value: 'high', label: 'High: experienced on deep wheels' },
-] as const
+/** The calculator's choices and the options of each. */
+const WHEEL_CHOICES = {
+  terrain: optionsOf<Terrain>({
+    flat: 'Flat',
+    rolling: 'Rolling',
+    hilly: 'Hilly',
+    mountain: 'Mountain',
+  }),
+  handling: optionsOf<Handling>({
+    low: 'Low: I dislike being pushed',
+    medium: 'Medium',
+    high: 'High: experienced on deep wheels',
+  }),
+}
 
 const LABELS: Record<string, string> = {
   riderMassKg: 'Rider mass',
@@ -286,8 +289,10 @@ export function WheelCalculator() {
   const bike = useQuantityField(quantity('mass'), 8)
   const wind = useQuantityField(windSpeed, 15 / 3.6)
   const power = useQuantityField(watts, undefined, true)
-  const [terrain, setTerrain] = useState<Terrain>('flat')
-  const [handling, setHandling] = useState<Handling>('medium')
+  const [{ terrain, handling }, choose] = useChoices(WHEEL_CHOICES, {
+    terrain: 'flat',
+    handling: 'medium',
+  })
   const [allowDisc, setAllowDisc] = useState(true)
   const course = useCourseChoice()
   const forecast = useForecastWind(course.courseId, wind, system)
@@ -305,13 +310,7 @@ export function WheelCalculator() {
       <ToolForm>
         <NumberField name="wheels_rider_mass" label="Rider mass" field={rider} />
         <NumberField name="wheels_bike_mass" label="Bike and kit" field={bike} />
-        <Select
-          name="terrain"
-          label="Terrain"
-          value={terrain}
-          onChange={setTerrain}
-          options={TERRAINS}
-        />
+        <Select name="terrain" label="Terrain" {...choose('terrain')} />
         <CourseSelect course={course} system={system} />
         {course.courseId ? (
           <CheckboxField
@@ -337,13 +336,7 @@ export function WheelCalculator() {
           field={wind}
           hint="Forecast mean wind (10 m)."
         />
-        <Select
-          name="handling"
-          label="Handling confidence"
-          value={handling}
-          onChange={setHandling}
-          options={HANDLING}
-        />
+        <Select name="handling" label="Handling confidence" {...choose('handling')} />
         <NumberField
           name="power"
           label="Power"
