@@ -5,9 +5,11 @@ import { ImportError } from './errors.ts'
 import { TrackBuilder } from './types.ts'
 import type { RawTrack } from './types.ts'
 
-const SEMI = 180 / 2 ** 31
+/** Degrees per semicircle, FIT's unit of latitude and longitude. */
+export const SEMI = 180 / 2 ** 31
 
-interface FitRecord {
+/** The fields of a FIT record message that both FIT readers use. */
+export interface FitRecord {
   timestamp?: Date
   positionLat?: number
   positionLong?: number

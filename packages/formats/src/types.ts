@@ -72,39 +72,34 @@ export function isoSeconds(text: string | null | undefined): number {
 }
 
 /**
+ * A strict reader of one point's value from text: NaN when absent or empty, the parsed value when
+ * it is finite, an ImportError('invalid_value') naming the point, what was expected and the text
+ * otherwise.
+ */
+function strictPointValue(parse: (text: string) => number, expected: string) {
+  return (
+    text: string | null | undefined,
+    field: string,
+    index: number,
+    fileName: string | null,
+  ): number => {
+    if (text === null || text === undefined || text.trim() === '') return NaN
+    const v = parse(text)
+    if (Number.isFinite(v)) return v
+    throw new ImportError(
+      'invalid_value',
+      `point ${index}: ${field} expected ${expected}, got ${JSON.stringify(text.trim().slice(0, 40))}`,
+      fileName,
+    )
+  }
+}
+
+/**
  * A point's value from text, strictly: NaN when absent or empty (missing), the number when it is
  * one, and an ImportError('invalid_value') naming the point and the text otherwise ("NaN",
  * "Infinity", "1e999", "12 m" are not elevations).
  */
-export function strictNum(
-  text: string | null | undefined,
-  field: string,
-  index: number,
-  fileName: string | null,
-): number {
-  if (text === null || text === undefined || text.trim() === '') return NaN
-  const v = Number(text.trim())
-  if (Number.isFinite(v)) return v
-  throw new ImportError(
-    'invalid_value',
-    `point ${index}: ${field} expected a number, got ${JSON.stringify(text.trim().slice(0, 40))}`,
-    fileName,
-  )
-}
+export const strictNum = strictPointValue((t) => Number(t.trim()), 'a number')
 
 /** A point's time from ISO 8601 text, strictly (see strictNum): NaN when absent or empty. */
-export function strictIsoSeconds(
-  text: string | null | undefined,
-  field: string,
-  index: number,
-  fileName: string | null,
-): number {
-  if (text === null || text === undefined || text.trim() === '') return NaN
-  const v = isoSeconds(text)
-  if (Number.isFinite(v)) return v
-  throw new ImportError(
-    'invalid_value',
-    `point ${index}: ${field} expected an ISO 8601 time, got ${JSON.stringify(text.trim().slice(0, 40))}`,
-    fileName,
-  )
-}
+export const strictIsoSeconds = strictPointValue(isoSeconds, 'an ISO 8601 time')

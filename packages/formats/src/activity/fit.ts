@@ -5,7 +5,14 @@
 // Lap messages become laps, device_info messages the device list; a multisport file keeps its
 // (longest) cycling session.
 import { ImportError } from '../errors.ts'
-import { decodeFit, firstFitError, longestCyclingSession, type FitSession } from '../fit.ts'
+import {
+  decodeFit,
+  firstFitError,
+  longestCyclingSession,
+  SEMI,
+  type FitRecord as CourseFitRecord,
+  type FitSession,
+} from '../fit.ts'
 import { SampleColumns } from './types.ts'
 import type { ActivityDevice, Channel, RawActivity, ReadActivityOptions } from './types.ts'
 import {
@@ -19,19 +26,10 @@ import {
   temperatureTransform,
 } from './units.ts'
 
-const SEMI = 180 / 2 ** 31
-
 type DevValue = number | number[] | string | undefined
-interface FitRecord {
-  timestamp?: Date
-  positionLat?: number
-  positionLong?: number
-  altitude?: number
-  enhancedAltitude?: number
-  distance?: number
+interface FitRecord extends CourseFitRecord {
   speed?: number
   enhancedSpeed?: number
-  power?: number
   temperature?: number
   developerFields?: Record<string, DevValue>
 }
