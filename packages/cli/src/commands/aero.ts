@@ -72,6 +72,22 @@ export class AeroScenario {
     return v
   }
 
+  /**
+   * The optional numbers of `o` named in `fields` (field, property of `into`, min, max), each
+   * checked as `number` does and copied to `into` when present.
+   */
+  numbers<T extends object>(
+    o: Json,
+    prefix: string,
+    into: T,
+    fields: readonly (readonly [string, keyof T, number, number])[],
+  ): void {
+    for (const [field, property, min, max] of fields) {
+      const v = this.number(o, field, prefix + field, min, max)
+      if (v !== undefined) into[property] = v as T[keyof T]
+    }
+  }
+
   text(o: Json, field: string, path: string): string | undefined {
     const v = o[field]
     if (v === undefined) return undefined
@@ -101,12 +117,12 @@ export class AeroScenario {
     if (massKg === undefined)
       this.fail('mass_kg', 'the system mass (rider + bike + kit) in kg', undefined)
     const input: AeroAnalysisInput = { massKg }
-    const crr = this.number(o, 'crr', 'crr', 0, 0.05)
-    if (crr !== undefined) input.crr = crr
-    const eta = this.number(o, 'drivetrain_efficiency', 'drivetrain_efficiency', 0.5, 1)
-    if (eta !== undefined) input.drivetrainEfficiency = eta
-    const rho = this.number(o, 'air_density_kg_m3', 'air_density_kg_m3', 0.5, 1.6)
-    if (rho !== undefined) input.airDensity = rho
+    this.numbers(o, '', input, [
+      ['crr', 'crr', 0, 0.05],
+      ['drivetrain_efficiency', 'drivetrainEfficiency', 0.5, 1],
+      ['air_density_kg_m3', 'airDensity', 0.5, 1.6],
+    ])
+    const rho = input.airDensity
     if (o.environment !== undefined) {
       const e = this.object(
         o.environment,
@@ -185,12 +201,11 @@ export class AeroScenario {
     const t = this.object(v, 'track', 'true, false or {lap_length_m, bend_radius_m, com_height_m}')
     this.only(t, TRACK_KEYS, 'track.')
     const geometry: TrackGeometry = {}
-    const lap = this.number(t, 'lap_length_m', 'track.lap_length_m', 100, 1000)
-    if (lap !== undefined) geometry.lapLengthM = lap
-    const radius = this.number(t, 'bend_radius_m', 'track.bend_radius_m', 10, 100)
-    if (radius !== undefined) geometry.bendRadiusM = radius
-    const com = this.number(t, 'com_height_m', 'track.com_height_m', 0.3, 1.5)
-    if (com !== undefined) geometry.comHeightM = com
+    this.numbers(t, 'track.', geometry, [
+      ['lap_length_m', 'lapLengthM', 100, 1000],
+      ['bend_radius_m', 'bendRadiusM', 10, 100],
+      ['com_height_m', 'comHeightM', 0.3, 1.5],
+    ])
     return geometry
   }
 
