@@ -5,10 +5,10 @@
 // interval alone, and one VE trace as a slider move redraws it. Nothing here asserts time.
 import { analyzeAero, fitVirtualElevation, prepareVe, virtualElevation } from '../src/index.ts'
 import { syntheticRide } from '../src/aero/synthetic-ride.ts'
+import { medianOf, sortedTimes } from './timing.ts'
 
-// The engine compiles without DOM or Node types; the two globals this script uses:
+// The engine compiles without DOM or Node types; the global this script uses:
 declare const console: { log(...args: unknown[]): void }
-declare const performance: { now(): number }
 
 const ride = syntheticRide({
   cda: 0.25,
@@ -31,15 +31,7 @@ const samples = ride.samples
 const n = samples.t.length
 
 function measure(label: string, runs: number, fn: () => void): number {
-  for (let k = 0; k < Math.min(5, runs); k++) fn()
-  const times: number[] = []
-  for (let k = 0; k < runs; k++) {
-    const t0 = performance.now()
-    fn()
-    times.push(performance.now() - t0)
-  }
-  times.sort((a, b) => a - b)
-  const median = times[Math.floor(runs / 2)]!
+  const median = medianOf(sortedTimes(runs, Math.min(5, runs), fn))
   console.log(`${label.padEnd(58)} ${median.toFixed(3).padStart(9)} ms (median of ${runs})`)
   return median
 }

@@ -17,21 +17,14 @@ import {
 } from '../src/index.ts'
 import type { Forecast } from '../src/index.ts'
 import { syntheticRide } from '../src/aero/synthetic-ride.ts'
+import { medianOf, sortedTimes } from './timing.ts'
 
-// The engine's tsconfig has no DOM or Node types: the two globals this script uses.
+// The engine's tsconfig has no DOM or Node types: the global this script uses.
 declare const console: { log(...args: unknown[]): void }
-declare const performance: { now(): number }
 
 function measure(label: string, runs: number, fn: () => void): void {
-  for (let k = 0; k < 2; k++) fn()
-  const times: number[] = []
-  for (let k = 0; k < runs; k++) {
-    const t0 = performance.now()
-    fn()
-    times.push(performance.now() - t0)
-  }
-  times.sort((a, b) => a - b)
-  const median = times[Math.floor(runs / 2)]!
+  const times = sortedTimes(runs, 2, fn)
+  const median = medianOf(times)
   console.log(
     `${label.padEnd(58)} ${median.toFixed(0).padStart(6)} ms (median of ${runs}; min ${times[0]!.toFixed(0)})`,
   )
@@ -83,22 +76,28 @@ const sim = simulate({
   environment: { airDensityKgM3: 1.2 },
   pacing: { type: 'plan', powerW },
 })
-// One recorded point per second, interpolated along the simulated segments.
-const timeS: number[] = []
-const distanceM: number[] = []
-const pointPower: number[] = []
-let t = 0
-for (let i = 0, next = 0; i < n; i++) {
-  const d = sim.segments.duration[i]!
-  while (next <= t + d) {
-    timeS.push(next)
-    distanceM.push(course.start[i]! + (10 * (next - t)) / d)
-    pointPower.push(powerW[i]!)
-    next += 1
+/**
+ * One recorded point per second (times from `t0`), interpolated along the simulated 10 m
+ * segments of `duration`; `t`, the ride's time.
+ */
+function pointsPerSecond(duration: Float64Array, t0: number) {
+  const timeS: number[] = []
+  const distanceM: number[] = []
+  const pointPower: number[] = []
+  let t = 0
+  for (let i = 0, next = 0; i < n; i++) {
+    const d = duration[i]!
+    while (next <= t + d) {
+      timeS.push(t0 + next)
+      distanceM.push(course.start[i]! + (10 * (next - t)) / d)
+      pointPower.push(powerW[i]!)
+      next += 1
+    }
+    t += d
   }
-  t += d
+  return { points: { timeS, distanceM, powerW: pointPower }, t }
 }
-const points = { timeS, distanceM, powerW: pointPower }
+const { points, t } = pointsPerSecond(sim.segments.duration, 0)
 const ride = { course, recorded: recordedSegments(course, points), points }
 const rideInput = {
   massKg: 74,
@@ -108,7 +107,7 @@ const rideInput = {
 }
 const two = calibrateRecordedRide(ride, rideInput)
 console.log(
-  `simulated course: ${(t / 3600).toFixed(2)} h, ${timeS.length} points; energy fit CdA ` +
+  `simulated course: ${(t / 3600).toFixed(2)} h, ${points.timeS.length} points; energy fit CdA ` +
     `${two.energyFit.cdaM2.toFixed(4)} (truth ${rider.cdaM2}), Crr ${two.energyFit.crr.toFixed(5)} ` +
     `(truth ${rider.crr}), closure ${two.closureFactor.toFixed(4)}, replay ${two.replay.errorPct.toFixed(3)} %`,
 )
@@ -140,21 +139,7 @@ const windy = simulate({
   environment: forecastEnvironment(course, conditionsAlongCourse(course, forecast, midTimes)),
   pacing: { type: 'plan', powerW },
 })
-const wTime: number[] = []
-const wDist: number[] = []
-const wPower: number[] = []
-let tw = 0
-for (let i = 0, next = 0; i < n; i++) {
-  const d = windy.segments.duration[i]!
-  while (next <= tw + d) {
-    wTime.push(T0 + next)
-    wDist.push(course.start[i]! + (10 * (next - tw)) / d)
-    wPower.push(powerW[i]!)
-    next += 1
-  }
-  tw += d
-}
-const wPoints = { timeS: wTime, distanceM: wDist, powerW: wPower }
+const { points: wPoints, t: tw } = pointsPerSecond(windy.segments.duration, T0)
 const windyRide = { course, recorded: recordedSegments(course, wPoints), points: wPoints }
 const weatherInput = { massKg: 74, bikeMassKg: 8, weather: { forecast, label: 'bench weather' } }
 const three = calibrateRecordedRide(windyRide, weatherInput)

@@ -11,6 +11,7 @@ import {
   step,
 } from '@veloptima/engine'
 import type { Rider } from '@veloptima/engine'
+import { medianOf, sortedTimes } from '../../engine/bench/timing.ts'
 import { ventouxUpAndDown } from './ventoux-course.ts'
 
 const N = 18000
@@ -35,15 +36,7 @@ const environment = {
 const pacing = { type: 'constant' as const, powerW: 260 }
 
 function measure(label: string, runs: number, fn: () => void): number {
-  for (let k = 0; k < 20; k++) fn()
-  const times: number[] = []
-  for (let k = 0; k < runs; k++) {
-    const t0 = performance.now()
-    fn()
-    times.push(performance.now() - t0)
-  }
-  times.sort((a, b) => a - b)
-  const median = times[Math.floor(runs / 2)]!
+  const median = medianOf(sortedTimes(runs, 20, fn))
   const stepsPerS = (N / median) * 1000
   console.log(
     `${label.padEnd(44)} ${median.toFixed(2).padStart(7)} ms/simulation (median of ${runs})   ` +
