@@ -1,5 +1,7 @@
-// The riders the engine's tests and benchmarks ride; each test spreads what it changes.
-import type { Course, Rider } from '../src/index.ts'
+// The riders the engine's tests and benchmarks ride (each test spreads what it changes), and the
+// simulated rides the calibration tests recover.
+import { courseFromSegments, simulate } from '../src/index.ts'
+import type { Course, Rider, SimulationResult } from '../src/index.ts'
 import type { ReferenceRider } from '../src/optimize/reference.ts'
 
 /** 75 kg on an 8 kg bike, CdA 0.25 m², Crr 0.004, drivetrain 97.6 % (Martin et al. 1998). */
@@ -22,8 +24,9 @@ export function recordedPoints(
   course: Course,
   duration: ArrayLike<number>,
   powerW: readonly number[],
+  startS = 0,
 ): { timeS: number[]; distanceM: number[]; powerW: number[] } {
-  const timeS = [0]
+  const timeS = [startS]
   const distanceM = [0]
   const points = [NaN]
   for (let i = 0; i < course.n; i++) {
@@ -33,6 +36,47 @@ export function recordedPoints(
   }
   return { timeS, distanceM, powerW: points }
 }
+
+/** The rider the calibration tests simulate and then recover: 72 + 8 kg, CdA 0.30 m², Crr 0.005. */
+export const calibrationRider: Rider = {
+  massKg: 72,
+  bikeMassKg: 8,
+  cdaM2: 0.3,
+  crr: 0.005,
+  drivetrainEfficiency: 0.976,
+}
+
+/**
+ * A rolling course of `n` 10 m segments turning 0.6° each, grade
+ * amplitude·sin(2πi/150) + ripple·sin(2πi/37), starting at `startAltitudeM`.
+ */
+export function rollingCourse(
+  n: number,
+  startAltitudeM: number,
+  amplitude: number,
+  ripple = 0,
+): Course {
+  const segments = Array.from({ length: n }, (_, i) => ({
+    lengthM: 10,
+    grade:
+      amplitude * Math.sin((2 * Math.PI * i) / 150) + ripple * Math.sin((2 * Math.PI * i) / 37),
+    headingDeg: (i * 0.6) % 360,
+  }))
+  return courseFromSegments(segments, startAltitudeM)
+}
+
+/** A plan of `n` powers alternating every 100 segments (1 km of 10 m segments), `first` first. */
+export const alternatingPower = (n: number, first: number, second: number): number[] =>
+  Array.from({ length: n }, (_, i) => (Math.floor(i / 100) % 2 ? second : first))
+
+/** The calibration rider riding `powerW` over `course` in still air of 1.2 kg/m³. */
+export const rideInStillAir = (course: Course, powerW: number[]): SimulationResult =>
+  simulate({
+    course,
+    rider: calibrationRider,
+    environment: { airDensityKgM3: 1.2 },
+    pacing: { type: 'plan', powerW },
+  })
 
 /** The road rider with W′ and power bounds, as the dense DP reference takes it (83 kg in all). */
 export const referenceRider: ReferenceRider = {

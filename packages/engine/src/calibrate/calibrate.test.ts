@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { activitySamples } from '../aero/samples.ts'
 import { syntheticRide } from '../aero/synthetic-ride.ts'
 import type { ActivitySamples } from '../aero/types.ts'
-import { courseFromSegments } from '../course/types.ts'
-import { simulate } from '../sim/simulate.ts'
 import { recordedSegments } from '../sim/recorded.ts'
 import { EngineInputError } from '../sim/validate.ts'
 import { calibrateRide, windFromDeg } from './calibrate.ts'
 import { calibrateRecordedRide, compareReplay } from './ride.ts'
-import { recordedPoints } from '../../test/fixtures.ts'
+import {
+  alternatingPower,
+  recordedPoints,
+  rideInStillAir,
+  rollingCourse,
+} from '../../test/fixtures.ts'
 
 /** Truth of the synthetic rides: a Martin-model rider integrated at 20 Hz (aero/synthetic-ride.ts). */
 const TRUTH = { cda: 0.28, crr: 0.0045, massKg: 80, windMps: 3, windFromDeg: 60 }
@@ -145,20 +148,9 @@ describe('calibrateRide on a synthetic ride with known CdA, Crr and wind', () =>
 describe('calibrateRecordedRide on a ride simulated by the engine (same model, known truth)', () => {
   // A 12 km rolling course ridden by the simulator with power alternating by kilometre; the
   // "recording" is the simulation's own times, so the fit must find its rider and k ≈ 1.
-  const segments = Array.from({ length: 1200 }, (_, i) => ({
-    lengthM: 10,
-    grade: 0.04 * Math.sin((2 * Math.PI * i) / 150) + 0.01 * Math.sin((2 * Math.PI * i) / 37),
-    headingDeg: (i * 0.6) % 360,
-  }))
-  const course = courseFromSegments(segments, 200)
-  const rider = { massKg: 72, bikeMassKg: 8, cdaM2: 0.3, crr: 0.005, drivetrainEfficiency: 0.976 }
-  const powerW = Array.from({ length: course.n }, (_, i) => (Math.floor(i / 100) % 2 ? 320 : 170))
-  const sim = simulate({
-    course,
-    rider,
-    environment: { airDensityKgM3: 1.2 },
-    pacing: { type: 'plan', powerW },
-  })
+  const course = rollingCourse(1200, 200, 0.04, 0.01)
+  const powerW = alternatingPower(course.n, 170, 320)
+  const sim = rideInStillAir(course, powerW)
   const { timeS, distanceM, powerW: points } = recordedPoints(course, sim.segments.duration, powerW)
   const recorded = recordedSegments(course, { distanceM, timeS, powerW: points })
   const recordedRide = { course, recorded, points: { timeS, distanceM, powerW: points } }

@@ -3,28 +3,20 @@
 // of a 36 km rolling course, given back over the last 12 km (as on the ELEMNT ride in Shanghai).
 // Truth: the injected drift, and the simulated rider (CdA 0.30, Crr 0.005).
 import { describe, expect, it } from 'vitest'
-import { courseFromSegments } from '../course/types.ts'
 import type { Course } from '../course/types.ts'
-import { simulate } from '../sim/simulate.ts'
 import { recordedSegments } from '../sim/recorded.ts'
 import { calibrateRecordedRide } from './ride.ts'
 import { driftFreeCourse } from './drift.ts'
-import { recordedPoints } from '../../test/fixtures.ts'
+import {
+  alternatingPower,
+  recordedPoints,
+  rideInStillAir,
+  rollingCourse,
+} from '../../test/fixtures.ts'
 
-const segments = Array.from({ length: 3600 }, (_, i) => ({
-  lengthM: 10,
-  grade: 0.03 * Math.sin((2 * Math.PI * i) / 150) + 0.01 * Math.sin((2 * Math.PI * i) / 37),
-  headingDeg: (i * 0.6) % 360,
-}))
-const course = courseFromSegments(segments, 20)
-const rider = { massKg: 72, bikeMassKg: 8, cdaM2: 0.3, crr: 0.005, drivetrainEfficiency: 0.976 }
-const powerW = Array.from({ length: course.n }, (_, i) => (Math.floor(i / 100) % 2 ? 300 : 180))
-const sim = simulate({
-  course,
-  rider,
-  environment: { airDensityKgM3: 1.2 },
-  pacing: { type: 'plan', powerW },
-})
+const course = rollingCourse(3600, 20, 0.03, 0.01)
+const powerW = alternatingPower(course.n, 180, 300)
+const sim = rideInStillAir(course, powerW)
 /** The injected drift (m) at a distance: +30 m over the first 8 km, back to 0 over the last 4. */
 const DRIFT_M = 30
 const drift = (x: number) =>

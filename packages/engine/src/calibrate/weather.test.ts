@@ -3,7 +3,6 @@
 // the simulated rider; calibrated as if the air were still and standard, it must not.
 import { describe, expect, it } from 'vitest'
 import { activitySamples } from '../aero/samples.ts'
-import { courseFromSegments } from '../course/types.ts'
 import { airDensity } from '../physics/air.ts'
 import { recordedSegments } from '../sim/recorded.ts'
 import { simulate } from '../sim/simulate.ts'
@@ -13,6 +12,12 @@ import type { Forecast } from '../weather/forecast.ts'
 import { windHeightFactor } from '../weather/profile.ts'
 import { calibrateRide } from './calibrate.ts'
 import { calibrateRecordedRide } from './ride.ts'
+import {
+  alternatingPower,
+  calibrationRider,
+  recordedPoints,
+  rollingCourse,
+} from '../../test/fixtures.ts'
 
 const T0 = Date.parse('2024-05-04T08:00:00Z') / 1000
 /** A windy, hot, high-pressure-altitude day: 6 m/s at 10 m from 240°, 32 °C, 940 hPa, 40 %. */
@@ -33,28 +38,24 @@ function forecast(lengthM: number): Forecast {
 
 describe('calibrateRecordedRide with the ride’s historical weather', () => {
   // 12 km of rolling road turning through two full circles, ridden by the simulator in that weather.
-  const segments = Array.from({ length: 1200 }, (_, i) => ({
-    lengthM: 10,
-    grade: 0.03 * Math.sin((2 * Math.PI * i) / 150),
-    headingDeg: (i * 0.6) % 360,
-  }))
-  const course = courseFromSegments(segments, 200)
-  const rider = { massKg: 72, bikeMassKg: 8, cdaM2: 0.3, crr: 0.005, drivetrainEfficiency: 0.976 }
+  const course = rollingCourse(1200, 200, 0.03)
   const f = forecast(course.start[course.n]!)
   const env = forecastEnvironment(
     course,
     conditionsAlongCourse(course, f, new Float64Array(course.n).fill(T0)),
   )
-  const powerW = Array.from({ length: course.n }, (_, i) => (Math.floor(i / 100) % 2 ? 320 : 170))
-  const sim = simulate({ course, rider, environment: env, pacing: { type: 'plan', powerW } })
-  const timeS = [T0]
-  const distanceM = [0]
-  const points = [NaN]
-  for (let i = 0; i < course.n; i++) {
-    timeS.push(timeS[i]! + sim.segments.duration[i]!)
-    distanceM.push(course.start[i + 1]!)
-    points.push(powerW[i]!)
-  }
+  const powerW = alternatingPower(course.n, 170, 320)
+  const sim = simulate({
+    course,
+    rider: calibrationRider,
+    environment: env,
+    pacing: { type: 'plan', powerW },
+  })
+  const {
+    timeS,
+    distanceM,
+    powerW: points,
+  } = recordedPoints(course, sim.segments.duration, powerW, T0)
   const recorded = recordedSegments(course, { distanceM, timeS, powerW: points })
   const ride = { course, recorded, points: { timeS, distanceM, powerW: points } }
   const input = { massKg: 72, bikeMassKg: 8, resamples: 0 }
