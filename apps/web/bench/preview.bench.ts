@@ -22,7 +22,7 @@ import type {
 } from '../src/features/simulation/lib/engine-input.ts'
 import type { PreviewClientOptions } from '../src/features/simulation/worker/preview-client.ts'
 import { PREVIEW_DEFAULTS } from '../src/features/simulation/worker/preview-client.ts'
-import { segmentRowsOf } from '../src/features/simulation/lib/preview-fixtures.ts'
+import { previewSetup, segmentRowsOf } from '../src/features/simulation/lib/preview-fixtures.ts'
 import type { BenchRequest, BenchRun } from './preview-page.ts'
 
 exitWithoutChromium()
@@ -53,18 +53,7 @@ function ventoux(km: number): { label: string; rows: SegmentRow[] } {
   return { label: `${km} km Mont Ventoux up and down (${length} m)`, rows: segmentRowsOf(course) }
 }
 
-const setup: SetupLike = {
-  rider_mass: 75,
-  bike_mass: 8,
-  extra_mass: 1,
-  positions: [{ cda: 0.25 }],
-  crr: { smooth: 0.0032, normal: 0.004, rough: 0.0055 },
-  drivetrain_efficiency: 0.976,
-  wheel_inertia: 0.14,
-  cp: 300,
-  w_prime: 20000,
-  max_power: 700,
-}
+const setup: SetupLike = previewSetup({ rider_mass: 75, positions: [{ cda: 0.25 }], cp: 300 })
 const pacing: OptimizationInputs = {
   environment: { temperature_c: 20, wind_speed_mps: 3, wind_from_deg: 300 },
   constraint: { type: 'w_prime_balance' },

@@ -3,7 +3,24 @@
 import type { Course } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
 import { syntheticClimb } from '../../../../../../packages/formats/test/fixtures/synthetic-climb.ts'
-import type { SegmentRow } from './engine-input.ts'
+import type { SegmentRow, SetupLike } from './engine-input.ts'
+
+/** A 70 kg rider on an 8 kg bike (CdA 0.32, CP 280 W) as the previews read a setup; `changes` replace parts. */
+export function previewSetup(changes: Partial<SetupLike> = {}): SetupLike {
+  return {
+    rider_mass: 70,
+    bike_mass: 8,
+    extra_mass: 1,
+    positions: [{ cda: 0.32 }],
+    crr: { smooth: 0.0032, normal: 0.004, rough: 0.0055 },
+    drivetrain_efficiency: 0.976,
+    wheel_inertia: 0.14,
+    cp: 280,
+    w_prime: 20000,
+    max_power: 700,
+    ...changes,
+  }
+}
 
 /** The engine's course as stored segment rows. */
 export function segmentRowsOf(course: Course): SegmentRow[] {

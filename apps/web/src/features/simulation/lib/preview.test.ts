@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { importCourse } from '@veloptima/formats'
 import { optimizerInputOf, type SegmentRow, type SetupLike } from './engine-input.ts'
-import { segmentRowsOf, syntheticClimbCourse } from './preview-fixtures.ts'
+import { previewSetup, segmentRowsOf, syntheticClimbCourse } from './preview-fixtures.ts'
 import { mergeSegments } from '@veloptima/engine'
 import { computePreview, firstAnswer, preparePreview, refinedAnswer } from './preview.ts'
 import { choicesLabel, type EquipmentOutput, type PacingOutput } from './run-output.ts'
@@ -18,18 +18,7 @@ const ALPE = 'courses/alpe-dhuez.gpx'
 const climb = syntheticClimb()
 const built = syntheticClimbCourse()
 const rows: SegmentRow[] = segmentRowsOf(built)
-const setup: SetupLike = {
-  rider_mass: 70,
-  bike_mass: 8,
-  extra_mass: 1,
-  positions: [{ cda: 0.32 }, { cda: 0.36 }],
-  crr: { smooth: 0.0032, normal: 0.004, rough: 0.0055 },
-  drivetrain_efficiency: 0.976,
-  wheel_inertia: 0.14,
-  cp: 280,
-  w_prime: 20000,
-  max_power: 700,
-}
+const setup: SetupLike = previewSetup({ positions: [{ cda: 0.32 }, { cda: 0.36 }] })
 const length = built.start[built.n]!
 
 describe('pacing preview', () => {

@@ -7,26 +7,20 @@
 // Chromium is e2e/tests/preview-two-steps.spec.ts.
 import { describe, expect, it } from 'vitest'
 import { optimizerInputOf, type SegmentRow, type SetupLike } from '../lib/engine-input.ts'
-import { segmentRowsOf, syntheticClimbCourse } from '../lib/preview-fixtures.ts'
+import { previewSetup, segmentRowsOf, syntheticClimbCourse } from '../lib/preview-fixtures.ts'
 import { computePreview } from '../lib/preview.ts'
 import type { PacingOutput } from '../lib/run-output.ts'
-import { PreviewClient, type PreviewState, type PreviewWorker } from './preview-client.ts'
+import {
+  PreviewClient,
+  type PreviewClientOptions,
+  type PreviewState,
+  type PreviewWorker,
+} from './preview-client.ts'
 import { answerPreview, type PreviewReply } from './preview-protocol.ts'
 
 const built = syntheticClimbCourse('climb.gpx')
 const rows: SegmentRow[] = segmentRowsOf(built)
-const setupWith = (cda: number): SetupLike => ({
-  rider_mass: 70,
-  bike_mass: 8,
-  extra_mass: 1,
-  positions: [{ cda }],
-  crr: { smooth: 0.0032, normal: 0.004, rough: 0.0055 },
-  drivetrain_efficiency: 0.976,
-  wheel_inertia: 0.14,
-  cp: 280,
-  w_prime: 20000,
-  max_power: 700,
-})
+const setupWith = (cda: number): SetupLike => previewSetup({ positions: [{ cda }] })
 const inputWith = (cda: number) =>
   optimizerInputOf(rows, undefined, setupWith(cda), { max_targets: 6 }, 'pacing')
 
@@ -59,22 +53,39 @@ function threadWorkers() {
 const shown = (states: PreviewState[]) =>
   states.filter((s) => s.output).map((s) => `${s.answers}:${s.stage}`)
 
+/**
+ * A client on fresh in-thread workers, asked by `ask`, with every state it shows up to the one
+ * `until` waits for (`until` may ask for more, as an edit would).
+ */
+async function runUntil(
+  options: PreviewClientOptions,
+  ask: (client: PreviewClient) => void,
+  until: (s: PreviewState, client: PreviewClient) => boolean,
+) {
+  const { spawn, spawned } = threadWorkers()
+  const states: PreviewState[] = []
+  let client!: PreviewClient
+  await new Promise<void>((resolve) => {
+    client = new PreviewClient(
+      spawn,
+      (s) => {
+        states.push(s)
+        if (until(s, client)) resolve()
+      },
+      options,
+    )
+    ask(client)
+  })
+  return { states, spawned, client }
+}
+
 describe('PreviewClient', () => {
   it('shows the first answer, then the refined one replacing it', async () => {
-    const { spawn } = threadWorkers()
-    const states: PreviewState[] = []
-    const done = new Promise<void>((resolve) => {
-      const client = new PreviewClient(
-        spawn,
-        (s) => {
-          states.push(s)
-          if (s.stage === 'refined') resolve()
-        },
-        { debounceMs: 0, lanes: 1, spare: false },
-      )
-      client.request(inputWith(0.32), 'pacing')
-    })
-    await done
+    const { states } = await runUntil(
+      { debounceMs: 0, lanes: 1, spare: false },
+      (client) => client.request(inputWith(0.32), 'pacing'),
+      (s) => s.stage === 'refined',
+    )
     expect([...new Set(shown(states))]).toEqual(['1:first', '1:refined'])
     const first = states.find((s) => s.stage === 'first')!
     expect(first.computing).toBe(true)
@@ -85,24 +96,16 @@ describe('PreviewClient', () => {
   })
 
   it('drops the answers of an input a newer one replaced, and ends with the newer input’s', async () => {
-    const { spawn, spawned } = threadWorkers()
-    const states: PreviewState[] = []
-    let client!: PreviewClient
-    const done = new Promise<void>((resolve) => {
-      client = new PreviewClient(
-        spawn,
-        (s) => {
-          states.push(s)
-          // an edit while the first input's plan is being refined
-          if (s.answers === 1 && s.stage === 'first' && s.seq === 1)
-            client.request(inputWith(0.4), 'pacing')
-          if (s.answers === 2 && s.stage === 'refined') resolve()
-        },
-        { debounceMs: 0, lanes: 1, spare: true },
-      )
-      client.request(inputWith(0.32), 'pacing')
-    })
-    await done
+    const { states, spawned, client } = await runUntil(
+      { debounceMs: 0, lanes: 1, spare: true },
+      (c) => c.request(inputWith(0.32), 'pacing'),
+      (s, c) => {
+        // an edit while the first input's plan is being refined
+        if (s.answers === 1 && s.stage === 'first' && s.seq === 1)
+          c.request(inputWith(0.4), 'pacing')
+        return s.answers === 2 && s.stage === 'refined'
+      },
+    )
     // the first input's refined plan was on its way and is never shown
     expect([...new Set(shown(states))]).toEqual(['1:first', '2:first', '2:refined'])
     // the busy worker was terminated; the second input went to the spare
@@ -117,23 +120,15 @@ describe('PreviewClient', () => {
   })
 
   it('with two workers: the first-answer worker is kept, the refining one replaced, the newer input shown', async () => {
-    const { spawn, spawned } = threadWorkers()
-    const states: PreviewState[] = []
-    let client!: PreviewClient
-    const done = new Promise<void>((resolve) => {
-      client = new PreviewClient(
-        spawn,
-        (s) => {
-          states.push(s)
-          if (s.answers === 2 && s.stage === 'refined') resolve()
-        },
-        { debounceMs: 0, lanes: 2, spare: true },
-      )
-      // the second input arrives while both workers are busy with the first
-      client.request(inputWith(0.32), 'pacing')
-      client.request(inputWith(0.4), 'pacing')
-    })
-    await done
+    const { states, spawned, client } = await runUntil(
+      { debounceMs: 0, lanes: 2, spare: true },
+      (c) => {
+        // the second input arrives while both workers are busy with the first
+        c.request(inputWith(0.32), 'pacing')
+        c.request(inputWith(0.4), 'pacing')
+      },
+      (s) => s.answers === 2 && s.stage === 'refined',
+    )
     // the refining worker (1st) was replaced by the spare (3rd); the first-answer worker (2nd)
     // finished the first input and then computed the second; nothing of the first input shown
     expect(spawned.map((w) => w.terminated)).toEqual([true, false, false, false])
@@ -146,20 +141,13 @@ describe('PreviewClient', () => {
   })
 
   it('computes only the last of the edits made within the debounce', async () => {
-    const { spawn } = threadWorkers()
-    const states: PreviewState[] = []
-    const done = new Promise<void>((resolve) => {
-      const client = new PreviewClient(
-        spawn,
-        (s) => {
-          states.push(s)
-          if (s.stage === 'refined') resolve()
-        },
-        { debounceMs: 20, lanes: 2, spare: true },
-      )
-      for (const cda of [0.3, 0.34, 0.38]) client.update(inputWith(cda), 'pacing')
-    })
-    await done
+    const { states } = await runUntil(
+      { debounceMs: 20, lanes: 2, spare: true },
+      (c) => {
+        for (const cda of [0.3, 0.34, 0.38]) c.update(inputWith(cda), 'pacing')
+      },
+      (s) => s.stage === 'refined',
+    )
     // shown as out of date from the first edit on
     expect(states[0]!.computing).toBe(true)
     expect(Math.max(...states.map((s) => s.seq))).toBe(1)
