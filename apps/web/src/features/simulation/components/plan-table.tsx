@@ -12,19 +12,18 @@ import {
 import type { PlanSection } from '../lib/run-output.ts'
 import { ScrollRegion } from '../../../components/scroll-region.tsx'
 
+/** A plan's sections, with the event's start and the course's named sections when there are. */
+type PlanRows = {
+  rows: PlanSection[]
+  eventStart?: string | undefined
+  sections?: readonly NamedSection[] | null | undefined
+}
+
 /**
  * The plan as the rider takes it to the race: one row per target (its power, where it applies,
  * the time in it), then every section as a detail, one click away.
  */
-export function PlanTable({
-  rows,
-  eventStart,
-  sections,
-}: {
-  rows: PlanSection[]
-  eventStart?: string | undefined
-  sections?: readonly NamedSection[] | null | undefined
-}) {
+export function PlanTable({ rows, eventStart, sections }: PlanRows) {
   return (
     <div className="space-y-3">
       <TargetTable targets={planTargets(rows)} />
@@ -131,15 +130,7 @@ export function TargetTable({ targets }: { targets: PlanTargetRow[] }) {
  * `elapsed_s` is the time at its end); with named course sections, the names of those the row
  * covers; with several riding positions, the one ridden.
  */
-function SectionTable({
-  rows,
-  eventStart,
-  sections,
-}: {
-  rows: PlanSection[]
-  eventStart?: string | undefined
-  sections?: readonly NamedSection[] | null | undefined
-}) {
+function SectionTable({ rows, eventStart, sections }: PlanRows) {
   const { system } = useUnits()
   const clock = (r: PlanSection) => clockTime(eventStart, r.elapsed_s - r.duration_s)
   const withClock = rows.length > 0 && clock(rows[0]!) !== null
