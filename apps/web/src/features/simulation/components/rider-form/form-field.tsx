@@ -1,11 +1,29 @@
 // The form kit's Field and Select bound to the rider setup form (react-hook-form): the value, the
 // change and the field's message come from the form; `onInput` runs after the user's own change.
 import type { ComponentProps } from 'react'
-import { useController, type FieldPathByValue } from 'react-hook-form'
+import {
+  useController,
+  type FieldPath,
+  type FieldPathByValue,
+  type FieldPathValue,
+} from 'react-hook-form'
 import { Field, Select } from '../../../../components/form.tsx'
 import type { SetupForm } from '../../lib/setup-form.ts'
 
 type TextPath = FieldPathByValue<SetupForm, string>
+
+/** The form's field `name` as a control's value, change (then `onInput`) and message. */
+function useBound<P extends FieldPath<SetupForm>>(
+  name: P,
+  onInput?: (value: FieldPathValue<SetupForm, P>) => void,
+) {
+  const { field, fieldState } = useController<SetupForm, P>({ name })
+  const onChange = (value: FieldPathValue<SetupForm, P>) => {
+    field.onChange(value)
+    onInput?.(value)
+  }
+  return { value: field.value, onChange, error: fieldState.error?.message }
+}
 
 export function FormField({
   name,
@@ -15,19 +33,8 @@ export function FormField({
   ComponentProps<typeof Field>,
   'value' | 'onChange' | 'error' | 'name'
 >) {
-  const { field, fieldState } = useController<SetupForm, TextPath>({ name })
-  return (
-    <Field
-      {...props}
-      name={name}
-      value={field.value}
-      onChange={(value) => {
-        field.onChange(value)
-        onInput?.(value)
-      }}
-      error={fieldState.error?.message}
-    />
-  )
+  const { value, onChange, error } = useBound(name, onInput)
+  return <Field {...props} name={name} value={value} onChange={onChange} error={error} />
 }
 
 export function FormSelect<K extends 'bikeType' | 'tyre'>({
@@ -38,16 +45,6 @@ export function FormSelect<K extends 'bikeType' | 'tyre'>({
   ComponentProps<typeof Select<SetupForm[K]>>,
   'value' | 'onChange' | 'name'
 >) {
-  const { field } = useController<SetupForm, K>({ name })
-  return (
-    <Select<SetupForm[K]>
-      {...props}
-      name={name}
-      value={field.value}
-      onChange={(value) => {
-        field.onChange(value)
-        onInput?.(value)
-      }}
-    />
-  )
+  const { value, onChange } = useBound(name, onInput)
+  return <Select<SetupForm[K]> {...props} name={name} value={value} onChange={onChange} />
 }
