@@ -2,8 +2,18 @@
 // then one row per item with its name and facts, and who owns it with the move control.
 import { useQueryClient, type UseQueryResult } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
+import { Link } from 'react-router'
 import { OwnerControl, type OwnedItem } from '../../../components/owner-control.tsx'
 import { EmptyState, ErrorBox, Loading } from './ui.tsx'
+
+/** An item's name in a list, linking to its page. */
+export function ItemLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link to={to} className="font-medium text-slate-900 hover:text-brand-700">
+      {children}
+    </Link>
+  )
+}
 
 export function OwnedList<T extends OwnedItem>({
   list,

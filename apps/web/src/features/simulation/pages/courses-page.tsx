@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import { Link, useNavigate } from 'react-router'
+import { useNavigate } from 'react-router'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
 import { CourseUpload } from '../components/course-upload.tsx'
-import { OwnedList } from '../components/owned-list.tsx'
+import { ItemLink, OwnedList } from '../components/owned-list.tsx'
 import { Page, PageHeader } from '../components/ui.tsx'
 import { courseListQuery } from '../lib/queries.ts'
 import { formatDate } from '../lib/format.ts'
@@ -28,12 +28,7 @@ export function CoursesPage() {
           empty="No courses yet: upload one above."
           name={(c) => (
             <>
-              <Link
-                to={`/simulation/courses/${c.id}`}
-                className="font-medium text-slate-900 hover:text-brand-700"
-              >
-                {c.name}
-              </Link>
+              <ItemLink to={`/simulation/courses/${c.id}`}>{c.name}</ItemLink>
               {c.sample ? (
                 <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">
                   sample

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link, useSearchParams } from 'react-router'
-import { OwnedList } from '../components/owned-list.tsx'
+import { ItemLink, OwnedList } from '../components/owned-list.tsx'
 import { ButtonLink, Page, PageHeader } from '../components/ui.tsx'
 import { optimizationListQuery } from '../lib/queries.ts'
 import { formatDate } from '../lib/format.ts'
@@ -46,12 +46,7 @@ export function OptimizationsPage() {
           collection="optimizations"
           empty="No optimizations yet."
           name={(o) => (
-            <Link
-              to={`/simulation/optimizations/${o.type}/${o.id}`}
-              className="font-medium text-slate-900 hover:text-brand-700"
-            >
-              {o.name}
-            </Link>
+            <ItemLink to={`/simulation/optimizations/${o.type}/${o.id}`}>{o.name}</ItemLink>
           )}
           facts={(o) => (
             <span className="text-xs text-slate-500">

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { pacingGaps } from '@veloptima/contracts'
 import { formatQuantity, useUnits } from '../../../lib/units.ts'
-import { OwnedList } from '../components/owned-list.tsx'
+import { ItemLink, OwnedList } from '../components/owned-list.tsx'
 import { ButtonLink, Page, PageHeader } from '../components/ui.tsx'
 import { riderSetupListQuery } from '../lib/queries.ts'
 import { BIKE_TYPES } from '../lib/setup-form.ts'
@@ -34,12 +34,7 @@ export function RidersPage() {
           }
           name={(s) => (
             <>
-              <Link
-                to={`/simulation/riders/${s.id}`}
-                className="font-medium text-slate-900 hover:text-brand-700"
-              >
-                {s.name}
-              </Link>
+              <ItemLink to={`/simulation/riders/${s.id}`}>{s.name}</ItemLink>
               <p className="text-xs text-slate-500">
                 {BIKE_TYPES.find((b) => b.value === s.bike_type)?.label}
               </p>
