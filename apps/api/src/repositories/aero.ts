@@ -180,6 +180,13 @@ export async function earlierVersionPending(
   return Boolean(pending)
 }
 
+/** A run or block is seen, and changed, with its session. */
+const inSession = <C extends typeof aeroRuns | typeof aeroDataBlocks>(child: C) => ({
+  child,
+  parentKey: child.sessionId,
+  parent: aeroSessions,
+})
+
 /** The session if the caller can see it (and so change its runs and blocks). */
 export async function visibleSession(db: Db, uid: string, sessionId: string) {
   const [row] = await db
@@ -193,7 +200,7 @@ export async function visibleSession(db: Db, uid: string, sessionId: string) {
 export async function listRuns(
   db: Db,
   sessionId: string,
-  o: { limit: number; after?: { position: number; id: string } | undefined },
+  o: { limit: number; after?: [position: number, id: string] | undefined },
 ) {
   return db
     .select()
@@ -201,7 +208,7 @@ export async function listRuns(
     .where(
       and(
         eq(aeroRuns.sessionId, sessionId),
-        ascendingAfter(aeroRuns.position, aeroRuns.id, o.after && [o.after.position, o.after.id]),
+        ascendingAfter(aeroRuns.position, aeroRuns.id, o.after),
       ),
     )
     .orderBy(asc(aeroRuns.position), asc(aeroRuns.id))
@@ -209,11 +216,7 @@ export async function listRuns(
 }
 
 export async function findRun(db: Db, uid: string, id: string) {
-  return findVisibleChild(db, uid, id, {
-    child: aeroRuns,
-    parentKey: aeroRuns.sessionId,
-    parent: aeroSessions,
-  })
+  return findVisibleChild(db, uid, id, inSession(aeroRuns))
 }
 
 export async function insertRun(db: Db, values: typeof aeroRuns.$inferInsert) {
@@ -238,7 +241,7 @@ export async function listBlocks(
     limit: number
     kind?: BlockRow['kind'] | undefined
     runId?: string | undefined
-    after?: { sequence: number; id: string } | undefined
+    after?: [sequence: number, id: string] | undefined
   },
 ) {
   return db
@@ -249,11 +252,7 @@ export async function listBlocks(
         eq(aeroDataBlocks.sessionId, sessionId),
         o.kind ? eq(aeroDataBlocks.kind, o.kind) : undefined,
         o.runId ? eq(aeroDataBlocks.runId, o.runId) : undefined,
-        ascendingAfter(
-          aeroDataBlocks.sequence,
-          aeroDataBlocks.id,
-          o.after && [o.after.sequence, o.after.id],
-        ),
+        ascendingAfter(aeroDataBlocks.sequence, aeroDataBlocks.id, o.after),
       ),
     )
     .orderBy(asc(aeroDataBlocks.sequence), asc(aeroDataBlocks.id))
@@ -261,11 +260,7 @@ export async function listBlocks(
 }
 
 export async function findBlock(db: Db, uid: string, id: string) {
-  return findVisibleChild(db, uid, id, {
-    child: aeroDataBlocks,
-    parentKey: aeroDataBlocks.sessionId,
-    parent: aeroSessions,
-  })
+  return findVisibleChild(db, uid, id, inSession(aeroDataBlocks))
 }
 
 export async function insertBlock(db: Db, values: typeof aeroDataBlocks.$inferInsert) {

@@ -45,12 +45,15 @@ export function listResultsQuery(
     .limit(o.limit + 1)
 }
 
+/** A result is seen, and changed, with its optimization. */
+const ofOptimization = {
+  child: optimizationResults,
+  parentKey: optimizationResults.optimizationId,
+  parent: optimizations,
+}
+
 export async function findResult(db: Db, uid: string, id: string) {
-  return findVisibleChild(db, uid, id, {
-    child: optimizationResults,
-    parentKey: optimizationResults.optimizationId,
-    parent: optimizations,
-  })
+  return findVisibleChild(db, uid, id, ofOptimization)
 }
 
 export async function updateResult(db: Db, id: string, set: { label: string | null }) {

@@ -34,14 +34,16 @@ export class AeroService {
     return r
   }
 
+  /** Where a page of a session's runs or blocks starts: after the cursor's (number, id) key. */
+  private async pageStart(uid: string, sessionId: string, cursor: string | undefined) {
+    await this.session(uid, sessionId)
+    return decodeKey(cursor, isNumIdKey)
+  }
+
   async listRuns(uid: string, sessionId: string, query: unknown) {
     const q = parse(pageQuerySchema, query, 'query')
-    await this.session(uid, sessionId)
-    const after = decodeKey(q.cursor, isNumIdKey)
-    const rows = await repo.listRuns(this.db, sessionId, {
-      limit: q.limit,
-      after: after && { position: after[0], id: after[1] },
-    })
+    const after = await this.pageStart(uid, sessionId, q.cursor)
+    const rows = await repo.listRuns(this.db, sessionId, { limit: q.limit, after })
     return page(rows, q.limit, (r) => [r.position, r.id], runJson)
   }
 
@@ -79,14 +81,9 @@ export class AeroService {
 
   async listBlocks(uid: string, sessionId: string, query: unknown) {
     const q = parse(aeroDataBlockListQuerySchema, query, 'query')
-    await this.session(uid, sessionId)
-    const after = decodeKey(q.cursor, isNumIdKey)
-    const rows = await repo.listBlocks(this.db, sessionId, {
-      limit: q.limit,
-      kind: q.kind,
-      runId: q.run_id,
-      after: after && { sequence: after[0], id: after[1] },
-    })
+    const after = await this.pageStart(uid, sessionId, q.cursor)
+    const options = { limit: q.limit, kind: q.kind, runId: q.run_id, after }
+    const rows = await repo.listBlocks(this.db, sessionId, options)
     return page(rows, q.limit, (b) => [b.sequence, b.id], blockJson)
   }
 
