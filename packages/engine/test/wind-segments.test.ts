@@ -42,20 +42,23 @@ function steadySpeed(powerW: number, headwind: number): number {
 
 const quasiSteady = { kineticEnergy: false, bearingLosses: false }
 
+/** The rider at a constant 250 W on 5 km of flat road in `environment`, quasi-steady. */
+const steady250 = (environment: Environment) =>
+  simulate({
+    course: flat(100, 50),
+    rider,
+    environment,
+    options: quasiSteady,
+    pacing: { type: 'constant', powerW: 250 },
+  })
+
 describe('wind per stretch', () => {
   it('a headwind stretch gives the steady speed of that headwind there, calm elsewhere', () => {
-    const course = flat(100, 50) // 5 km
     const env: Environment = {
       airDensityKgM3: RHO,
       windSegments: [{ startM: 1000, endM: 3000, speedMps: 5, fromDeg: 0 }],
     }
-    const r = simulate({
-      course,
-      rider,
-      environment: env,
-      options: quasiSteady,
-      pacing: { type: 'constant', powerW: 250 },
-    })
+    const r = steady250(env)
     const calm = steadySpeed(250, 0)
     const head = steadySpeed(250, 5)
     expect(r.segments.speed[5]).toBeCloseTo(calm, 6) // 250–300 m
@@ -65,20 +68,13 @@ describe('wind per stretch', () => {
   })
 
   it('replaces the course-wide wind on its stretch only', () => {
-    const course = flat(100, 50)
     const env: Environment = {
       airDensityKgM3: RHO,
       windSpeedMps: 4,
       windFromDeg: 180, // tailwind everywhere …
       windSegments: [{ startM: 0, endM: 2500, speedMps: 4, fromDeg: 0 }], // … but a headwind here
     }
-    const r = simulate({
-      course,
-      rider,
-      environment: env,
-      options: quasiSteady,
-      pacing: { type: 'constant', powerW: 250 },
-    })
+    const r = steady250(env)
     expect(r.segments.speed[10]).toBeCloseTo(steadySpeed(250, 4), 6)
     expect(r.segments.speed[70]).toBeCloseTo(steadySpeed(250, -4), 6)
   })

@@ -3,6 +3,7 @@ import { G0, MARTIN } from '../physics/constants.ts'
 import { prepareVe } from './series.ts'
 import { syntheticRide, type SyntheticRideOptions } from './synthetic-ride.ts'
 import { activitySamples } from './samples.ts'
+import type { ActivitySamples } from './types.ts'
 import { fitVirtualElevation, virtualElevation } from './ve.ts'
 
 const whole = (n: number) => [{ start: 0, end: n, group: 0 }]
@@ -13,15 +14,12 @@ const whole = (n: number) => [{ start: 0, end: n, group: 0 }]
  * s = f/(m·g) − Crr − CdA·ρ·v²/(2·m·g) − a/g, VE += s·v·Δt.
  */
 function aerolabVe(
-  t: Float64Array,
-  v: Float64Array,
-  p: Float64Array,
+  samples: Pick<ActivitySamples, 't' | 'speed' | 'power'>,
   rho: number,
-  m: number,
-  eta: number,
-  cda: number,
-  crr: number,
+  params: { cda: number; crr: number; massKg: number; drivetrainEfficiency: number },
 ): Float64Array {
+  const { t, speed: v, power: p } = samples
+  const { cda, crr, massKg: m, drivetrainEfficiency: eta } = params
   const out = new Float64Array(t.length)
   let ve = 0
   for (let i = 1; i < t.length; i++) {
@@ -65,16 +63,7 @@ describe('virtualElevation', () => {
       bearings: false,
       wheelInertiaKgM2: 0,
     })
-    const gc = aerolabVe(
-      ride.samples.t,
-      ride.samples.speed,
-      ride.samples.power,
-      1.2,
-      80,
-      0.976,
-      0.27,
-      0.005,
-    )
+    const gc = aerolabVe(ride.samples, 1.2, params)
     let worst = 0
     for (let i = 0; i < s.n; i++) worst = Math.max(worst, Math.abs(ours[i]! - gc[i]!))
     expect(worst).toBeLessThan(1e-9)
@@ -83,16 +72,7 @@ describe('virtualElevation', () => {
   it('with the Martin terms on, sits below Aerolab by the spoke-drag and bearing work (stated: ≈ 7.5 m after 4 laps, 12 km, 35 min)', () => {
     const params = { cda: 0.25, crr: 0.004, massKg: 80, drivetrainEfficiency: 0.976 }
     const ours = virtualElevation(s, 0, s.n, params)
-    const gc = aerolabVe(
-      ride.samples.t,
-      ride.samples.speed,
-      ride.samples.power,
-      1.2,
-      80,
-      0.976,
-      0.25,
-      0.004,
-    )
+    const gc = aerolabVe(ride.samples, 1.2, params)
     // Independent expectation: Σ (½ρ·Fw·v³ + P_WB)·Δt/(m·g) plus the wheels' kinetic energy
     // (I/r²)/m·(v_end² − v_0²)/(2g).
     const t = ride.samples.t

@@ -61,6 +61,14 @@ const timelineOf = (o: PacingOutput) =>
     ? { distanceM: o.series.distance_m, elapsedS: o.series.time_s, timeS: o.time_s }
     : null
 
+/** The plan iteration on this course and forecast, from `startTimeS` and the given first guess. */
+const iterate = (
+  startTimeS: number,
+  firstGuessS: ArrayLike<number>,
+  more: { maxRounds?: number } = {},
+) =>
+  iteratePlanArrival({ course, forecast, startTimeS, firstGuessS, optimize, timelineOf, ...more })
+
 describe('arrival times from the optimized plan', () => {
   it('interpolates a timeline at the segments’ middles (from 0 m, 0 s)', () => {
     const c = courseFromSegments([
@@ -85,14 +93,7 @@ describe('arrival times from the optimized plan', () => {
       startTimeS: T0 + 0.5 * H,
       evaluate: simulationEvaluator({ course, rider, pacing: { type: 'constant', powerW: 180 } }),
     })
-    const out = await iteratePlanArrival({
-      course,
-      forecast,
-      startTimeS: T0 + 0.5 * H,
-      firstGuessS: steady.conditions.timeS,
-      optimize,
-      timelineOf,
-    })
+    const out = await iterate(T0 + 0.5 * H, steady.conditions.timeS)
     expect(out.converged).toBe(true)
     expect(out.rounds[0]!.arrivals).toBe('first-guess')
     // The first guess was off by minutes; the last round moved arrivals by less than a minute.
@@ -124,13 +125,7 @@ describe('arrival times from the optimized plan', () => {
   })
 
   it('stops after maxRounds re-optimizations without claiming convergence', async () => {
-    const out = await iteratePlanArrival({
-      course,
-      forecast,
-      startTimeS: T0 + 0.5 * H,
-      firstGuessS: new Float64Array(course.n).fill(T0 + 0.5 * H),
-      optimize,
-      timelineOf,
+    const out = await iterate(T0 + 0.5 * H, new Float64Array(course.n).fill(T0 + 0.5 * H), {
       maxRounds: 0,
     })
     expect(out.rounds).toHaveLength(1)
@@ -138,16 +133,9 @@ describe('arrival times from the optimized plan', () => {
   })
 
   it('refuses a first guess of the wrong length, naming the field', async () => {
-    await expect(
-      iteratePlanArrival({
-        course,
-        forecast,
-        startTimeS: T0,
-        firstGuessS: [T0],
-        optimize,
-        timelineOf,
-      }),
-    ).rejects.toThrow(/firstGuessS: expected 80 times \(one per segment\), got 1/)
+    await expect(iterate(T0, [T0])).rejects.toThrow(
+      /firstGuessS: expected 80 times \(one per segment\), got 1/,
+    )
   })
 })
 
@@ -155,14 +143,7 @@ describe('a plan beyond the forecast’s hours', () => {
   it('keeps the last plan and says why instead of extrapolating', async () => {
     // Starting at 12:30 with hours to 13:00: the first guess (start time everywhere) is covered,
     // the plan's own arrivals (≈ 1.5 h later) are not.
-    const out = await iteratePlanArrival({
-      course,
-      forecast,
-      startTimeS: T0 + 4.5 * H,
-      firstGuessS: new Float64Array(course.n).fill(T0 + 4.5 * H),
-      optimize,
-      timelineOf,
-    })
+    const out = await iterate(T0 + 4.5 * H, new Float64Array(course.n).fill(T0 + 4.5 * H))
     expect(out.converged).toBe(false)
     expect(out.rounds).toHaveLength(1)
     expect(out.stoppedBy).toMatch(/forecast: expected hours covering/)

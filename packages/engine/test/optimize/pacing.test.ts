@@ -110,14 +110,11 @@ describe('invariants of the optimized ride (dynamic model: kinetic energy, corne
         expect(r.baseline).not.toBeNull()
         expect(r.timeS).toBeLessThanOrEqual(r.baseline!.timeS)
         expect(r.timeSavedS).toBeGreaterThanOrEqual(0)
+        // the public simulate() of a plan on the same course, rider, air and start
+        const ride = (powerW: ArrayLike<number>) =>
+          simulate({ ...input, pacing: { type: 'plan', powerW } })
         // the public simulate() on the returned plan gives exactly the reported ride
-        const sim = simulate({
-          course,
-          rider,
-          environment,
-          options: { startSpeedMps: 5 },
-          pacing: { type: 'plan', powerW: r.powerW },
-        })
+        const sim = ride(r.powerW)
         expect(sim.timeS).toBe(r.timeS)
         const c = constraint
         if (c.type === 'w_prime_balance') expect(sim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
@@ -141,13 +138,7 @@ describe('invariants of the optimized ride (dynamic model: kinetic energy, corne
           course.start[course.n]!,
           6,
         )
-        const planSim = simulate({
-          course,
-          rider,
-          environment,
-          options: { startSpeedMps: 5 },
-          pacing: { type: 'plan', powerW: plan.powerW },
-        })
+        const planSim = ride(plan.powerW)
         expect(planSim.timeS).toBe(plan.timeS)
         if (c.type === 'w_prime_balance')
           expect(planSim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)

@@ -49,6 +49,21 @@ function mean(power: number[], time: number[], a: number, e: number): number {
   return s / t
 }
 
+/** The least total cost of a section, `cost(start, end)`, over every legal split into ≥ 200 m. */
+function bestSplit(length: number[], cost: (q: number, e: number) => number): number {
+  let best = Infinity
+  for (const s of splits(length, 200)) {
+    let c = 0
+    let q = 0
+    for (const e of s) {
+      c += cost(q, e)
+      q = e
+    }
+    best = Math.min(best, c)
+  }
+  return best
+}
+
 /** Cost of an assignment of controls to powers (each run of equal level one section). */
 function runsOf(out: Int32Array): number[] {
   const ends: number[] = []
@@ -83,16 +98,9 @@ describe('sections of the rideable plan (DP over section ends)', () => {
         got += dev(power, time, a, e, levels[out[a]!]!)
         a = e
       }
-      let best = Infinity
-      for (const s of splits(length, 200)) {
-        let c = 0
-        let q = 0
-        for (const e of s) {
-          c += Math.min(...levels.map((l) => dev(power, time, q, e, l)))
-          q = e
-        }
-        best = Math.min(best, c)
-      }
+      const best = bestSplit(length, (q, e) =>
+        Math.min(...levels.map((l) => dev(power, time, q, e, l))),
+      )
       expect(got).toBeCloseTo(best, 6)
       // every run (adjacent sections at one level merge) is at least 200 m
       a = 0
@@ -119,16 +127,7 @@ describe('sections of the rideable plan (DP over section ends)', () => {
         got += dev(power, time, a, e, mean(power, time, a, e))
         a = e
       }
-      let best = Infinity
-      for (const s of splits(length, 200)) {
-        let c = 0
-        let q = 0
-        for (const e of s) {
-          c += dev(power, time, q, e, mean(power, time, q, e))
-          q = e
-        }
-        best = Math.min(best, c)
-      }
+      const best = bestSplit(length, (q, e) => dev(power, time, q, e, mean(power, time, q, e)))
       // the long stretches are cut again at about 2 × 200 m, which can only lower the cost
       expect(got).toBeLessThanOrEqual(best + 1e-6)
     }
