@@ -176,15 +176,20 @@ export function Select<T extends string>({
           aria-describedby={c.describedBy}
           className={`${inputClass} mt-1`}
         >
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
+          <Options options={options} />
         </select>
       )}
     </FormRow>
   )
+}
+
+/** The <option>s of a select, one per value, named by its label. */
+export function Options({ options }: { options: readonly { value: string; label: string }[] }) {
+  return options.map((o) => (
+    <option key={o.value} value={o.value}>
+      {o.label}
+    </option>
+  ))
 }
 
 /** A Select's options from their labels by value, in the order written. */

@@ -7,6 +7,7 @@
 import { useId, useState } from 'react'
 import type { MyTeam } from '@veloptima/contracts'
 import { api } from '../lib/api-client.ts'
+import { Options } from './form.tsx'
 import { humanError, MessageDetails } from './message-details.tsx'
 import { useAuth } from '../lib/auth.ts'
 import { useMyTeams, useUserDoc } from '../lib/user.ts'
@@ -86,11 +87,7 @@ export function OwnerControl({
             onChange={(e) => e.target.value && void move(e.target.value)}
           >
             <option value="">Move to…</option>
-            {targets.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
-              </option>
-            ))}
+            <Options options={targets} />
           </select>
         ) : null}
       </span>
@@ -166,11 +163,7 @@ export function OwnerSelect({
         className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-800"
       >
         <option value="">Personal</option>
-        {teams.map((t) => (
-          <option key={t.id} value={t.id}>
-            {t.name}
-          </option>
-        ))}
+        <Options options={teams.map((t) => ({ value: t.id, label: t.name }))} />
       </select>
     </span>
   )

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import type { TeamMember } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
-import { FieldLabel } from '../../components/form.tsx'
+import { FieldLabel, Options } from '../../components/form.tsx'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { deletionSummary, roleLabels } from './team-rules.ts'
 import { useTeamActions, useTeamContents } from './teams-api.ts'
@@ -39,11 +39,12 @@ export function DangerSection({
             disabled={others.length === 0}
           >
             <option value="">{others.length ? 'Choose a member' : 'No other member yet'}</option>
-            {others.map((m) => (
-              <option key={m.uid} value={m.uid}>
-                {m.display_name || m.email} ({roleLabels[m.role].toLowerCase()})
-              </option>
-            ))}
+            <Options
+              options={others.map((m) => ({
+                value: m.uid,
+                label: `${m.display_name || m.email} (${roleLabels[m.role].toLowerCase()})`,
+              }))}
+            />
           </select>
         </div>
         <button

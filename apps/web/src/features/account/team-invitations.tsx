@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import { invitationCreateSchema, type InvitationCreated, type TeamRole } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
-import { FieldLabel, FormError } from '../../components/form.tsx'
+import { FieldLabel, FormError, Options } from '../../components/form.tsx'
 import { PageSpinner } from '../../components/spinner.tsx'
 import { formatDay } from '../../lib/dates.ts'
 import { invitableRoles, roleLabels } from './team-rules.ts'
@@ -53,11 +53,9 @@ export function InvitationsSection({ teamId, role }: { teamId: string; role: Tea
         <div>
           <FieldLabel htmlFor="invite-role">Role</FieldLabel>
           <select id="invite-role" className={`mt-1 ${inputClass} pr-8`} {...register('role')}>
-            {invitableRoles(role).map((r) => (
-              <option key={r} value={r}>
-                {roleLabels[r]}
-              </option>
-            ))}
+            <Options
+              options={invitableRoles(role).map((r) => ({ value: r, label: roleLabels[r] }))}
+            />
           </select>
         </div>
         <button type="submit" className={buttonClass.primary} disabled={actions.invite.isPending}>

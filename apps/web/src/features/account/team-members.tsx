@@ -2,6 +2,7 @@
 import { useNavigate } from 'react-router'
 import type { TeamMember, TeamRole } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
+import { Options } from '../../components/form.tsx'
 import { assignableRoles, canManage, removalBlocked, roleLabels } from './team-rules.ts'
 import { useTeamActions } from './teams-api.ts'
 import { ErrorText, Section } from './team-ui.tsx'
@@ -52,11 +53,12 @@ export function MembersSection({
                   }
                   className="rounded-lg border-0 py-1.5 pr-8 pl-3 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600"
                 >
-                  {[...new Set<TeamRole>([m.role, ...roles])].map((r) => (
-                    <option key={r} value={r}>
-                      {roleLabels[r]}
-                    </option>
-                  ))}
+                  <Options
+                    options={[...new Set<TeamRole>([m.role, ...roles])].map((r) => ({
+                      value: r,
+                      label: roleLabels[r],
+                    }))}
+                  />
                 </select>
               ) : (
                 <span

@@ -8,7 +8,7 @@ import { PageSpinner } from '../../components/spinner.tsx'
 import { useMyTeams, usePatchUser, useUserDoc } from '../../lib/user.ts'
 import { roleLabels } from './team-rules.ts'
 import { useCreateTeam } from './teams-api.ts'
-import { FieldLabel, FormError } from '../../components/form.tsx'
+import { FieldLabel, FormError, Options } from '../../components/form.tsx'
 
 const inputClass =
   'block w-full rounded-lg border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600'
@@ -66,11 +66,9 @@ export function TeamsCard() {
                 className={`mt-1 ${inputClass}`}
               >
                 <option value="">Only my own items</option>
-                {teams.data.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name} ({t.role})
-                  </option>
-                ))}
+                <Options
+                  options={teams.data.map((t) => ({ value: t.id, label: `${t.name} (${t.role})` }))}
+                />
               </select>
               <p className="mt-2 text-sm text-slate-500" role="status">
                 {patch.isError

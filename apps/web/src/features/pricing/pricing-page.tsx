@@ -10,6 +10,7 @@ import {
   type User,
 } from '@veloptima/contracts'
 import { buttonClass } from '../../components/button.ts'
+import { Options } from '../../components/form.tsx'
 import { CheckIcon } from '../../components/icons.tsx'
 import { api, ApiError } from '../../lib/api-client.ts'
 import { hasClaims, useAuth } from '../../lib/auth.ts'
@@ -347,11 +348,7 @@ function Subscribe({ plan, period }: { plan: Plan; period: PlanPeriod }) {
               onChange={(e) => setTeamId(e.target.value)}
               className="mt-1 block w-full rounded-md border-slate-300 text-sm"
             >
-              {managed.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
+              <Options options={managed.map((t) => ({ value: t.id, label: t.name }))} />
             </select>
           </label>
           <label className="block">
