@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
 import { Link, useNavigate, useParams } from 'react-router'
 import type { z } from 'zod'
-import type { AeroSession, Device } from '@veloptima/contracts'
+import type { AeroSession, Device, Page } from '@veloptima/contracts'
 import { DeviceIcon, WindIcon } from '../../components/icons.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { ScrollRegion } from '../../components/scroll-region.tsx'
@@ -13,7 +13,7 @@ import { api } from '../../lib/api-client.ts'
 import { Field, Select } from '../../components/form.tsx'
 import { Button, Card } from './ui.tsx'
 import { SessionPage } from './session-page.tsx'
-import { dateOf } from './session-parts.tsx'
+import { Alert, dateOf } from './session-parts.tsx'
 import { deviceListQuery, deviceQuery, sessionListQuery } from './lib/queries.ts'
 import { OwnerControl, OwnerSelect, useNewItemOwner } from '../../components/owner-control.tsx'
 import {
@@ -35,11 +35,23 @@ function Title({ children, sub }: { children: React.ReactNode; sub?: React.React
 }
 
 function Failed({ error }: { error: Error }) {
-  return (
-    <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
-      {error.message}
-    </p>
-  )
+  return <Alert>{error.message}</Alert>
+}
+
+/** A list page's items: a spinner while they load, the error, `empty`, or `children` of them. */
+function Listing<T>({
+  q,
+  empty,
+  children,
+}: {
+  q: UseQueryResult<Page<T>>
+  empty: ReactNode
+  children(items: T[]): ReactNode
+}) {
+  if (q.isPending) return <PageSpinner />
+  if (q.isError) return <Failed error={q.error} />
+  if (q.data.items.length === 0) return empty
+  return children(q.data.items)
 }
 
 export function SessionsPage() {
@@ -50,54 +62,56 @@ export function SessionsPage() {
         Sessions
       </Title>
       <NewSession />
-      {q.isPending ? (
-        <PageSpinner />
-      ) : q.isError ? (
-        <Failed error={q.error} />
-      ) : q.data.items.length === 0 ? (
-        <EmptyState icon={<WindIcon />} title="No aero sessions yet">
-          Create a session, then upload the rides of the test day (FIT, TCX, CSV…): the runs are
-          found and each gets its CdA and Crr with a 95 % interval.
-        </EmptyState>
-      ) : (
-        <ul className="divide-y divide-slate-200 overflow-hidden rounded-2xl bg-white ring-1 ring-slate-200">
-          {q.data.items.map((s) => (
-            <li key={s.id} className="flex items-center gap-3 pr-5 hover:bg-slate-50">
-              <Link
-                to={`/aero/sessions/${s.format}/${s.id}`}
-                className="flex flex-1 items-center justify-between gap-4 px-5 py-4"
-              >
-                <span>
-                  <span className="block font-medium text-slate-900">{s.name}</span>
-                  <span className="block text-sm text-slate-500">
-                    {dateOf(s.started_at)}
-                    {s.location ? ` · ${s.location}` : ''}
+      <Listing
+        q={q}
+        empty={
+          <EmptyState icon={<WindIcon />} title="No aero sessions yet">
+            Create a session, then upload the rides of the test day (FIT, TCX, CSV…): the runs are
+            found and each gets its CdA and Crr with a 95 % interval.
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <ul className="divide-y divide-slate-200 overflow-hidden rounded-2xl bg-white ring-1 ring-slate-200">
+            {items.map((s) => (
+              <li key={s.id} className="flex items-center gap-3 pr-5 hover:bg-slate-50">
+                <Link
+                  to={`/aero/sessions/${s.format}/${s.id}`}
+                  className="flex flex-1 items-center justify-between gap-4 px-5 py-4"
+                >
+                  <span>
+                    <span className="block font-medium text-slate-900">{s.name}</span>
+                    <span className="block text-sm text-slate-500">
+                      {dateOf(s.started_at)}
+                      {s.location ? ` · ${s.location}` : ''}
+                    </span>
                   </span>
-                </span>
-                <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600 uppercase">
-                  {s.format}
-                </span>
-              </Link>
-              <OwnerControl collection="aero-sessions" item={s} onMoved={() => void q.refetch()} />
-            </li>
-          ))}
-        </ul>
-      )}
+                  <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600 uppercase">
+                    {s.format}
+                  </span>
+                </Link>
+                <OwnerControl
+                  collection="aero-sessions"
+                  item={s}
+                  onMoved={() => void q.refetch()}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
     </>
   )
 }
 
+/** The sections every session page links to, before its format's data. */
+const SESSION_ANCHORS = [
+  { id: 'devices', label: 'Devices' },
+  { id: 'runs', label: 'Runs' },
+]
+
 export function SessionV5Page() {
-  return (
-    <SessionPage
-      format="v5"
-      anchors={[
-        { id: 'devices', label: 'Devices' },
-        { id: 'runs', label: 'Runs' },
-        { id: 'data', label: 'Data' },
-      ]}
-    />
-  )
+  return <SessionPage format="v5" anchors={[...SESSION_ANCHORS, { id: 'data', label: 'Data' }]} />
 }
 
 export function SessionV6Page() {
@@ -105,8 +119,7 @@ export function SessionV6Page() {
     <SessionPage
       format="v6"
       anchors={[
-        { id: 'devices', label: 'Devices' },
-        { id: 'runs', label: 'Runs' },
+        ...SESSION_ANCHORS,
         { id: 'cdam-data-blocks', label: 'CdA·m data blocks' },
         { id: 'run-data-blocks', label: 'Run data blocks' },
       ]}
@@ -120,33 +133,34 @@ export function DevicesPage() {
     <>
       <Title sub="Your aero sensors, their firmware and calibration.">Devices</Title>
       <RegisterDevice />
-      {q.isPending ? (
-        <PageSpinner />
-      ) : q.isError ? (
-        <Failed error={q.error} />
-      ) : q.data.items.length === 0 ? (
-        <EmptyState icon={<DeviceIcon />} title="No devices yet">
-          Register your aero sensors with their serial number, model, firmware and calibration
-          factor, ready to be assigned to sessions.
-        </EmptyState>
-      ) : (
-        <ul className="grid gap-4 sm:grid-cols-2">
-          {q.data.items.map((d) => (
-            <li
-              key={d.id}
-              className="flex items-start justify-between gap-3 rounded-2xl bg-white p-5 ring-1 ring-slate-200 hover:ring-brand-300"
-            >
-              <Link to={`/aero/devices/${d.id}`} className="block flex-1">
-                <span className="block font-medium text-slate-900">{d.name}</span>
-                <span className="block text-sm text-slate-500">
-                  {d.model ?? 'Unknown model'} · serial {d.serial}
-                </span>
-              </Link>
-              <OwnerControl collection="devices" item={d} onMoved={() => void q.refetch()} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing
+        q={q}
+        empty={
+          <EmptyState icon={<DeviceIcon />} title="No devices yet">
+            Register your aero sensors with their serial number, model, firmware and calibration
+            factor, ready to be assigned to sessions.
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <ul className="grid gap-4 sm:grid-cols-2">
+            {items.map((d) => (
+              <li
+                key={d.id}
+                className="flex items-start justify-between gap-3 rounded-2xl bg-white p-5 ring-1 ring-slate-200 hover:ring-brand-300"
+              >
+                <Link to={`/aero/devices/${d.id}`} className="block flex-1">
+                  <span className="block font-medium text-slate-900">{d.name}</span>
+                  <span className="block text-sm text-slate-500">
+                    {d.model ?? 'Unknown model'} · serial {d.serial}
+                  </span>
+                </Link>
+                <OwnerControl collection="devices" item={d} onMoved={() => void q.refetch()} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
     </>
   )
 }
