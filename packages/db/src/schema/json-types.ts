@@ -1,5 +1,6 @@
 // Shapes of the jsonb columns. SI units throughout (m, m/s, kg, W, J, m², radians for angles
 // only where named so; directions in degrees from north as riders read them).
+import type { StoredSegmentRow, StoredSurface } from '@veloptima/engine'
 
 /** A riding position of a rider setup: its drag area and the speed range where it is ridden. */
 export type SetupPosition = {
@@ -12,7 +13,7 @@ export type SetupPosition = {
 }
 
 /** Rolling-resistance coefficient per surface class (dimensionless). */
-export type CrrBySurface = { smooth: number; normal: number; rough: number }
+export type CrrBySurface = Record<StoredSurface, number>
 
 /** Course track as parallel arrays (compact in jsonb): one entry per cleaned point. */
 export type CourseTrack = {
@@ -24,20 +25,13 @@ export type CourseTrack = {
   distance: number[]
 }
 
-export type Surface = 'smooth' | 'normal' | 'rough'
+export type Surface = StoredSurface
 
-export type CourseSegment = {
-  /** Start and end distance along the course in m. */
-  start: number
-  end: number
-  /** Grade as a fraction (0.05 = 5 %). */
-  grade: number
-  /** Heading in degrees from north. */
-  heading: number
-  /** Curvature radius in m (null on straights). */
-  radius: number | null
-  altitude: number
-  surface?: Surface
+/**
+ * A course segment as the engine reads it (start and end in m, grade as a fraction, heading in
+ * degrees from north, curvature radius in m or null on straights, altitude in m, surface).
+ */
+export type CourseSegment = StoredSegmentRow & {
   /** Set when a user moved, split or merged it (automatic re-segmentation warns). */
   manual?: boolean
 }

@@ -11,19 +11,14 @@
 // older list form [{name, options: [{name, cda_delta, mass_delta, crr_factor}]}] (first option =
 // baseline). The highest power the plan may ask for is the setup's max power, else 2 × CP, else
 // 1000 W.
+import type { StoredSegmentJson } from '../course/stored-check.ts'
 import type { CourseSegmentInput } from '../course/types.ts'
 import { EngineInputError } from '../sim/validate.ts'
 
 export type StoredSurface = 'smooth' | 'normal' | 'rough'
 
-/** A course segment as stored (distances in m, heading in degrees). */
-export type StoredSegmentRow = {
-  start: number
-  end: number
-  grade: number
-  heading: number
-  radius: number | null
-  altitude: number
+/** A course segment as stored (distances in m, heading in degrees), with its surface. */
+export interface StoredSegmentRow extends StoredSegmentJson {
   surface?: StoredSurface | undefined
 }
 
