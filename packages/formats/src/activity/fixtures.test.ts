@@ -3,8 +3,29 @@
 import { describe, expect, it } from 'vitest'
 import { readActivity } from '../index.ts'
 import { aeroSensorFit, bytesOf, FIT_FLOAT32, FIT_UINT16, FIT_UINT32 } from './fixtures.ts'
+import type { DevField } from './fixtures.ts'
 
 const T0 = new Date('2024-05-01T10:00:00Z')
+
+/** A developer field that writes the same value in every record. */
+const constantField = (
+  source: number,
+  number: number,
+  name: string,
+  units: string,
+  baseType: number,
+  value: number,
+): DevField => ({ source, number, name, units, baseType, value: () => value })
+
+/** 30 s at a steady ground speed (m/s) and power (W; none in the records when absent). */
+const steadyFit = (fields: DevField[], speedMps: number, powerW?: number) =>
+  aeroSensorFit({
+    n: 30,
+    t0: T0,
+    speed: () => speedMps,
+    ...(powerW === undefined ? {} : { power: () => powerW }),
+    fields,
+  })
 
 describe('FIT with the developer fields of an aero sensor', () => {
   const n = 120
@@ -81,46 +102,16 @@ describe('FIT with the developer fields of an aero sensor', () => {
   })
 
   it('two sensors writing air speed: the first by default, the chosen serial on request', () => {
-    const two = aeroSensorFit({
-      n: 30,
-      t0: T0,
-      speed: () => 10,
-      power: () => 250,
-      fields: [
-        {
-          source: 0,
-          number: 0,
-          name: 'airspeed',
-          units: 'm/s',
-          baseType: FIT_FLOAT32,
-          value: () => 11,
-        },
-        {
-          source: 0,
-          number: 1,
-          name: 'serial',
-          units: '',
-          baseType: FIT_UINT32,
-          value: () => 1001,
-        },
-        {
-          source: 1,
-          number: 0,
-          name: 'AirSpeed',
-          units: 'm/s',
-          baseType: FIT_FLOAT32,
-          value: () => 12,
-        },
-        {
-          source: 1,
-          number: 1,
-          name: 'Serial',
-          units: '',
-          baseType: FIT_UINT32,
-          value: () => 2002,
-        },
+    const two = steadyFit(
+      [
+        constantField(0, 0, 'airspeed', 'm/s', FIT_FLOAT32, 11),
+        constantField(0, 1, 'serial', '', FIT_UINT32, 1001),
+        constantField(1, 0, 'AirSpeed', 'm/s', FIT_FLOAT32, 12),
+        constantField(1, 1, 'Serial', '', FIT_UINT32, 2002),
       ],
-    })
+      10,
+      250,
+    )
     const first = readActivity(two, 'two.fit')
     expect(first.samples.airspeed![5]).toBe(11)
     expect(first.devices.map((d) => d.serial)).toEqual(['1001', '2002'])
@@ -133,39 +124,17 @@ describe('FIT with the developer fields of an aero sensor', () => {
   })
 
   it('power from a developer field only when the records have none', () => {
-    const field = {
-      source: 0,
-      number: 0,
-      name: 'Power',
-      units: 'Watts',
-      baseType: FIT_UINT16,
-      value: () => 180,
-    }
-    const podOnly = aeroSensorFit({ n: 30, t0: T0, speed: () => 9, fields: [field] })
+    const field = constantField(0, 0, 'Power', 'Watts', FIT_UINT16, 180)
+    const podOnly = steadyFit([field], 9)
     const a = readActivity(podOnly, 'pod.fit')
     expect(a.samples.power[10]).toBe(180)
     expect(a.warnings.join(' ')).toMatch(/power from the developer field/)
-    const both = aeroSensorFit({ n: 30, t0: T0, speed: () => 9, power: () => 250, fields: [field] })
+    const both = steadyFit([field], 9, 250)
     expect(readActivity(both, 'both.fit').samples.power[10]).toBe(250)
   })
 
   it('air speed without units is read by its magnitude against the ground speed (and said)', () => {
-    const kmh = aeroSensorFit({
-      n: 30,
-      t0: T0,
-      speed: () => 10,
-      power: () => 250,
-      fields: [
-        {
-          source: 0,
-          number: 0,
-          name: 'air_speed',
-          units: '',
-          baseType: FIT_FLOAT32,
-          value: () => 39.6,
-        },
-      ],
-    })
+    const kmh = steadyFit([constantField(0, 0, 'air_speed', '', FIT_FLOAT32, 39.6)], 10, 250)
     const a = readActivity(kmh, 'kmh.fit')
     expect(a.samples.airspeed![0]).toBeCloseTo(11, 5) // float32
     expect(a.warnings.join(' ')).toMatch(/airspeed .* no units: read as km\/h from its magnitude/)
