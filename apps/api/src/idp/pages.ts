@@ -68,12 +68,9 @@ function alerts({ error, code, notice }: Alerts) {
   ].join('')
 }
 
-function field(
-  name: string,
-  label: string,
-  type: string,
-  options: { value?: string; autocomplete: string; hint?: string; autofocus?: boolean },
-) {
+type FieldOptions = { value?: string; autocomplete: string; hint?: string; autofocus?: boolean }
+
+function field(name: string, label: string, type: string, options: FieldOptions) {
   const id = `f-${name}`
   return `<label for="${id}">${escapeHtml(label)}</label>
 <input id="${id}" name="${name}" type="${type}" required autocomplete="${options.autocomplete}"${
@@ -82,61 +79,100 @@ function field(
 ${options.hint ? `<p class="hint" id="${id}-hint">${escapeHtml(options.hint)}</p>` : ''}`
 }
 
-export function loginPage(uid: string, input: { email?: string } & Alerts = {}) {
-  const base = `/interaction/${encodeURIComponent(uid)}`
+/** The form pages' title, heading and submit button. */
+const FORM_TEXTS = {
+  login: { title: 'Sign in', heading: 'Sign in to Veloptima', submit: 'Sign in' },
+  signup: { title: 'Create an account', heading: 'Create your account', submit: 'Create account' },
+  forgot: { title: 'Forgot password', heading: 'Reset your password', submit: 'Send reset link' },
+  reset: {
+    title: 'Choose a new password',
+    heading: 'Choose a new password',
+    submit: 'Set password',
+  },
+}
+
+/**
+ * A page of one form: the heading, the alerts, the fields and a submit button posting to
+ * `action`, then `links` (`<a>` elements, if any) under the form.
+ */
+function formPage(
+  texts: { title: string; heading: string; submit: string },
+  page: { alerts: Alerts; action: string; links?: string },
+  ...fields: string[]
+) {
   return layout(
-    'Sign in',
-    `<h1>Sign in to Veloptima</h1>
-${alerts(input)}
-<form method="post" action="${base}/login" novalidate>
-${field('email', 'E-mail', 'email', { value: input.email ?? '', autocomplete: 'username', autofocus: !input.email })}
-${field('password', 'Password', 'password', { autocomplete: 'current-password', autofocus: !!input.email })}
-<button type="submit">Sign in</button>
-</form>
-<div class="links"><a href="${base}/signup">Create an account</a><a href="${base}/forgot">Forgot your password?</a></div>`,
+    texts.title,
+    `<h1>${texts.heading}</h1>
+${alerts(page.alerts)}
+<form method="post" action="${page.action}" novalidate>
+${fields.join('\n')}
+<button type="submit">${texts.submit}</button>
+</form>${page.links ? `\n<div class="links">${page.links}</div>` : ''}`,
+  )
+}
+
+const interactionBase = (uid: string) => `/interaction/${encodeURIComponent(uid)}`
+
+const emailField = (value: string | undefined, options: Omit<FieldOptions, 'value'>) =>
+  field('email', 'E-mail', 'email', { value: value ?? '', ...options })
+
+export function loginPage(uid: string, input: { email?: string } & Alerts = {}) {
+  const base = interactionBase(uid)
+  const links = `<a href="${base}/signup">Create an account</a><a href="${base}/forgot">Forgot your password?</a>`
+  return formPage(
+    FORM_TEXTS.login,
+    { alerts: input, action: `${base}/login`, links },
+    emailField(input.email, { autocomplete: 'username', autofocus: !input.email }),
+    field('password', 'Password', 'password', {
+      autocomplete: 'current-password',
+      autofocus: !!input.email,
+    }),
   )
 }
 
 export function signupPage(uid: string, input: { email?: string; name?: string } & Alerts = {}) {
-  const base = `/interaction/${encodeURIComponent(uid)}`
-  return layout(
-    'Create an account',
-    `<h1>Create your account</h1>
-${alerts(input)}
-<form method="post" action="${base}/signup" novalidate>
-${field('name', 'Name', 'text', { value: input.name ?? '', autocomplete: 'name', autofocus: true })}
-${field('email', 'E-mail', 'email', { value: input.email ?? '', autocomplete: 'email' })}
-${field('password', 'Password', 'password', { autocomplete: 'new-password', hint: 'At least 8 characters.' })}
-<button type="submit">Create account</button>
-</form>
-<div class="links"><a href="${base}">I already have an account</a></div>`,
+  const base = interactionBase(uid)
+  const links = `<a href="${base}">I already have an account</a>`
+  return formPage(
+    FORM_TEXTS.signup,
+    { alerts: input, action: `${base}/signup`, links },
+    field('name', 'Name', 'text', {
+      value: input.name ?? '',
+      autocomplete: 'name',
+      autofocus: true,
+    }),
+    emailField(input.email, { autocomplete: 'email' }),
+    field('password', 'Password', 'password', {
+      autocomplete: 'new-password',
+      hint: 'At least 8 characters.',
+    }),
   )
 }
 
 export function forgotPage(uid: string, input: { email?: string } & Alerts = {}) {
-  const base = `/interaction/${encodeURIComponent(uid)}`
-  return layout(
-    'Forgot password',
-    `<h1>Reset your password</h1>
-${alerts(input)}
-<form method="post" action="${base}/forgot" novalidate>
-${field('email', 'E-mail', 'email', { value: input.email ?? '', autocomplete: 'username', autofocus: true, hint: 'We send a link to set a new password.' })}
-<button type="submit">Send reset link</button>
-</form>
-<div class="links"><a href="${base}">Back to sign in</a></div>`,
+  const base = interactionBase(uid)
+  const links = `<a href="${base}">Back to sign in</a>`
+  return formPage(
+    FORM_TEXTS.forgot,
+    { alerts: input, action: `${base}/forgot`, links },
+    emailField(input.email, {
+      autocomplete: 'username',
+      autofocus: true,
+      hint: 'We send a link to set a new password.',
+    }),
   )
 }
 
 export function resetPage(token: string, input: Alerts = {}) {
-  return layout(
-    'Choose a new password',
-    `<h1>Choose a new password</h1>
-${alerts(input)}
-<form method="post" action="/reset" novalidate>
-<input type="hidden" name="token" value="${escapeHtml(token)}">
-${field('password', 'New password', 'password', { autocomplete: 'new-password', autofocus: true, hint: 'At least 8 characters.' })}
-<button type="submit">Set password</button>
-</form>`,
+  return formPage(
+    FORM_TEXTS.reset,
+    { alerts: input, action: '/reset' },
+    `<input type="hidden" name="token" value="${escapeHtml(token)}">`,
+    field('password', 'New password', 'password', {
+      autocomplete: 'new-password',
+      autofocus: true,
+      hint: 'At least 8 characters.',
+    }),
   )
 }
 
