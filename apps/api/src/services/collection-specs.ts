@@ -84,14 +84,7 @@ function ownedListJson(repo: { listColumns: Record<string, unknown> }, omit: str
   }
 }
 
-export {
-  aeroSessionRepo,
-  courseRepo,
-  deviceRepo,
-  fileRepo,
-  optimizationRepo,
-  riderSetupRepo,
-} from '../repositories/collection.ts'
+export { aeroSessionRepo, courseRepo, deviceRepo, fileRepo, optimizationRepo, riderSetupRepo }
 
 /**
  * A referenced item must be visible to the caller (else 404 naming the field) and, when the
@@ -178,38 +171,43 @@ async function ownAeroFiles(db: Db, row: typeof aeroSessions.$inferSelect): Prom
 
 /**
  * An owned collection's spec: items answered without their owner columns (nor `omit`) and with
- * `owner` and `owner_type`, body fields stored as their columns; `more` adds or replaces parts.
+ * `owner` and `owner_type`, body fields stored as their columns; the parts given add or replace.
+ * With `referredBy`, the team items referring to an item must keep seeing it (`mustNotStrand`).
  */
 function ownedSpec<Row extends Owned>(
-  base: Pick<CollectionSpec<Row>, 'noun' | 'repo' | 'createSchema' | 'patchSchema'>,
-  more: Partial<CollectionSpec<Row>> = {},
-  omit: string[] = [],
+  spec: Pick<CollectionSpec<Row>, 'noun' | 'repo' | 'createSchema' | 'patchSchema'> &
+    Partial<CollectionSpec<Row>> & {
+      referredBy?: { kind: ReferredKind; referrer: string }
+      omit?: string[]
+    },
 ): CollectionSpec<Row> {
+  const { referredBy, omit = [], ...parts } = spec
   return {
-    ...base,
     json: (row) => ownedJson(row, omit),
-    listJson: ownedListJson(base.repo, omit),
+    listJson: ownedListJson(parts.repo, omit),
     columns: toColumns,
-    ...more,
+    ...(referredBy && {
+      checkReferrers: (db: Db, id: string, owner: Owner) =>
+        mustNotStrand(db, owner, referredBy.kind, id, {
+          noun: parts.noun,
+          referrer: referredBy.referrer,
+        }),
+    }),
+    ...parts,
   }
 }
 
-export const riderSetupSpec = ownedSpec<typeof riderSetups.$inferSelect>(
-  {
-    noun: 'rider setup',
-    repo: riderSetupRepo,
-    createSchema: riderSetupCreateSchema,
-    patchSchema: riderSetupPatchSchema,
+export const riderSetupSpec = ownedSpec<typeof riderSetups.$inferSelect>({
+  noun: 'rider setup',
+  repo: riderSetupRepo,
+  createSchema: riderSetupCreateSchema,
+  patchSchema: riderSetupPatchSchema,
+  checkPatch: (body, current) => {
+    const issue = maxPowerAgainstStored(body, { cp: current.cp, max_power: current.maxPower })
+    if (issue) throw invalidFields([issue], body)
   },
-  {
-    checkPatch: (body, current) => {
-      const issue = maxPowerAgainstStored(body, { cp: current.cp, max_power: current.maxPower })
-      if (issue) throw invalidFields([issue], body)
-    },
-    checkReferrers: (db, id, owner) =>
-      mustNotStrand(db, owner, 'riderSetup', id, { noun: 'rider setup', referrer: 'optimization' }),
-  },
-)
+  referredBy: { kind: 'riderSetup', referrer: 'optimization' },
+})
 
 /**
  * A course patch that sends some of track, segments and stats agrees with the ones it keeps
@@ -263,66 +261,50 @@ export const courseSpec: CollectionSpec<typeof courses.$inferSelect> = {
     mustNotStrand(db, owner, 'course', id, { noun: 'course', referrer: 'optimization' }),
 }
 
-export const optimizationSpec = ownedSpec<typeof optimizations.$inferSelect>(
-  {
-    noun: 'optimization',
-    repo: optimizationRepo,
-    createSchema: optimizationCreateSchema,
-    patchSchema: optimizationPatchSchema,
+export const optimizationSpec = ownedSpec<typeof optimizations.$inferSelect>({
+  noun: 'optimization',
+  repo: optimizationRepo,
+  createSchema: optimizationCreateSchema,
+  patchSchema: optimizationPatchSchema,
+  async checkRefs(db, uid, body, owner) {
+    await mustSee(db, uid, owner, courseRepo, 'course_id', body.course_id)
+    await mustSee(db, uid, owner, riderSetupRepo, 'rider_setup_id', body.rider_setup_id)
   },
-  {
-    async checkRefs(db, uid, body, owner) {
-      await mustSee(db, uid, owner, courseRepo, 'course_id', body.course_id)
-      await mustSee(db, uid, owner, riderSetupRepo, 'rider_setup_id', body.rider_setup_id)
-    },
-  },
-)
+})
 
-export const deviceSpec = ownedSpec<typeof devices.$inferSelect>(
-  {
-    noun: 'device',
-    repo: deviceRepo,
-    createSchema: deviceCreateSchema,
-    patchSchema: devicePatchSchema,
-  },
-  {
-    checkReferrers: (db, id, owner) =>
-      mustNotStrand(db, owner, 'device', id, { noun: 'device', referrer: 'aero session' }),
-  },
-)
+export const deviceSpec = ownedSpec<typeof devices.$inferSelect>({
+  noun: 'device',
+  repo: deviceRepo,
+  createSchema: deviceCreateSchema,
+  patchSchema: devicePatchSchema,
+  referredBy: { kind: 'device', referrer: 'aero session' },
+})
 
-export const aeroSessionSpec = ownedSpec<typeof aeroSessions.$inferSelect>(
-  {
-    noun: 'aero session',
-    repo: aeroSessionRepo,
-    createSchema: aeroSessionCreateSchema,
-    patchSchema: aeroSessionPatchSchema,
+export const aeroSessionSpec = ownedSpec<typeof aeroSessions.$inferSelect>({
+  noun: 'aero session',
+  repo: aeroSessionRepo,
+  createSchema: aeroSessionCreateSchema,
+  patchSchema: aeroSessionPatchSchema,
+  carried: ownAeroFiles,
+  columns: (body) => {
+    const c = toColumns(body)
+    if (typeof c.startedAt === 'string') c.startedAt = new Date(c.startedAt)
+    return c
   },
-  {
-    carried: ownAeroFiles,
-    columns: (body) => {
-      const c = toColumns(body)
-      if (typeof c.startedAt === 'string') c.startedAt = new Date(c.startedAt)
-      return c
-    },
-    async checkRefs(db, uid, body, owner) {
-      await mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id)
-      const list = (body.devices ?? []) as { device_id: string }[]
-      for (const [i, d] of list.entries()) {
-        await mustSee(db, uid, owner, deviceRepo, `devices.${i}.device_id`, d.device_id)
-      }
-    },
+  async checkRefs(db, uid, body, owner) {
+    await mustSee(db, uid, owner, fileRepo, 'source_file_id', body.source_file_id)
+    const list = (body.devices ?? []) as { device_id: string }[]
+    for (const [i, d] of list.entries()) {
+      await mustSee(db, uid, owner, deviceRepo, `devices.${i}.device_id`, d.device_id)
+    }
   },
-)
+})
 
 /** Files: metadata only here (upload, download and their links are the files routes'). */
-export const fileSpec = ownedSpec<typeof files.$inferSelect>(
-  {
-    noun: 'file',
-    repo: fileRepo,
-    createSchema: z.never() as never,
-    patchSchema: fileMetaPatchSchema,
-  },
-  {},
-  ['storageKey'],
-)
+export const fileSpec = ownedSpec<typeof files.$inferSelect>({
+  noun: 'file',
+  repo: fileRepo,
+  createSchema: z.never() as never,
+  patchSchema: fileMetaPatchSchema,
+  omit: ['storageKey'],
+})
