@@ -10,6 +10,7 @@ import { prepareVe } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
 import { exitWithoutChromium, openBenchPage } from './browser-harness.ts'
 import type { RunParamsJson, RunSeriesJson } from '../src/features/aero/ve.ts'
+import { stillAirParams } from '../src/features/aero/ve-fixtures.ts'
 import type { SliderReply, SliderRequest } from './aero-sliders-page.ts'
 import { needs } from '../../../scripts/test-data.ts'
 
@@ -31,15 +32,7 @@ const series: RunSeriesJson = {
   heading: pick(ve.heading),
   valid: pick(ve.valid),
 }
-const params: RunParamsJson = {
-  cda: 0.3,
-  crr: 0.004,
-  mass_kg: 80,
-  drivetrain_efficiency: 0.976,
-  wind_e: 0,
-  wind_n: 0,
-  offset_m: series.elevation?.[0] ?? 0,
-}
+const params: RunParamsJson = stillAirParams(series.elevation?.[0] ?? 0)
 
 const { page, version, close } = await openBenchPage(
   import.meta.dirname,

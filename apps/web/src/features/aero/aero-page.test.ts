@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { AeroSourceFile } from '@veloptima/contracts'
 import { lapOptions, parseClock } from './add-run-dialog.tsx'
 import { veParamsOf, veSeriesOf, veTrace, type RunParamsJson, type RunSeriesJson } from './ve.ts'
+import { stillAirParams } from './ve-fixtures.ts'
 
 const file = (name: string, laps: number) => ({ name, laps }) as AeroSourceFile
 
@@ -36,15 +37,7 @@ describe('VE trace of the sliders', () => {
     heading: Array.from({ length: n }, () => 0),
     valid: Array.from({ length: n }, () => 1),
   }
-  const params: RunParamsJson = {
-    cda: 0.3,
-    crr: 0.004,
-    mass_kg: 80,
-    drivetrain_efficiency: 0.976,
-    wind_e: 0,
-    wind_n: 0,
-    offset_m: 100,
-  }
+  const params: RunParamsJson = stillAirParams(100)
   const s = veSeriesOf(series)
 
   it('sits on the measured elevation on average (the per-leg offsets of the fit)', () => {
