@@ -10,11 +10,11 @@ import { PageSpinner } from '../../components/spinner.tsx'
 import { useAuth } from '../../lib/auth.ts'
 import { canManage, roleLabels } from './team-rules.ts'
 import { useTeam, useTeamActions, useTeamMembers } from './teams-api.ts'
-import { ErrorText, inputClass } from './team-ui.tsx'
+import { ErrorText, TeamNameField } from './team-ui.tsx'
 import { DangerSection } from './team-danger.tsx'
 import { InvitationsSection } from './team-invitations.tsx'
 import { MembersSection } from './team-members.tsx'
-import { FieldLabel, FormError } from '../../components/form.tsx'
+import { FormError } from '../../components/form.tsx'
 
 /** /account/teams/:teamId: the team's name, members and roles, invitations, hand-over, delete. */
 export function TeamPage() {
@@ -74,16 +74,7 @@ function TeamHeader({ teamId, name, role }: { teamId: string; name: string; role
     <header>
       {editing ? (
         <form onSubmit={handleSubmit(submit)} className="flex max-w-lg flex-wrap items-end gap-3">
-          <div className="grow">
-            <FieldLabel htmlFor="team-name">Team name</FieldLabel>
-            <input
-              id="team-name"
-              maxLength={100}
-              required
-              className={`mt-1 ${inputClass}`}
-              {...register('name')}
-            />
-          </div>
+          <TeamNameField id="team-name" label="Team name" field={register('name')} />
           <button type="submit" className={buttonClass.primary} disabled={rename.isPending}>
             Save name
           </button>

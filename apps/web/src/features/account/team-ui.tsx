@@ -1,6 +1,7 @@
 // Building blocks shared by the team page's sections.
 import type { ReactNode } from 'react'
-import { FormError } from '../../components/form.tsx'
+import type { UseFormRegisterReturn } from 'react-hook-form'
+import { FieldLabel, FormError } from '../../components/form.tsx'
 
 export const dangerButton =
   'inline-flex items-center justify-center gap-2 rounded-lg bg-white px-4 py-2.5 text-sm font-semibold text-red-700 ring-1 ring-red-300 ring-inset transition hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-60'
@@ -27,6 +28,33 @@ export function Section({
       </h2>
       <div className="mt-5">{children}</div>
     </section>
+  )
+}
+
+/** A team's name typed in a form (required, at most 100 characters), `field` its registration. */
+export function TeamNameField({
+  id,
+  label,
+  placeholder,
+  field,
+}: {
+  id: string
+  label: string
+  placeholder?: string
+  field: UseFormRegisterReturn<'name'>
+}) {
+  return (
+    <div className="grow">
+      <FieldLabel htmlFor={id}>{label}</FieldLabel>
+      <input
+        id={id}
+        maxLength={100}
+        required
+        placeholder={placeholder}
+        className={`mt-1 ${inputClass}`}
+        {...field}
+      />
+    </div>
   )
 }
 

@@ -9,9 +9,7 @@ import { useMyTeams, usePatchUser, useUserDoc } from '../../lib/user.ts'
 import { roleLabels } from './team-rules.ts'
 import { useCreateTeam } from './teams-api.ts'
 import { FieldLabel, FormError, Options } from '../../components/form.tsx'
-
-const inputClass =
-  'block w-full rounded-lg border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600'
+import { inputClass, TeamNameField } from './team-ui.tsx'
 
 /** The account page's teams: the team to work in, the caller's teams, and a new team. */
 export function TeamsCard() {
@@ -98,17 +96,12 @@ export function TeamsCard() {
           </>
         )}
         <form onSubmit={handleSubmit(submit)} className="flex max-w-lg flex-wrap items-end gap-3">
-          <div className="grow">
-            <FieldLabel htmlFor="new-team">New team</FieldLabel>
-            <input
-              id="new-team"
-              required
-              maxLength={100}
-              placeholder="e.g. Alpine Racing"
-              className={`mt-1 ${inputClass}`}
-              {...register('name')}
-            />
-          </div>
+          <TeamNameField
+            id="new-team"
+            label="New team"
+            placeholder="e.g. Alpine Racing"
+            field={register('name')}
+          />
           <button type="submit" className={buttonClass.primary} disabled={create.isPending}>
             Create team
           </button>
