@@ -91,13 +91,7 @@ export function OwnerControl({
           </select>
         ) : null}
       </span>
-      {error ? (
-        <MessageDetails
-          message={error.message}
-          detail={error.detail}
-          className="max-w-xs text-right text-xs"
-        />
-      ) : null}
+      {error ? <MessageDetails {...error} className="max-w-xs text-right text-xs" /> : null}
     </span>
   )
 }

@@ -88,9 +88,7 @@ export function CourseUpload({ onImported }: { onImported(course: ImportedCourse
           </div>
         ) : null}
       </div>
-      {error ? (
-        <MessageDetails message={error.message} detail={error.detail} className="mt-2" />
-      ) : null}
+      {error ? <MessageDetails {...error} className="mt-2" /> : null}
     </div>
   )
 }

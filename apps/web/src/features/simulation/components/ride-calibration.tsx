@@ -381,13 +381,7 @@ export function RideCalibrationPanel({
             Enter the rider and bike masses and the efficiency first.
           </p>
         ) : null}
-        {error ? (
-          <MessageDetails
-            message={error.message}
-            detail={error.detail}
-            testId="ride-calibration-error"
-          />
-        ) : null}
+        {error ? <MessageDetails {...error} testId="ride-calibration-error" /> : null}
         <div aria-live="polite">
           {busy ? <p className="text-slate-600">Calibrating…</p> : null}
           {ve ? <VeResult fit={ve} onApply={onApply} /> : null}
