@@ -127,14 +127,25 @@ function segmentsCourse(c: Json): Course {
   )
 }
 
-/** `rider.positions`: [{name?, cda_m2, min_speed_mps?, max_speed_mps?}]. */
-function positionsOf(v: unknown): RiderPosition[] {
-  const path = 'rider.positions'
+/** The list at `path`: each item an object with only `keys`, read by `read` (given its path). */
+function objectsOf<T>(
+  v: unknown,
+  path: string,
+  keys: readonly string[],
+  read: (o: Json, at: string) => T,
+): T[] {
   if (!Array.isArray(v)) throw new EngineInputError(path, `expected an array, got ${kind(v)}`)
   return v.map((item: unknown, i) => {
     const at = `${path}[${i}]`
     const o = obj(item, at)
-    only(o, at, POSITION_KEYS)
+    only(o, at, keys)
+    return read(o, at)
+  })
+}
+
+/** `rider.positions`: [{name?, cda_m2, min_speed_mps?, max_speed_mps?}]. */
+function positionsOf(v: unknown): RiderPosition[] {
+  return objectsOf(v, 'rider.positions', POSITION_KEYS, (o, at) => {
     if (o.name !== undefined && typeof o.name !== 'string') {
       throw new EngineInputError(`${at}.name`, `expected a text, got ${kind(o.name)}`)
     }
@@ -150,38 +161,24 @@ function positionsOf(v: unknown): RiderPosition[] {
 
 /** `environment.wind_segments`: [{start_m, end_m, wind_speed_mps, wind_from_deg}]. */
 function windSegmentsOf(v: unknown): WindSegment[] {
-  const path = 'environment.wind_segments'
-  if (!Array.isArray(v)) throw new EngineInputError(path, `expected an array, got ${kind(v)}`)
-  return v.map((item: unknown, i) => {
-    const at = `${path}[${i}]`
-    const o = obj(item, at)
-    only(o, at, WIND_SEGMENT_KEYS)
-    return {
-      startM: numberAt(o, 'start_m', at, true),
-      endM: numberAt(o, 'end_m', at, true),
-      speedMps: numberAt(o, 'wind_speed_mps', at, true),
-      fromDeg: numberAt(o, 'wind_from_deg', at, true),
-    }
-  })
+  return objectsOf(v, 'environment.wind_segments', WIND_SEGMENT_KEYS, (o, at) => ({
+    startM: numberAt(o, 'start_m', at, true),
+    endM: numberAt(o, 'end_m', at, true),
+    speedMps: numberAt(o, 'wind_speed_mps', at, true),
+    fromDeg: numberAt(o, 'wind_from_deg', at, true),
+  }))
 }
 
 /** `environment.air_segments`: [{start_m, end_m, temperature_c, pressure_pa, relative_humidity, altitude_m}]. */
 function airSegmentsOf(v: unknown): AirSegment[] {
-  const path = 'environment.air_segments'
-  if (!Array.isArray(v)) throw new EngineInputError(path, `expected an array, got ${kind(v)}`)
-  return v.map((item: unknown, i) => {
-    const at = `${path}[${i}]`
-    const o = obj(item, at)
-    only(o, at, AIR_SEGMENT_KEYS)
-    return {
-      startM: numberAt(o, 'start_m', at, true),
-      endM: numberAt(o, 'end_m', at, true),
-      temperatureC: numberAt(o, 'temperature_c', at, true),
-      pressurePa: numberAt(o, 'pressure_pa', at, true),
-      relativeHumidity: numberAt(o, 'relative_humidity', at, true),
-      altitudeM: numberAt(o, 'altitude_m', at, true),
-    }
-  })
+  return objectsOf(v, 'environment.air_segments', AIR_SEGMENT_KEYS, (o, at) => ({
+    startM: numberAt(o, 'start_m', at, true),
+    endM: numberAt(o, 'end_m', at, true),
+    temperatureC: numberAt(o, 'temperature_c', at, true),
+    pressurePa: numberAt(o, 'pressure_pa', at, true),
+    relativeHumidity: numberAt(o, 'relative_humidity', at, true),
+    altitudeM: numberAt(o, 'altitude_m', at, true),
+  }))
 }
 
 /** What `loadCourse` may return for a recorded ride: the course and, when the file records

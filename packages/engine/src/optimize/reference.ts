@@ -157,19 +157,16 @@ export function referenceOptimize(
   const nP = Math.floor((rider.maxPowerW - rider.minPowerW) / grid.powerStep) + 1
   const powers = new Float64Array(nP)
   for (let k = 0; k < nP; k++) powers[k] = rider.minPowerW + k * grid.powerStep
+  /** Steady speed on segment i at crank power p. */
+  const speedAt = (i: number, p: number) =>
+    referenceSteadySpeed(rider, course.grade[i]!, course.headwind[i]!, course.rho[i]!, p)
   // segment time at each power (Infinity when the rider stalls)
   const time = new Float64Array(n * nP)
   let slowest = 0
   for (let i = 0; i < n; i++) {
     let worst = 0
     for (let k = 0; k < nP; k++) {
-      const v = referenceSteadySpeed(
-        rider,
-        course.grade[i]!,
-        course.headwind[i]!,
-        course.rho[i]!,
-        powers[k]!,
-      )
+      const v = speedAt(i, powers[k]!)
       const t = v > 1e-9 ? course.length[i]! / v : Infinity
       time[i * nP + k] = t
       if (Number.isFinite(t)) worst = Math.max(worst, t)
@@ -179,13 +176,7 @@ export function referenceOptimize(
   let constTime = 0
   if (constraint.type === 'average_power') {
     for (let i = 0; i < n; i++) {
-      const v = referenceSteadySpeed(
-        rider,
-        course.grade[i]!,
-        course.headwind[i]!,
-        course.rho[i]!,
-        constraint.powerW,
-      )
+      const v = speedAt(i, constraint.powerW)
       constTime += v > 1e-9 ? course.length[i]! / v : slowest / n
     }
   }
