@@ -1,7 +1,8 @@
 // Aero sessions' runs and data blocks. A session's blocks are laid out by sequence: each uploaded
 // file is a `source` block below STRIDE; analysis version v is a block at v·STRIDE, its runs'
 // blocks follow it and its CdA windows start at v·STRIDE + 50 000.
-import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import {
   aeroDataBlocks,
   aeroRuns,
@@ -180,13 +181,6 @@ export async function earlierVersionPending(
   return Boolean(pending)
 }
 
-/** A run or block is seen, and changed, with its session. */
-const inSession = <C extends typeof aeroRuns | typeof aeroDataBlocks>(child: C) => ({
-  child,
-  parentKey: child.sessionId,
-  parent: aeroSessions,
-})
-
 /** The session if the caller can see it (and so change its runs and blocks). */
 export async function visibleSession(db: Db, uid: string, sessionId: string) {
   const [row] = await db
@@ -196,44 +190,67 @@ export async function visibleSession(db: Db, uid: string, sessionId: string) {
   return row
 }
 
-/** Runs in order (position, then creation); keyset on (position, id). */
-export async function listRuns(
-  db: Db,
-  sessionId: string,
-  o: { limit: number; after?: [position: number, id: string] | undefined },
+/**
+ * SQL of one kind of a session's items (runs, data blocks), seen and changed with their session:
+ * listed in `order` then id with a keyset on both (and the `filters` given), found when the caller
+ * can see the session, inserted and read back, deleted by id.
+ */
+function sessionItems<T extends typeof aeroRuns | typeof aeroDataBlocks>(
+  table: T,
+  order: PgColumn,
 ) {
-  return db
-    .select()
-    .from(aeroRuns)
-    .where(
-      and(
-        eq(aeroRuns.sessionId, sessionId),
-        ascendingAfter(aeroRuns.position, aeroRuns.id, o.after),
-      ),
-    )
-    .orderBy(asc(aeroRuns.position), asc(aeroRuns.id))
-    .limit(o.limit + 1)
+  type Row = T['$inferSelect']
+  return {
+    async list(
+      db: Db,
+      sessionId: string,
+      o: { limit: number; after?: [key: number, id: string] | undefined },
+      ...filters: (SQL | undefined)[]
+    ): Promise<Row[]> {
+      const rows = await db
+        .select()
+        .from(table as PgTable)
+        .where(
+          and(eq(table.sessionId, sessionId), ...filters, ascendingAfter(order, table.id, o.after)),
+        )
+        .orderBy(asc(order), asc(table.id))
+        .limit(o.limit + 1)
+      return rows as Row[]
+    },
+    find: (db: Db, uid: string, id: string) =>
+      findVisibleChild(db, uid, id, {
+        child: table,
+        parentKey: table.sessionId,
+        parent: aeroSessions,
+      }),
+    async insert(db: Db, values: T['$inferInsert']): Promise<Row> {
+      const [row] = await db
+        .insert(table)
+        .values(values as never)
+        .returning()
+      return row as Row
+    },
+    async remove(db: Db, id: string): Promise<void> {
+      await db.delete(table).where(eq(table.id, id))
+    },
+  }
 }
 
-export async function findRun(db: Db, uid: string, id: string) {
-  return findVisibleChild(db, uid, id, inSession(aeroRuns))
-}
+const runs = sessionItems(aeroRuns, aeroRuns.position)
+const blocks = sessionItems(aeroDataBlocks, aeroDataBlocks.sequence)
 
-export async function insertRun(db: Db, values: typeof aeroRuns.$inferInsert) {
-  const [row] = await db.insert(aeroRuns).values(values).returning()
-  return row!
-}
+/** Runs in order (position, then id); keyset on (position, id). */
+export const listRuns = runs.list
+export const findRun = runs.find
+export const insertRun = runs.insert
+export const deleteRun = runs.remove
 
 export async function updateRun(db: Db, id: string, set: Partial<typeof aeroRuns.$inferInsert>) {
   const [row] = await db.update(aeroRuns).set(set).where(eq(aeroRuns.id, id)).returning()
   return row
 }
 
-export async function deleteRun(db: Db, id: string) {
-  await db.delete(aeroRuns).where(eq(aeroRuns.id, id))
-}
-
-/** Blocks in order (sequence, id); keyset on (sequence, id). */
+/** Blocks in order (sequence, id), of one kind or run when asked; keyset on (sequence, id). */
 export async function listBlocks(
   db: Db,
   sessionId: string,
@@ -244,35 +261,21 @@ export async function listBlocks(
     after?: [sequence: number, id: string] | undefined
   },
 ) {
-  return db
-    .select()
-    .from(aeroDataBlocks)
-    .where(
-      and(
-        eq(aeroDataBlocks.sessionId, sessionId),
-        o.kind ? eq(aeroDataBlocks.kind, o.kind) : undefined,
-        o.runId ? eq(aeroDataBlocks.runId, o.runId) : undefined,
-        ascendingAfter(aeroDataBlocks.sequence, aeroDataBlocks.id, o.after),
-      ),
-    )
-    .orderBy(asc(aeroDataBlocks.sequence), asc(aeroDataBlocks.id))
-    .limit(o.limit + 1)
+  return blocks.list(
+    db,
+    sessionId,
+    o,
+    o.kind ? eq(aeroDataBlocks.kind, o.kind) : undefined,
+    o.runId ? eq(aeroDataBlocks.runId, o.runId) : undefined,
+  )
 }
 
-export async function findBlock(db: Db, uid: string, id: string) {
-  return findVisibleChild(db, uid, id, inSession(aeroDataBlocks))
-}
-
-export async function insertBlock(db: Db, values: typeof aeroDataBlocks.$inferInsert) {
-  const [row] = await db.insert(aeroDataBlocks).values(values).returning()
-  return row!
-}
+export const findBlock = blocks.find
+export const insertBlock = blocks.insert
 
 /** Inserts a block without reading it back (a run's block carries its whole series). */
 export async function storeBlock(db: Db, values: typeof aeroDataBlocks.$inferInsert) {
   await db.insert(aeroDataBlocks).values(values)
 }
 
-export async function deleteBlock(db: Db, id: string) {
-  await db.delete(aeroDataBlocks).where(eq(aeroDataBlocks.id, id))
-}
+export const deleteBlock = blocks.remove
