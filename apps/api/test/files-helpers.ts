@@ -1,7 +1,9 @@
-// Helpers for the files/jobs/imports/runs integration tests: users and teams rows, multipart bodies.
+// Helpers for the files/jobs/imports/runs integration tests: users and teams rows, multipart bodies
+// and their uploads.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import { teamMembers, teams, users, type Database } from '@veloptima/db'
 
 export function tempDir(prefix: string): string {
@@ -42,6 +44,24 @@ export async function multipart(
     payload: Buffer.from(await response.arrayBuffer()),
     headers: { 'content-type': response.headers.get('content-type')! },
   }
+}
+
+/** POSTs to `url` the multipart body of one file (and optional fields), with the caller's `headers`. */
+export async function postFile(
+  app: FastifyInstance,
+  url: string,
+  headers: object | undefined,
+  filename: string,
+  bytes: Uint8Array | string,
+  fields: Record<string, string> = {},
+) {
+  const body = await multipart(filename, bytes, fields)
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  })
 }
 
 /** A small synthetic GPX track (made here, not taken from shared data). */

@@ -59,6 +59,21 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   }
 }
 
+/** The app `t` with the stand-in server it talks to: closing it closes the app, then the stand-in. */
+export function withStandIn<S extends { close(): Promise<void> }>(
+  t: TestApp,
+  standIn: S,
+): TestApp & { standIn: S } {
+  return {
+    ...t,
+    standIn,
+    async close() {
+      await t.close()
+      await standIn.close()
+    },
+  }
+}
+
 /**
  * What `start` makes, started before the suite's tests and closed after them. The object returned
  * stands for the started one from the suite's first hook on; reading it earlier throws.

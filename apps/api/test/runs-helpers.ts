@@ -1,6 +1,6 @@
 // Rows an optimization run needs (course, rider setup, optimization), made up for the tests.
 import type { FastifyInstance } from 'fastify'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import {
   courses,
   files,
@@ -10,8 +10,10 @@ import {
   optimizations,
   riderSetups,
   type CourseSegment,
+  type Database,
   type Db,
 } from '@veloptima/db'
+import { loadSessionTokens } from '../src/services/session-token.ts'
 
 /** A rolling synthetic course: `n` segments of 100 m, grades between −4 % and +6 %. */
 export function syntheticSegments(n = 200): CourseSegment[] {
@@ -91,6 +93,15 @@ export async function writtenBy(db: Db, jobId: string, uid: string) {
   return { results, exportFiles, notifications: forResult, job: job! }
 }
 
+/** The stored result row (its inputs snapshot and output) of id `resultId`. */
+export async function storedResult(db: Db, resultId: string) {
+  const [result] = await db
+    .select()
+    .from(optimizationResults)
+    .where(eq(optimizationResults.id, resultId))
+  return result!
+}
+
 /** Polls until `check` returns a value (or throws after `timeoutMs`). */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
@@ -104,6 +115,43 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 100))
   }
+}
+
+/** Polls until every job of `jobIds` has succeeded; throws as soon as one has failed. */
+export function allSucceeded(db: Db, jobIds: string[], timeoutMs: number, what: string) {
+  return eventually(
+    async () => {
+      const rows = await db
+        .select({ status: jobs.status })
+        .from(jobs)
+        .where(inArray(jobs.id, jobIds))
+      const failed = rows.filter((r) => r.status === 'failed').length
+      if (failed) throw new Error(`${failed} jobs failed`)
+      return rows.every((r) => r.status === 'succeeded')
+    },
+    timeoutMs,
+    what,
+  )
+}
+
+/**
+ * A session token for `uid` holding the simulations claim, signed with the keys stored in
+ * `database` (the user row is not created): for an API that runs as its own process.
+ */
+export async function simulationsToken(
+  database: Database,
+  publicUrl: string,
+  uid: string,
+  displayName = uid,
+) {
+  const tokens = await loadSessionTokens(database, publicUrl)
+  const { token } = await tokens.sign({
+    uid,
+    email: `${uid}@example.com`,
+    displayName,
+    claims: { 'create:simulations': true },
+  })
+  return token
 }
 
 /** The job once it has succeeded or failed, as GET /api/jobs/:id answers the caller (polled for a minute). */
