@@ -50,19 +50,11 @@ export async function fileUsedBeyondCourse(
   fileId: string,
   courseId: string,
 ): Promise<boolean> {
-  const [other] = await db
-    .select({ id: courses.id })
-    .from(courses)
-    .where(and(eq(courses.sourceFileId, fileId), ne(courses.id, courseId)))
-    .union(
-      db
-        .select({ id: aeroSessions.id })
-        .from(aeroSessions)
-        .where(eq(aeroSessions.sourceFileId, fileId)),
-    )
-    .union(exportsOf(db, fileId))
-    .limit(1)
-  return Boolean(other)
+  return anyRow([
+    coursesUsing(db, fileId, courseId),
+    sessionsUsing(db, fileId),
+    exportsOf(db, fileId),
+  ])
 }
 
 /**
@@ -74,32 +66,52 @@ export async function fileUsedBeyondSession(
   fileId: string,
   sessionId: string,
 ): Promise<boolean> {
-  const [other] = await db
+  return anyRow([
+    coursesUsing(db, fileId),
+    sessionsUsing(db, fileId, sessionId),
+    sourceBlocksUsing(db, fileId, sessionId),
+    exportsOf(db, fileId),
+  ])
+}
+
+/** What `anyRow` needs of drizzle's select and set-operator builders (their tables differ). */
+type Unionable = { union(next: unknown): Unionable; limit(n: number): PromiseLike<unknown[]> }
+
+/** Whether the union of the queries (each selecting an `id`) has a row; it stops at the first. */
+async function anyRow(queries: [unknown, ...unknown[]]): Promise<boolean> {
+  const [first, ...rest] = queries as [Unionable, ...Unionable[]]
+  const [row] = await rest.reduce((union, next) => union.union(next), first).limit(1)
+  return Boolean(row)
+}
+
+/** The courses whose source file is `fileId`, but `except`. */
+const coursesUsing = (db: Db, fileId: string, except?: string) =>
+  db
     .select({ id: courses.id })
     .from(courses)
-    .where(eq(courses.sourceFileId, fileId))
-    .union(
-      db
-        .select({ id: aeroSessions.id })
-        .from(aeroSessions)
-        .where(and(eq(aeroSessions.sourceFileId, fileId), ne(aeroSessions.id, sessionId))),
+    .where(and(eq(courses.sourceFileId, fileId), except ? ne(courses.id, except) : undefined))
+
+/** The aero sessions whose source file is `fileId`, but `except`. */
+const sessionsUsing = (db: Db, fileId: string, except?: string) =>
+  db
+    .select({ id: aeroSessions.id })
+    .from(aeroSessions)
+    .where(
+      and(eq(aeroSessions.sourceFileId, fileId), except ? ne(aeroSessions.id, except) : undefined),
     )
-    .union(
-      db
-        .select({ id: aeroDataBlocks.sessionId })
-        .from(aeroDataBlocks)
-        .where(
-          and(
-            sql`${aeroDataBlocks.data}->>'type' = 'source'`,
-            sql`${aeroDataBlocks.data}->>'file_id' = ${fileId}`,
-            ne(aeroDataBlocks.sessionId, sessionId),
-          ),
-        ),
+
+/** The aero sessions but `except` with a source block read from `fileId`. */
+const sourceBlocksUsing = (db: Db, fileId: string, except: string) =>
+  db
+    .select({ id: aeroDataBlocks.sessionId })
+    .from(aeroDataBlocks)
+    .where(
+      and(
+        sql`${aeroDataBlocks.data}->>'type' = 'source'`,
+        sql`${aeroDataBlocks.data}->>'file_id' = ${fileId}`,
+        ne(aeroDataBlocks.sessionId, except),
+      ),
     )
-    .union(exportsOf(db, fileId))
-    .limit(1)
-  return Boolean(other)
-}
 
 /** The optimization results exported to a file. */
 const exportsOf = (db: Db, fileId: string) =>
