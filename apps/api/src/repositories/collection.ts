@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import {
   aeroSessions,
@@ -220,6 +220,22 @@ export const aeroSessionRepo = new OwnedCollection<typeof aeroSessions.$inferSel
 export const fileRepo = new OwnedCollection<typeof files.$inferSelect>(files, {
   listOmit: ['storageKey'],
 })
+
+/** How many items a team owns in each owned collection, by the collections' names in the API. */
+export async function teamItemCounts(db: Db, teamId: string) {
+  const owned = async (t: OwnedTable) => {
+    const [row] = await db.select({ n: count() }).from(t).where(eq(t.ownerTeam, teamId))
+    return Number(row?.n ?? 0)
+  }
+  return {
+    courses: await owned(courses),
+    rider_setups: await owned(riderSetups),
+    optimizations: await owned(optimizations),
+    devices: await owned(devices),
+    aero_sessions: await owned(aeroSessions),
+    files: await owned(files),
+  }
+}
 
 /** The list filter `type=…` of optimizations. */
 export const optimizationsOfType = (type: (typeof optimizations.$inferSelect)['type']): SQL =>

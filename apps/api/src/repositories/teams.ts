@@ -1,17 +1,6 @@
 import { and, asc, count, eq, gt, isNull } from 'drizzle-orm'
-import {
-  aeroSessions,
-  courses,
-  devices,
-  files,
-  optimizations,
-  riderSetups,
-  teamInvitations,
-  teamMembers,
-  teams,
-  users,
-  type Db,
-} from '@veloptima/db'
+import { files, teamInvitations, teamMembers, teams, users, type Db } from '@veloptima/db'
+import { teamItemCounts } from './collection.ts'
 import type { Role } from './users.ts'
 
 export type InvitationRow = typeof teamInvitations.$inferSelect
@@ -161,25 +150,8 @@ export async function transferOwnership(db: Db, teamId: string, from: string, to
 
 /** How many items the team owns in each collection (what deleting the team deletes). */
 export async function teamContents(db: Db, teamId: string, now: Date) {
-  const owned = async (
-    t:
-      | typeof courses
-      | typeof riderSetups
-      | typeof optimizations
-      | typeof devices
-      | typeof aeroSessions
-      | typeof files,
-  ) => {
-    const [row] = await db.select({ n: count() }).from(t).where(eq(t.ownerTeam, teamId))
-    return Number(row?.n ?? 0)
-  }
   return {
-    courses: await owned(courses),
-    rider_setups: await owned(riderSetups),
-    optimizations: await owned(optimizations),
-    devices: await owned(devices),
-    aero_sessions: await owned(aeroSessions),
-    files: await owned(files),
+    ...(await teamItemCounts(db, teamId)),
     members: await memberCount(db, teamId),
     pending_invitations: await openInvitationCount(db, teamId, now),
   }
