@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
-import { createServer, type Server, type Socket } from 'node:net'
+import type { Server } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { courses, teamInvitations } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
-import { multipart, syntheticGpx, tempDir } from './files-helpers.ts'
+import { postFile, syntheticGpx, tempDir } from './files-helpers.ts'
 import { INVITATIONS_PER_DAY } from '../src/services/teams.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { caller, courseBody, deviceBody, setupBody, type Caller } from './platform-fixtures.ts'
+import { smtpServer, type ReceivedMail } from './smtp-server.ts'
 
 const tokenOf = (link: string) => link.slice(link.lastIndexOf('/') + 1)
 
@@ -315,13 +316,8 @@ describe(`teams: members, roles, ownership and invitations on ${testDriver()}`, 
     expect((await admin.post('/api/rider-setups', { ...setupBody(), owner: id })).status).toBe(201)
     expect((await owner.post('/api/devices', { ...deviceBody('T-1'), owner: id })).status).toBe(201)
     const mine = await member.post('/api/courses', courseBody('My loop'))
-    const upload = await multipart('team.gpx', syntheticGpx(), { owner: id })
-    const file = await t.app.inject({
-      method: 'POST',
-      url: '/api/files',
-      headers: { ...(await t.bearer({ uid: 'max' })), ...upload.headers },
-      payload: upload.payload,
-    })
+    const max = await t.bearer({ uid: 'max' })
+    const file = await postFile(t.app, '/api/files', max, 'team.gpx', syntheticGpx(), { owner: id })
     expect(file.statusCode).toBe(201)
     const before = storedFiles().length
     await owner.post(`/api/teams/${id}/invitations`, { email: 'zoe@example.com' })
@@ -358,39 +354,8 @@ describe(`teams: members, roles, ownership and invitations on ${testDriver()}`, 
   })
 })
 
-// A minimal SMTP server (RFC 5321 happy path) that records the messages it receives.
-function smtpServer(received: string[]): Server {
-  return createServer((socket: Socket) => {
-    let data = ''
-    let inData = false
-    let buffer = ''
-    socket.write('220 test ESMTP\r\n')
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString()
-      let i: number
-      while ((i = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, i)
-        buffer = buffer.slice(i + 2)
-        if (inData) {
-          if (line === '.') {
-            inData = false
-            received.push(data)
-            data = ''
-            socket.write('250 OK queued\r\n')
-          } else data += `${line}\n`
-          continue
-        }
-        const verb = line.slice(0, 4).toUpperCase()
-        if (verb === 'DATA') inData = true
-        socket.write(`${verb === 'DATA' ? '354 go' : verb === 'QUIT' ? '221 bye' : '250 OK'}\r\n`)
-        if (verb === 'QUIT') socket.end()
-      }
-    })
-  })
-}
-
 describe(`team invitations by e-mail (SMTP_URL set) on ${testDriver()}`, () => {
-  const received: string[] = []
+  const received: ReceivedMail[] = []
   let server: Server
   let t: TestApp
   beforeAll(async () => {
@@ -417,7 +382,7 @@ describe(`team invitations by e-mail (SMTP_URL set) on ${testDriver()}`, () => {
     expect(inv.body).toMatchObject({ emailed: true, link: null })
     expect(received).toHaveLength(1)
     // Quoted-printable may wrap long lines with "=\n": unwrap before reading the link.
-    const text = received[0]!.replace(/=\n/g, '').replace(/=3D/g, '=')
+    const text = received[0]!.data.replace(/=\n/g, '').replace(/=3D/g, '=')
     expect(text).toContain('To: rider@example.com')
     expect(text).toContain('Mail Club')
     const link = /https:\/\/veloptima\.example\/account\/invitations\/([\w-]{43})/.exec(text)

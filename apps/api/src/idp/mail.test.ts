@@ -1,44 +1,10 @@
-import { createServer, type Server, type Socket } from 'node:net'
+import type { Server } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { smtpServer, type ReceivedMail } from '../../test/smtp-server.ts'
 import { createMailer } from './mail.ts'
 
-// A minimal SMTP server (RFC 5321 happy path) that records what it receives, so the mailer is
-// tested against a real SMTP conversation rather than a stub of nodemailer.
-function smtpServer(received: { from: string; to: string[]; data: string }[]) {
-  return createServer((socket: Socket) => {
-    let mail = { from: '', to: [] as string[], data: '' }
-    let inData = false
-    let buffer = ''
-    socket.write('220 test ESMTP\r\n')
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString()
-      let i: number
-      while ((i = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, i)
-        buffer = buffer.slice(i + 2)
-        if (inData) {
-          if (line === '.') {
-            inData = false
-            received.push(mail)
-            mail = { from: '', to: [], data: '' }
-            socket.write('250 OK queued\r\n')
-          } else mail.data += `${line}\n`
-          continue
-        }
-        const verb = line.slice(0, 4).toUpperCase()
-        if (verb === 'MAIL') mail.from = line
-        if (verb === 'RCPT') mail.to.push(line)
-        if (verb === 'DATA') inData = true
-        const replies: Record<string, string> = { DATA: '354 go', QUIT: '221 bye' }
-        socket.write(`${replies[verb] ?? '250 OK'}\r\n`)
-        if (verb === 'QUIT') socket.end()
-      }
-    })
-  })
-}
-
 describe('mailer', () => {
-  const received: { from: string; to: string[]; data: string }[] = []
+  const received: ReceivedMail[] = []
   let server: Server
   let port = 0
   beforeAll(async () => {
