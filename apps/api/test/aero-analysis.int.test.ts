@@ -18,7 +18,7 @@ import { aeroDataBlocks, aeroRuns, files, jobs, notifications } from '@veloptima
 import { analyzeAero, detectRuns } from '@veloptima/engine'
 import { readActivity } from '@veloptima/formats'
 import { suiteApp } from './helpers.ts'
-import { createTeam, multipart, tempDir } from './files-helpers.ts'
+import { createTeam, postFile, tempDir } from './files-helpers.ts'
 import { eventually } from './runs-helpers.ts'
 
 const shared = (path: string) => needs(path).read(path)
@@ -57,13 +57,7 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
     bytes: Uint8Array | string,
     fields: Record<string, string> = {},
   ) {
-    const body = await multipart(name, bytes, fields)
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/aero-sessions/${sessionId}/files`,
-      headers: { ...auth[uid], ...body.headers },
-      payload: body.payload,
-    })
+    return postFile(t.app, `/api/aero-sessions/${sessionId}/files`, auth[uid], name, bytes, fields)
   }
 
   async function finished(uid: string, sessionId: string, version: number) {

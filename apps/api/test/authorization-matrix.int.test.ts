@@ -10,7 +10,7 @@ import { jobs, notifications, optimizationResults, users } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import type { Policy, TeamRole } from '../src/plugins/policy.ts'
 import { TEAM_RANK } from '../src/plugins/policy.ts'
-import { multipart } from './files-helpers.ts'
+import { multipart, postFile } from './files-helpers.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { courseBody, deviceBody, sessionBody, setupBody } from './platform-fixtures.ts'
 
@@ -220,12 +220,8 @@ describe(`authorization matrix from docs/security.md on ${testDriver()}`, () => 
       run_id: w.run,
       data: { cda: 0.25 },
     })
-    const upload = await multipart('a.gpx', '<gpx></gpx>', { owner: w.team })
-    const file = await t.app.inject({
-      method: 'POST',
-      url: '/api/files',
-      headers: { ...aliceHeaders, ...upload.headers },
-      payload: upload.payload,
+    const file = await postFile(t.app, '/api/files', aliceHeaders, 'a.gpx', '<gpx></gpx>', {
+      owner: w.team,
     })
     expect(file.statusCode, file.body).toBe(201)
     w.file = (file.json() as { id: string }).id

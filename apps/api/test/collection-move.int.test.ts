@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { courses, files } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
-import { multipart, tempDir } from './files-helpers.ts'
+import { postFile, tempDir } from './files-helpers.ts'
 import { aeroSensorFit } from '../../../packages/formats/src/activity/fixtures.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 import { suiteApp } from './helpers.ts'
@@ -38,6 +38,10 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
   let otto: Caller // outsider with his own team
   let teamId: string
   let ottoTeam: string
+
+  /** The id of the pacing optimization `by` makes with `fields` (name, owner, course, setup). */
+  const pacingOptimization = async (by: Caller, fields: Record<string, unknown>) =>
+    (await by.post('/api/optimizations', { type: 'pacing', ...fields })).body.id as string
 
   async function invite(team: string, by: Caller, who: Caller, uid: string, role: string) {
     const inv = await by.post(`/api/teams/${team}/invitations`, {
@@ -123,14 +127,11 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
   it('an optimization moving to the team must refer to the team’s course and setup (or samples)', async () => {
     const course = (await max.post('/api/courses', courseBody())).body.id
     const setup = (await max.post('/api/rider-setups', setupBody())).body.id
-    const opt = (
-      await max.post('/api/optimizations', {
-        type: 'pacing',
-        name: 'Plan',
-        course_id: course,
-        rider_setup_id: setup,
-      })
-    ).body.id
+    const opt = await pacingOptimization(max, {
+      name: 'Plan',
+      course_id: course,
+      rider_setup_id: setup,
+    })
     const blocked = await max.post(`/api/optimizations/${opt}/move`, { owner: teamId })
     expect(blocked.status).toBe(400)
     expect(blocked.body.code).toBe('reference-not-shared')
@@ -152,9 +153,7 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
       .insert(courses)
       .values({ name: 'Sample: Kona', sample: true })
       .returning()
-    const opt = (
-      await max.post('/api/optimizations', { type: 'pacing', name: 'S', course_id: sample!.id })
-    ).body.id
+    const opt = await pacingOptimization(max, { name: 'S', course_id: sample!.id })
     const ok = await max.post(`/api/optimizations/${opt}/move`, { owner: teamId })
     expect(ok.status, JSON.stringify(ok.body)).toBe(200)
   })
@@ -177,14 +176,11 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
 
   it('moving a team item back to personal keeps its references (visible to the mover)', async () => {
     const course = (await olga.post('/api/courses', { ...courseBody(), owner: teamId })).body.id
-    const opt = (
-      await olga.post('/api/optimizations', {
-        type: 'pacing',
-        name: 'Team plan',
-        owner: teamId,
-        course_id: course,
-      })
-    ).body.id
+    const opt = await pacingOptimization(olga, {
+      name: 'Team plan',
+      owner: teamId,
+      course_id: course,
+    })
     const back = await olga.post(`/api/optimizations/${opt}/move`, { owner: 'olga' })
     expect(back.status, JSON.stringify(back.body)).toBe(200)
     expect(back.body).toMatchObject({ owner: 'olga', owner_type: 'user', course_id: course })
@@ -193,15 +189,12 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
   it('a team course or setup used by a team optimization cannot leave the team (409 names it)', async () => {
     const course = (await olga.post('/api/courses', { ...courseBody(), owner: teamId })).body.id
     const setup = (await olga.post('/api/rider-setups', { ...setupBody(), owner: teamId })).body.id
-    const opt = (
-      await max.post('/api/optimizations', {
-        type: 'pacing',
-        name: 'Club TT',
-        owner: teamId,
-        course_id: course,
-        rider_setup_id: setup,
-      })
-    ).body.id
+    const opt = await pacingOptimization(max, {
+      name: 'Club TT',
+      owner: teamId,
+      course_id: course,
+      rider_setup_id: setup,
+    })
     for (const [path, id] of [
       ['courses', course],
       ['rider-setups', setup],
@@ -233,16 +226,9 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
 
   /** Max imports a GPX (the self-made climb; its file is stored as his, with the course). */
   async function importClimb() {
-    const body = await multipart('climb.gpx', Buffer.from(syntheticClimb().gpx))
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/courses/import',
-      headers: {
-        ...(await t.bearer({ uid: 'max', claims: { 'create:simulations': true } })),
-        ...body.headers,
-      },
-      payload: body.payload,
-    })
+    const maxSim = await t.bearer({ uid: 'max', claims: { 'create:simulations': true } })
+    const climbGpx = Buffer.from(syntheticClimb().gpx)
+    const res = await postFile(t.app, '/api/courses/import', maxSim, 'climb.gpx', climbGpx)
     expect(res.statusCode, res.body).toBe(201)
     return res.json() as { id: string; source_file_id: string }
   }
@@ -278,13 +264,13 @@ describe(`moving items between personal and team on ${testDriver()}`, () => {
     const id = session.body.id as string
     // a self-made field test (FIT: 1 Hz speed, power, altitude), read into the session as the
     // app uploads it
-    const body = await multipart('helmet-test.fit', Buffer.from(fieldTestFit()))
-    const up = await t.app.inject({
-      method: 'POST',
-      url: `/api/aero-sessions/${id}/files`,
-      headers: { ...(await t.bearer({ uid: 'max' })), ...body.headers },
-      payload: body.payload,
-    })
+    const up = await postFile(
+      t.app,
+      `/api/aero-sessions/${id}/files`,
+      await t.bearer({ uid: 'max' }),
+      'helmet-test.fit',
+      Buffer.from(fieldTestFit()),
+    )
     expect(up.statusCode, up.body).toBe(201)
     const fileId = (await max.get(`/api/aero-sessions/${id}/files`)).body.items[0].file_id as string
     expect(await fileOwner(fileId)).toEqual({ uid: 'max', team: null })

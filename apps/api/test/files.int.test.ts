@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadDownloadSigner } from '../src/files/signed-url.ts'
 import { suiteApp } from './helpers.ts'
-import { createTeam, multipart, syntheticGpx, tempDir } from './files-helpers.ts'
+import { createTeam, multipart, postFile, syntheticGpx, tempDir } from './files-helpers.ts'
 
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex')
 
@@ -26,13 +26,7 @@ describe('files: upload, signed download URLs, authorization', () => {
   })
 
   async function upload(uid: string, name: string, bytes: Uint8Array | string, owner?: string) {
-    const body = await multipart(name, bytes, owner ? { owner } : {})
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/files',
-      headers: { ...auth[uid], ...body.headers },
-      payload: body.payload,
-    })
+    return postFile(t.app, '/api/files', auth[uid], name, bytes, owner ? { owner } : {})
   }
 
   it('stores an upload: type from the content, size, checksum, bytes on disk', async () => {

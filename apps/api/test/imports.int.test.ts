@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { courses, files, optimizations, rows } from '@veloptima/db'
 import { SAMPLE_COURSES, seedSampleCourses } from '../src/routes/imports/samples.ts'
 import { suiteApp } from './helpers.ts'
-import { createTeam, multipart, tempDir } from './files-helpers.ts'
+import { createTeam, multipart, postFile, tempDir } from './files-helpers.ts'
 import { createRunnable, eventually } from './runs-helpers.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 import { needs } from '../../../scripts/test-data.ts'
@@ -36,13 +36,7 @@ describe('course import: POST /api/courses/import', () => {
     fields: Record<string, string> = {},
     headers = auth[uid]!,
   ) {
-    const body = await multipart(name, bytes, fields)
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/courses/import',
-      headers: { ...headers, ...body.headers },
-      payload: body.payload,
-    })
+    return postFile(t.app, '/api/courses/import', headers, name, bytes, fields)
   }
 
   /** Starts a run of a new optimization of `uid` on `courseId` (with the caller's own setup). */

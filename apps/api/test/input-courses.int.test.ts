@@ -9,7 +9,7 @@ import { courses } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { segmentsOf, statsOf, trackOf } from '../src/routes/imports/course-rows.ts'
 import { suiteApp } from './helpers.ts'
-import { multipart, tempDir } from './files-helpers.ts'
+import { postFile, tempDir } from './files-helpers.ts'
 import { courseFixtures, haversine, impossibleCourse } from './input-fixtures.ts'
 
 /** A valid course body built by the engine from the generated 6 km climb. */
@@ -155,13 +155,7 @@ describe(`course writes are checked like the file import (${testDriver()})`, () 
     const moved = climb.text.replace(/lat="([^"]*)"/g, (m, v: string) =>
       k++ === 100 ? `lat="${Number(v) + 10}"` : m,
     )
-    const body = await multipart('moved.gpx', moved)
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/courses/import',
-      headers: { ...auth, ...body.headers },
-      payload: body.payload,
-    })
+    const res = await postFile(t.app, '/api/courses/import', auth, 'moved.gpx', moved)
     expect(res.statusCode).toBe(201)
     const answer = res.json()
     expect(answer.stats.distance).toBeGreaterThan(climb.distanceM - 100)

@@ -7,7 +7,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import { files, jobs } from '@veloptima/db'
 import { OPTIMIZATION_RUN } from '../src/jobs/optimization-run.ts'
 import { type TestApp, suiteApp } from './helpers.ts'
-import { createTeam, multipart, tempDir } from './files-helpers.ts'
+import { createTeam, postFile, tempDir } from './files-helpers.ts'
 import { createRunnable } from './runs-helpers.ts'
 
 type Refusal = {
@@ -107,13 +107,14 @@ describe('job caps: per account and per team, atomic, 429 with Retry-After', () 
     const { optimization } = await createRunnable(t.database.db, { ownerUid: 'aero' })
     const runs = await Promise.all(Array.from({ length: 10 }, () => post(optimization.id, 'aero')))
     expect(runs.map((r) => r.statusCode)).toEqual(Array(10).fill(202))
-    const body = await multipart('test.csv', 'secs,watts,km/h\n0,200,30\n1,200,30\n')
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/aero-sessions/${sessionId}/files`,
-      headers: { ...auth.aero, ...body.headers },
-      payload: body.payload,
-    })
+    const csv = 'secs,watts,km/h\n0,200,30\n1,200,30\n'
+    const res = await postFile(
+      t.app,
+      `/api/aero-sessions/${sessionId}/files`,
+      auth.aero,
+      'test.csv',
+      csv,
+    )
     expectRefusal(res, 'user', 10)
     expect(await t.database.db.select().from(files).where(eq(files.ownerUid, 'aero'))).toEqual([])
   })

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { notifications, optimizationResults, optimizations, riderSetups, rows } from '@veloptima/db'
 import type { EquipmentOutput, PacingOutput } from '../src/jobs/tasks.ts'
 import { suiteApp } from './helpers.ts'
-import { createUser, multipart, tempDir } from './files-helpers.ts'
-import { createRunnable, settledJob } from './runs-helpers.ts'
+import { createUser, postFile, tempDir } from './files-helpers.ts'
+import { createRunnable, settledJob, storedResult } from './runs-helpers.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 
 // The self-made climb (9 km, its ascent by construction), uploaded as a user uploads a GPX.
@@ -22,13 +22,8 @@ describe('optimization runs on a climb: results, CSV export, notification', () =
     await createUser(t.database, 'other')
     auth = await t.bearer({ uid: 'rider', claims: SIM })
     await t.app.jobs.start({ workers: 1 })
-    const body = await multipart('test-climb.gpx', Buffer.from(climb.gpx))
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/courses/import',
-      headers: { ...auth, ...body.headers },
-      payload: body.payload,
-    })
+    const gpx = Buffer.from(climb.gpx)
+    const res = await postFile(t.app, '/api/courses/import', auth, 'test-climb.gpx', gpx)
     expect(res.statusCode).toBe(201)
     courseId = res.json().id
   })
@@ -64,11 +59,8 @@ describe('optimization runs on a climb: results, CSV export, notification', () =
     const job = await finished(res.json().job_id)
     expect(job).toMatchObject({ state: 'succeeded', progress: 100 })
 
-    const [result] = await t.database.db
-      .select()
-      .from(optimizationResults)
-      .where(eq(optimizationResults.id, job.result_id))
-    const output = result!.result as unknown as PacingOutput
+    const result = await storedResult(t.database.db, job.result_id)
+    const output = result.result as unknown as PacingOutput
     expect(output.status).toBe('optimal')
     // Lifting rider, bike and kit (79 kg) up the climb's ascent at the plan's highest power is a
     // floor on the time (energy conservation); a 9 km climb of ~6 % takes well under an hour.
@@ -164,11 +156,8 @@ describe('optimization runs on a climb: results, CSV export, notification', () =
     )
     const job = await finished((await post(optimization.id)).json().job_id)
     expect(job.state).toBe('succeeded')
-    const [result] = await t.database.db
-      .select()
-      .from(optimizationResults)
-      .where(eq(optimizationResults.id, job.result_id))
-    const output = result!.result as unknown as EquipmentOutput
+    const output = (await storedResult(t.database.db, job.result_id))
+      .result as unknown as EquipmentOutput
     expect(output.type).toBe('equipment')
     expect(output.ranking).toHaveLength(2)
     // Less drag and less mass: the deep wheels win, and the baseline's delta is zero.
@@ -186,11 +175,8 @@ describe('optimization runs on a climb: results, CSV export, notification', () =
       .where(eq(riderSetups.id, optimization.riderSetupId!))
     const job = await finished((await post(optimization.id)).json().job_id)
     expect(job.state).toBe('succeeded')
-    const [result] = await t.database.db
-      .select()
-      .from(optimizationResults)
-      .where(eq(optimizationResults.id, job.result_id))
-    const output = result!.result as unknown as PacingOutput
+    const output = (await storedResult(t.database.db, job.result_id))
+      .result as unknown as PacingOutput
     expect(output.targets.length).toBeLessThanOrEqual(5)
     expect(Math.max(...output.series!.power_w)).toBeLessThanOrEqual(560 + 1e-6)
   })

@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDriver } from '@veloptima/db/testing'
-import { multipart, syntheticGpx } from './files-helpers.ts'
+import { postFile, syntheticGpx } from './files-helpers.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { caller, courseBody, deviceBody, type Caller } from './platform-fixtures.ts'
 import { SseClient } from './sse-client.ts'
@@ -98,15 +98,9 @@ describe(`live: team items reach every member on ${testDriver()}`, () => {
 
   it('a course imported from a file into the team (no NOTIFY of its own) reaches the others by the poll', async () => {
     const coachLive = await stream('coach')
-    const upload = await multipart('team.gpx', syntheticGpx(), { owner: teamId })
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/courses/import',
-      headers: {
-        ...(await t.bearer({ uid: 'rider', claims: { 'create:simulations': true } })),
-        ...upload.headers,
-      },
-      payload: upload.payload,
+    const rider = await t.bearer({ uid: 'rider', claims: { 'create:simulations': true } })
+    const res = await postFile(t.app, '/api/courses/import', rider, 'team.gpx', syntheticGpx(), {
+      owner: teamId,
     })
     expect(res.statusCode, res.body).toBe(201)
     await coachLive.until((e) => e.some((x) => x.event === 'team-item'), 10_000, 'imported course')
