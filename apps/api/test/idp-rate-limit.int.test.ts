@@ -13,6 +13,14 @@ const MINUTE = 60_000
 
 describe(`sign-in attempt limits on ${testDriver()}`, () => {
   const database = suiteDatabase()
+  /** The attempts counted in the row of `key`. */
+  const hitsOf = async (key: string) => {
+    const [row] = await database.db
+      .select()
+      .from(idpPayloads)
+      .where(and(eq(idpPayloads.kind, 'SignInLimit'), eq(idpPayloads.id, key)))
+    return row?.payload.hits
+  }
 
   it('lets exactly `limit` of 60 concurrent attempts from two processes through', async () => {
     const rule: LimitRule = { type: 'window', limit: 7, windowMs: MINUTE }
@@ -26,11 +34,7 @@ describe(`sign-in attempt limits on ${testDriver()}`, () => {
     expect(refused).toHaveLength(53)
     for (const r of refused) expect(r.retryAfter).toBeGreaterThan(0)
     // Refused attempts are not counted: the row holds the 7 that got through.
-    const [row] = await database.db
-      .select()
-      .from(idpPayloads)
-      .where(and(eq(idpPayloads.kind, 'SignInLimit'), eq(idpPayloads.id, 'burst')))
-    expect(row?.payload.hits).toBe(7)
+    expect(await hitsOf('burst')).toBe(7)
   })
 
   it('refuses after the window is full until it ends, then opens a new one', async () => {
@@ -81,11 +85,7 @@ describe(`sign-in attempt limits on ${testDriver()}`, () => {
     expect(await a.take([narrow, wide])).toEqual({ ok: true, counted: ['narrow', 'wide'] })
     const refused = await a.take([narrow, wide])
     expect(refused).toMatchObject({ ok: false, blockedBy: narrow })
-    const [row] = await database.db
-      .select()
-      .from(idpPayloads)
-      .where(and(eq(idpPayloads.kind, 'SignInLimit'), eq(idpPayloads.id, 'wide')))
-    expect(row?.payload.hits).toBe(1)
+    expect(await hitsOf('wide')).toBe(1)
   })
 
   it('gives an attempt back, forgets a key, and skips a key whose mark is set', async () => {

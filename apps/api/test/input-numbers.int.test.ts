@@ -47,6 +47,14 @@ describe(`numeric inputs in range, unknown keys refused (${testDriver()})`, () =
   let auth: { authorization: string }
   const send = (method: 'POST' | 'PATCH', url: string, payload: unknown) =>
     t.app.inject({ method, url, headers: auth, payload: payload as never })
+  /** POSTs `text` as it is, as a JSON body. */
+  const postText = (url: string, text: string) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: text,
+    })
 
   beforeAll(async () => {
     auth = await t.signIn({ uid: 'nu' })
@@ -239,45 +247,25 @@ describe(`numeric inputs in range, unknown keys refused (${testDriver()})`, () =
   it('JSON bodies: 10,000 nested arrays in 20 KB → 400, more than 2 MB → 413, never a 500', async () => {
     const deep = '['.repeat(10_000) + ']'.repeat(10_000)
     for (const url of ['/api/courses', '/api/optimizations', '/api/rider-setups']) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url,
-        headers: { ...auth, 'content-type': 'application/json' },
-        payload: `{"name":"x","inputs":${deep}}`,
-      })
+      const res = await postText(url, `{"name":"x","inputs":${deep}}`)
       expect(res.statusCode).toBe(400)
       expect(res.json()).toMatchObject({ code: 'body-too-deep' })
       expect(res.json().message).toContain('64 levels')
     }
     // 64 levels are accepted by the reader (and then judged by the schema).
     const at64 = `{"name":"x","type":"pacing","inputs":{"a":${'['.repeat(62)}${']'.repeat(62)}}}`
-    const ok = await t.app.inject({
-      method: 'POST',
-      url: '/api/optimizations',
-      headers: { ...auth, 'content-type': 'application/json' },
-      payload: at64,
-    })
+    const ok = await postText('/api/optimizations', at64)
     expect(ok.statusCode).toBe(400)
     expect(ok.json().code).toBe('invalid-request')
     // Brackets inside strings are text, not nesting.
     const text = await send('POST', '/api/optimizations', { type: 'pacing', name: '['.repeat(150) })
     expect(text.statusCode).toBe(201)
     const big = JSON.stringify({ name: 'x', notes: 'y'.repeat(3 * 1024 * 1024) })
-    const large = await t.app.inject({
-      method: 'POST',
-      url: '/api/aero-sessions',
-      headers: { ...auth, 'content-type': 'application/json' },
-      payload: big,
-    })
+    const large = await postText('/api/aero-sessions', big)
     expect(large.statusCode).toBe(413)
     expect(large.json()).toMatchObject({ code: 'body-too-large' })
     expect(large.json().message).toMatch(/larger than 2 MB \(2097152 bytes\)/)
-    const broken = await t.app.inject({
-      method: 'POST',
-      url: '/api/rider-setups',
-      headers: { ...auth, 'content-type': 'application/json' },
-      payload: '{"name": "x", "__proto__": {"a": 1}}',
-    })
+    const broken = await postText('/api/rider-setups', '{"name": "x", "__proto__": {"a": 1}}')
     expect(broken.statusCode).toBe(400)
   })
 })

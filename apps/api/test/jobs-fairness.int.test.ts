@@ -31,6 +31,18 @@ async function queue(t: TestApp, auth: { authorization: string }, optimizationId
   return res.json().job_id as string
 }
 
+/** Queues `n` runs of `optimizationId`, one after the other: their job ids. */
+async function queueRuns(
+  t: TestApp,
+  auth: { authorization: string },
+  optimizationId: string,
+  n: number,
+) {
+  const ids: string[] = []
+  for (let i = 0; i < n; i++) ids.push(await queue(t, auth, optimizationId))
+  return ids
+}
+
 /** The requesters of the jobs in the order they started, once all have succeeded. */
 async function startOrder(t: TestApp, ids: string[]) {
   await eventually(async () => {
@@ -64,8 +76,7 @@ describe('fair job order: one account cannot hold back the others', () => {
     const short = syntheticSegments(20)
     const rider = await createRunnable(app.database.db, { ownerUid: 'rider' }, {}, short)
     const coach = await createRunnable(app.database.db, { ownerUid: 'coach' }, {}, short)
-    const ids: string[] = []
-    for (let i = 0; i < 12; i++) ids.push(await queue(app, auth.rider!, rider.optimization.id))
+    const ids = await queueRuns(app, auth.rider!, rider.optimization.id, 12)
     const coachJob = await queue(app, auth.coach!, coach.optimization.id)
     // One worker thread, started once everything is queued: the order is the scheduler's alone.
     await app.app.jobs.start({ workers: 1 })
@@ -79,9 +90,10 @@ describe('fair job order: one account cannot hold back the others', () => {
     const short = syntheticSegments(20)
     const ann = await createRunnable(app.database.db, { ownerUid: 'ann' }, {}, short)
     const ben = await createRunnable(app.database.db, { ownerUid: 'ben' }, {}, short)
-    const ids: string[] = []
-    for (let i = 0; i < 6; i++) ids.push(await queue(app, auth.ann!, ann.optimization.id))
-    for (let i = 0; i < 6; i++) ids.push(await queue(app, auth.ben!, ben.optimization.id))
+    const ids = [
+      ...(await queueRuns(app, auth.ann!, ann.optimization.id, 6)),
+      ...(await queueRuns(app, auth.ben!, ben.optimization.id, 6)),
+    ]
     await app.app.jobs.start({ workers: 1 })
     const order = await startOrder(app, ids)
     expect(order.filter((u) => u === 'ben')).toHaveLength(6)
@@ -101,8 +113,7 @@ describe('fair job order: one account cannot hold back the others', () => {
       {},
       syntheticSegments(20),
     )
-    const ids: string[] = []
-    for (let i = 0; i < 10; i++) ids.push(await queue(app, auth.rider!, rider.optimization.id))
+    const ids = await queueRuns(app, auth.rider!, rider.optimization.id, 10)
     const coachJob = await queue(app, auth.coach!, coach.optimization.id)
     const running = await app.database.db
       .select({ startedAt: jobs.startedAt })
