@@ -28,6 +28,19 @@ export function solveTool<T>(compute: () => T, labels: Record<string, string>): 
 }
 
 /**
+ * A calculator's outcome: FILL_IN while `input` finds a required field empty (null), else the
+ * engine's answer by `compute` (see solveTool).
+ */
+export function solveInput<I, T>(
+  input: () => I | null,
+  compute: (input: I) => T,
+  labels: Record<string, string>,
+): ToolOutcome<T> {
+  const filled = input()
+  return filled === null ? { error: FILL_IN } : solveTool(() => compute(filled), labels)
+}
+
+/**
  * A calculator's choices, kept together: `choose(key)` gives a Select its value, its onChange and
  * its options (`options[key]`).
  */
@@ -97,6 +110,55 @@ export function ToolCard({
       <p className="mt-1 text-sm text-slate-600">{intro}</p>
       {children}
     </section>
+  )
+}
+
+/**
+ * One calculator: its card, its form of `children` (recomputed as the user types), `notes` under
+ * the form, then the live region with `result` of the outcome or the reason there is none.
+ */
+export function Calculator<T>({
+  title,
+  labelledBy,
+  intro,
+  children,
+  notes,
+  outcome,
+  result,
+}: {
+  title: string
+  labelledBy: string
+  intro: string
+  children: ReactNode
+  notes?: ReactNode
+  outcome: ToolOutcome<T>
+  result(result: T): ReactNode
+}) {
+  return (
+    <ToolCard title={title} labelledBy={labelledBy} intro={intro}>
+      <ToolForm>{children}</ToolForm>
+      {notes}
+      <ToolResult outcome={outcome}>{result}</ToolResult>
+    </ToolCard>
+  )
+}
+
+/** The details under a result: its warnings, `children`, then its assumptions. */
+export function ToolDetails({
+  warnings,
+  assumptions,
+  children,
+}: {
+  warnings: { code: string; message: string }[]
+  assumptions: string[]
+  children: ReactNode
+}) {
+  return (
+    <>
+      <Warnings items={warnings} />
+      {children}
+      <Assumptions items={assumptions} />
+    </>
   )
 }
 

@@ -15,18 +15,7 @@ import { millimetres, percent, pressure, quantity } from '../../../components/qu
 import { useQuantityField } from '../../../components/use-quantity-field.ts'
 import { formatPressure, formatPressureOther } from '../lib/display.ts'
 import type { QuantityField } from '../../../components/use-quantity-field.ts'
-import {
-  Assumptions,
-  FILL_IN,
-  ResultTile,
-  solveTool,
-  ToolCard,
-  ToolForm,
-  ToolResult,
-  useChoices,
-  Warnings,
-  type ToolOutcome,
-} from './fields.tsx'
+import { Calculator, ResultTile, solveInput, ToolDetails, useChoices } from './fields.tsx'
 import { PressureChart } from './pressure-chart.tsx'
 
 const LABELS: Record<string, string> = {
@@ -124,10 +113,7 @@ type TyreChoices = Pick<
 >
 
 /** The engine's pressures for the fields' values, or why there are none. */
-function useTyrePressure(
-  fields: TyreFields,
-  choices: TyreChoices,
-): ToolOutcome<TyrePressureResult> {
+function useTyrePressure(fields: TyreFields, choices: TyreChoices) {
   const invalid = Object.values(fields).some((f) => f.invalid)
   const { rider, bike, share, width, rim, speed, tyreMin, tyreMax } = fields
   const [riderKg, bikeKg, shareSi, widthMm, rimMm, speedSi, minPa, maxPa] = [
@@ -141,26 +127,27 @@ function useTyrePressure(
     tyreMax.si,
   ]
   const { bikeType, widthKind, tyreType, surface, wet } = choices
-  return useMemo((): ToolOutcome<TyrePressureResult> => {
-    if (invalid || riderKg === undefined || bikeKg === undefined) {
-      return { error: FILL_IN }
+  return useMemo(() => {
+    const tyreInput = (): TyrePressureInput | null => {
+      if (invalid || riderKg === undefined || bikeKg === undefined) return null
+      const input: TyrePressureInput = {
+        riderMassKg: riderKg,
+        bikeMassKg: bikeKg,
+        bikeType,
+        tyreWidthMm: widthMm ?? Number.NaN,
+        widthKind,
+        tyreType,
+        surface,
+        wet,
+      }
+      if (shareSi !== undefined) input.frontShare = shareSi
+      if (widthKind === 'labelled' && rimMm !== undefined) input.rimInternalWidthMm = rimMm
+      if (speedSi !== undefined) input.speedMps = speedSi
+      if (minPa !== undefined) input.tyreMinPressurePa = minPa
+      if (maxPa !== undefined) input.tyreMaxPressurePa = maxPa
+      return input
     }
-    const input: TyrePressureInput = {
-      riderMassKg: riderKg,
-      bikeMassKg: bikeKg,
-      bikeType,
-      tyreWidthMm: widthMm ?? Number.NaN,
-      widthKind,
-      tyreType,
-      surface,
-      wet,
-    }
-    if (shareSi !== undefined) input.frontShare = shareSi
-    if (widthKind === 'labelled' && rimMm !== undefined) input.rimInternalWidthMm = rimMm
-    if (speedSi !== undefined) input.speedMps = speedSi
-    if (minPa !== undefined) input.tyreMinPressurePa = minPa
-    if (maxPa !== undefined) input.tyreMaxPressurePa = maxPa
-    return solveTool(() => recommendTyrePressure(input), LABELS)
+    return solveInput(tyreInput, recommendTyrePressure, LABELS)
   }, [
     invalid,
     riderKg,
@@ -224,13 +211,13 @@ function TyreAnswer({
           {formatQuantity('mass', r.capReachedAtRiderMassKg.rear, system)}.
         </p>
       ) : null}
-      <Warnings items={localWarnings(r, system)} />
-      <PressureChart
-        result={r}
-        system={system}
-        capPa={tyreType === 'hookless' ? HOOKLESS_MAX_PA : null}
-      />
-      <Assumptions items={[r.basis, ...r.assumptions]} />
+      <ToolDetails warnings={localWarnings(r, system)} assumptions={[r.basis, ...r.assumptions]}>
+        <PressureChart
+          result={r}
+          system={system}
+          capPa={tyreType === 'hookless' ? HOOKLESS_MAX_PA : null}
+        />
+      </ToolDetails>
     </>
   )
 }
@@ -259,44 +246,40 @@ export function TyrePressureCalculator() {
   const sidewall = 'Optional: printed on the sidewall.'
 
   return (
-    <ToolCard
+    <Calculator
       title="Tyre pressure"
       labelledBy="tyre-pressure-title"
       intro="Front and rear pressures from the load on each wheel, the tyre's real width and the road."
+      outcome={outcome}
+      result={(r) => <TyreAnswer r={r} system={system} choices={choices} />}
     >
-      <ToolForm>
-        <NumberField name="rider_mass" label="Rider mass" field={fields.rider} />
-        <NumberField name="bike_mass" label="Bike and kit" field={fields.bike} />
-        <Select name="bike_type" label="Bike type" {...choose('bikeType')} />
+      <NumberField name="rider_mass" label="Rider mass" field={fields.rider} />
+      <NumberField name="bike_mass" label="Bike and kit" field={fields.bike} />
+      <Select name="bike_type" label="Bike type" {...choose('bikeType')} />
+      <NumberField
+        name="front_share"
+        label="Weight on the front"
+        field={fields.share}
+        placeholder={FRONT_SHARE[selected.bikeType]}
+        hint="Empty: typical for the bike type."
+      />
+      <NumberField name="tyre_width" label="Tyre width" field={fields.width} />
+      <Select name="width_kind" label="Width is" {...choose('widthKind')} />
+      {selected.widthKind === 'labelled' ? (
         <NumberField
-          name="front_share"
-          label="Weight on the front"
-          field={fields.share}
-          placeholder={FRONT_SHARE[selected.bikeType]}
-          hint="Empty: typical for the bike type."
+          name="rim_internal_width"
+          label="Rim internal width"
+          field={fields.rim}
+          hint="Wider rims spread the tyre."
         />
-        <NumberField name="tyre_width" label="Tyre width" field={fields.width} />
-        <Select name="width_kind" label="Width is" {...choose('widthKind')} />
-        {selected.widthKind === 'labelled' ? (
-          <NumberField
-            name="rim_internal_width"
-            label="Rim internal width"
-            field={fields.rim}
-            hint="Wider rims spread the tyre."
-          />
-        ) : null}
-        <Select name="tyre_type" label="Tyre and rim" {...choose('tyreType')} />
-        <Select name="surface" label="Surface" {...choose('surface')} />
-        <CheckboxField name="wet" label="Wet roads" checked={wet} onChange={setWet} />
-        <NumberField name="speed" label="Typical speed" field={fields.speed} hint="Optional." />
-        <div aria-hidden="true" />
-        <NumberField name="tyre_min" label="Tyre minimum" field={fields.tyreMin} hint={sidewall} />
-        <NumberField name="tyre_max" label="Tyre maximum" field={fields.tyreMax} hint={sidewall} />
-      </ToolForm>
-
-      <ToolResult outcome={outcome}>
-        {(r) => <TyreAnswer r={r} system={system} choices={choices} />}
-      </ToolResult>
-    </ToolCard>
+      ) : null}
+      <Select name="tyre_type" label="Tyre and rim" {...choose('tyreType')} />
+      <Select name="surface" label="Surface" {...choose('surface')} />
+      <CheckboxField name="wet" label="Wet roads" checked={wet} onChange={setWet} />
+      <NumberField name="speed" label="Typical speed" field={fields.speed} hint="Optional." />
+      <div aria-hidden="true" />
+      <NumberField name="tyre_min" label="Tyre minimum" field={fields.tyreMin} hint={sidewall} />
+      <NumberField name="tyre_max" label="Tyre maximum" field={fields.tyreMax} hint={sidewall} />
+    </Calculator>
   )
 }

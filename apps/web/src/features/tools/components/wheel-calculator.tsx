@@ -15,18 +15,7 @@ import { CheckboxField, Field, NumberField, optionsOf, Select } from '../../../c
 import { fixedUnit, formatInput, quantity } from '../../../components/quantity.ts'
 import { useQuantityField, type QuantityField } from '../../../components/use-quantity-field.ts'
 import { courseChoicesQuery, courseSegmentsQuery, courseWindQuery } from '../lib/queries.ts'
-import {
-  Assumptions,
-  FILL_IN,
-  ResultTile,
-  solveTool,
-  ToolCard,
-  ToolForm,
-  ToolResult,
-  useChoices,
-  Warnings,
-  type ToolOutcome,
-} from './fields.tsx'
+import { Calculator, ResultTile, solveInput, ToolDetails, useChoices } from './fields.tsx'
 
 const watts = fixedUnit('W', 0)
 const windSpeed = quantity('speed', 1)
@@ -139,25 +128,28 @@ function useWheels(
     course: WheelsInput['course'] | null
     windFromDeg: number | undefined
   },
-): ToolOutcome<WheelsResult> {
+) {
   const { rider, bike, wind, power } = fields
   const invalid = [rider, bike, wind, power].some((f) => f.invalid)
   const [riderKg, bikeKg, windMps, powerW] = [rider.si, bike.si, wind.si, power.si]
   const { terrain, handling, allowDisc, course, windFromDeg } = choices
-  return useMemo((): ToolOutcome<WheelsResult> => {
-    if (invalid || riderKg === undefined || windMps === undefined) return { error: FILL_IN }
-    const input: WheelsInput = {
-      riderMassKg: riderKg,
-      windSpeedMps: windMps,
-      handling,
-      terrain,
-      allowDisc,
+  return useMemo(() => {
+    const wheelsInput = (): WheelsInput | null => {
+      if (invalid || riderKg === undefined || windMps === undefined) return null
+      const input: WheelsInput = {
+        riderMassKg: riderKg,
+        windSpeedMps: windMps,
+        handling,
+        terrain,
+        allowDisc,
+      }
+      if (bikeKg !== undefined) input.bikeMassKg = bikeKg
+      if (powerW !== undefined) input.powerW = powerW
+      if (course) input.course = course
+      if (windFromDeg !== undefined) input.windFromDeg = windFromDeg
+      return input
     }
-    if (bikeKg !== undefined) input.bikeMassKg = bikeKg
-    if (powerW !== undefined) input.powerW = powerW
-    if (course) input.course = course
-    if (windFromDeg !== undefined) input.windFromDeg = windFromDeg
-    return solveTool(() => recommendWheels(input), LABELS)
+    return solveInput(wheelsInput, recommendWheels, LABELS)
   }, [invalid, riderKg, bikeKg, windMps, powerW, handling, terrain, allowDisc, course, windFromDeg])
 }
 
@@ -245,9 +237,9 @@ function WheelsAnswer({ r, system }: { r: WheelsResult; system: UnitSystem }) {
           {stability.rating}
         </span>
       </p>
-      <Warnings items={r.warnings} />
-      <CandidatesTable candidates={r.candidates} />
-      <Assumptions items={[r.method, ...r.assumptions]} />
+      <ToolDetails warnings={r.warnings} assumptions={[r.method, ...r.assumptions]}>
+        <CandidatesTable candidates={r.candidates} />
+      </ToolDetails>
     </>
   )
 }
@@ -302,62 +294,65 @@ export function WheelCalculator() {
   )
 
   return (
-    <ToolCard
+    <Calculator
       title="Wheel depth"
       labelledBy="wheels-title"
       intro="Front and rear rim depth from the time each saves on the course, with the front limited by crosswind handling."
+      notes={
+        <>
+          {course.noProfile ? (
+            <p className="mt-2 text-xs text-amber-700">
+              This course has no profile yet; the terrain type is used instead.
+            </p>
+          ) : null}
+          {forecast.asked ? <ForecastStatus answer={forecast.answer} system={system} /> : null}
+        </>
+      }
+      outcome={outcome}
+      result={(r) => <WheelsAnswer r={r} system={system} />}
     >
-      <ToolForm>
-        <NumberField name="wheels_rider_mass" label="Rider mass" field={rider} />
-        <NumberField name="wheels_bike_mass" label="Bike and kit" field={bike} />
-        <Select name="terrain" label="Terrain" {...choose('terrain')} />
-        <CourseSelect course={course} system={system} />
-        {course.courseId ? (
-          <CheckboxField
-            name="use_forecast"
-            label="Use the forecast for my course and date"
-            checked={forecast.wanted}
-            onChange={forecast.setWanted}
-          />
-        ) : null}
-        {forecast.on ? (
-          <Field
-            name="forecast_start"
-            label="Start (local time at the course)"
-            type="datetime-local"
-            value={forecast.start}
-            onChange={forecast.setStart}
-            error={START.test(forecast.start) ? undefined : 'Enter the date and time of the start.'}
-          />
-        ) : null}
-        <NumberField
-          name="wind"
-          label="Expected wind"
-          field={wind}
-          hint="Forecast mean wind (10 m)."
-        />
-        <Select name="handling" label="Handling confidence" {...choose('handling')} />
-        <NumberField
-          name="power"
-          label="Power"
-          field={power}
-          placeholder={rider.si ? String(Math.round(rider.si * 3)) : ''}
-          hint="Empty: 3 W/kg."
-        />
+      <NumberField name="wheels_rider_mass" label="Rider mass" field={rider} />
+      <NumberField name="wheels_bike_mass" label="Bike and kit" field={bike} />
+      <Select name="terrain" label="Terrain" {...choose('terrain')} />
+      <CourseSelect course={course} system={system} />
+      {course.courseId ? (
         <CheckboxField
-          name="allow_disc"
-          label="Disc rear allowed"
-          checked={allowDisc}
-          onChange={setAllowDisc}
+          name="use_forecast"
+          label="Use the forecast for my course and date"
+          checked={forecast.wanted}
+          onChange={forecast.setWanted}
         />
-      </ToolForm>
-      {course.noProfile ? (
-        <p className="mt-2 text-xs text-amber-700">
-          This course has no profile yet; the terrain type is used instead.
-        </p>
       ) : null}
-      {forecast.asked ? <ForecastStatus answer={forecast.answer} system={system} /> : null}
-      <ToolResult outcome={outcome}>{(r) => <WheelsAnswer r={r} system={system} />}</ToolResult>
-    </ToolCard>
+      {forecast.on ? (
+        <Field
+          name="forecast_start"
+          label="Start (local time at the course)"
+          type="datetime-local"
+          value={forecast.start}
+          onChange={forecast.setStart}
+          error={START.test(forecast.start) ? undefined : 'Enter the date and time of the start.'}
+        />
+      ) : null}
+      <NumberField
+        name="wind"
+        label="Expected wind"
+        field={wind}
+        hint="Forecast mean wind (10 m)."
+      />
+      <Select name="handling" label="Handling confidence" {...choose('handling')} />
+      <NumberField
+        name="power"
+        label="Power"
+        field={power}
+        placeholder={rider.si ? String(Math.round(rider.si * 3)) : ''}
+        hint="Empty: 3 W/kg."
+      />
+      <CheckboxField
+        name="allow_disc"
+        label="Disc rear allowed"
+        checked={allowDisc}
+        onChange={setAllowDisc}
+      />
+    </Calculator>
   )
 }
