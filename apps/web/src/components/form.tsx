@@ -253,6 +253,17 @@ export function FormError({
   )
 }
 
+/**
+ * Binds controls to the keys of an object kept in state: `bind('from')` gives the control
+ * `state.from` and an onChange that sets it (`<Field label="From" {...bind('from')} />`).
+ */
+export function stateBinder<S extends object>(state: S, setState: (update: (s: S) => S) => void) {
+  return <K extends keyof S>(key: K) => ({
+    value: state[key],
+    onChange: (value: S[K]) => setState((s) => ({ ...s, [key]: value })),
+  })
+}
+
 /** The keys of a form whose values are the texts of its fields. */
 export type TextKeys<F> = { [K in keyof F]: F[K] extends string ? K : never }[keyof F]
 

@@ -6,7 +6,7 @@ import { fromDisplay, toDisplay, unitLabel, useUnits } from '../../../lib/units.
 import type { Course } from '../lib/api.ts'
 import { errorMessage } from '../lib/api.ts'
 import { setSurface, surfaceLengths, trimCourse } from '../lib/course-edit.ts'
-import { Field, Select } from '../../../components/form.tsx'
+import { Field, Select, stateBinder } from '../../../components/form.tsx'
 import { Button, OutcomeLine, type Outcome } from './ui.tsx'
 
 type Surface = 'smooth' | 'normal' | 'rough'
@@ -27,6 +27,8 @@ export function CourseEditor({ course, onSaved }: { course: Course; onSaved(c: C
     to: shown(total),
     surface: 'rough' as Surface,
   })
+  const trimField = stateBinder(trim, setTrim)
+  const stretchField = stateBinder(stretch, setStretch)
   const [message, setMessage] = useState<Outcome | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -92,41 +94,16 @@ export function CourseEditor({ course, onSaved }: { course: Course; onSaved(c: C
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-3 items-end gap-2">
-        <Field
-          label="Trim start"
-          unit={unit}
-          value={trim.from}
-          onChange={(v) => setTrim((t) => ({ ...t, from: v }))}
-        />
-        <Field
-          label="Trim end"
-          unit={unit}
-          value={trim.to}
-          onChange={(v) => setTrim((t) => ({ ...t, to: v }))}
-        />
+        <Field label="Trim start" unit={unit} {...trimField('from')} />
+        <Field label="Trim end" unit={unit} {...trimField('to')} />
         <Button variant="secondary" onClick={applyTrim} disabled={busy}>
           Trim
         </Button>
       </div>
       <div className="grid grid-cols-4 items-end gap-2">
-        <Field
-          label="Stretch from"
-          unit={unit}
-          value={stretch.from}
-          onChange={(v) => setStretch((s) => ({ ...s, from: v }))}
-        />
-        <Field
-          label="Stretch to"
-          unit={unit}
-          value={stretch.to}
-          onChange={(v) => setStretch((s) => ({ ...s, to: v }))}
-        />
-        <Select
-          label="Surface of the stretch"
-          value={stretch.surface}
-          onChange={(v) => setStretch((s) => ({ ...s, surface: v }))}
-          options={SURFACES}
-        />
+        <Field label="Stretch from" unit={unit} {...stretchField('from')} />
+        <Field label="Stretch to" unit={unit} {...stretchField('to')} />
+        <Select label="Surface of the stretch" {...stretchField('surface')} options={SURFACES} />
         <Button variant="secondary" onClick={applySurface} disabled={busy}>
           Apply
         </Button>

@@ -17,7 +17,7 @@ import { errorMessage, type Course } from '../lib/api.ts'
 import { percent } from '../lib/format.ts'
 import { initialSections, sectionCourse, sectionsToJson } from '../lib/sections.ts'
 import { ElevationChart } from './elevation-chart.tsx'
-import { Field, inputClass } from '../../../components/form.tsx'
+import { Field, inputClass, stateBinder } from '../../../components/form.tsx'
 import { Button, OutcomeLine, type Outcome } from './ui.tsx'
 
 const LEVELS: { value: SectionLevel; label: string }[] = [
@@ -262,6 +262,7 @@ function SectionsToolbar({
   const unit = unitLabel('distance', system)
   const [at, setAt] = useState('')
   const [move, setMove] = useState({ index: '1', to: '' })
+  const moveField = stateBinder(move, setMove)
   return (
     <div className="flex flex-wrap items-end gap-2">
       {LEVELS.map((l) => (
@@ -280,19 +281,10 @@ function SectionsToolbar({
         Split here
       </Button>
       <div className="w-32">
-        <Field
-          label="Section number"
-          value={move.index}
-          onChange={(v) => setMove((m) => ({ ...m, index: v }))}
-        />
+        <Field label="Section number" {...moveField('index')} />
       </div>
       <div className="w-36">
-        <Field
-          label="New end"
-          unit={unit}
-          value={move.to}
-          onChange={(v) => setMove((m) => ({ ...m, to: v }))}
-        />
+        <Field label="New end" unit={unit} {...moveField('to')} />
       </div>
       <Button variant="secondary" onClick={() => onMoveEnd(move)}>
         Move end
