@@ -4,17 +4,17 @@
 // plan but may neither buy nor manage it (403); someone else's Checkout session is 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDriver } from '@veloptima/db/testing'
-import { startTestApp, type TestApp } from './helpers.ts'
 import { sendEvent } from './stripe-webhook.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
 import { apiRoutes } from './route-table.ts'
-import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.ts'
+import { startStripeApp, type StripeApp } from './stripe-app.ts'
+import type { StripeStandIn } from './stripe-stand-in.ts'
 
 const KEY = 'sk_test_authz'
 const SECRET = 'whsec_authz'
 
 describe(`billing authorization on ${testDriver()}`, () => {
-  let t: TestApp
+  let t: StripeApp
   let stripe: StripeStandIn
   let alice: Caller // owner of team A
   let carol: Caller // member of team A
@@ -24,15 +24,13 @@ describe(`billing authorization on ${testDriver()}`, () => {
   let personalSession: string
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn({ secretKey: KEY, prices: ['price_team', 'price_ind'] })
-    t = await startTestApp({
-      PUBLIC_URL: 'https://veloptima.example',
-      STRIPE_SECRET_KEY: KEY,
-      STRIPE_WEBHOOK_SECRET: SECRET,
-      STRIPE_API_URL: stripe.url,
-      STRIPE_PRICE_TEAM_YEAR: 'price_team',
-      STRIPE_PRICE_INDIVIDUAL_MONTH: 'price_ind',
+    t = await startStripeApp({
+      secretKey: KEY,
+      webhookSecret: SECRET,
+      prices: { STRIPE_PRICE_TEAM_YEAR: 'price_team', STRIPE_PRICE_INDIVIDUAL_MONTH: 'price_ind' },
+      env: { PUBLIC_URL: 'https://veloptima.example' },
     })
+    stripe = t.standIn
     alice = caller(t, await t.bearer({ uid: 'alice' }))
     carol = caller(t, await t.bearer({ uid: 'carol' }))
     bob = caller(t, await t.bearer({ uid: 'bob' }))
@@ -75,10 +73,7 @@ describe(`billing authorization on ${testDriver()}`, () => {
     const own = await alice.post('/api/billing/checkout', { plan: 'individual', period: 'month' })
     personalSession = String(own.body.url).split('/').pop()!
   })
-  afterAll(async () => {
-    await t.close()
-    await stripe.close()
-  })
+  afterAll(() => t.close())
 
   it('the walk covers every billing route the app has', () => {
     const walked = new Set([

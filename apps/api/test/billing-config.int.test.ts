@@ -5,9 +5,9 @@
 // the local stand-in) the same prices are shown and the plans with a price id can be bought.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDriver } from '@veloptima/db/testing'
-import { startTestApp, type TestApp, suiteApp } from './helpers.ts'
+import { suiteApp } from './helpers.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
-import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.ts'
+import { startStripeApp, type StripeApp } from './stripe-app.ts'
 
 const DAY_MS = 86_400_000
 const CUSTOMER_REFUSAL =
@@ -95,26 +95,22 @@ describe(`billing configuration set by the operator on ${testDriver()}`, () => {
 
 describe(`billing configuration with Stripe on ${testDriver()}`, () => {
   const KEY = 'sk_test_config'
-  let t: TestApp
-  let stripe: StripeStandIn
+  let t: StripeApp
   let cleo: Caller
   beforeAll(async () => {
-    stripe = await startStripeStandIn({ secretKey: KEY, prices: ['price_ind_m', 'price_ind_y'] })
-    t = await startTestApp({
-      STRIPE_SECRET_KEY: KEY,
-      STRIPE_WEBHOOK_SECRET: 'whsec_config',
-      STRIPE_API_URL: stripe.url,
-      STRIPE_PRICE_INDIVIDUAL_MONTH: 'price_ind_m',
-      STRIPE_PRICE_INDIVIDUAL_YEAR: 'price_ind_y',
-      BILLING_PERIODS: 'month',
+    t = await startStripeApp({
+      secretKey: KEY,
+      webhookSecret: 'whsec_config',
+      prices: {
+        STRIPE_PRICE_INDIVIDUAL_MONTH: 'price_ind_m',
+        STRIPE_PRICE_INDIVIDUAL_YEAR: 'price_ind_y',
+      },
+      env: { BILLING_PERIODS: 'month' },
     })
     cleo = caller(t, await t.bearer({ uid: 'cleo' }))
     await cleo.get('/api/users/cleo')
   })
-  afterAll(async () => {
-    await t.close()
-    await stripe.close()
-  })
+  afterAll(() => t.close())
 
   it('shows the same prices and which plans can be bought in the offered periods', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/billing/config' })

@@ -8,18 +8,19 @@ import { stripeCustomers, stripeEvents, subscriptions } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { Accounts } from '../src/idp/accounts.ts'
 import { computeClaims } from '../src/services/claims.ts'
-import { startTestApp, type TestApp, forSuite } from './helpers.ts'
+import { forSuite } from './helpers.ts'
 import { signInWithPassword, startIdentity } from './idp-flow.ts'
 import { caller, type Caller } from './platform-fixtures.ts'
 import { SseClient } from './sse-client.ts'
 import { postWebhook, webhookSignature } from './stripe-webhook.ts'
-import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.ts'
+import { startStripeApp, type StripeApp } from './stripe-app.ts'
+import type { StripeStandIn } from './stripe-stand-in.ts'
 
 const SECRET = 'whsec_test_secret'
 const KEY = 'sk_test_local'
 
 describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
-  let t: TestApp
+  let t: StripeApp
   let stripe: StripeStandIn
   const seen = () => stripe.requests
   let base: string
@@ -55,16 +56,16 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
     )[0]
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn({ secretKey: KEY, prices: ['price_ind_m', 'price_team_y'] })
-    t = await startTestApp({
-      PUBLIC_URL: 'https://veloptima.example',
-      STRIPE_SECRET_KEY: KEY,
-      STRIPE_WEBHOOK_SECRET: SECRET,
-      STRIPE_PRICE_INDIVIDUAL_MONTH: 'price_ind_m',
-      STRIPE_PRICE_TEAM_YEAR: 'price_team_y',
-      STRIPE_API_URL: stripe.url,
-      LIVE_POLL_MS: '0',
+    t = await startStripeApp({
+      secretKey: KEY,
+      webhookSecret: SECRET,
+      prices: {
+        STRIPE_PRICE_INDIVIDUAL_MONTH: 'price_ind_m',
+        STRIPE_PRICE_TEAM_YEAR: 'price_team_y',
+      },
+      env: { PUBLIC_URL: 'https://veloptima.example', LIVE_POLL_MS: '0' },
     })
+    stripe = t.standIn
     await t.app.listen({ port: 0, host: '127.0.0.1' })
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
     const bearer = await t.bearer({ uid: 'rita' })
@@ -72,10 +73,7 @@ describe(`billing: Checkout, portal and webhooks on ${testDriver()}`, () => {
     rita = caller(t, bearer)
     await rita.get('/api/users/rita')
   })
-  afterAll(async () => {
-    await t.close()
-    await stripe.close()
-  })
+  afterAll(() => t.close())
 
   it('config: only the plans with a price id can be bought', async () => {
     const res = await rita.get('/api/billing/config')
