@@ -8,7 +8,7 @@ import {
 } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
 import { suiteApp } from './helpers.ts'
-import { multipart, tempDir } from './files-helpers.ts'
+import { postFile, tempDir } from './files-helpers.ts'
 import { syntheticClimb } from '../../../packages/formats/test/fixtures/synthetic-climb.ts'
 import { needs } from '../../../scripts/test-data.ts'
 import { itWith } from '../../../scripts/test-data-vitest.ts'
@@ -73,13 +73,7 @@ describe('course sections: PATCH /api/courses/:id settings.sections', () => {
 
   beforeAll(async () => {
     for (const uid of ['ann', 'ben']) auth[uid] = await t.signIn({ uid, claims: SIM })
-    const body = await multipart('climb.gpx', climbGpx, {})
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/courses/import',
-      headers: { ...auth.ann, ...body.headers },
-      payload: body.payload,
-    })
+    const res = await postFile(t.app, '/api/courses/import', auth.ann, 'climb.gpx', climbGpx, {})
     expect(res.statusCode).toBe(201)
     id = res.json().id
     const course = await t.app.inject({

@@ -4,11 +4,11 @@
 // if stored anyway, when the run starts.
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { optimizationResults, optimizations, riderSetups } from '@veloptima/db'
+import { optimizations, riderSetups } from '@veloptima/db'
 import type { PacingOutput } from '../src/jobs/tasks.ts'
 import { suiteApp } from './helpers.ts'
 import { createUser, tempDir } from './files-helpers.ts'
-import { createRunnable, settledJob } from './runs-helpers.ts'
+import { createRunnable, settledJob, storedResult } from './runs-helpers.ts'
 
 describe('optimization inputs: override, wind per stretch, positions', () => {
   const t = suiteApp({ FILES_DIR: tempDir('optimization-inputs') })
@@ -77,11 +77,8 @@ describe('optimization inputs: override, wind per stretch, positions', () => {
     expect(patch.statusCode).toBe(200)
     const job = await finished((await run(optimization.id)).json().job_id)
     expect(job.state).toBe('succeeded')
-    const [result] = await t.database.db
-      .select()
-      .from(optimizationResults)
-      .where(eq(optimizationResults.id, job.result_id))
-    const snapshot = result!.inputs as {
+    const result = await storedResult(t.database.db, job.result_id)
+    const snapshot = result.inputs as {
       rider_setup: { riderMass: number; bikeMass: number; positions: unknown[] }
       optimization: { inputs: unknown }
     }
@@ -96,7 +93,7 @@ describe('optimization inputs: override, wind per stretch, positions', () => {
       .where(eq(riderSetups.id, setup.id))
     expect(saved!.riderMass).toBe(70)
     // both positions are ridden on the rolling course (−4 % to +6 %), each section names one
-    const output = result!.result as unknown as PacingOutput
+    const output = result.result as unknown as PacingOutput
     expect(output.positions).toEqual(['aero', 'hoods'])
     expect(new Set(output.segment_position)).toEqual(new Set([0, 1]))
     for (const s of output.plan) expect(['aero', 'hoods']).toContain(s.position)

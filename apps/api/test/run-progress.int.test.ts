@@ -2,13 +2,11 @@
 // trigger NOTIFYs a change of the row, for a run with race-day weather (the local Open-Meteo
 // stand-in): the forecast, then the optimization's round, then the rideable plan and storing,
 // in that order, the bar never going back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { courses } from '@veloptima/db'
-import { startOpenMeteoStandIn, type StandIn } from '../src/weather/stand-in.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
-import { createUser, tempDir } from './files-helpers.ts'
 import { createRunnable, eventually } from './runs-helpers.ts'
+import { suiteWeatherApp } from './weather-fixture.ts'
 
 const STAGES = [
   'Preparing the inputs',
@@ -22,24 +20,12 @@ const STAGES = [
   'Storing the result',
 ]
 
-let t: TestApp
-let standIn: StandIn
+const t = suiteWeatherApp('run-progress')
 let auth: { authorization: string }
 
 beforeAll(async () => {
-  standIn = await startOpenMeteoStandIn()
-  t = await startTestApp({
-    FILES_DIR: tempDir('run-progress'),
-    WEATHER_PROVIDER: 'open-meteo',
-    WEATHER_URL: standIn.url,
-  })
-  await createUser(t.database, 'rider')
-  auth = await t.bearer({ uid: 'rider', claims: { 'create:simulations': true } })
+  auth = await t.signIn({ uid: 'rider', claims: { 'create:simulations': true } })
   await t.app.jobs.start({ workers: 1 })
-})
-afterAll(async () => {
-  await t.close()
-  await standIn.close()
 })
 
 describe('the progress of a run', () => {

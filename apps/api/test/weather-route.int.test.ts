@@ -3,16 +3,15 @@
 // course is 404, a bad start is 400, and with the provider off or no positions the answer is
 // `unavailable` with the reason (the wheel tool then keeps the typed wind).
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { courses } from '@veloptima/db'
 import { windHeightFactor } from '@veloptima/engine'
-import { startOpenMeteoStandIn, type StandIn } from '../src/weather/stand-in.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
+import { startTestApp } from './helpers.ts'
 import { createUser, tempDir } from './files-helpers.ts'
 import { createRunnable } from './runs-helpers.ts'
+import { suiteWeatherApp } from './weather-fixture.ts'
 
-let t: TestApp
-let standIn: StandIn
+const t = suiteWeatherApp('weather-route')
 let rider: { authorization: string }
 let other: { authorization: string }
 // Tomorrow 09:30 local (the stand-in's zone at 6° E is UTC+0).
@@ -22,21 +21,8 @@ const start = `${tomorrow}T09:30`
 const track = { lat: [45, 45.18], lon: [6, 6], ele: [300, 300], distance: [0, 20_000] }
 
 beforeAll(async () => {
-  standIn = await startOpenMeteoStandIn()
-  // The app's config points the weather at the stand-in (every other test app has it off).
-  t = await startTestApp({
-    FILES_DIR: tempDir('weather-route'),
-    WEATHER_PROVIDER: 'open-meteo',
-    WEATHER_URL: standIn.url,
-  })
-  await createUser(t.database, 'rider')
-  await createUser(t.database, 'other')
-  rider = await t.bearer({ uid: 'rider' })
-  other = await t.bearer({ uid: 'other' })
-})
-afterAll(async () => {
-  await t.close()
-  await standIn.close()
+  rider = await t.signIn({ uid: 'rider' })
+  other = await t.signIn({ uid: 'other' })
 })
 
 async function course(withTrack = true) {
@@ -65,7 +51,7 @@ type Stretch = {
 describe('GET /api/weather/course/:courseId', () => {
   it('the forecast wind per stretch at rider height, its hour and issue time (stand-in)', async () => {
     const id = await course()
-    standIn.requests.length = 0
+    t.standIn.requests.length = 0
     const res = await get(id, rider)
     expect(res.statusCode).toBe(200)
     const body = res.json() as {
@@ -78,7 +64,7 @@ describe('GET /api/weather/course/:courseId', () => {
     }
     expect(body.status).toBe('used')
     // One batched request for the points along the course.
-    expect(standIn.requests).toHaveLength(1)
+    expect(t.standIn.requests).toHaveLength(1)
     expect(body.start_utc).toBe(`${tomorrow}T09:30:00.000Z`)
     expect(Date.parse(body.issued_at)).toBeLessThanOrEqual(Date.now())
     // Five stretches between six points, end to end over the 20 km.
@@ -132,7 +118,7 @@ describe('GET /api/weather/course/:courseId', () => {
       await createUser(offApp.database, 'rider')
       const { course: c } = await createRunnable(offApp.database.db, { ownerUid: 'rider' })
       await offApp.database.db.update(courses).set({ track }).where(eq(courses.id, c.id))
-      const asked = standIn.requests.length
+      const asked = t.standIn.requests.length
       const off = await offApp.app.inject({
         method: 'GET',
         url: `/api/weather/course/${c.id}?start=${encodeURIComponent(start)}`,
@@ -141,7 +127,7 @@ describe('GET /api/weather/course/:courseId', () => {
       expect(off.statusCode).toBe(200)
       expect(off.json()).toMatchObject({ status: 'unavailable', reason: 'disabled' })
       expect(off.json().message).toMatch(/WEATHER_PROVIDER=none/)
-      expect(standIn.requests.length).toBe(asked)
+      expect(t.standIn.requests.length).toBe(asked)
     } finally {
       await offApp.close()
     }

@@ -3,13 +3,13 @@
 // humidity of its first file's place and hours (the archive path), and the stored version says
 // which weather; a session that states its air asks nothing; a file without GPS says why not.
 // On real-world field tests (scripts/test-data.ts: skipped, naming them, when absent).
-import { afterAll, beforeAll, describe, expect } from 'vitest'
+import { beforeAll, describe, expect } from 'vitest'
 import { needs } from '../../../../scripts/test-data.ts'
 import { itWith } from '../../../../scripts/test-data-vitest.ts'
-import { createUser, multipart, tempDir } from '../../test/files-helpers.ts'
-import { startTestApp, type TestApp } from '../../test/helpers.ts'
+import { postFile } from '../../test/files-helpers.ts'
 import { eventually } from '../../test/runs-helpers.ts'
-import { startOpenMeteoStandIn, standInWeather, type StandIn } from './stand-in.ts'
+import { suiteWeatherApp } from '../../test/weather-fixture.ts'
+import { standInWeather } from './stand-in.ts'
 
 const shared = (path: string) => needs(path).read(path)
 type Weather = {
@@ -21,25 +21,13 @@ type Weather = {
   relative_humidity?: number
 }
 
-let t: TestApp
-let standIn: StandIn
+const t = suiteWeatherApp('aero-weather')
 let auth: { authorization: string }
 
 beforeAll(async () => {
-  standIn = await startOpenMeteoStandIn()
-  t = await startTestApp({
-    FILES_DIR: tempDir('aero-weather'),
-    WEATHER_PROVIDER: 'open-meteo',
-    WEATHER_URL: standIn.url,
-  })
   await t.app.jobs.start({ workers: 1 })
-  await createUser(t.database, 'ann')
-  auth = await t.bearer({ uid: 'ann' })
+  auth = await t.signIn({ uid: 'ann' })
 }, 60_000)
-afterAll(async () => {
-  await t.close()
-  await standIn.close()
-})
 
 /** A session with `environment`, one file uploaded, its first analysis once finished. */
 async function analysed(environment: Record<string, number>, file: string) {
@@ -51,13 +39,13 @@ async function analysed(environment: Record<string, number>, file: string) {
   })
   expect(s.statusCode, s.body).toBe(201)
   const id = s.json<{ id: string }>().id
-  const body = await multipart(file, shared(`aero/${file}`))
-  const up = await t.app.inject({
-    method: 'POST',
-    url: `/api/aero-sessions/${id}/files`,
-    headers: { ...auth, ...body.headers },
-    payload: body.payload,
-  })
+  const up = await postFile(
+    t.app,
+    `/api/aero-sessions/${id}/files`,
+    auth,
+    file,
+    shared(`aero/${file}`),
+  )
   expect(up.statusCode, up.body).toBe(201)
   return eventually(
     async () => {
@@ -83,14 +71,14 @@ describe('aero analysis with the historical air', () => {
     ['aero/helmet-test-2018-10-03-07-45-28.fit'],
     'no air stated, a FIT with GPS and time: the archive air of its place and hours, said in the result',
     async () => {
-      standIn.requests.length = 0
+      t.standIn.requests.length = 0
       // GoldenCheetah's helmet test: 32.17° N 95.56° W, 2018-10-03 12:45:28 UTC, 927 s.
       const v = await analysed({ mass_kg: 85 }, 'helmet-test-2018-10-03-07-45-28.fit')
       expect(v.status).toBe('succeeded')
       const w = v.summary!.weather!
       expect(w.status).toBe('used')
       expect(w.label).toBe('Open-Meteo archive, 32.17° N 95.56° W, 2018-10-03 12:00 – 14:00 UTC')
-      expect(standIn.requests.map((r) => r.pathname)).toEqual(['/v1/archive'])
+      expect(t.standIn.requests.map((r) => r.pathname)).toEqual(['/v1/archive'])
       // The mean of the stand-in's own weather at that cell over 12:00, 13:00 and 14:00 UTC.
       const hours = [12, 13, 14].map((h) => Date.parse(`2018-10-03T${h}:00:00Z`) / 1000)
       const truth = hours.map((h) => standInWeather(32.17, -95.56, h))
@@ -107,14 +95,14 @@ describe('aero analysis with the historical air', () => {
     ['aero/helmet-test-2018-10-03-07-45-28.fit'],
     'air stated by the session: nothing asked, no weather in the result',
     async () => {
-      const asked = standIn.requests.length
+      const asked = t.standIn.requests.length
       const v = await analysed(
         { mass_kg: 85, temperature_c: 18, pressure_pa: 100_500 },
         'helmet-test-2018-10-03-07-45-28.fit',
       )
       expect(v.status).toBe('succeeded')
       expect(v.summary!.weather).toBeUndefined()
-      expect(standIn.requests.length).toBe(asked)
+      expect(t.standIn.requests.length).toBe(asked)
     },
     300_000,
   )

@@ -2,14 +2,14 @@
 // places come back from the archive path as the engine's Forecast, equal to the stand-in's own
 // weather function (its independent truth), cached for the next ask; the provider's errors and a
 // provider that is off give `unavailable` with the reason; bad bodies are 400 naming the field.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { validateForecast } from '@veloptima/engine'
 import { createUser, tempDir } from '../../test/files-helpers.ts'
 import { startTestApp, type TestApp } from '../../test/helpers.ts'
-import { startOpenMeteoStandIn, standInWeather, type StandIn } from './stand-in.ts'
+import { suiteWeatherApp } from '../../test/weather-fixture.ts'
+import { standInWeather } from './stand-in.ts'
 
-let t: TestApp
-let standIn: StandIn
+const t = suiteWeatherApp('weather-history')
 let rider: { authorization: string }
 // The ELEMNT ride's place and hours (the real-world rides/elemnt-devfields.fit): Shanghai,
 // 2019-02-17 06:26–12:59 UTC; three places along it.
@@ -24,21 +24,10 @@ const body = {
 }
 
 beforeAll(async () => {
-  standIn = await startOpenMeteoStandIn()
-  t = await startTestApp({
-    FILES_DIR: tempDir('weather-history'),
-    WEATHER_PROVIDER: 'open-meteo',
-    WEATHER_URL: standIn.url,
-  })
-  await createUser(t.database, 'rider')
-  rider = await t.bearer({ uid: 'rider' })
-})
-afterAll(async () => {
-  await t.close()
-  await standIn.close()
+  rider = await t.signIn({ uid: 'rider' })
 })
 
-const post = (payload: unknown, headers: Record<string, string> = rider, app = t) =>
+const post = (payload: unknown, headers: Record<string, string> = rider, app: TestApp = t) =>
   app.app.inject({
     method: 'POST',
     url: '/api/weather/history',
@@ -48,15 +37,15 @@ const post = (payload: unknown, headers: Record<string, string> = rider, app = t
 
 describe('POST /api/weather/history', () => {
   it("a past ride's hourly wind and air from the archive, as the engine's Forecast, then cached", async () => {
-    standIn.mode = { kind: 'ok' }
-    standIn.requests.length = 0
+    t.standIn.mode = { kind: 'ok' }
+    t.standIn.requests.length = 0
     const res = await post(body)
     expect(res.statusCode).toBe(200)
     const a = res.json()
     expect(a.status).toBe('used')
     expect(a.kind).toBe('archive')
-    expect(standIn.requests).toHaveLength(1)
-    expect(standIn.requests[0]!.pathname).toBe('/v1/archive')
+    expect(t.standIn.requests).toHaveLength(1)
+    expect(t.standIn.requests[0]!.pathname).toBe('/v1/archive')
     expect(a.label).toBe('Open-Meteo archive, 31.25° N 121.42° E, 2019-02-17 06:00 – 13:00 UTC')
     expect(() => validateForecast(a.forecast)).not.toThrow()
     expect(a.forecast.points.map((p: { distanceM: number }) => p.distanceM)).toEqual([
@@ -77,27 +66,27 @@ describe('POST /api/weather/history', () => {
     // Asked again: from the cache, the provider is not asked.
     const again = await post(body)
     expect(again.json()).toMatchObject({ status: 'used', cached_points: 3, fetched_points: 0 })
-    expect(standIn.requests).toHaveLength(1)
+    expect(t.standIn.requests).toHaveLength(1)
   })
 
   it("the provider's errors: unavailable with the reason, nothing cached", async () => {
     const other = { ...body, from: '2019-03-01T08:00:00Z', to: '2019-03-01T10:00:00Z' }
     for (const mode of [{ kind: 'server-error' as const }, { kind: 'not-json' as const }]) {
-      standIn.mode = mode
+      t.standIn.mode = mode
       const res = await post(other)
       expect(res.statusCode).toBe(200)
       expect(res.json().status).toBe('unavailable')
       expect(res.json().message).toMatch(/weather provider/)
     }
-    standIn.mode = { kind: 'nulls' }
+    t.standIn.mode = { kind: 'nulls' }
     expect((await post(other)).json()).toMatchObject({
       status: 'unavailable',
       reason: 'not_covered',
     })
-    standIn.mode = { kind: 'ok' }
-    const asked = standIn.requests.length
+    t.standIn.mode = { kind: 'ok' }
+    const asked = t.standIn.requests.length
     expect((await post(other)).json().status).toBe('used')
-    expect(standIn.requests.length).toBe(asked + 1)
+    expect(t.standIn.requests.length).toBe(asked + 1)
   })
 
   it('bad bodies are 400 naming the field; signed-in users only', async () => {
@@ -131,10 +120,10 @@ describe('POST /api/weather/history', () => {
     const off = await startTestApp({ FILES_DIR: tempDir('weather-history-off') })
     try {
       await createUser(off.database, 'rider')
-      const asked = standIn.requests.length
+      const asked = t.standIn.requests.length
       const res = await post(body, await off.bearer({ uid: 'rider' }), off)
       expect(res.json()).toMatchObject({ status: 'unavailable', reason: 'disabled' })
-      expect(standIn.requests.length).toBe(asked)
+      expect(t.standIn.requests.length).toBe(asked)
     } finally {
       await off.close()
     }

@@ -3,19 +3,16 @@
 // result records the forecast's issue time and the sensitivity range; without positions or
 // without the provider, the typed inputs apply and the result says why.
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { courseForecastSchema, raceDayWeatherSchema } from '@veloptima/contracts'
-import { courses, optimizationResults } from '@veloptima/db'
-import { startTestApp, type TestApp } from '../../test/helpers.ts'
-import { createUser, tempDir } from '../../test/files-helpers.ts'
-import { createRunnable, eventually } from '../../test/runs-helpers.ts'
+import { courses } from '@veloptima/db'
+import { createRunnable, eventually, storedResult } from '../../test/runs-helpers.ts'
+import { suiteWeatherApp } from '../../test/weather-fixture.ts'
 import { optimizerInputOf, snapshotOf } from '../jobs/engine-inputs.ts'
 import { RaceDayWeather } from './race-day.ts'
 import { WeatherSource } from './source.ts'
-import { startOpenMeteoStandIn, type StandIn } from './stand-in.ts'
 
-let t: TestApp
-let standIn: StandIn
+const t = suiteWeatherApp('race-day')
 let auth: { authorization: string }
 // Tomorrow 09:30 local (the stand-in's zone at 6° E is UTC+0).
 const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
@@ -24,20 +21,8 @@ const eventStart = `${tomorrow}T09:30`
 const track = { lat: [45, 45.09], lon: [6, 6], ele: [300, 300], distance: [0, 20_000] }
 
 beforeAll(async () => {
-  standIn = await startOpenMeteoStandIn()
-  // The app's config points the weather at the stand-in (every other test app has it off).
-  t = await startTestApp({
-    FILES_DIR: tempDir('race-day'),
-    WEATHER_PROVIDER: 'open-meteo',
-    WEATHER_URL: standIn.url,
-  })
-  await createUser(t.database, 'rider')
-  auth = await t.bearer({ uid: 'rider', claims: { 'create:simulations': true } })
+  auth = await t.signIn({ uid: 'rider', claims: { 'create:simulations': true } })
   await t.app.jobs.start({ workers: 1 })
-})
-afterAll(async () => {
-  await t.close()
-  await standIn.close()
 })
 
 const manual = { start_m: 0, end_m: 8000, wind_speed_mps: 5, wind_from_deg: 90 }
@@ -64,17 +49,17 @@ describe('race-day weather in an optimization', () => {
       t.database.db,
       new WeatherSource(t.database.db, {
         WEATHER_PROVIDER: 'open-meteo',
-        WEATHER_URL: standIn.url,
+        WEATHER_URL: t.standIn.url,
       }),
     )
-    standIn.requests.length = 0
+    t.standIn.requests.length = 0
     const out = (await weather.forRun(snapshot, optimizerInputOf(snapshot)))!
     expect(out.record.status).toBe('used')
     // The record as stored (JSON) is what the contract describes (strict: no field unknown to it).
     expect(raceDayWeatherSchema.parse(JSON.parse(JSON.stringify(out.record)))).toEqual(out.record)
     // One batched request for the six points along the course.
-    expect(standIn.requests).toHaveLength(1)
-    expect(standIn.requests[0]!.searchParams.get('latitude')!.split(',')).toHaveLength(6)
+    expect(t.standIn.requests).toHaveLength(1)
+    expect(t.standIn.requests[0]!.searchParams.get('latitude')!.split(',')).toHaveLength(6)
     const env = out.input.scenario.environment as {
       wind_segments: {
         start_m: number
@@ -135,11 +120,7 @@ describe('race-day weather in an optimization', () => {
         return ['succeeded', 'failed'].includes(j.state) && j
       }, 90_000)
       expect(job.state).toBe('succeeded')
-      const [row] = await t.database.db
-        .select()
-        .from(optimizationResults)
-        .where(eq(optimizationResults.id, job.result_id))
-      return row!.result as {
+      return (await storedResult(t.database.db, job.result_id)).result as {
         weather: Record<string, unknown>
         time_s: number
         series: { distance_m: number[]; time_s: number[] }
@@ -147,10 +128,10 @@ describe('race-day weather in an optimization', () => {
     }
     // Four days ahead: days the first test did not cache, so the job must ask the stand-in (the
     // app's config, not process.env, points it there), once: every round reads that forecast.
-    const asked = standIn.requests.length
+    const asked = t.standIn.requests.length
     const later = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10)
     const used = await run((await runnable(true, `${later}T09:30`)).optimization.id)
-    expect(standIn.requests.length - asked).toBe(1)
+    expect(t.standIn.requests.length - asked).toBe(1)
     expect(used.weather.status).toBe('used')
     expect(used.weather.issued_at).toEqual(expect.any(String))
     // The stored result's weather is what the contract (@veloptima/contracts weather.ts) describes,
