@@ -58,34 +58,26 @@ describe(`restart on the same data on ${testDriver()}`, () => {
     const session = (await me.post('/api/aero-sessions', sessionBody())).body
     const run = (await me.post(`/api/aero-sessions/${session.id}/runs`, { name: 'Base' })).body
     await first.database.db.insert(notifications).values({ uid: 'rita', title: 'Kept' })
-    const before = {
-      user: (await me.get('/api/users/rita')).body,
-      profile: (await me.get('/api/rider-profiles/rita')).body,
-      teams: (await me.get('/api/teams')).body,
-      setups: (await me.get('/api/rider-setups')).body,
-      course: (await me.get(`/api/courses/${course.id}`)).body,
-      opt: (await me.get(`/api/optimizations/${opt.id}`)).body,
-      device: (await me.get(`/api/devices/${device.id}`)).body,
-      runs: (await me.get(`/api/aero-sessions/${session.id}/runs`)).body,
-      notifications: (await me.get('/api/notifications?showed=false')).body,
-    }
+    /** What the caller reads of everything made above. */
+    const readAll = async (c: typeof me) => ({
+      user: (await c.get('/api/users/rita')).body,
+      profile: (await c.get('/api/rider-profiles/rita')).body,
+      teams: (await c.get('/api/teams')).body,
+      setups: (await c.get('/api/rider-setups')).body,
+      course: (await c.get(`/api/courses/${course.id}`)).body,
+      opt: (await c.get(`/api/optimizations/${opt.id}`)).body,
+      device: (await c.get(`/api/devices/${device.id}`)).body,
+      runs: (await c.get(`/api/aero-sessions/${session.id}/runs`)).body,
+      notifications: (await c.get('/api/notifications?showed=false')).body,
+    })
+    const before = await readAll(me)
     expect(before.user.trial_used).toBe(true)
     expect(before.runs.items[0].id).toBe(run.id)
     await first.close()
 
     const second = await boot(store)
     const again = second.me
-    const after = {
-      user: (await again.get('/api/users/rita')).body,
-      profile: (await again.get('/api/rider-profiles/rita')).body,
-      teams: (await again.get('/api/teams')).body,
-      setups: (await again.get('/api/rider-setups')).body,
-      course: (await again.get(`/api/courses/${course.id}`)).body,
-      opt: (await again.get(`/api/optimizations/${opt.id}`)).body,
-      device: (await again.get(`/api/devices/${device.id}`)).body,
-      runs: (await again.get(`/api/aero-sessions/${session.id}/runs`)).body,
-      notifications: (await again.get('/api/notifications?showed=false')).body,
-    }
+    const after = await readAll(again)
     expect(after).toEqual(before)
     // The trial stays used across the restart.
     expect((await again.post('/api/users/rita/trial')).status).toBe(409)
