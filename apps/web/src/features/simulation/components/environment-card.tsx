@@ -95,6 +95,13 @@ function WindStretches({ form, setForm, errors, system, sections }: EnvironmentP
   const dist = unitLabel('distance', system)
   const speed = unitLabel('speed', system)
   const rows = form.windRows
+  /** A stretch's fields: its key in the row, its name in the label, its unit. */
+  const rowFields: { key: keyof WindRowForm; name: string; unit: string }[] = [
+    { key: 'start', name: 'start', unit: dist },
+    { key: 'end', name: 'end', unit: dist },
+    { key: 'speed', name: 'wind speed', unit: speed },
+    { key: 'from', name: 'wind from', unit: '°' },
+  ]
   const setRow = (i: number, key: keyof WindRowForm, v: string) =>
     setForm((f) => ({
       ...f,
@@ -144,35 +151,17 @@ function WindStretches({ form, setForm, errors, system, sections }: EnvironmentP
             </button>
           </div>
           <div className="grid grid-cols-2 gap-2">
-            <Field
-              label={`Stretch ${i + 1} start`}
-              unit={dist}
-              value={r.start}
-              onChange={(v) => setRow(i, 'start', v)}
-              error={errors[`wind${i}.start`]}
-            />
-            <Field
-              label={`Stretch ${i + 1} end`}
-              unit={dist}
-              value={r.end}
-              onChange={(v) => setRow(i, 'end', v)}
-              error={errors[`wind${i}.end`]}
-            />
-            <Field
-              label={`Stretch ${i + 1} wind speed`}
-              unit={speed}
-              value={r.speed}
-              onChange={(v) => setRow(i, 'speed', v)}
-              error={errors[`wind${i}.speed`]}
-            />
-            <Field
-              label={`Stretch ${i + 1} wind from`}
-              unit="°"
-              value={r.from}
-              onChange={(v) => setRow(i, 'from', v)}
-              error={errors[`wind${i}.from`]}
-              hint={compassHint(r.from)}
-            />
+            {rowFields.map(({ key, name, unit }) => (
+              <Field
+                key={key}
+                label={`Stretch ${i + 1} ${name}`}
+                unit={unit}
+                value={r[key]}
+                onChange={(v) => setRow(i, key, v)}
+                error={errors[`wind${i}.${key}`]}
+                hint={key === 'from' ? compassHint(r.from) : undefined}
+              />
+            ))}
           </div>
         </div>
       ))}
