@@ -26,9 +26,8 @@ import { loadConfig } from '../src/config.ts'
 import { courseFromFile } from '../src/routes/imports/course-rows.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
 import { needs } from '../../../scripts/test-data.ts'
+import { cannon, CONNECTIONS, SECONDS, type Figures } from './measure.ts'
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
-const CONNECTIONS = 50
 const COURSES = 135
 /** BENCH_DRIVERS=pg (or pglite) measures one database only. */
 const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,pg').split(',')
@@ -36,28 +35,6 @@ const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,pg').split(',')
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'list,single,write,storm,big').split(',')
 const BIG_COURSES = Number(process.env.BENCH_BIG_COURSES ?? 10000)
 const COURSE_DIR = new URL(`file://${needs('courses').path('courses')}/`)
-
-type Figures = {
-  rps: number
-  requests: number
-  p50: number
-  p99: number
-  max: number
-  non2xx: number
-  errors: number
-}
-
-function cannon(options: Record<string, unknown>): Promise<Figures> {
-  return new Promise((resolve, reject) => {
-    const child = fork(new URL('./autocannon-run.mjs', import.meta.url))
-    child.once('message', (figures) => resolve(figures as Figures))
-    child.once('error', reject)
-    child.once('exit', (code) => {
-      if (code) reject(new Error(`autocannon exited with ${code}`))
-    })
-    child.send({ connections: CONNECTIONS, duration: SECONDS, ...options })
-  })
-}
 
 /** The real course files, built once as POST /api/courses/import builds them. */
 const built = readdirSync(COURSE_DIR)

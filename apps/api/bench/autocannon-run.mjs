@@ -1,4 +1,4 @@
-// One autocannon run in its own process (api.bench.ts forks it), so that the load generator
+// One autocannon run in its own process (measure.ts's cannon forks it), so that the load generator
 // never shares the server's event loop. (Not a worker thread: autocannon run inside one acts
 // as one of its own workers and hands back raw histograms.) Receives the autocannon options
 // over IPC, sends back the figures the bench prints.

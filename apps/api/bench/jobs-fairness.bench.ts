@@ -10,6 +10,7 @@ import { jobs } from '@veloptima/db'
 import { startTestApp } from '../test/helpers.ts'
 import { createUser, tempDir } from '../test/files-helpers.ts'
 import { createRunnable, eventually } from '../test/runs-helpers.ts'
+import { jobTimes, pct } from './measure.ts'
 
 const HEAVY = Number(process.env.BENCH_HEAVY ?? 100)
 const LIGHT = Number(process.env.BENCH_LIGHT ?? 9)
@@ -62,21 +63,9 @@ for (const uid of lights) {
 await eventually(() => succeeded(ids), 1_800_000)
 const totalS = (performance.now() - t0) / 1000
 
-const rows = await t.database.db
-  .select({
-    uid: jobs.requestedBy,
-    createdAt: jobs.createdAt,
-    startedAt: jobs.startedAt,
-    finishedAt: jobs.finishedAt,
-  })
-  .from(jobs)
-  .where(inArray(jobs.id, ids))
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!
-}
-const waitS = (r: (typeof rows)[number]) => (r.startedAt!.getTime() - r.createdAt.getTime()) / 1000
-const runS = rows.map((r) => (r.finishedAt!.getTime() - r.startedAt!.getTime()) / 1000)
+const times = await jobTimes(t.database.db, ids)
+const waitS = (r: (typeof times)[number]) => r.waitMs / 1000
+const runS = times.map((r) => r.runMs / 1000)
 const cell = (x: number, width: number) => x.toFixed(1).padStart(width)
 const line = (who: string, waits: number[]) =>
   [
@@ -96,7 +85,7 @@ console.log('| account                | runs | wait p50 s | wait p95 s | max s |
 console.log('| ---------------------- | ---: | ---------: | ---------: | ----: |')
 const lightWaits: number[] = []
 for (const uid of ['heavy', ...lights]) {
-  const waits = rows.filter((r) => r.uid === uid).map(waitS)
+  const waits = times.filter((r) => r.uid === uid).map(waitS)
   if (uid !== 'heavy') lightWaits.push(...waits)
   console.log(`| ${line(uid, waits)} |`)
 }

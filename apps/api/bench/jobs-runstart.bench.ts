@@ -10,13 +10,14 @@
 // 10 ms); "queued → started" and "started → finished" are the jobs row's own timestamps.
 // Prints figures; asserts nothing.
 import { readFileSync } from 'node:fs'
-import { eq, inArray } from 'drizzle-orm'
-import { jobs, optimizationResults, optimizations, weatherCache } from '@veloptima/db'
+import { eq } from 'drizzle-orm'
+import { optimizationResults, optimizations, weatherCache } from '@veloptima/db'
 import { startTestApp } from '../test/helpers.ts'
-import { createUser, multipart, tempDir } from '../test/files-helpers.ts'
+import { createUser, postFile, tempDir } from '../test/files-helpers.ts'
 import { createRunnable, eventually } from '../test/runs-helpers.ts'
 import { startOpenMeteoStandIn } from '../src/weather/stand-in.ts'
 import { dataFile } from '../../../scripts/test-data.ts'
+import { jobTimes, pct } from './measure.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10)
 const driver = process.env.DB_DRIVER === 'pg' ? 'PostgreSQL' : 'PGlite'
@@ -53,13 +54,7 @@ const file = ventoux
 const climbs: Record<string, { plain: string; raceDay: string }> = {}
 let courseLabel = ''
 for (const uid of users) {
-  const body = await multipart(file.name, file.bytes)
-  const imported = await t.app.inject({
-    method: 'POST',
-    url: '/api/courses/import',
-    headers: { ...auth[uid], ...body.headers },
-    payload: body.payload,
-  })
+  const imported = await postFile(t.app, '/api/courses/import', auth[uid], file.name, file.bytes)
   if (imported.statusCode !== 201)
     throw new Error(`import: ${imported.statusCode} ${imported.body}`)
   const course = imported.json() as {
@@ -111,30 +106,6 @@ async function stored(jobId: string) {
   )
 }
 
-async function jobTimes(ids: string[]) {
-  const rows = await t.database.db
-    .select({
-      id: jobs.id,
-      uid: jobs.requestedBy,
-      createdAt: jobs.createdAt,
-      startedAt: jobs.startedAt,
-      finishedAt: jobs.finishedAt,
-    })
-    .from(jobs)
-    .where(inArray(jobs.id, ids))
-  return rows.map((r) => ({
-    id: r.id,
-    uid: r.uid ?? '',
-    waitMs: r.startedAt!.getTime() - r.createdAt.getTime(),
-    runMs: r.finishedAt!.getTime() - r.startedAt!.getTime(),
-    totalMs: r.finishedAt!.getTime() - r.createdAt.getTime(),
-  }))
-}
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!
-}
 const ms = (x: number) => `${Math.round(x)} ms`
 
 async function series(label: string, optimizationId: string, fresh: boolean) {
@@ -155,7 +126,7 @@ async function series(label: string, optimizationId: string, fresh: boolean) {
       ?.weather
     if (weather?.arrival?.rounds) rounds.push(weather.arrival.rounds.length)
   }
-  const times = await jobTimes(ids)
+  const times = await jobTimes(t.database.db, ids)
   console.log(
     `${driver}, ${label}: POST → stored p50 ${ms(pct(totals, 50))}, p90 ${ms(pct(totals, 90))} ` +
       `(min ${ms(Math.min(...totals))}, max ${ms(Math.max(...totals))}, ${RUNS} runs); ` +
@@ -190,7 +161,7 @@ const queued = await Promise.all(
 )
 for (const id of queued) await stored(id)
 const allS = (performance.now() - t0) / 1000
-const times = await jobTimes(queued)
+const times = await jobTimes(t.database.db, queued)
 times.sort((a, b) => a.waitMs - b.waitMs)
 console.log(`${driver}: 20 runs queued at once by 5 accounts → all stored in ${allS.toFixed(1)} s`)
 console.log('account  queued → started  started → finished  queued → finished')

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { eq } from 'drizzle-orm'
 import { jobs, optimizations } from '@veloptima/db'
 import { startTestApp } from '../test/helpers.ts'
-import { createUser, multipart, tempDir } from '../test/files-helpers.ts'
+import { createUser, postFile, tempDir } from '../test/files-helpers.ts'
 import { createRunnable, eventually, syntheticSegments } from '../test/runs-helpers.ts'
 import { needs } from '../../../scripts/test-data.ts'
 
@@ -60,14 +60,8 @@ console.log(
 
 // 2. Import Alpe d'Huez and run a pacing optimization on it.
 const gpx = readFileSync(needs('courses/alpe-dhuez.gpx').path('courses/alpe-dhuez.gpx'))
-let body = await multipart('alpe-dhuez.gpx', gpx)
 let t0 = performance.now()
-const alpe = await t.app.inject({
-  method: 'POST',
-  url: '/api/courses/import',
-  headers: { ...auth, ...body.headers },
-  payload: body.payload,
-})
+const alpe = await postFile(t.app, '/api/courses/import', auth, 'alpe-dhuez.gpx', gpx)
 console.log(
   `${driver}: import alpe-dhuez.gpx (459 points) ${(performance.now() - t0).toFixed(0)} ms`,
 )
@@ -82,19 +76,11 @@ console.log(
 )
 
 // 3. A 3 MB FIT file (180 km bike leg) read in the import thread.
-body = await multipart(
-  'ironman.fit',
-  readFileSync(
-    needs('rides/ironman-multisport-2019.fit').path('rides/ironman-multisport-2019.fit'),
-  ),
+const fit = readFileSync(
+  needs('rides/ironman-multisport-2019.fit').path('rides/ironman-multisport-2019.fit'),
 )
 t0 = performance.now()
-const ironman = await t.app.inject({
-  method: 'POST',
-  url: '/api/courses/import',
-  headers: { ...auth, ...body.headers },
-  payload: body.payload,
-})
+const ironman = await postFile(t.app, '/api/courses/import', auth, 'ironman.fit', fit)
 console.log(
   `${driver}: import ironman-multisport-2019.fit (3.0 MB, ${Math.round(ironman.json().stats.distance / 1000)} km) ${(performance.now() - t0).toFixed(0)} ms`,
 )

@@ -8,18 +8,22 @@
 //           with 1 and with 2 worker processes (one job thread each), BENCH_GALIBIER_JOBS each
 //   burst   BENCH_JOBS (default 200) short optimizations queued through both API processes and
 //           run by 2 workers: each must finish exactly once with one result and one notification
-import { fork } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { courses, users, type Database } from '@veloptima/db'
+import { courses, users, type CourseSegment, type Database } from '@veloptima/db'
 import { courseFromFile } from '../src/routes/imports/course-rows.ts'
-import { loadSessionTokens } from '../src/services/session-token.ts'
 import { startCluster, startedJobs } from '../test/cluster.ts'
-import { createRunnable, eventually, syntheticSegments, writtenBy } from '../test/runs-helpers.ts'
+import {
+  allSucceeded,
+  createRunnable,
+  simulationsToken,
+  syntheticSegments,
+  writtenBy,
+} from '../test/runs-helpers.ts'
 import { needs } from '../../../scripts/test-data.ts'
+import { cannon, CONNECTIONS, SECONDS } from './measure.ts'
 
 process.env.DB_DRIVER = 'pg'
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres'
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const GALIBIER_JOBS = Number(process.env.BENCH_GALIBIER_JOBS ?? 12)
 const BURST = Number(process.env.BENCH_JOBS ?? 200)
 // One account queues every job at once: above the default cap of unfinished jobs per account.
@@ -31,32 +35,28 @@ const galibier = courseFromFile(
   'galibier-briancon.gpx',
 )
 
-type Figures = { rps: number; p50: number; p99: number; non2xx: number; errors: number }
-
-function cannon(options: Record<string, unknown>): Promise<Figures> {
-  return new Promise((resolve, reject) => {
-    const child = fork(new URL('./autocannon-run.mjs', import.meta.url))
-    child.once('message', (figures) => resolve(figures as Figures))
-    child.once('error', reject)
-    child.once('exit', (code) => {
-      if (code) reject(new Error(`autocannon exited with ${code}`))
-    })
-    child.send({ connections: 50, duration: SECONDS, ...options })
-  })
-}
-
 async function benchUser(database: Database, publicUrl: string) {
   await database.db
     .insert(users)
     .values({ uid: 'bench', email: 'bench@example.com', displayName: 'Bench' })
-  const tokens = await loadSessionTokens(database, publicUrl)
-  const { token } = await tokens.sign({
-    uid: 'bench',
-    email: 'bench@example.com',
-    displayName: 'Bench',
-    claims: { 'create:simulations': true },
-  })
-  return { authorization: `Bearer ${token}` }
+  return {
+    authorization: `Bearer ${await simulationsToken(database, publicUrl, 'bench', 'Bench')}`,
+  }
+}
+
+/** The ids of `n` new pacing optimizations of the bench user on `segments`. */
+async function benchOptimizations(database: Database, n: number, segments: CourseSegment[]) {
+  const ids: string[] = []
+  for (let i = 0; i < n; i++) {
+    const { optimization } = await createRunnable(
+      database.db,
+      { ownerUid: 'bench' },
+      { constraint: { type: 'w_prime_balance' } },
+      segments,
+    )
+    ids.push(optimization.id)
+  }
+  return ids
 }
 
 async function queue(base: string, auth: Record<string, string>, optimizationId: string) {
@@ -68,23 +68,8 @@ async function queue(base: string, auth: Record<string, string>, optimizationId:
   return ((await res.json()) as { job_id: string }).job_id
 }
 
-async function waitAll(database: Database, jobIds: string[]) {
-  const { jobs } = await import('@veloptima/db')
-  const { inArray } = await import('drizzle-orm')
-  await eventually(
-    async () => {
-      const rows = await database.db
-        .select({ status: jobs.status })
-        .from(jobs)
-        .where(inArray(jobs.id, jobIds))
-      const failed = rows.filter((r) => r.status === 'failed').length
-      if (failed) throw new Error(`${failed} jobs failed`)
-      return rows.every((r) => r.status === 'succeeded')
-    },
-    30 * 60_000,
-    'every job',
-  )
-}
+const waitAll = (database: Database, jobIds: string[]) =>
+  allSucceeded(database.db, jobIds, 30 * 60_000, 'every job')
 
 async function reads(apis: number) {
   const c = await startCluster({ apis, workers: 0 })
@@ -123,16 +108,7 @@ async function galibierJobs(workers: number) {
         stats: galibier.stats,
       })
       .returning()
-    const ids: string[] = []
-    for (let i = 0; i < GALIBIER_JOBS; i++) {
-      const { optimization } = await createRunnable(
-        c.database.db,
-        { ownerUid: 'bench' },
-        { constraint: { type: 'w_prime_balance' } },
-        course!.segments,
-      )
-      ids.push(optimization.id)
-    }
+    const ids = await benchOptimizations(c.database, GALIBIER_JOBS, course!.segments)
     const t0 = performance.now()
     const jobIds = []
     for (const id of ids) jobIds.push(await queue(c.publicUrl, auth, id))
@@ -148,16 +124,7 @@ async function burst() {
   const c = await startCluster({ apis: 2, workers: 2, threads: 1, env: MANY_JOBS })
   try {
     const auth = await benchUser(c.database, c.publicUrl)
-    const optimizationIds: string[] = []
-    for (let i = 0; i < BURST; i++) {
-      const { optimization } = await createRunnable(
-        c.database.db,
-        { ownerUid: 'bench' },
-        { constraint: { type: 'w_prime_balance' } },
-        syntheticSegments(60),
-      )
-      optimizationIds.push(optimization.id)
-    }
+    const optimizationIds = await benchOptimizations(c.database, BURST, syntheticSegments(60))
     const t0 = performance.now()
     const jobIds: string[] = []
     for (const [i, id] of optimizationIds.entries()) {
@@ -182,7 +149,9 @@ async function burst() {
 
 const r1 = await reads(1)
 const r2 = await reads(2)
-console.log(`\nreads GET /api/courses?limit=50 through nginx, ${SECONDS} s, 50 connections`)
+console.log(
+  `\nreads GET /api/courses?limit=50 through nginx, ${SECONDS} s, ${CONNECTIONS} connections`,
+)
 for (const [n, r] of [
   [1, r1],
   [2, r2],
