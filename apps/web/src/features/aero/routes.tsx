@@ -3,10 +3,9 @@ import { Navigate, type RouteObject } from 'react-router'
 
 const pages = () => import('./pages.tsx')
 
-/** A page of the aero area at `path`, named `crumb` in the breadcrumbs, loaded when first opened. */
-function lazyPage(path: string, crumb: string, page: keyof Awaited<ReturnType<typeof pages>>) {
+/** An aero page's route: named `crumb` in the breadcrumbs, its `page` loaded when first opened. */
+function lazyPage(crumb: string, page: keyof Awaited<ReturnType<typeof pages>>) {
   return {
-    path,
     handle: { crumb },
     lazy: () => pages().then((m) => ({ Component: m[page] })),
   } satisfies RouteObject
@@ -14,9 +13,9 @@ function lazyPage(path: string, crumb: string, page: keyof Awaited<ReturnType<ty
 
 export const aeroRoutes: RouteObject[] = [
   { index: true, element: <Navigate replace to="sessions" /> },
-  lazyPage('sessions', 'Sessions', 'SessionsPage'),
-  lazyPage('sessions/v5/:id', 'Session', 'SessionV5Page'),
-  lazyPage('sessions/v6/:id', 'Session', 'SessionV6Page'),
-  lazyPage('devices', 'Devices', 'DevicesPage'),
-  lazyPage('devices/:id', 'Device', 'DevicePage'),
+  { path: 'sessions', ...lazyPage('Sessions', 'SessionsPage') },
+  { path: 'sessions/v5/:id', ...lazyPage('Session', 'SessionV5Page') },
+  { path: 'sessions/v6/:id', ...lazyPage('Session', 'SessionV6Page') },
+  { path: 'devices', ...lazyPage('Devices', 'DevicesPage') },
+  { path: 'devices/:id', ...lazyPage('Device', 'DevicePage') },
 ]
