@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { aeroSessions, courses, devices, optimizations, riderSetups } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
 import { startTestApp, type TestApp } from './helpers.ts'
-import { createUser, multipart, tempDir } from './files-helpers.ts'
+import { createUser, postFile, tempDir } from './files-helpers.ts'
 import { setupBody } from './platform-fixtures.ts'
 import {
   courseFixtures,
@@ -70,13 +70,8 @@ describe(`fuzzing course files and JSON bodies (${testDriver()}; seeds ${SEED}â€
     const base = new Map<string, number>()
     for (let seed = SEED; seed < SEED + COURSE_FILES; seed++) {
       const m = courseMutant(seed, fixtures)
-      const body = await multipart(m.name, m.bytes)
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/courses/import?name=${encodeURIComponent(`seed ${seed}`)}`,
-        headers: { ...auth, ...body.headers },
-        payload: body.payload,
-      })
+      const url = `/api/courses/import?name=${encodeURIComponent(`seed ${seed}`)}`
+      const res = await postFile(t.app, url, auth, m.name, m.bytes)
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1
       if (res.statusCode >= 500) errors.push(`${m.label}: ${res.statusCode} ${res.body}`)
       if (res.statusCode === 201) base.set(res.json().id, m.baseM)
@@ -115,14 +110,8 @@ describe(`fuzzing course files and JSON bodies (${testDriver()}; seeds ${SEED}â€
       })
     ).json()
     // A stored course with track, segments and stats: made by the import of a generated file.
-    const seedFile = await multipart('climb.gpx', fixtures[0]!.text)
     const imported = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/courses/import',
-        headers: { ...auth, ...seedFile.headers },
-        payload: seedFile.payload,
-      })
+      await postFile(t.app, '/api/courses/import', auth, 'climb.gpx', fixtures[0]!.text)
     ).json()
     const full = (
       await t.app.inject({ method: 'GET', url: `/api/courses/${imported.id}`, headers: auth })

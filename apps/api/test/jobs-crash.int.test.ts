@@ -9,12 +9,12 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { openDatabase, optimizations, type Database } from '@veloptima/db'
 import { openTestDatabase, testDriver } from '@veloptima/db/testing'
-import { loadSessionTokens } from '../src/services/session-token.ts'
 import { createUser, tempDir } from './files-helpers.ts'
 import {
   createRunnable,
   eventually,
   LONG_EQUIPMENT,
+  simulationsToken,
   syntheticSegments,
   writtenBy,
 } from './runs-helpers.ts'
@@ -57,13 +57,7 @@ describe('a server killed in the middle of a job', () => {
       .update(optimizations)
       .set({ type: 'equipment' })
       .where(eq(optimizations.id, optimization.id))
-    const tokens = await loadSessionTokens(seedDb, publicUrl)
-    const { token } = await tokens.sign({
-      uid: 'rider',
-      email: 'rider@example.com',
-      displayName: 'Rider',
-      claims: { 'create:simulations': true },
-    })
+    const token = await simulationsToken(seedDb, publicUrl, 'rider', 'Rider')
     if (testDriver() !== 'pg') await seedDb.close()
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
 

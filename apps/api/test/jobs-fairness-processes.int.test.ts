@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { asc, inArray } from 'drizzle-orm'
 import { jobs, users, type Database } from '@veloptima/db'
 import { testDriver } from '@veloptima/db/testing'
-import { loadSessionTokens } from '../src/services/session-token.ts'
 import { startCluster, type Cluster } from './cluster.ts'
 import { run } from './multi-process-helpers.ts'
-import { createRunnable, eventually } from './runs-helpers.ts'
+import { allSucceeded, createRunnable, simulationsToken } from './runs-helpers.ts'
 
 const enabled = testDriver() === 'pg'
 if (!enabled) {
@@ -33,17 +32,9 @@ describe.skipIf(!enabled)('fair job order with two worker processes on one datab
       env: { JOB_MAX_ACTIVE_PER_USER: '50' },
     })
     database = cluster.database
-    const tokens = await loadSessionTokens(database, cluster.publicUrl)
     for (const uid of ['rider', 'coach']) {
       await database.db.insert(users).values({ uid, email: `${uid}@example.com`, displayName: uid })
-      token[uid] = (
-        await tokens.sign({
-          uid,
-          email: `${uid}@example.com`,
-          displayName: uid,
-          claims: { 'create:simulations': true },
-        })
-      ).token
+      token[uid] = await simulationsToken(database, cluster.publicUrl, uid)
     }
   }, 240_000)
   afterAll(() => cluster?.close(), 60_000)
@@ -62,18 +53,7 @@ describe.skipIf(!enabled)('fair job order with two worker processes on one datab
       .where(inArray(jobs.id, ids))
     const riderStarted = atQueue.filter((r) => r.startedAt !== null).length
     const all = [...ids, coachJob]
-    await eventually(
-      async () => {
-        const rows = await database.db
-          .select({ status: jobs.status })
-          .from(jobs)
-          .where(inArray(jobs.id, all))
-        if (rows.some((r) => r.status === 'failed')) throw new Error('a run failed')
-        return rows.every((r) => r.status === 'succeeded')
-      },
-      240_000,
-      'every run',
-    )
+    await allSucceeded(database.db, all, 240_000, 'every run')
     const order = (
       await database.db
         .select({ uid: jobs.requestedBy })

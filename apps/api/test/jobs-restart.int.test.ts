@@ -56,18 +56,22 @@ describe('a restart of the server keeps queued jobs and finished results', () =>
       })
     ).json()
 
+  /** Queues a run of `optimizationId` through `server`: its version and job id. */
+  const run = async (server: Server, optimizationId: string) =>
+    (
+      await server.app.inject({
+        method: 'POST',
+        url: `/api/optimizations/${optimizationId}/run`,
+        headers: await bearer(server),
+      })
+    ).json()
+
   it('finishes after a restart the job queued before it, and still serves the earlier result', async () => {
     // First life: a worker runs job A to the end.
     const first = await start(1)
     await createUser(first.database, 'rider')
     const { optimization } = await createRunnable(first.database.db, { ownerUid: 'rider' })
-    const runA = (
-      await first.app.inject({
-        method: 'POST',
-        url: `/api/optimizations/${optimization.id}/run`,
-        headers: await bearer(first),
-      })
-    ).json()
+    const runA = await run(first, optimization.id)
     const doneA = await eventually(async () => {
       const j = await job(first, runA.job_id)
       return j.state === 'succeeded' && j
@@ -76,13 +80,7 @@ describe('a restart of the server keeps queued jobs and finished results', () =>
 
     // Second life: no worker; job B is queued, then the server stops.
     const second = await start(0)
-    const runB = (
-      await second.app.inject({
-        method: 'POST',
-        url: `/api/optimizations/${optimization.id}/run`,
-        headers: await bearer(second),
-      })
-    ).json()
+    const runB = await run(second, optimization.id)
     expect(runB.version).toBe(2)
     await new Promise((r) => setTimeout(r, 1000))
     expect((await job(second, runB.job_id)).state).toBe('queued')

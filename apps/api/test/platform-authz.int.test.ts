@@ -77,32 +77,25 @@ describe(`authorization matrix on ${testDriver()}`, () => {
     await t.database.db.insert(notifications).values({ uid: 'alice', title: 'For Alice' })
   })
 
+  type Attempt = [string, string, unknown?]
+  /** Reading, renaming (with `patch`) and deleting the item at `url`. */
+  const readPatchDelete = (url: string, patch: unknown = { name: 'stolen' }): Attempt[] => [
+    ['GET', url],
+    ['PATCH', url, patch],
+    ['DELETE', url],
+  ]
   /** Every read and write endpoint that names one of the items. */
-  const attempts = (i: Items): [string, string, unknown?][] => [
-    ['GET', `/api/rider-setups/${i.setup}`],
-    ['PATCH', `/api/rider-setups/${i.setup}`, { name: 'stolen' }],
-    ['DELETE', `/api/rider-setups/${i.setup}`],
-    ['GET', `/api/courses/${i.course}`],
-    ['PATCH', `/api/courses/${i.course}`, { name: 'stolen' }],
-    ['DELETE', `/api/courses/${i.course}`],
-    ['GET', `/api/optimizations/${i.optimization}`],
-    ['PATCH', `/api/optimizations/${i.optimization}`, { name: 'stolen' }],
-    ['DELETE', `/api/optimizations/${i.optimization}`],
+  const attempts = (i: Items): Attempt[] => [
+    ...readPatchDelete(`/api/rider-setups/${i.setup}`),
+    ...readPatchDelete(`/api/courses/${i.course}`),
+    ...readPatchDelete(`/api/optimizations/${i.optimization}`),
     ['GET', `/api/optimizations/${i.optimization}/results`],
-    ['GET', `/api/optimization-results/${i.result}`],
-    ['PATCH', `/api/optimization-results/${i.result}`, { label: 'stolen' }],
-    ['DELETE', `/api/optimization-results/${i.result}`],
-    ['GET', `/api/devices/${i.device}`],
-    ['PATCH', `/api/devices/${i.device}`, { name: 'stolen' }],
-    ['DELETE', `/api/devices/${i.device}`],
-    ['GET', `/api/aero-sessions/${i.session}`],
-    ['PATCH', `/api/aero-sessions/${i.session}`, { name: 'stolen' }],
-    ['DELETE', `/api/aero-sessions/${i.session}`],
+    ...readPatchDelete(`/api/optimization-results/${i.result}`, { label: 'stolen' }),
+    ...readPatchDelete(`/api/devices/${i.device}`),
+    ...readPatchDelete(`/api/aero-sessions/${i.session}`),
     ['GET', `/api/aero-sessions/${i.session}/runs`],
     ['POST', `/api/aero-sessions/${i.session}/runs`, { name: 'intruder' }],
-    ['GET', `/api/aero-runs/${i.run}`],
-    ['PATCH', `/api/aero-runs/${i.run}`, { name: 'stolen' }],
-    ['DELETE', `/api/aero-runs/${i.run}`],
+    ...readPatchDelete(`/api/aero-runs/${i.run}`),
     ['GET', `/api/aero-sessions/${i.session}/data-blocks`],
     ['POST', `/api/aero-sessions/${i.session}/data-blocks`, { kind: 'cdam', data: {} }],
     ['GET', `/api/aero-data-blocks/${i.block}`],
