@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest'
 import { needs } from '../../../scripts/test-data.ts'
 import { itWith } from '../../../scripts/test-data-vitest.ts'
 import { syntheticClimb } from '../../formats/test/fixtures/synthetic-climb.ts'
-import { inputDir as dir, repo, veloptima, writeInput as write, scenarioRider } from './run-cli.ts'
+import {
+  inputDir as dir,
+  jsonOf,
+  repo,
+  veloptima,
+  writeInput as write,
+  scenarioRider,
+} from './run-cli.ts'
 
 const climb = syntheticClimb()
 const climbFile = write(climb.gpx, 'gpx')
@@ -15,9 +22,7 @@ const rider = { ...scenarioRider, mass_kg: 72 }
 describe('veloptima course', () => {
   it('prints the summary of the self-made climb: its length and ascent by construction', () => {
     const r = veloptima('course', climbFile)
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
+    const out = jsonOf(r)
     expect(Math.abs(out.distance_m / climb.distanceM - 1)).toBeLessThan(0.005)
     expect(Math.abs(out.ascent_m / climb.ascentM - 1)).toBeLessThan(0.03)
     expect(out.max_grade).toBeCloseTo(0.1, 2)
@@ -28,9 +33,7 @@ describe('veloptima course', () => {
     'prints the summary of a real GPX as JSON (13.6 km, +1141 m as published)',
     () => {
       const r = veloptima('course', needs('courses/alpe-dhuez.gpx').path('courses/alpe-dhuez.gpx'))
-      expect(r.stderr).toBe('')
-      expect(r.code).toBe(0)
-      const out = JSON.parse(r.stdout)
+      const out = jsonOf(r)
       expect(Object.keys(out)).toEqual([
         'distance_m',
         'ascent_m',
@@ -81,9 +84,7 @@ describe('veloptima simulate', () => {
       pacing: { type: 'constant', power_w: 250 },
     })
     const r = veloptima('simulate', file)
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
+    const out = jsonOf(r)
     expect(out.status).toBe('ok')
     expect(out.segments).toHaveLength(3)
     expect(out.segments[2]).toMatchObject({
@@ -105,28 +106,18 @@ describe('veloptima simulate', () => {
 
   it('runs a course file given relative to the scenario, with a per-segment plan length check', () => {
     const course = relative(dir, climbFile)
-    const ok = veloptima(
-      'simulate',
-      write({
-        course: { file: course },
-        rider,
-        environment: { air_density_kg_m3: 1.2 },
-        pacing: { type: 'speed', speed_mps: 11 },
-      }),
-    )
+    /** Simulates the course file in still air of 1.2 kg/m³ with `pacing`. */
+    const simulateCourse = (pacing: object) =>
+      veloptima(
+        'simulate',
+        write({ course: { file: course }, rider, environment: { air_density_kg_m3: 1.2 }, pacing }),
+      )
+    const ok = simulateCourse({ type: 'speed', speed_mps: 11 })
     expect(ok.stderr).toBe('')
     const out = JSON.parse(ok.stdout)
     expect(out.distance_m / climb.distanceM).toBeCloseTo(1, 2)
     expect(out.segments.length).toBeGreaterThan(850)
-    const bad = veloptima(
-      'simulate',
-      write({
-        course: { file: course },
-        rider,
-        environment: { air_density_kg_m3: 1.2 },
-        pacing: { type: 'plan', power_w: [200, 210] },
-      }),
-    )
+    const bad = simulateCourse({ type: 'plan', power_w: [200, 210] })
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(
       /pacing\.power_w: expected one power per course segment \(\d+\), got 2/,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { dataFile, realFilesIn } from '../../../scripts/test-data.ts'
 import { itWith } from '../../../scripts/test-data-vitest.ts'
 import { syntheticClimb } from '../../formats/test/fixtures/synthetic-climb.ts'
-import { veloptima, writeInput as write, scenarioRider } from './run-cli.ts'
+import { jsonOf, veloptima, writeInput as write, scenarioRider } from './run-cli.ts'
 
 const climbFile = write(syntheticClimb().gpx, 'gpx')
 const courseFile = (name: string): string =>
@@ -23,9 +23,7 @@ describe('veloptima optimize', () => {
       max_targets: 8,
     }
     const r = veloptima('optimize', write(scenario))
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
+    const out = jsonOf(r)
     for (const k of [
       'segment_power_w',
       'plan',
@@ -73,9 +71,7 @@ describe('veloptima optimize', () => {
           constraint: { type: 'w_prime_balance' },
         }),
       )
-      expect(r.stderr).toBe('')
-      expect(r.code).toBe(0)
-      const out = JSON.parse(r.stdout)
+      const out = jsonOf(r)
       expect(out.status).toBe('optimal')
       expect(out.min_w_prime_balance_j).toBeGreaterThanOrEqual(0)
       expect(out.time_s).toBeLessThanOrEqual(out.baseline.time_s)
@@ -126,9 +122,7 @@ describe('veloptima optimize', () => {
         },
       }),
     )
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
+    const out = jsonOf(r)
     expect(out.ranking).toHaveLength(8)
     for (let k = 1; k < out.ranking.length; k++) {
       expect(out.ranking[k].time_s).toBeGreaterThanOrEqual(out.ranking[k - 1].time_s)

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { expect } from 'vitest'
 
 export const repo = resolve(import.meta.dirname, '../../..')
 
@@ -16,6 +17,13 @@ export function veloptima(...args: string[]) {
     encoding: 'utf8',
   })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** The JSON a run printed, once it is known to have succeeded: nothing on stderr, exit 0. */
+export function jsonOf(r: { code: number | null; stdout: string; stderr: string }) {
+  expect(r.stderr).toBe('')
+  expect(r.code).toBe(0)
+  return JSON.parse(r.stdout)
 }
 
 /** Writes an input file (JSON unless `content` is a string) and returns its path. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { dataFile } from '../../../../scripts/test-data.ts'
 import { itWith } from '../../../../scripts/test-data-vitest.ts'
 import { knownDragRide, rideCsv } from '../../../formats/test/fixtures/synthetic-ride.ts'
-import { veloptima, writeInput } from '../../test/run-cli.ts'
+import { jsonOf, veloptima, writeInput } from '../../test/run-cli.ts'
 
 /** Path of a real-world file (the tests that use one skip when it is absent). */
 const real = (rel: string): string => dataFile(rel) ?? rel
@@ -90,9 +90,7 @@ interface RunOut {
 /** The analysis of a real file (system mass 80 kg: rider ~72 kg + bike ~8 kg, not in the files). */
 function analyse(name: string, extra: object = {}) {
   const r = aero({ file: real(`aero/${name}`), mass_kg: 80, ...extra })
-  expect(r.stderr).toBe('')
-  expect(r.code).toBe(0)
-  const out = JSON.parse(r.stdout) as { crr: number; runs: RunOut[]; warnings: string[] }
+  const out = jsonOf(r) as { crr: number; runs: RunOut[]; warnings: string[] }
   // Each run: a finite CdA inside its own interval — or no interval, and the reason; never a
   // zero-width one — the method and where the run came from.
   for (const run of out.runs) {
@@ -288,9 +286,7 @@ describe('veloptima aero on the real-world field tests', () => {
       expect(tcx).not.toContain('<AltitudeMeters>')
       const run = (extra: object) => {
         const r = aero({ file, mass_kg: 80, resamples: 0, ...extra })
-        expect(r.stderr).toBe('')
-        expect(r.code).toBe(0)
-        return JSON.parse(r.stdout) as { ve_model: string; crr: number; warnings: string[] }
+        return jsonOf(r) as { ve_model: string; crr: number; warnings: string[] }
       }
       const auto = run({})
       expect(auto.ve_model).toBe('track')
@@ -343,9 +339,7 @@ describe('veloptima aero end to end: a ride with known drag written as a CSV in 
       mass_kg: 80,
       air_density_kg_m3: 1.2,
     })
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout) as { crr: number; runs: RunOut[]; warnings: string[] }
+    const out = jsonOf(r) as { crr: number; runs: RunOut[]; warnings: string[] }
     const direct = analyzeAero(s, { massKg: 80, airDensity: 1.2 })
     expect(out.runs).toHaveLength(6)
     // Six laps of one loop: the elevation is averaged by position (said once), nothing else.

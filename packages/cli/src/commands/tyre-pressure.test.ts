@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { inputDir as dir, veloptimaWithInput as veloptima } from '../../test/run-cli.ts'
+import { inputDir as dir, jsonOf, veloptimaWithInput as veloptima } from '../../test/run-cli.ts'
 
 describe('veloptima tyre-pressure', () => {
   it('prints front/rear pressures as snake_case JSON (within the SILCA/Zipp/ENVE band)', () => {
@@ -14,9 +14,7 @@ describe('veloptima tyre-pressure', () => {
       tyre_type: 'tubeless',
       surface: 'normal',
     })
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
+    const out = jsonOf(r)
     for (const w of [out.front, out.rear]) {
       expect(w.psi).toBeGreaterThanOrEqual(57)
       expect(w.psi).toBeLessThan(70)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { needs } from '../../../../scripts/test-data.ts'
 import { itWith } from '../../../../scripts/test-data-vitest.ts'
-import { veloptimaWithInput as veloptima } from '../../test/run-cli.ts'
+import { jsonOf, veloptimaWithInput as veloptima } from '../../test/run-cli.ts'
 
 describe('veloptima wheels', () => {
   it('recommends front and rear wheels with the time gained, as snake_case JSON', () => {
@@ -11,9 +11,7 @@ describe('veloptima wheels', () => {
       handling: 'medium',
       terrain: 'flat',
     })
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
+    const out = jsonOf(r)
     expect(['30', '45', '60', '80']).toContain(out.front.wheel)
     expect(out.rear.wheel).toBe('disc')
     expect(out.time_gained_s).toBeGreaterThan(0)
@@ -50,9 +48,7 @@ describe('veloptima wheels', () => {
         handling: 'medium',
         course_file: needs('courses/tt-beton-classic.gpx').path('courses/tt-beton-classic.gpx'),
       })
-      expect(r.stderr).toBe('')
-      expect(r.code).toBe(0)
-      const out = JSON.parse(r.stdout)
+      const out = jsonOf(r)
       expect(out.course_name).toBe('tt-beton-classic.gpx')
       expect(Math.abs(out.distance_m - 16_000)).toBeLessThan(500)
       expect(out.time_gained_s).toBeGreaterThan(0)
