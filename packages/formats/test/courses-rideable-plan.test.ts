@@ -1,12 +1,13 @@
 // The rideable plan on a real climb is never slower than the best constant power.
 // Fixture: on Alpe d'Huez the plan averaged into 2–20 sections came out up to 6 s slower than a
 // steady power (seen in the results page as "time saved −2 s"); the steady power is then the plan.
-import { optimizePacing, simulate, type Rider } from '@veloptima/engine'
+import { optimizePacing, type Rider } from '@veloptima/engine'
 import { describe, expect, it } from 'vitest'
 import { importCourse } from '../src/index.ts'
 import { needs } from '../../../scripts/test-data.ts'
 import { describeWith, itWith } from '../../../scripts/test-data-vitest.ts'
 import { cpRider } from '../../engine/test/fixtures.ts'
+import { expectPlanRidesAsReported } from '../../engine/test/plan-checks.ts'
 
 const readCourse = (f: string): Uint8Array => needs(`courses/${f}`).read(`courses/${f}`)
 
@@ -83,14 +84,7 @@ describe('the rideable 12-target plan keeps most of the per-segment optimum’s 
         expect(planGain / boundGain).toBeGreaterThanOrEqual(floor)
         expect(plan.targets.length).toBeLessThanOrEqual(12)
         for (const s of plan.sections) expect(s.endM - s.startM).toBeGreaterThanOrEqual(200 - 1e-6)
-        const sim = simulate({
-          course,
-          rider,
-          environment,
-          pacing: { type: 'plan', powerW: plan.powerW },
-        })
-        expect(sim.timeS).toBe(plan.timeS)
-        expect(sim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
+        expectPlanRidesAsReported(plan, { course, rider, environment })
       },
     )
   }

@@ -1,10 +1,11 @@
 // The rideable plan: at most max_targets target powers over contiguous sections, labelled by
 // terrain and wind, ridden through the simulation.
 import { describe, expect, it } from 'vitest'
-import { courseFromSegments, simulate, type Rider } from '../../src/index.ts'
+import { courseFromSegments, type Rider } from '../../src/index.ts'
 import { optimizeWithoutPositions as optimizePacing } from '../../src/optimize/pacing.ts'
 import { sectionLabel } from '../../src/optimize/plan.ts'
 import { cpRider } from '../fixtures.ts'
+import { expectPlanRidesAsReported } from '../plan-checks.ts'
 
 const rider: Rider = { ...cpRider, maxPowerW: 700 }
 
@@ -45,14 +46,7 @@ describe('simplified plan', () => {
         expect(plan.sections[k]!.startM).toBe(plan.sections[k - 1]!.endM)
       }
       expect(plan.sections[plan.sections.length - 1]!.endM).toBeCloseTo(course.start[course.n]!, 6)
-      const sim = simulate({
-        course,
-        rider,
-        environment,
-        pacing: { type: 'plan', powerW: plan.powerW },
-      })
-      expect(sim.timeS).toBe(plan.timeS)
-      expect(sim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
+      expectPlanRidesAsReported(plan, { course, rider, environment })
       // never faster than the optimum it simplifies (the optimum takes the plan if it were)
       expect(plan.timeS).toBeGreaterThanOrEqual(r.timeS)
     })
