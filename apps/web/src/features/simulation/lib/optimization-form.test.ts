@@ -10,19 +10,12 @@ import {
   withWheelPreset,
   type OptimizationForm,
 } from './optimization-form.ts'
+import { previewSetup } from './preview-fixtures.ts'
 
-const setup: SetupLike = {
-  rider_mass: 70,
-  bike_mass: 8,
-  extra_mass: 1,
+const setup: SetupLike = previewSetup({
   positions: [{ cda: 0.3 }],
   crr: { smooth: 0.003, normal: 0.004, rough: 0.005 },
-  drivetrain_efficiency: 0.976,
-  wheel_inertia: 0.14,
-  cp: 280,
-  w_prime: 20000,
-  max_power: 700,
-}
+})
 const segments = [
   { start: 0, end: 500, grade: 0.01, heading: 90, radius: null, altitude: 100 },
   {
