@@ -4,9 +4,7 @@ import { claimGrants, subscriptions, teamMembers, users } from '@veloptima/db'
 import { DEMO_PASSWORD } from '../src/idp/index.ts'
 import { loadSessionTokens } from '../src/services/session-token.ts'
 import { forSuite, suiteApp } from './helpers.ts'
-import { signInWithPassword, startIdentity } from './idp-flow.ts'
-
-type Identity = Awaited<ReturnType<typeof startIdentity>>
+import { signInWithPassword, startIdentity, type Identity } from './idp-flow.ts'
 
 describe('POST /api/auth/custom-token', () => {
   let id: Identity

@@ -137,8 +137,17 @@ export async function refresh(s: FlowSettings, refreshToken: string) {
   return { status: response.status, body: (await response.json()) as Tokens & { error?: string } }
 }
 
-/** A test app plus the embedded provider on free ports in 5100–5999, sharing one database. */
-export async function startIdentity(env: Record<string, string> = {}) {
+/** What startIdentity starts. */
+export type Identity = Awaited<ReturnType<typeof startIdentity>>
+
+/**
+ * A test app plus the embedded provider on free ports in 5100–5999, sharing one database;
+ * `idpOptions` go to the provider (its clock).
+ */
+export async function startIdentity(
+  env: Record<string, string> = {},
+  idpOptions: { now?: () => number } = {},
+) {
   const { startTestApp } = await import('./helpers.ts')
   const { loadConfig } = await import('../src/config.ts')
   const { startEmbeddedIdp } = await import('../src/idp/index.ts')
@@ -154,7 +163,7 @@ export async function startIdentity(env: Record<string, string> = {}) {
   const t = await startTestApp(fullEnv)
   const config = loadConfig(fullEnv)
   const logs: string[] = []
-  const start = () => startEmbeddedIdp(config, t.database, (line) => logs.push(line))
+  const start = () => startEmbeddedIdp(config, t.database, (line) => logs.push(line), idpOptions)
   let idp = await start()
   if (!idp) throw new Error('the embedded provider did not start')
   const settings: FlowSettings = {

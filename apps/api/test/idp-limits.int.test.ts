@@ -5,11 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inArray } from 'drizzle-orm'
 import { idpAccounts } from '@veloptima/db'
-import { loadConfig } from '../src/config.ts'
-import { DEMO_PASSWORD, startEmbeddedIdp } from '../src/idp/index.ts'
+import { DEMO_PASSWORD } from '../src/idp/index.ts'
 import { scryptDerivations } from '../src/idp/passwords.ts'
-import { startTestApp, type TestApp } from './helpers.ts'
-import { authorize, Browser, type FlowSettings } from './idp-flow.ts'
+import type { TestApp } from './helpers.ts'
+import { authorize, Browser, startIdentity, type FlowSettings, type Identity } from './idp-flow.ts'
 
 const from = (address: string, fields: Record<string, string>): RequestInit => ({
   method: 'POST',
@@ -30,34 +29,15 @@ async function expectTooMany(response: Response) {
 }
 
 describe('sign-in limits under bursts', () => {
+  let identity: Identity
   let t: TestApp
-  let idp: Awaited<ReturnType<typeof startEmbeddedIdp>>
   let settings: FlowSettings
   let now = Date.now()
   beforeAll(async () => {
-    const port = 5100 + Math.floor(Math.random() * 440) * 2
-    const env = {
-      HOST: 'localhost',
-      PORT: String(port),
-      IDP_PORT: String(port + 1),
-      TRUST_PROXY: 'loopback',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: '/tmp/veloptima-test',
-    }
-    t = await startTestApp(env)
-    const config = loadConfig(env)
-    idp = await startEmbeddedIdp(config, t.database, () => undefined, { now: () => now })
-    settings = {
-      issuer: idp!.issuer,
-      clientId: config.AUTH_CLIENT_ID,
-      audience: `${config.publicUrl}/api`,
-      redirectUri: `${config.publicUrl}/`,
-    }
+    identity = await startIdentity({ TRUST_PROXY: 'loopback' }, { now: () => now })
+    ;({ t, settings } = identity)
   })
-  afterAll(async () => {
-    await idp?.close()
-    await t.close()
-  })
+  afterAll(() => identity?.close())
 
   /** Signs in from `address`: the code the app's callback receives, or undefined. */
   async function signIn(address: string, email: string, password: string) {
