@@ -78,6 +78,18 @@ export const rideInStillAir = (course: Course, powerW: number[]): SimulationResu
     pacing: { type: 'plan', powerW },
   })
 
+/**
+ * The calibration input for a ride by the calibration rider in `rideInStillAir`: its masses, that
+ * still air, no wind to fit, no bootstrap.
+ */
+export const stillAirCalibration = {
+  massKg: calibrationRider.massKg,
+  bikeMassKg: calibrationRider.bikeMassKg,
+  environment: { airDensityKgM3: 1.2 },
+  fitWind: false,
+  resamples: 0,
+}
+
 /** The road rider with W′ and power bounds, as the dense DP reference takes it (83 kg in all). */
 export const referenceRider: ReferenceRider = {
   massKg: 83,

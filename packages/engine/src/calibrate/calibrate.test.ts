@@ -11,6 +11,7 @@ import {
   recordedPoints,
   rideInStillAir,
   rollingCourse,
+  stillAirCalibration,
 } from '../../test/fixtures.ts'
 
 /** Truth of the synthetic rides: a Martin-model rider integrated at 20 Hz (aero/synthetic-ride.ts). */
@@ -154,24 +155,16 @@ describe('calibrateRecordedRide on a ride simulated by the engine (same model, k
   const { timeS, distanceM, powerW: points } = recordedPoints(course, sim.segments.duration, powerW)
   const recorded = recordedSegments(course, { distanceM, timeS, powerW: points })
   const recordedRide = { course, recorded, points: { timeS, distanceM, powerW: points } }
-  // The rider's masses in the known still air, no wind to fit, no bootstrap.
-  const stillAir = {
-    massKg: 72,
-    bikeMassKg: 8,
-    environment: { airDensityKgM3: 1.2 },
-    fitWind: false,
-    resamples: 0,
-  }
 
   it('finds CdA 0.30 within 2 % and Crr 0.005 within 5 %, the closure within 1 % of 1, the replay exact', () => {
-    const c = calibrateRecordedRide(recordedRide, stillAir)
+    const c = calibrateRecordedRide(recordedRide, stillAirCalibration)
     expect(sim.status).toBe('ok')
     expect(Math.abs(c.energyFit.cdaM2 / 0.3 - 1)).toBeLessThan(0.02)
     expect(Math.abs(c.energyFit.crr / 0.005 - 1)).toBeLessThan(0.05)
     expect(Math.abs(c.closureFactor - 1)).toBeLessThan(0.01)
     expect(Math.abs(c.replay.errorPct)).toBeLessThan(0.05)
     // The held-out half of the same ride: the truth's own parameters predict it, so must ours.
-    const half = calibrateRecordedRide(recordedRide, { ...stillAir, toM: 6000 })
+    const half = calibrateRecordedRide(recordedRide, { ...stillAirCalibration, toM: 6000 })
     const second = compareReplay(recordedRide, half.rider, half.environment, 6000)
     expect(Math.abs(second.errorPct)).toBeLessThan(1)
   })

@@ -12,6 +12,7 @@ import {
   recordedPoints,
   rideInStillAir,
   rollingCourse,
+  stillAirCalibration,
 } from '../../test/fixtures.ts'
 
 const course = rollingCourse(3600, 20, 0.03, 0.01)
@@ -34,13 +35,7 @@ const ride = {
   points: { timeS, distanceM, powerW: points },
   recordedInput,
 }
-const input = {
-  massKg: 72,
-  bikeMassKg: 8,
-  environment: { airDensityKgM3: 1.2 },
-  fitWind: false,
-  resamples: 0,
-}
+const input = stillAirCalibration
 
 describe('the replay elevation the energy fit sees (drift.ts), against known truth', () => {
   it('without drift the chained virtual elevation is the course: under 0.5 m taken out, k ≈ 1', () => {
