@@ -13,7 +13,7 @@
 // 1000 W.
 import type { StoredSegmentJson } from '../course/stored-check.ts'
 import type { CourseSegmentInput } from '../course/types.ts'
-import { EngineInputError } from '../sim/validate.ts'
+import { checkSpeedRange, EngineInputError } from '../sim/validate.ts'
 
 export type StoredSurface = 'smooth' | 'normal' | 'rough'
 
@@ -111,17 +111,7 @@ export function validateSetupOverride(value: unknown): StoredSetupOverride {
         }
         const q = p as Record<string, unknown>
         checkNumber(`${pa}.cda`, q.cda, 0.01, 5)
-        const lo =
-          q.min_speed === undefined ? 0 : checkNumber(`${pa}.min_speed`, q.min_speed, 0, 100)
-        if (q.max_speed !== undefined) {
-          const hi = checkNumber(`${pa}.max_speed`, q.max_speed, 0, 100)
-          if (hi < lo) {
-            throw new EngineInputError(
-              `${pa}.max_speed`,
-              `expected at least min_speed (${lo}), got ${hi}`,
-            )
-          }
-        }
+        checkSpeedRange(pa, ['min_speed', 'max_speed'], q.min_speed, q.max_speed, checkNumber)
       })
     } else {
       throw new EngineInputError(

@@ -62,6 +62,29 @@ export function jsonFields(describe: (v: unknown) => string): {
   return { obj, numberAt: numberAt as NumberAt, only }
 }
 
+/**
+ * A position's speed range at `at`: each bound, when given, a speed of 0–100 m/s checked by
+ * `check` (the reader's own number check), the upper at least the lower (absent lower: 0).
+ */
+export function checkSpeedRange(
+  at: string,
+  [minName, maxName]: readonly [string, string],
+  min: unknown,
+  max: unknown,
+  check: (field: string, v: unknown, lo: number, hi: number) => number,
+): void {
+  const lo = min === undefined ? 0 : check(`${at}.${minName}`, min, 0, 100)
+  if (max !== undefined) {
+    const hi = check(`${at}.${maxName}`, max, 0, 100)
+    if (hi < lo) {
+      throw new EngineInputError(
+        `${at}.${maxName}`,
+        `expected at least ${minName} (${lo}), got ${hi}`,
+      )
+    }
+  }
+}
+
 const show = (v: unknown): string =>
   typeof v === 'number' ? String(v) : v === undefined ? 'nothing' : (JSON.stringify(v) ?? String(v))
 
@@ -110,17 +133,13 @@ export function validatePositions(list: unknown): void {
       )
     }
     requireNumber(`${at}.cda_m2`, p.cdaM2, 0, 5)
-    const lo =
-      p.minSpeedMps === undefined ? 0 : requireNumber(`${at}.min_speed_mps`, p.minSpeedMps, 0, 100)
-    if (p.maxSpeedMps !== undefined) {
-      const hi = requireNumber(`${at}.max_speed_mps`, p.maxSpeedMps, 0, 100)
-      if (hi < lo) {
-        throw new EngineInputError(
-          `${at}.max_speed_mps`,
-          `expected at least min_speed_mps (${lo}), got ${hi}`,
-        )
-      }
-    }
+    checkSpeedRange(
+      at,
+      ['min_speed_mps', 'max_speed_mps'],
+      p.minSpeedMps,
+      p.maxSpeedMps,
+      requireNumber,
+    )
     if (p.name !== undefined && typeof p.name !== 'string') {
       throw new EngineInputError(`${at}.name`, `expected a text, got ${show(p.name)}`)
     }
