@@ -137,6 +137,8 @@ async function bench(driver: string, database: Database) {
         bike_mass: 8,
         positions: [{ name: 'drops', cda: 0.3, min_speed: 0, max_speed: 25 }],
         crr: { smooth: 0.003, normal: 0.004, rough: 0.006 },
+        cp: 280,
+        w_prime: 20000,
       },
     })
     if (setup.statusCode !== 201) throw new Error(`seeding failed: ${setup.body}`)
