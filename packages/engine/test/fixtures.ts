@@ -78,6 +78,15 @@ export const rideInStillAir = (course: Course, powerW: number[]): SimulationResu
     pacing: { type: 'plan', powerW },
   })
 
+/** That ride, and its points as a device records them. */
+export function recordedStillAirRide(
+  course: Course,
+  powerW: number[],
+): { sim: SimulationResult; points: ReturnType<typeof recordedPoints> } {
+  const sim = rideInStillAir(course, powerW)
+  return { sim, points: recordedPoints(course, sim.segments.duration, powerW) }
+}
+
 /**
  * The calibration input for a ride by the calibration rider in `rideInStillAir`: its masses, that
  * still air, no wind to fit, no bootstrap.

@@ -8,8 +8,7 @@ import { calibrateRide, windFromDeg } from './calibrate.ts'
 import { calibrateRecordedRide, compareReplay } from './ride.ts'
 import {
   alternatingPower,
-  recordedPoints,
-  rideInStillAir,
+  recordedStillAirRide,
   rollingCourse,
   stillAirCalibration,
 } from '../../test/fixtures.ts'
@@ -151,8 +150,10 @@ describe('calibrateRecordedRide on a ride simulated by the engine (same model, k
   // "recording" is the simulation's own times, so the fit must find its rider and k ≈ 1.
   const course = rollingCourse(1200, 200, 0.04, 0.01)
   const powerW = alternatingPower(course.n, 170, 320)
-  const sim = rideInStillAir(course, powerW)
-  const { timeS, distanceM, powerW: points } = recordedPoints(course, sim.segments.duration, powerW)
+  const {
+    sim,
+    points: { timeS, distanceM, powerW: points },
+  } = recordedStillAirRide(course, powerW)
   const recorded = recordedSegments(course, { distanceM, timeS, powerW: points })
   const recordedRide = { course, recorded, points: { timeS, distanceM, powerW: points } }
 

@@ -9,15 +9,17 @@ import { calibrateRecordedRide } from './ride.ts'
 import { driftFreeCourse } from './drift.ts'
 import {
   alternatingPower,
-  recordedPoints,
-  rideInStillAir,
+  recordedStillAirRide,
   rollingCourse,
   stillAirCalibration,
 } from '../../test/fixtures.ts'
 
 const course = rollingCourse(3600, 20, 0.03, 0.01)
 const powerW = alternatingPower(course.n, 180, 300)
-const sim = rideInStillAir(course, powerW)
+const {
+  sim,
+  points: { timeS, distanceM, powerW: points },
+} = recordedStillAirRide(course, powerW)
 /** The injected drift (m) at a distance: +30 m over the first 8 km, back to 0 over the last 4. */
 const DRIFT_M = 30
 const drift = (x: number) =>
@@ -27,7 +29,6 @@ const drifted: Course = (() => {
   const grade = course.grade.map((_, i) => (altitude[i + 1]! - altitude[i]!) / course.length[i]!)
   return { ...course, altitude, grade }
 })()
-const { timeS, distanceM, powerW: points } = recordedPoints(course, sim.segments.duration, powerW)
 const recordedInput = { distanceM, timeS, powerW: points }
 const ride = {
   course: drifted,
