@@ -4,29 +4,13 @@
 // with Crr and wind, per-run CdA, jackknife intervals, comparison), the VE fit with its
 // interval alone, and one VE trace as a slider move redraws it. Nothing here asserts time.
 import { analyzeAero, fitVirtualElevation, prepareVe, virtualElevation } from '../src/index.ts'
-import { syntheticRide } from '../src/aero/synthetic-ride.ts'
+import { NOISY_FIELD_TEST, syntheticRide } from '../src/aero/synthetic-ride.ts'
 import { medianOf, sortedTimes } from './timing.ts'
 
 // The engine compiles without DOM or Node types; the global this script uses:
 declare const console: { log(...args: unknown[]): void }
 
-const ride = syntheticRide({
-  cda: 0.25,
-  crr: 0.004,
-  massKg: 80,
-  rho: 1.2,
-  windMps: 3,
-  windFromDeg: 240,
-  laps: 12,
-  lengthM: 3000,
-  lapPowerW: [150, 330],
-  powerNoise: 0.015,
-  speedNoise: 0.05,
-  gpsNoiseM: 1.5,
-  elevationNoiseM: 0.15,
-  elevationWhiteM: 0.1,
-  seed: 1,
-})
+const ride = syntheticRide({ ...NOISY_FIELD_TEST, laps: 12, seed: 1 })
 const samples = ride.samples
 const n = samples.t.length
 

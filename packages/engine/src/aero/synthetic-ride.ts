@@ -48,6 +48,28 @@ export interface SyntheticRideOptions {
   seed?: number
 }
 
+/**
+ * The field test the aero tests and benchmark ride (give it `laps` and a `seed`): a hilly 3 km
+ * loop, laps at 150/330 W in a 3 m/s wind, with power, speed, GPS and elevation noise.
+ */
+export const NOISY_FIELD_TEST: SyntheticRideOptions = {
+  cda: 0.25,
+  crr: 0.004,
+  massKg: 80,
+  rho: 1.2,
+  windMps: 3,
+  windFromDeg: 240,
+  lengthM: 3000,
+  hillM: 8,
+  lapPowerW: [150, 330],
+  powerNoise: 0.015,
+  speedNoise: 0.05,
+  gpsNoiseM: 1.5,
+  elevationNoiseM: 0.15,
+  elevationNoiseTauS: 30,
+  elevationWhiteM: 0.1,
+}
+
 export interface SyntheticRide {
   samples: ActivitySamples
   /** True elevation at each sample, m. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { G0, MARTIN } from '../physics/constants.ts'
 import { prepareVe } from './series.ts'
-import { syntheticRide, type SyntheticRideOptions } from './synthetic-ride.ts'
+import { NOISY_FIELD_TEST, syntheticRide } from './synthetic-ride.ts'
 import { activitySamples } from './samples.ts'
 import type { ActivitySamples } from './types.ts'
 import { fitVirtualElevation, virtualElevation } from './ve.ts'
@@ -33,26 +33,8 @@ function aerolabVe(
   return out
 }
 
-const noisy: SyntheticRideOptions = {
-  cda: 0.25,
-  crr: 0.004,
-  massKg: 80,
-  rho: 1.2,
-  windMps: 3,
-  windFromDeg: 240,
-  lengthM: 3000,
-  hillM: 8,
-  lapPowerW: [150, 330],
-  powerNoise: 0.015,
-  speedNoise: 0.05,
-  gpsNoiseM: 1.5,
-  elevationNoiseM: 0.15,
-  elevationNoiseTauS: 30,
-  elevationWhiteM: 0.1,
-}
-
 describe('virtualElevation', () => {
-  const ride = syntheticRide({ ...noisy, laps: 4, seed: 3 })
+  const ride = syntheticRide({ ...NOISY_FIELD_TEST, laps: 4, seed: 3 })
   const s = prepareVe(ride.samples, { airDensity: 1.2 })
 
   it('equals GoldenCheetah Aerolab’s formula on the same arrays (< 1e-9 m) with the Martin extras off', () => {
@@ -133,7 +115,7 @@ describe('virtualElevation', () => {
   })
 
   it('holds the trace flat across stopped samples and NaN gaps', () => {
-    const r = syntheticRide({ ...noisy, laps: 1, seed: 2 })
+    const r = syntheticRide({ ...NOISY_FIELD_TEST, laps: 1, seed: 2 })
     r.samples.speed[100] = 0
     r.samples.power[200] = NaN
     const g = prepareVe(r.samples, { airDensity: 1.2 })
@@ -167,7 +149,7 @@ describe('fitVirtualElevation', () => {
     // Noise: power 1.5 %, speed 0.05 m/s, GPS position 1.5 m, barometric-grade elevation
     // (AR(1) 0.1 m with 30 s correlation + 0.1 m white); laps alternate 150 and 330 W.
     for (let seed = 13; seed <= 20; seed++) {
-      const ride = syntheticRide({ ...noisy, elevationNoiseM: 0.1, laps: 12, seed })
+      const ride = syntheticRide({ ...NOISY_FIELD_TEST, elevationNoiseM: 0.1, laps: 12, seed })
       const s = prepareVe(ride.samples, { airDensity: 1.2 })
       const fit = fitVirtualElevation(s, whole(s.n), { massKg: 80, drivetrainEfficiency: 0.976 })
       expect(Math.abs(fit.cda[0]! - 0.25)).toBeLessThan(0.002)
@@ -187,7 +169,7 @@ describe('fitVirtualElevation', () => {
     const trials = 200
     for (let seed = 1; seed <= trials; seed++) {
       const ride = syntheticRide({
-        ...noisy,
+        ...NOISY_FIELD_TEST,
         laps: 3,
         lengthM: 1500,
         elevationNoiseM: 0.4,
@@ -205,7 +187,7 @@ describe('fitVirtualElevation', () => {
   })
 
   it('is robust to GPS elevation spikes (Huber): 30 s at +25 m moves CdA < 0.0015 m², least squares moves it more', () => {
-    const ride = syntheticRide({ ...noisy, laps: 6, seed: 5 })
+    const ride = syntheticRide({ ...NOISY_FIELD_TEST, laps: 6, seed: 5 })
     const opts = { massKg: 80, drivetrainEfficiency: 0.976, resamples: 0 }
     const clean = fitVirtualElevation(
       prepareVe(ride.samples, { airDensity: 1.2 }),
@@ -249,7 +231,7 @@ describe('fitVirtualElevation', () => {
 
   it('fits one CdA per group with a shared Crr, breaks the trace at masked samples, and reports NaN for an empty group', () => {
     const ride = syntheticRide({
-      ...noisy,
+      ...NOISY_FIELD_TEST,
       laps: 6,
       lapCda: [0.25, 0.23],
       recordLaps: true,
