@@ -17,7 +17,9 @@ import {
   type ForecastPoint,
   type Rider,
 } from '@veloptima/engine'
-import { arrivalToleranceS, planSensitivity, pointsAlong, steadyPowerFor } from './race-day.ts'
+import { arrivalToleranceS, steadyPowerFor } from './arrival-tolerance.ts'
+import { planSensitivity } from './race-day.ts'
+import { pointsAlong } from './track-points.ts'
 
 describe('pointsAlong', () => {
   it('six points at even distances, positions between the track points', () => {

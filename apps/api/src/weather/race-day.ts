@@ -22,9 +22,7 @@ import {
   type ArrivalOutcome,
   type CourseConditions,
   type Environment,
-  type Forecast,
   type ForecastSensitivity,
-  type PacingSettings,
   type PlanRound,
   type RunOutput,
   type SimulationResult,
@@ -37,87 +35,12 @@ import {
 import type { Config } from '../config.ts'
 import { courseTrack } from '../repositories/courses.ts'
 import { WeatherUnavailable } from './errors.ts'
+import { arrivalToleranceS, steadyPowerFor } from './arrival-tolerance.ts'
 import { WeatherSource, type CoursePoint, type CourseWeather } from './source.ts'
-
-/** Forecast points along the course: the start, the finish and evenly between (6 in all). */
-export const COURSE_POINTS = 6
+import { pointsAlong } from './track-points.ts'
 
 /** Re-optimizations with the plan's own arrival times, at most (docs/engine/weather.md). */
 export const PLAN_ROUNDS = 3
-/** Arrival times that move by less than this between rounds are always final (s). */
-export const ARRIVAL_TOLERANCE_S = 60
-
-/**
- * The smallest change the forecast reports: Open-Meteo gives wind to 0.1 m/s (and direction to
- * 1°, 0.09 m/s of a 5 m/s wind), temperature to 0.1 °C, humidity to 1 % and pressure to 0.1 hPa
- * (open-meteo.ts reads them; stand-in.ts answers with the same precision).
- */
-export const FORECAST_RESOLUTION = {
-  windMps: 0.1,
-  temperatureC: 0.1,
-  relativeHumidity: 0.01,
-  pressurePa: 10,
-}
-
-/**
- * How far an arrival time may move before the forecast read there changes by more than it
- * resolves (s): between two forecast hours each value is interpolated linearly, so a shift of
- * Δt changes it by at most its steepest hourly slope × Δt. The slopes are those of the hours in
- * [fromS, toS] at every forecast point; wind counts as a vector (speed and direction together).
- * At least ARRIVAL_TOLERANCE_S, at most one forecast step. A plan whose arrivals move less than
- * this was optimized with the conditions it meets, to the forecast's own precision: another round
- * would read values that differ from these by less than the forecast resolves.
- */
-export function arrivalToleranceS(forecast: Forecast, fromS: number, toS: number): number {
-  let tolerance = Infinity
-  let step = Infinity
-  const res = FORECAST_RESOLUTION
-  const limit = (change: number, resolution: number, dt: number) => {
-    if (Math.abs(change) > 0) tolerance = Math.min(tolerance, (resolution / Math.abs(change)) * dt)
-  }
-  for (const p of forecast.points) {
-    const t = p.timeS
-    for (let k = 0; k + 1 < t.length; k++) {
-      const t0 = t[k]!
-      const t1 = t[k + 1]!
-      if (t1 < fromS || t0 > toS) continue
-      const dt = t1 - t0
-      step = Math.min(step, dt)
-      const toRad = Math.PI / 180
-      const east = (j: number) => p.windSpeedMps[j]! * Math.sin(p.windFromDeg[j]! * toRad)
-      const north = (j: number) => p.windSpeedMps[j]! * Math.cos(p.windFromDeg[j]! * toRad)
-      limit(Math.hypot(east(k + 1) - east(k), north(k + 1) - north(k)), res.windMps, dt)
-      limit(p.temperatureC[k + 1]! - p.temperatureC[k]!, res.temperatureC, dt)
-      limit(p.relativeHumidity[k + 1]! - p.relativeHumidity[k]!, res.relativeHumidity, dt)
-      limit(p.surfacePressurePa[k + 1]! - p.surfacePressurePa[k]!, res.pressurePa, dt)
-    }
-  }
-  if (!Number.isFinite(step)) return ARRIVAL_TOLERANCE_S
-  return Math.round(Math.max(ARRIVAL_TOLERANCE_S, Math.min(step, tolerance)))
-}
-
-/**
- * The steady power that meets the run's constraint for a ride of `timeS` (the optimizer's
- * baseline): the average or normalized power asked for (a steady ride's NP is its power), the
- * work over the ride, or CP + W′ / time (a steady ride above CP spends W′ at P − CP, docs/engine/
- * science.md), within the plan's power bounds.
- */
-export function steadyPowerFor(
-  pacing: PacingSettings,
-  rider: { cpW?: number; wPrimeJ?: number; maxPowerW?: number },
-  timeS: number,
-): number {
-  const c = pacing.constraint
-  const p =
-    c.type === 'average_power' || c.type === 'normalized_power'
-      ? c.powerW
-      : c.type === 'work'
-        ? c.workJ / timeS
-        : (rider.cpW ?? 200) + (rider.wPrimeJ ?? 0) / timeS
-  const hi = pacing.maxPowerW ?? rider.maxPowerW ?? Infinity
-  return round(Math.min(hi, Math.max(pacing.minPowerW ?? 0, p)), 0)
-}
-
 /** Runs the optimizer (in a worker thread) on an input; `round` counts from 0. */
 export type Optimize = (input: OptimizerInput, round: number) => Promise<RunOutput>
 
@@ -145,34 +68,6 @@ export interface RaceDayOutcome {
 function localAsUtcS(text: string): number {
   const t = Date.parse(`${text}:00Z`)
   return Number.isFinite(t) ? t / 1000 : NaN
-}
-
-/** The position at `distanceM` along a track (interpolated between its points, clamped). */
-export function positionAt(
-  track: { lat: number[]; lon: number[]; distance: number[] },
-  distanceM: number,
-): { latDeg: number; lonDeg: number } {
-  const d = track.distance
-  let k = 0
-  while (k < d.length - 2 && d[k + 1]! < distanceM) k++
-  const span = d[k + 1]! - d[k]!
-  const f = span > 0 ? Math.min(1, Math.max(0, (distanceM - d[k]!) / span)) : 0
-  return {
-    latDeg: track.lat[k]! + f * (track.lat[k + 1]! - track.lat[k]!),
-    lonDeg: track.lon[k]! + f * (track.lon[k + 1]! - track.lon[k]!),
-  }
-}
-
-/** Points along a track at even distances, positions interpolated between the track's points. */
-export function pointsAlong(
-  track: { lat: number[]; lon: number[]; distance: number[] },
-  count = COURSE_POINTS,
-): CoursePoint[] {
-  const total = track.distance[track.distance.length - 1] ?? 0
-  return Array.from({ length: count }, (_, j) => {
-    const at = count === 1 ? 0 : (total * j) / (count - 1)
-    return { ...positionAt(track, at), distanceM: at }
-  })
 }
 
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d
