@@ -7,7 +7,12 @@ import { chromiumArgs, chromiumPath } from './chromium.ts'
 // The product is started as `npm start` does (scripts/start.mjs), on its own ports and a fresh
 // data directory, and driven in Debian's Chromium (never a downloaded browser).
 // Values are put in process.env so that the test workers see the same ones.
-const base = 3100 + (process.pid % 400) * 2
+// The machine's own services (MariaDB, NATS, RabbitMQ and its port mapper, PostgreSQL, Redis) keep
+// their ports: a base whose six ports (below) would meet one moves on.
+const TAKEN = new Set([3306, 4222, 4369, 5432, 5672, 6379])
+const offsets = [0, 1, 1000, 1001, 2000, 2001]
+let base = 3100 + (process.pid % 400) * 2
+while (offsets.some((o) => TAKEN.has(base + o))) base = base >= 3896 ? 3100 : base + 2
 process.env.E2E_PORT ??= String(base)
 process.env.E2E_IDP_PORT ??= String(base + 1)
 // The weather provider's local stand-in (docs/engine/weather.md): nothing from the internet.

@@ -17,6 +17,8 @@ const gpx = (name: string) =>
 test('a coach creates a team, invites the rider, the rider accepts, the coach changes his role and removes him', async ({
   browser,
 }) => {
+  // Two users in turn through a team's whole life: more steps than the default minute holds.
+  test.setTimeout(150_000)
   const coachContext = await browser.newContext()
   await coachContext.grantPermissions(['clipboard-read', 'clipboard-write'])
   const coach = await coachContext.newPage()
