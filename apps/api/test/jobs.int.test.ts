@@ -126,7 +126,15 @@ describe('jobs: pg-boss queue, worker threads, progress, retries, exactly-once r
     expect(done.attempts).toBe(2)
     expect(pool.started).toBe(threadsBefore + 1) // a fresh thread replaced the killed one
 
-    const boss = await t.app.jobs.bossJob(OPTIMIZATION_RUN, job_id)
+    // pg-boss records the completion just after the result is stored: wait for its record.
+    const boss = await eventually(
+      async () => {
+        const job = await t.app.jobs.bossJob(OPTIMIZATION_RUN, job_id)
+        return job?.state !== 'active' && job
+      },
+      10_000,
+      'pg-boss to record the completion',
+    )
     expect(boss).toMatchObject({ state: 'completed', retryCount: 1 })
     const written = await writtenBy(t.database.db, job_id, 'rider')
     expect(written.results).toHaveLength(1)
