@@ -117,17 +117,18 @@ describe('analyzeAero', () => {
 describe('analyzeAero: samples, not runs, are left out', () => {
   it('counts braking samples per run, leaves them out of the fit, and flags a run only when too little remains', () => {
     const s = ride()
-    // Lap 2: a hard braking of 6 s (0 W, −0.8 m/s per second) that the rider then rides out of.
+    // Lap 2: a hard braking of 6 s (0 W, −1.2 m/s per second) that the rider then rides out of.
     let at = 0
     while (s.lap[at] !== 1) at++
     at += 60
     for (let k = 0; k < 6; k++) {
       s.power[at + k] = 0
-      s.speed[at + k] = s.speed[at + k - 1]! - 0.8
+      s.speed[at + k] = s.speed[at + k - 1]! - 1.2
     }
     const a = analyzeAero(s, { massKg: 78, airDensity: 1.19 })
     const lap2 = a.runs[1]!
-    expect(lap2.excludedSamples.braking).toBe(6)
+    // The six braking seconds and the second either side (part of it may be braking).
+    expect(lap2.excludedSamples.braking).toBe(8)
     expect(lap2.flags).not.toContain('braking')
     expect(lap2.flags).not.toContain('too_little_left')
     for (const r of [a.runs[0]!, a.runs[2]!, a.runs[3]!]) expect(r.excludedSamples.braking).toBe(0)
@@ -143,7 +144,8 @@ describe('analyzeAero: samples, not runs, are left out', () => {
       ],
     })
     const short = b.runs.find((r) => r.startT === t0)!
-    expect(short.excludedSamples.braking).toBe(6)
+    // It ends with the braking: the six seconds and the one before them.
+    expect(short.excludedSamples.braking).toBe(7)
     expect(short.flags).toContain('too_little_left')
   })
 })

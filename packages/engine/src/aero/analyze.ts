@@ -64,7 +64,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       'no air density, environment, temperature/pressure or altitude: ISA sea level 1.225 kg/m³ used',
     )
   }
-  const { series, braked, mask } = veSeries(samples, input, densityOptions, warnings)
+  const { series, braked, mask } = veSeries(samples, input, densityOptions, warnings, eta)
   const common = { massKg, drivetrainEfficiency: eta, mask, resamples, seed: input.seed ?? 1 }
   const { session, fit, firstPiece, crr, crrHeld } = fitSession(
     series,
@@ -170,6 +170,7 @@ function veSeries(
   input: AeroAnalysisInput,
   densityOptions: PrepareVeOptions,
   warnings: string[],
+  eta: number,
 ): FittedSeries {
   // A file with neither elevation nor GPS headings is a flat closed track: the velodrome model
   // (lean in the bends) unless the input says otherwise.
@@ -203,7 +204,7 @@ function veSeries(
     )
   } else if (!series.elevation)
     warnings.push('no elevation in the file: a flat track is assumed (velodrome)')
-  const braked = brakingMask(series)
+  const braked = brakingMask(series, input.massKg, eta)
   let mask = braked
   if (series.track) {
     const free = freewheelMask(series, braked)

@@ -45,6 +45,13 @@ export interface SyntheticRideOptions {
   /** Pitot: record air speed as the true along-axis air speed / √cal (raw sensor), with this noise sd. */
   pitotCalibration?: number
   airspeedNoise?: number
+  /**
+   * Out-and-back only: the rider stops pedalling a second before braking, brakes at
+   * `brakeDecelMps2` before each turn down to this speed (m/s), and freewheels into the turn;
+   * absent: the turn is ridden at speed.
+   */
+  turnSpeedMps?: number
+  brakeDecelMps2?: number
   seed?: number
 }
 
@@ -125,6 +132,42 @@ function road(
   }
 }
 
+/** Whether the rider brakes at along-road distance s and speed v (before an out-and-back turn). */
+function brakingAt(
+  geo: { shape: 'loop' | 'out_and_back'; lengthM: number },
+  opt: SyntheticRideOptions,
+  s: number,
+  v: number,
+): boolean {
+  const vt = opt.turnSpeedMps
+  if (vt === undefined || geo.shape !== 'out_and_back' || v <= vt) return false
+  const toTurn = geo.lengthM - (s - Math.floor(s / geo.lengthM) * geo.lengthM)
+  return toTurn <= (v * v - vt * vt) / (2 * (opt.brakeDecelMps2 ?? 2.5)) + v * 0.05
+}
+
+/** Whether the rider has stopped pedalling for the turn: a second before the braking starts. */
+function coastingAt(
+  geo: { shape: 'loop' | 'out_and_back'; lengthM: number },
+  opt: SyntheticRideOptions,
+  s: number,
+  v: number,
+): boolean {
+  return brakingAt(geo, opt, s + v, v)
+}
+
+/** The leg whose turn the rider is braking for (then freewheeling at the turn speed), or −1. */
+function turnLeg(
+  geo: { shape: 'loop' | 'out_and_back'; lengthM: number },
+  opt: SyntheticRideOptions,
+  s: number,
+  v: number,
+  held: number,
+): number {
+  const leg = Math.floor(s / geo.lengthM)
+  if (held === leg) return leg
+  return brakingAt(geo, opt, s, v) ? leg : -1
+}
+
 /** Simulates the ride and returns samples at 1 Hz with the truth. */
 export function syntheticRide(opt: SyntheticRideOptions): SyntheticRide {
   const rand = createRandom(opt.seed ?? 1)
@@ -155,6 +198,7 @@ export function syntheticRide(opt: SyntheticRideOptions): SyntheticRide {
   let s = 0
   let time = 0
   let ar = 0
+  let slowLeg = -1
   const tau = opt.elevationNoiseTauS ?? 30
   const phi = Math.exp(-1 / tau)
   const sdAr = opt.elevationNoiseM ?? 0
@@ -183,7 +227,12 @@ export function syntheticRide(opt: SyntheticRideOptions): SyntheticRide {
       const r = road(geo, s)
       const lp = Math.min(laps - 1, Math.floor(s / geo.lengthM))
       const base = lapPower[lp % lapPower.length]!
-      const P = base * (1 + 0.08 * Math.sin((2 * Math.PI * (time + k * h)) / 23))
+      slowLeg = turnLeg(geo, opt, s, v, slowLeg)
+      const braking = slowLeg >= 0
+      const P =
+        braking || coastingAt(geo, opt, s, v)
+          ? 0
+          : base * (1 + 0.08 * Math.sin((2 * Math.PI * (time + k * h)) / 23))
       const wc = windComponents(windMps, windFrom, r.heading)
       const va = airSpeed(v, wc.headwind, wc.cross)
       const cda = opt.lapCda ? opt.lapCda[lp % opt.lapCda.length]! : opt.cda
@@ -191,7 +240,11 @@ export function syntheticRide(opt: SyntheticRideOptions): SyntheticRide {
       const fRest =
         (rollingPower(v, r.grade, opt.crr, m) + bearingPower(v) + gravityPower(v, r.grade, m)) / v
       const acc = ((eta * P) / v - fAero - fRest) / mEff
-      v = Math.max(2, v + acc * h)
+      // Braking down to the turn speed, then freewheeling into the turn.
+      v =
+        braking && v > opt.turnSpeedMps!
+          ? Math.max(opt.turnSpeedMps!, v - (opt.brakeDecelMps2 ?? 2.5) * h)
+          : Math.max(2, v + acc * h)
       s += v * h
       work += P * h
       axial = v + wc.headwind
@@ -222,4 +275,64 @@ export function syntheticRide(opt: SyntheticRideOptions): SyntheticRide {
     windSpeed: null,
   }
   return { samples, trueElevation: Float64Array.from(trueAlt), lapStarts }
+}
+
+export interface SyntheticSession {
+  ride: SyntheticRide
+  /** The runs (each an out-and-back round trip) with their configuration, in time order. */
+  runs: Array<{ startT: number; endT: number; configuration: string }>
+}
+
+/**
+ * A bracketed A/B field test on an out-and-back road (the aero tests' synthetic session): 6–10
+ * round trips alternating the baseline B and the configuration X (B first and last), X's CdA
+ * `deltaCda` from B's 0.25 m², each pair of trips at about 170 or 310 W (the speeds that separate
+ * Crr from CdA), a 1–3 m/s wind from any direction, braking to 3 m/s at the turns, and 0.5 m of
+ * elevation noise (0.4 m wandering over 30 s, 0.3 m white). Seeded: the same seed, the same ride.
+ */
+export function syntheticSession(seed: number, deltaCda: number): SyntheticSession {
+  const rand = createRandom(1000 + seed)
+  const n = 6 + Math.floor(rand() * 5)
+  const configs = Array.from({ length: n }, (_, k) => (k % 2 === 0 ? 'B' : 'X'))
+  if (configs[configs.length - 1] !== 'B') configs.push('B')
+  const lapCda = configs.flatMap((c) => {
+    const cda = c === 'B' ? 0.25 : 0.25 + deltaCda
+    return [cda, cda]
+  })
+  const lapPowerW = configs.flatMap((_, k) => {
+    const p = ((k >> 1) % 2 === 0 ? 170 : 310) * (0.95 + 0.1 * rand())
+    return [p, p]
+  })
+  const windMps = 1 + 2 * rand()
+  const ride = syntheticRide({
+    cda: 0.25,
+    lapCda,
+    crr: 0.004,
+    massKg: 80,
+    rho: 1.2,
+    windMps,
+    windFromDeg: 360 * rand(),
+    shape: 'out_and_back',
+    lengthM: 1500,
+    hillM: 5,
+    laps: 2 * configs.length,
+    lapPowerW,
+    recordLaps: true,
+    powerNoise: 0.015,
+    speedNoise: 0.05,
+    gpsNoiseM: 1.5,
+    elevationNoiseM: 0.4,
+    elevationNoiseTauS: 30,
+    elevationWhiteM: 0.3,
+    turnSpeedMps: 3,
+    brakeDecelMps2: 2.5,
+    seed: 2000 + seed,
+  })
+  const t = ride.samples.t
+  const runs = configs.map((configuration, k) => ({
+    startT: t[ride.lapStarts[2 * k]!]!,
+    endT: t[(ride.lapStarts[2 * k + 2] ?? t.length) - 1]!,
+    configuration,
+  }))
+  return { ride, runs }
 }

@@ -39,6 +39,8 @@ const SPIKE_MIN_M = 4
 const SPIKE_MADS = 8
 /** Plausible range of a fitted Crr; outside it Crr is held at FALLBACK_CRR. */
 const CRR_RANGE: [number, number] = [0.0015, 0.01]
+/** The wind fit starts from the best of a grid of winds up to this speed (m/s). */
+const WIND_GRID_MAX_MPS = 7
 
 /**
  * Least-squares fit of CdA (per group), Crr (unless fixed) and, where headings vary enough, a
@@ -260,8 +262,7 @@ function fitAll(f: VeFit): number {
   P.phi = 0
   initWeights(f)
   if (f.windOn) {
-    const P0 = new VeProblem(f.segs, f.groups, f.c.fw, f.crrFree, false, f.base)
-    if (gaussNewton(P0, alt, st, w, res, kH, 6) < 0) return -1
+    if (!windStart(f)) return -1
     initWeights(f)
   }
   let r = gaussNewton(P, alt, st, w, res, kH, 40)
@@ -295,6 +296,58 @@ function fitAll(f: VeFit): number {
     r = gaussNewton(P, alt, st, w, res, kH, 40)
   }
   return r
+}
+
+/** Winds tried as the start of the wind fit: along the road, or from 8 directions. */
+function windCandidates(axis: [number, number] | null): Array<[number, number]> {
+  const out: Array<[number, number]> = []
+  if (axis) {
+    for (let u = -WIND_GRID_MAX_MPS; u <= WIND_GRID_MAX_MPS; u += 1)
+      out.push([u * axis[0], u * axis[1]])
+    return out
+  }
+  out.push([0, 0])
+  for (const u of [2, 4, 6]) {
+    for (let k = 0; k < 8; k++) {
+      const a = (k * Math.PI) / 4
+      out.push([u * Math.sin(a), u * Math.cos(a)])
+    }
+  }
+  return out
+}
+
+/**
+ * The start of the wind fit: the model is linear in CdA, Crr and the offsets for a given wind,
+ * and not in the wind, whose fit from calm can run off to a far minimum (a wind of 30 m/s with
+ * a negative CdA) on an out-and-back with braking at the turns. So CdA and Crr are fitted by
+ * ordinary least squares at each wind of a grid, and the state starts from the grid's best.
+ * Returns false when no wind of the grid gives a solvable problem.
+ */
+function windStart(f: VeFit): boolean {
+  const { alt, w, res } = f
+  const P0 = new VeProblem(f.segs, f.groups, f.c.fw, f.crrFree, false, f.base)
+  let best: FitState | null = null
+  let bestSse = Infinity
+  for (const [wE, wN] of windCandidates(f.windAxis)) {
+    const st = startState(f.o, f.groups, f.segs.length, false)
+    st.wE = wE
+    st.wN = wN
+    initWeights(f)
+    // Infinite Huber constant: ordinary least squares, one step (linear at a fixed wind).
+    if (gaussNewton(P0, alt, st, w, res, Infinity, 1) < 0) continue
+    initWeights(f)
+    const sse = residuals(P0, alt, st, w, res)
+    if (sse < bestSse) {
+      bestSse = sse
+      best = st
+    }
+  }
+  if (!best) return false
+  f.st.cda.set(best.cda)
+  f.st.crr = best.crr
+  f.st.wE = best.wE
+  f.st.wN = best.wN
+  return true
 }
 
 /** Fits again from the start with the current choice of free parameters. */
