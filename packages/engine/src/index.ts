@@ -98,6 +98,7 @@ export {
   type VeParams,
   type VeSegment,
   type VeSeries,
+  VE_EXCLUDED,
 } from './aero/types.ts'
 export { virtualElevation } from './aero/ve-model.ts'
 export { fitVirtualElevation } from './aero/ve.ts'

@@ -129,6 +129,9 @@ describe('analyzeAero: samples, not runs, are left out', () => {
     const lap2 = a.runs[1]!
     // The six braking seconds and the second either side (part of it may be braking).
     expect(lap2.excludedSamples.braking).toBe(8)
+    // The chart's per-sample reasons: the same eight seconds, braking, and nothing else there.
+    const reasons = Array.from(a.veExcluded.subarray(at - 3, at + 9))
+    expect(reasons).toEqual([0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0])
     expect(lap2.flags).not.toContain('braking')
     expect(lap2.flags).not.toContain('too_little_left')
     for (const r of [a.runs[0]!, a.runs[2]!, a.runs[3]!]) expect(r.excludedSamples.braking).toBe(0)

@@ -13,6 +13,7 @@ import type {
   VeFitResult,
   VeSeries,
 } from './types.ts'
+import { VE_EXCLUDED } from './types.ts'
 import { hasChannel } from './analyze-channels.ts'
 import { brakingMask, FREEWHEEL_SETTLE_S, freewheelMask, MIN_FREEWHEEL_S } from './analyze-masks.ts'
 import { resolveRun, type ResolvedRun } from './analyze-runs.ts'
@@ -132,8 +133,20 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     veModel: series.track ? 'track' : 'road',
     veSeries: series,
     veResiduals: fit.residuals,
+    veExcluded: excludedReasons(series, braked, mask),
     warnings,
   }
+}
+
+/** Why each sample is left out of the fit (`VE_EXCLUDED`), in the order the runs count them. */
+function excludedReasons(series: VeSeries, braked: Uint8Array, mask: Uint8Array): Uint8Array {
+  const out = new Uint8Array(series.n)
+  for (let i = 0; i < series.n; i++) {
+    if (series.valid[i] !== 1) out[i] = VE_EXCLUDED.stop
+    else if (braked[i] === 0) out[i] = VE_EXCLUDED.braking
+    else if (mask[i] === 0) out[i] = VE_EXCLUDED.freewheel
+  }
+  return out
 }
 
 /** The method: 've' when asked or without air speed, else 'direct' (asked, or 'auto'). */

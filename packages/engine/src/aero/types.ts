@@ -283,8 +283,16 @@ export interface AeroAnalysis {
   veSeries: VeSeries
   /** Measured (or flat) − fitted virtual elevation per sample, m (NaN where the fit used none). */
   veResiduals: Float64Array
+  /**
+   * Why each sample is left out of the fit (`VE_EXCLUDED`): 0 used, 1 stopped or in a gap,
+   * 2 braking, 3 freewheeling off a velodrome's line.
+   */
+  veExcluded: Uint8Array
   warnings: string[]
 }
+
+/** The codes of `AeroAnalysis.veExcluded`. */
+export const VE_EXCLUDED = { used: 0, stop: 1, braking: 2, freewheel: 3 } as const
 
 /** Per-sample quantities the VE trace and fit need, computed once per file (`prepareVe`). */
 export interface VeSeries {
