@@ -168,7 +168,9 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
       expect(text).not.toContain('± 0.000')
     }
   }
-  expect(withInterval).toBeGreaterThanOrEqual(count / 2)
+  // A 2-minute out-and-back cut at its turn (the braking there is left out) often cannot give an
+  // interval of its own: it says why, and the comparison's interval comes from the session fit.
+  expect(withInterval).toBeGreaterThanOrEqual(1)
   await expect(page.getByTestId('cda-chart')).toBeVisible()
   await page.screenshot({ path: screenshotPath('aero-runs'), fullPage: true })
 
@@ -202,6 +204,8 @@ test('aero: device, session, bad files refused, helmet test runs with CdA, basel
   await expect(aSummary.locator('td').nth(5)).toHaveText(/^[+−±]\d+\.\d$/)
   await expect(aSummary.locator('td').nth(6)).toHaveText(/^[+−±]\d+\.\d$/)
   await expect(aSummary.locator('td').nth(7)).toHaveText(/^(Faster|Slower|Within noise)$/)
+  // ΔCdA from the session fitted as a whole, each run's CdA a diagnostic.
+  await expect(page.getByTestId('basis')).toContainText('From the session fit')
   // The summary's ΔCdA is the one each Helmet A run shows (the same comparison).
   const runDelta = (await aRow.locator('td').nth(4).innerText()).split('\n')[0]!.trim()
   expect((await aSummary.locator('td').nth(3).innerText()).startsWith(runDelta)).toBe(true)

@@ -380,11 +380,15 @@ describe('veloptima aero end to end: a ride with known drag written as a CSV in 
     expect(same.delta_cda_ci95_m2[1]).toBeGreaterThanOrEqual(0)
     expect(same.verdict).toBe('no_difference')
     expect(Math.sign(same.watts_saved)).toBe(-Math.sign(same.delta_cda_m2))
-    // The planner: runs per configuration from the repeats' scatter by the two-sample formula
-    // n = 2·(1.95996 + 0.84162)²·σ²/Δ², Δ = 0.003 m² by default.
+    // The planner: runs per configuration by the two-sample formula
+    // n = 2·(1.95996 + 0.84162)²·σ²/Δ², Δ = 0.003 m² by default, σ the scatter per run that the
+    // session fit's ΔCdA interval implies (3 runs each: SE = σ·√(1/3 + 1/3), SE = half-width/1.96).
     const p = out.power_analysis
     expect(p.resolve_delta_cda_m2).toBe(0.003)
-    expect(p.run_sd_source).toBe('session')
+    expect(same.basis).toBe('session_fit')
+    expect(p.run_sd_source).toBe('session_fit')
+    const half = (same.delta_cda_ci95_m2[1] - same.delta_cda_ci95_m2[0]) / 2
+    expect(Math.abs(p.run_sd_m2 - half / 1.959964 / Math.sqrt(2 / 3))).toBeLessThanOrEqual(2e-4)
     const n = Math.max(
       2,
       Math.ceil((2 * (1.959964 + 0.841621) ** 2 * p.run_sd_m2 ** 2) / 0.003 ** 2),

@@ -313,6 +313,7 @@ export function aeroResultJson(file: string, activity: ImportedActivity, a: Aero
         watts_saved: round(k.wattsSaved, 1),
         seconds_per_40km: round(k.secondsPer40km, 1),
         verdict: k.verdict,
+        basis: k.basis,
         withheld: k.withheld,
         notes: k.notes,
       })),

@@ -18,7 +18,7 @@ import { hasChannel } from './analyze-channels.ts'
 import { brakingMask, FREEWHEEL_SETTLE_S, freewheelMask, MIN_FREEWHEEL_S } from './analyze-masks.ts'
 import { resolveRun, type ResolvedRun } from './analyze-runs.ts'
 import { planAnswer } from './plan.ts'
-import { compareRuns, type CompareRun } from './compare.ts'
+import { compareRuns, type CompareRun, type JointFit } from './compare.ts'
 import { directRuns, fittedCalibrationFactor, type DirectRuns } from './direct-runs.ts'
 import { reportRun } from './run-report.ts'
 import { detectRuns } from './runs.ts'
@@ -67,7 +67,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   }
   const { series, braked, mask } = veSeries(samples, input, densityOptions, warnings, eta)
   const common = { massKg, drivetrainEfficiency: eta, mask, resamples, seed: input.seed ?? 1 }
-  const { session, fit, firstPiece, crr, crrHeld } = fitSession(
+  const { session, configs, fit, firstPiece, crr, crrHeld } = fitSession(
     series,
     runs,
     common,
@@ -115,7 +115,14 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       k,
     ),
   )
-  const comparison = compareSession(out, runs, fit, direct, { input, baseline, massKg, eta, crr })
+  const joint = direct ? undefined : jointFit(session, configs)
+  const comparison = compareSession(out, runs, fit, direct, joint, {
+    input,
+    baseline,
+    massKg,
+    eta,
+    crr,
+  })
   if (!comparison)
     warnings.push(`no run of the baseline configuration "${baseline}" has a CdA: no comparison`)
   const plan = planAnswer(comparison, out, {
@@ -259,6 +266,7 @@ function compareSession(
   runs: ResolvedRun[],
   fit: VeFitResult,
   direct: DirectRuns | null,
+  joint: JointFit | undefined,
   o: { input: AeroAnalysisInput; baseline: string; massKg: number; eta: number; crr: number },
 ): AeroComparison | null {
   const d = direct ? direct.results : null
@@ -290,5 +298,15 @@ function compareSession(
       referencePowerW: o.input.referencePowerW ?? DEFAULT_REFERENCE_POWER_W,
     },
     replicates,
+    joint,
   )
+}
+
+/** The session fit's CdA per configuration and its session-block replicates. */
+function jointFit(session: VeFitResult, configs: string[]): JointFit {
+  const byConfig = (cda: ArrayLike<number>) => new Map(configs.map((c, g) => [c, cda[g]!]))
+  return {
+    cda: byConfig(session.cda),
+    replicates: session.blocks.map((b) => byConfig(b.cda)),
+  }
 }

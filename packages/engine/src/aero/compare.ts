@@ -35,6 +35,15 @@ export interface CompareRun {
   clock?: number
 }
 
+/**
+ * The session's joint VE fit: one CdA per configuration (repeats share it, with one Crr and wind)
+ * and the same per session block of the delete-a-block jackknife (≥ 3 replicates).
+ */
+export interface JointFit {
+  cda: Map<string, number>
+  replicates: Array<Map<string, number>>
+}
+
 export interface CompareOptions {
   baseline: string
   rho: number
@@ -95,6 +104,7 @@ export function compareRuns(
   runs: CompareRun[],
   o: CompareOptions,
   replicates?: Float64Array[],
+  joint?: JointFit,
 ): AeroComparison | null {
   const ok = runs.map((r) => Number.isFinite(r.cda))
   const d = driftModel(runs, ok, o.baseline)
@@ -130,7 +140,7 @@ export function compareRuns(
     const idx = runs
       .map((_, j) => j)
       .filter((j) => ok[j] && runs[j]!.configuration === configuration)
-    return compareConfiguration(configuration, idx, runs, d, scatter, o, vBase, replicates)
+    return compareConfiguration(configuration, idx, runs, d, scatter, o, vBase, replicates, joint)
   })
   return {
     baseline: o.baseline,
@@ -235,6 +245,7 @@ function compareConfiguration(
   o: CompareOptions,
   vBase: number,
   replicates: Float64Array[] | undefined,
+  joint: JointFit | undefined,
 ): AeroConfigurationComparison {
   const nc = idx.length
   const notes: string[] = []
@@ -253,7 +264,8 @@ function compareConfiguration(
         'ride a baseline run after them',
     )
   }
-  const { delta, hw } = deltaInterval(idx, runs, d, scatter, replicates)
+  const fromJoint = joint ? jointDelta(configuration, idx, runs, d, o.baseline, joint) : null
+  const { delta, hw } = fromJoint ?? deltaInterval(idx, runs, d, scatter, replicates)
   const ref = o.referenceSpeedMps
   const vCfg = steadySpeed(o.referencePowerW, {
     rho: o.rho,
@@ -273,6 +285,7 @@ function compareConfiguration(
     wattsSaved: (-0.5 * o.rho * delta * ref * ref * ref) / o.drivetrainEfficiency,
     secondsPer40km: 40000 / vBase - 40000 / vCfg,
     verdict: 'no_difference',
+    basis: fromJoint ? 'session_fit' : 'runs',
     withheld: [],
     notes,
   }
@@ -289,6 +302,64 @@ function compareConfiguration(
     })
   }
   return sound
+}
+
+/**
+ * ΔCdA from the session's joint fit: the configuration's CdA minus the baseline's, less the
+ * baseline's drift between the two (the per-run rule: the drift line only for runs between two
+ * baseline runs, never extrapolated), and its 95 % half-width: the jackknife over the session's
+ * blocks (Student t, blocks − 1 degrees of freedom) plus the drift slope's own uncertainty.
+ * Null (the per-run comparison is used) when the fit has no such configuration or replicates, or
+ * the runs are on more than one clock (the joint fit would pool days).
+ */
+function jointDelta(
+  configuration: string,
+  idx: number[],
+  runs: CompareRun[],
+  d: DriftModel,
+  baseline: string,
+  joint: JointFit,
+): { delta: number; hw: number } | null {
+  const jc = joint.cda.get(configuration)
+  const jb = joint.cda.get(baseline)
+  const reps = joint.replicates
+  if (jc === undefined || jb === undefined || reps.length < 3 || d.clocks.size !== 1) return null
+  if (!Number.isFinite(jc) || !Number.isFinite(jb)) return null
+  if (idx.some((j) => !d.clocks.has(d.clockOf(j)))) return null
+  const g = [...d.clocks.values()][0]!
+  // Mean time offset (from the baseline runs' mean time) of the runs the drift line corrects.
+  const lever =
+    idx.reduce((a, j) => a + (d.bracketed(j) ? runs[j]!.t - g.tMean : 0), 0) / idx.length
+  const drift = d.slope * lever
+  const ds: number[] = []
+  for (const r of reps) {
+    const c = r.get(configuration)
+    const b = r.get(baseline)
+    if (c !== undefined && b !== undefined && Number.isFinite(c - b)) ds.push(c - b - drift)
+  }
+  if (ds.length < 3) return null
+  const mean = ds.reduce((a, b) => a + b, 0) / ds.length
+  const jk = ((ds.length - 1) / ds.length) * ds.reduce((a, b) => a + (b - mean) ** 2, 0)
+  const slopeVar = d.sloped ? driftSlopeVariance(runs, d) : 0
+  const hw = tQuantile975(ds.length - 1) * Math.sqrt(jk + lever * lever * slopeVar)
+  return { delta: jc - jb - drift, hw }
+}
+
+/**
+ * The variance of the drift slope: the baseline runs' scatter about the line over Σ(t − t̄)²,
+ * the scatter from the residuals when there are more than two baseline runs, else from the
+ * runs' own standard errors (NaN when neither exists: no interval).
+ */
+function driftSlopeVariance(runs: CompareRun[], d: DriftModel): number {
+  const { base, sxx } = d
+  const dof = base.length - d.clocks.size - 1
+  let s2: number
+  if (dof >= 1) {
+    s2 = base.reduce((a, j) => a + (runs[j]!.cda - d.lineAt(j)) ** 2, 0) / dof
+  } else {
+    s2 = base.reduce((a, j) => a + runs[j]!.se ** 2, 0) / base.length
+  }
+  return s2 / sxx
 }
 
 /** ΔCdA of the runs `idx` (mean of each minus the baseline at its time) and its 95 % half-width. */

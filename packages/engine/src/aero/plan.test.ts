@@ -65,6 +65,7 @@ describe('test planner', () => {
       wattsSaved: 0,
       secondsPer40km: 0,
       verdict: 'no_difference',
+      basis: 'runs',
       withheld: [],
       notes: [],
     })

@@ -93,13 +93,39 @@ export interface AeroPlan {
   power: number
   /** Run-to-run scatter used, m², and where it came from. */
   runSd: number
-  runSdSource: 'session' | 'default'
+  /**
+   * 'session_fit': implied by the session fit's ΔCdA intervals (the scatter a run would need to
+   * give that precision: SE·/√(1/n_baseline + 1/n_configuration)); 'session': the scatter of
+   * the runs' own CdA between repeats; 'default': DEFAULT_RUN_SD.
+   */
+  runSdSource: 'session_fit' | 'session' | 'default'
   /** Runs per configuration (baseline included) the question needs. */
   runsPerConfiguration: number
   answers: AeroPlanAnswer[]
 }
 
 const f3 = (x: number) => Math.abs(x).toFixed(3)
+
+/**
+ * The run-to-run scatter that the session fit's ΔCdA intervals imply (root mean square over the
+ * configurations compared by the session fit): a ΔCdA of n_b and n_c runs with standard error SE
+ * (the 95 % half-width / 1.96) is what runs scattering by SE/√(1/n_b + 1/n_c) would give. Null
+ * when no configuration is compared by the session fit with an interval.
+ */
+function jointScatter(comparison: AeroComparison, count: (c: string) => number): number | null {
+  const nb = count(comparison.baseline)
+  let ss = 0
+  let k = 0
+  for (const c of comparison.configurations) {
+    const [lo, hi] = c.deltaCdaCi95
+    const nc = count(c.configuration)
+    if (c.basis !== 'session_fit' || !(hi > lo) || nb < 1 || nc < 1) continue
+    const se = (hi - lo) / 2 / Z975
+    ss += (se * se) / (1 / nb + 1 / nc)
+    k++
+  }
+  return k > 0 ? Math.sqrt(ss / k) : null
+}
 
 /**
  * The planner's answer after an analysis: per configuration against the baseline, resolved
@@ -112,11 +138,12 @@ export function planAnswer(
 ): AeroPlan {
   const delta = o.delta ?? DEFAULT_RESOLVE_CDA
   const power = o.power ?? DEFAULT_POWER
-  const scatter = runScatter(runs)
-  const runSd = scatter ?? DEFAULT_RUN_SD
-  const need = runsNeeded(runSd, delta, power)
   const count = (c: string) =>
     runs.filter((r) => r.configuration === c && Number.isFinite(r.cda)).length
+  const implied = comparison ? jointScatter(comparison, count) : null
+  const scatter = implied ?? runScatter(runs)
+  const runSd = scatter ?? DEFAULT_RUN_SD
+  const need = runsNeeded(runSd, delta, power)
   const answers: AeroPlanAnswer[] = (comparison?.configurations ?? []).map((k) => {
     const nb = count(comparison!.baseline)
     const nc = count(k.configuration)
@@ -170,14 +197,14 @@ export function planAnswer(
       text:
         `${more} more run${more === 1 ? '' : 's'} of ${comparison!.baseline || 'the baseline'} and of ${name}, ` +
         `alternated (${need} of each resolve ${delta.toFixed(3)} m² with ${Math.round(power * 100)} % power ` +
-        `at a run-to-run scatter of ${runSd.toFixed(3)} m²${scatter === null ? ', assumed' : ''})`,
+        `at a run-to-run scatter of ${runSd.toFixed(3)} m²${scatter === null ? ', assumed' : implied !== null ? ', as the session fit gives' : ''})`,
     }
   })
   return {
     delta,
     power,
     runSd,
-    runSdSource: scatter === null ? 'default' : 'session',
+    runSdSource: implied !== null ? 'session_fit' : scatter === null ? 'default' : 'session',
     runsPerConfiguration: need,
     answers,
   }

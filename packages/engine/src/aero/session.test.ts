@@ -6,7 +6,7 @@ import { syntheticSession } from './synthetic-ride.ts'
 // runs ridden through the Martin model (synthetic-ride.ts) with wind, braking at the turns and
 // 0.5 m of elevation noise; the truth is known, so the analysis is checked against it.
 describe('a bracketed A/B session analysed as a whole', () => {
-  it('ΔCdA within ±0.002 m² of the truth, its 95 % interval covering it in ≥ 90 % of 200 seeded sessions, ≤ 0.005 m² wide in ≥ 95 %, Crr within ±0.0005 in ≥ 90 %', () => {
+  it('ΔCdA from the session fit within ±0.002 m² of the truth, its 95 % interval covering it in ≥ 90 % of 200 seeded sessions, ≤ 0.005 m² wide in ≥ 97 %, Crr within ±0.0005 in ≥ 90 %', () => {
     const delta = -0.005
     const seeds = 200
     let cover = 0
@@ -17,6 +17,7 @@ describe('a bracketed A/B session analysed as a whole', () => {
       const { ride, runs } = syntheticSession(seed, delta)
       const a = analyzeAero(ride.samples, { massKg: 80, airDensity: 1.2, runs, baseline: 'B' })
       const x = a.comparison!.configurations.find((c) => c.configuration === 'X')!
+      expect(x.basis).toBe('session_fit')
       const [lo, hi] = x.deltaCdaCi95
       worst = Math.max(worst, Math.abs(x.deltaCda - delta))
       if (lo <= delta && delta <= hi) cover++
@@ -25,7 +26,7 @@ describe('a bracketed A/B session analysed as a whole', () => {
     }
     expect(worst).toBeLessThanOrEqual(0.002)
     expect(cover / seeds).toBeGreaterThanOrEqual(0.9)
-    expect(narrow / seeds).toBeGreaterThanOrEqual(0.95)
+    expect(narrow / seeds).toBeGreaterThanOrEqual(0.97)
     expect(crrClose / seeds).toBeGreaterThanOrEqual(0.9)
   }, 120_000)
 })

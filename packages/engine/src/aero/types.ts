@@ -238,6 +238,12 @@ export interface AeroConfigurationComparison {
   secondsPer40km: number
   /** 'withheld': the interval of ΔCdA could not be given (`withheld` says why). */
   verdict: 'faster' | 'slower' | 'no_difference' | 'withheld'
+  /**
+   * What ΔCdA and its interval come from: 'session_fit', the runs of the session fitted together
+   * (one CdA per configuration, one Crr and wind; interval by a delete-a-block jackknife over
+   * the session), or 'runs', each run's own CdA against the baseline at its time.
+   */
+  basis: 'session_fit' | 'runs'
   /** Quantities not reported (NaN above), each with the reason. */
   withheld: AeroWithheld[]
   /** What the verdict rests on that the tester should know (drift not corrected, and why). */

@@ -22,6 +22,8 @@ export interface FitSettings {
 export interface SessionFit {
   /** Stage 1: per configuration, with the session's Crr and wind. */
   session: VeFitResult
+  /** The configurations in stage 1's group order. */
+  configs: string[]
   /** Stage 2: per run (group k = run k). */
   fit: VeFitResult
   /** Index of each run's first piece in stage 2's pieces. */
@@ -90,5 +92,5 @@ export function fitSession(
     windN: session.windN,
   })
   const crr = input.crr ?? (Number.isFinite(session.crr) ? session.crr : FALLBACK_CRR)
-  return { session, fit, firstPiece, crr, crrHeld }
+  return { session, configs, fit, firstPiece, crr, crrHeld }
 }

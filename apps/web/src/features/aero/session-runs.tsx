@@ -259,8 +259,12 @@ function PlanAnswers({ plan }: { plan: AeroPlan }) {
       <p className="mt-1 text-xs text-slate-500">
         Runs per configuration n = 2·(z₀.₉₇₅ + z₀.₈₀)²·σ²/Δ² with σ = {plan.runSd.toFixed(3)} m²,
         the run-to-run scatter{' '}
-        {plan.runSdSource === 'session' ? 'of this session’s repeats' : 'assumed (no repeats yet)'}:{' '}
-        {plan.runsPerConfiguration} each.
+        {plan.runSdSource === 'session_fit'
+          ? 'as this session’s joint fit gives it'
+          : plan.runSdSource === 'session'
+            ? 'of this session’s repeats'
+            : 'assumed (no repeats yet)'}
+        : {plan.runsPerConfiguration} each.
       </p>
     </div>
   )
@@ -390,6 +394,19 @@ function ConfigurationTable({
           })}
         </tbody>
       </table>
+      <BasisNote comparison={c} />
     </ScrollRegion>
+  )
+}
+
+/** Where the rows' ΔCdA and interval come from: the session fitted as a whole, or each run. */
+function BasisNote({ comparison: c }: { comparison: AeroComparison }) {
+  const joint = c.configurations.some((k) => k.basis === 'session_fit')
+  return (
+    <p className="border-t border-slate-100 px-3 py-2 text-xs text-slate-500" data-testid="basis">
+      {joint
+        ? 'From the session fit: every run fitted together, one CdA per configuration with one Crr and wind, the interval a jackknife over the whole session. Each run’s own CdA in the runs table is a diagnostic.'
+        : 'From each run’s own CdA against the baseline at its time.'}
+    </p>
   )
 }
