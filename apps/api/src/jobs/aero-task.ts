@@ -261,6 +261,7 @@ function runOutput(
   const { series } = seriesOf(
     analysis.veSeries,
     analysis.veResiduals,
+    analysis.veExcluded,
     run.veSegments,
     i0,
     Math.max(i0 + 1, i1),

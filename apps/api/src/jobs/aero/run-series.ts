@@ -23,6 +23,12 @@ export type RunSeries = {
   segments: [number, number, number][]
   /** The fitted virtual elevation per sample (NaN outside the stretches), m. */
   fit: number[]
+  /**
+   * Why the fit left each point out (`VE_EXCLUDED`: 0 used, 1 stopped or in a gap, 2 braking,
+   * 3 freewheeling off a velodrome's line); a bucket takes the reason most of its left-out
+   * samples have, 0 only when the fit used all of them.
+   */
+  excluded: number[]
   /** The velodrome model's geometry and per-sample terms (null: the road model). */
   velodrome: {
     lap_length_m: number
@@ -51,6 +57,7 @@ const round = (x: number, digits: number) => {
 export function seriesOf(
   ve: VeSeries,
   residuals: Float64Array,
+  excluded: Uint8Array,
   segments: VeSegment[],
   i0: number,
   i1: number,
@@ -70,6 +77,7 @@ export function seriesOf(
     valid: [],
     segments: [],
     fit: [],
+    excluded: [],
     velodrome: track
       ? {
           lap_length_m: track.geometry.lapLengthM,
@@ -107,6 +115,7 @@ export function seriesOf(
     out.heading.push(r(ve.heading[b]!, 4))
     out.valid.push(valid && Number.isFinite(sv) && Number.isFinite(pv) ? 1 : 0)
     out.fit.push(r(fit / (e - b), 3))
+    out.excluded.push(reasonOf(excluded, b, e))
     if (track && out.velodrome) {
       out.velodrome.com_speed.push(r(mean(track.comSpeed, b, e), 3))
       out.velodrome.com_height.push(r(mean(track.comHeight, b, e), 4))
@@ -119,6 +128,20 @@ export function seriesOf(
     if (z - a >= 2) out.segments.push([a, z, g.offsetM])
   }
   return { series: out, k }
+}
+
+/** The reason most of the left-out samples in [b, e) have (the lower code on a tie); 0: none. */
+function reasonOf(excluded: Uint8Array, b: number, e: number): number {
+  const counts = [0, 0, 0, 0]
+  for (let i = b; i < e; i++) {
+    const c = excluded[i]!
+    if (c > 0 && c < counts.length) counts[c]!++
+  }
+  let best = 0
+  for (let c = 1; c < counts.length; c++) {
+    if (counts[c]! > (best === 0 ? 0 : counts[best]!)) best = c
+  }
+  return best
 }
 
 export function trackOf(s: ActivitySamples, i0: number, i1: number): [number, number][] | null {

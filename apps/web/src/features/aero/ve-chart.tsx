@@ -5,9 +5,85 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
+import { formatDuration } from '../../lib/duration.ts'
 import { toDisplay, unitLabel, useUnits } from '../../lib/units.ts'
 import type { RunBlock } from './api.ts'
-import { veParamsOf, veSeriesOf, veTrace } from './ve.ts'
+import {
+  LEFT_OUT_REASONS,
+  leftOutOf,
+  veParamsOf,
+  veSeriesOf,
+  veTrace,
+  type LeftOut,
+  type LeftOutReason,
+} from './ve.ts'
+
+const COLOUR = Object.fromEntries(LEFT_OUT_REASONS.map((r) => [r.key, r.colour])) as Record<
+  LeftOutReason,
+  string
+>
+
+/** The swatch of each reason in the line under the chart (the bands' colour, ve.ts). */
+const SWATCH: Record<LeftOutReason, string> = {
+  braking: 'bg-[#dc2626]',
+  stop: 'bg-[#475569]',
+  freewheel: 'bg-[#2563eb]',
+}
+
+/**
+ * Draws the left-out stretches under the grid and the traces: a light band over the plot's
+ * height and a solid strip along its foot, in the reason's colour (at least a pixel wide).
+ */
+function leftOutBands(leftOut: LeftOut | null): uPlot.Plugin {
+  return {
+    hooks: {
+      drawClear: (u) => {
+        if (!leftOut) return
+        const { ctx, bbox } = u
+        const strip = Math.round(5 * uPlot.pxRatio)
+        ctx.save()
+        for (const b of leftOut.bands) {
+          const x0 = u.valToPos(b.from / 60, 'x', true)
+          const x1 = u.valToPos(b.to / 60, 'x', true)
+          const w = Math.max(uPlot.pxRatio, x1 - x0)
+          ctx.fillStyle = COLOUR[b.reason]
+          ctx.globalAlpha = 0.14
+          ctx.fillRect(x0, bbox.top, w, bbox.height)
+          ctx.globalAlpha = 1
+          ctx.fillRect(x0, bbox.top + bbox.height - strip, w, strip)
+        }
+        ctx.restore()
+      },
+    },
+  }
+}
+
+/** "Left out of the fit: 12 s braking, 4 s stopped or in a gap" (nothing for older blocks). */
+function LeftOutLine({ leftOut }: { leftOut: LeftOut | null }) {
+  if (!leftOut) return null
+  const parts = LEFT_OUT_REASONS.filter((r) => leftOut.seconds[r.key] > 0)
+  return (
+    <p
+      className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-700"
+      data-testid="ve-left-out"
+    >
+      <span>Left out of the fit:</span>
+      {parts.length === 0 ? <span>nothing</span> : null}
+      {parts.map((r, i) => (
+        <span key={r.key} className="inline-flex items-center gap-1.5">
+          <span aria-hidden="true" className={`inline-block h-3 w-3 rounded-sm ${SWATCH[r.key]}`} />
+          <span>
+            {leftOut.seconds[r.key] < 0.5
+              ? 'under 1 s'
+              : formatDuration(leftOut.seconds[r.key], 'words')}{' '}
+            {r.label}
+            {i < parts.length - 1 ? ',' : ''}
+          </span>
+        </span>
+      ))}
+    </p>
+  )
+}
 
 /**
  * RMSE of the trace against the measured elevation over the usable samples, m; without one,
@@ -36,6 +112,7 @@ export function VeChart({ block }: { block: RunBlock }) {
   const { system } = useUnits()
   const { series: json, params, results } = block.data
   const series = useMemo(() => veSeriesOf(json), [json])
+  const leftOut = useMemo(() => leftOutOf(json), [json])
   // A withheld CdA (out of range, no fit) is not drawn as "fitted": the sliders start from a
   // typical road value and the caption says why.
   const hasFit = typeof params.cda === 'number' && Number.isFinite(params.cda)
@@ -79,6 +156,7 @@ export function VeChart({ block }: { block: RunBlock }) {
         height: 240,
         legend: { show: true },
         scales: { x: { time: false } },
+        plugins: [leftOutBands(leftOut)],
         axes: [{ label: 'Time in run (min)' }, { label: unit, size: 60 }],
         series: [
           { label: 'min' },
@@ -101,7 +179,7 @@ export function VeChart({ block }: { block: RunBlock }) {
       p.destroy()
       plot.current = null
     }
-  }, [x, measured, json, system])
+  }, [x, measured, json, system, leftOut])
 
   useEffect(() => {
     // Between the fit's stretches the trace is NaN: a gap in the line (uPlot draws none at null).
@@ -116,6 +194,7 @@ export function VeChart({ block }: { block: RunBlock }) {
   return (
     <figure aria-label={`Virtual elevation of ${block.data.name}`} data-testid="ve-chart">
       <div ref={el} />
+      <LeftOutLine leftOut={leftOut} />
       <div className="mt-3 grid gap-4 sm:grid-cols-2">
         <label className="block text-sm text-slate-700">
           <span className="flex justify-between">

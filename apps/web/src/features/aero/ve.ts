@@ -2,7 +2,7 @@
 // `virtualElevation` (the sliders of the session page): the run block holds the samples as the
 // fit used them, the velodrome model's terms when the fit used it, and the stretches the fit
 // used with their offsets, so at the fitted CdA and Crr the redraw is the fitted trace.
-import { virtualElevation, type VeParams, type VeSeries } from '@veloptima/engine'
+import { VE_EXCLUDED, virtualElevation, type VeParams, type VeSeries } from '@veloptima/engine'
 
 /** A run block's samples (see apps/api jobs/aero-task.ts RunSeries). */
 export type RunSeriesJson = {
@@ -18,6 +18,11 @@ export type RunSeriesJson = {
   segments?: [number, number, number][]
   /** The fitted trace per sample, m (null outside the stretches); absent in older blocks. */
   fit?: (number | null)[]
+  /**
+   * Why the fit left each point out (the engine's `VE_EXCLUDED`: 0 used, 1 stopped or in a gap,
+   * 2 braking, 3 freewheeling off a velodrome's line); absent in older blocks (unknown).
+   */
+  excluded?: number[]
   /** The velodrome model's geometry and per-sample terms (null or absent: the road model). */
   velodrome?: {
     lap_length_m: number
@@ -71,6 +76,55 @@ export function veSeriesOf(s: RunSeriesJson): VeSeries {
     airspeed: null,
     valid: Uint8Array.from(s.valid),
   }
+}
+
+/** The reasons the fit leaves samples out, in the order the chart's line names them. */
+export const LEFT_OUT_REASONS = [
+  { code: VE_EXCLUDED.braking, key: 'braking', label: 'braking', colour: '#dc2626' },
+  { code: VE_EXCLUDED.stop, key: 'stop', label: 'stopped or in a gap', colour: '#475569' },
+  {
+    code: VE_EXCLUDED.freewheel,
+    key: 'freewheel',
+    label: 'freewheeling off the line',
+    colour: '#2563eb',
+  },
+] as const
+
+export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number]['key']
+
+/** The samples of a run the fit left out, for the VE chart's bands and the line under it. */
+export type LeftOut = {
+  /**
+   * Stretches of the run's time (s, as `t`) left out for one reason: a point stands for the time
+   * since the one before it (its `dt`), so a band [from, to] runs from the point before the
+   * stretch to its last point and covers a gap in the recording.
+   */
+  bands: { from: number; to: number; reason: LeftOutReason }[]
+  /** Time left out per reason, s (the sum of the points' `dt`; a downsampled point counts whole). */
+  seconds: Record<LeftOutReason, number>
+}
+
+/** The left-out samples of a run block by reason; null when the block does not say (older). */
+export function leftOutOf(s: RunSeriesJson): LeftOut | null {
+  const codes = s.excluded
+  if (!codes || codes.length !== s.t.length) return null
+  const keyOf = new Map<number, LeftOutReason>(LEFT_OUT_REASONS.map((r) => [r.code, r.key]))
+  const out: LeftOut = { bands: [], seconds: { braking: 0, stop: 0, freewheel: 0 } }
+  let j = 0
+  while (j < codes.length) {
+    const reason = keyOf.get(codes[j]!)
+    let e = j + 1
+    while (e < codes.length && codes[e] === codes[j]) e++
+    if (reason) {
+      for (let i = j; i < e; i++) {
+        const dt = s.dt[i]!
+        if (Number.isFinite(dt) && dt > 0) out.seconds[reason] += dt
+      }
+      out.bands.push({ from: s.t[Math.max(0, j - 1)]!, to: s.t[e - 1]!, reason })
+    }
+    j = e
+  }
+  return out
 }
 
 export function veParamsOf(p: RunParamsJson, cda: number, crr: number): VeParams {
