@@ -82,7 +82,14 @@ export { validatePacingInput } from './optimize/validate.ts'
 
 // Aero: the field test analysis (runs, virtual elevation, the direct method, planning)
 export { analyzeAero } from './aero/analyze.ts'
-export type { AeroPlan } from './aero/plan.ts'
+export {
+  type AeroPlan,
+  DEFAULT_POWER,
+  DEFAULT_RESOLVE_CDA,
+  DEFAULT_RUN_SD,
+  runScatter,
+  runsNeeded,
+} from './aero/plan.ts'
 export { detectRuns } from './aero/runs.ts'
 export { DEFAULT_TRACK, prepareVe } from './aero/series.ts'
 export {
