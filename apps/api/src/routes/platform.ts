@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { adminRoutes } from '../admin/endpoint.ts'
 import { aeroRoutes } from './aero/routes.ts'
+import { aeroPlannerRoutes } from './aero-planner/routes.ts'
 import { billingRoutes } from './billing/routes.ts'
 import { collectionsRoutes } from './collections/routes.ts'
 import { feedbackRoutes } from './feedback/routes.ts'
@@ -26,6 +27,7 @@ async function platformRoutes(app: FastifyInstance, options: { prefix?: string }
       await api.register(collectionsRoutes)
       await api.register(notificationsRoutes)
       await api.register(aeroRoutes)
+      await api.register(aeroPlannerRoutes)
       await api.register(feedbackRoutes)
       await api.register(billingRoutes)
       await api.register(liveRoutes)

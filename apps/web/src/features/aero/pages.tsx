@@ -61,6 +61,13 @@ export function SessionsPage() {
       <Title sub="A session is one outing on the track or the road with your aero sensors: its devices, the runs you rode and the data each device recorded.">
         Sessions
       </Title>
+      <p className="-mt-4 mb-6 text-sm text-slate-600">
+        Before a test day:{' '}
+        <Link to="/aero/planner" className="font-medium text-brand-700 hover:underline">
+          Plan a test
+        </Link>{' '}
+        — how many runs resolve the difference you care about, and when to ride.
+      </p>
       <NewSession />
       <Listing
         q={q}

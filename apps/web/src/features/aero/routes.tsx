@@ -17,5 +17,10 @@ export const aeroRoutes: RouteObject[] = [
   { path: 'sessions/v5/:id', ...lazyPage('Session', 'SessionV5Page') },
   { path: 'sessions/v6/:id', ...lazyPage('Session', 'SessionV6Page') },
   { path: 'devices', ...lazyPage('Devices', 'DevicesPage') },
+  {
+    path: 'planner',
+    handle: { crumb: 'Plan a test' },
+    lazy: () => import('./planner-page.tsx').then((m) => ({ Component: m.PlannerPage })),
+  },
   { path: 'devices/:id', ...lazyPage('Device', 'DevicePage') },
 ]
