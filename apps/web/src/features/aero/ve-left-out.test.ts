@@ -26,7 +26,7 @@ function run(excluded: number[] | undefined, gap?: { at: number; s: number }): R
 }
 
 describe('leftOutOf: the samples the fit left out, by reason', () => {
-  it('a block without reasons (stored before they were) is unknown: nothing drawn', () => {
+  it('a block without reasons is unknown: nothing drawn', () => {
     expect(leftOutOf(run(undefined))).toBeNull()
     // Reasons that do not match the points are not drawn either.
     expect(leftOutOf({ ...run([0, 2, 0]), excluded: [0, 2] })).toBeNull()
