@@ -16,6 +16,8 @@ import {
 } from '../../../packages/formats/test/fixtures/synthetic-ride.ts'
 import { aeroDataBlocks, aeroRuns, files, jobs, notifications } from '@veloptima/db'
 import { analyzeAero, detectRuns } from '@veloptima/engine'
+import type { AeroAnalysisVersion } from '@veloptima/contracts'
+import { syntheticRide } from '../../../packages/engine/src/aero/synthetic-ride.ts'
 import { readActivity } from '@veloptima/formats'
 import { suiteApp } from './helpers.ts'
 import { createTeam, postFile, tempDir } from './files-helpers.ts'
@@ -351,6 +353,73 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
     },
     300_000,
   )
+
+  it('laps that are not test laps are listed with the reason, not analysed, until a run takes one back', async () => {
+    // Efforts at 320 and 180 W and a 70 W recovery lap, a lap each of a 2 km loop (the engine's
+    // Martin-model ride), as a head unit's CSV with its lap column.
+    const ride = syntheticRide({
+      cda: 0.25,
+      crr: 0.004,
+      massKg: 80,
+      laps: 5,
+      lengthM: 2000,
+      lapPowerW: [320, 180, 70, 320, 180],
+      recordLaps: true,
+      seed: 5,
+    }).samples
+    const lines = ['time,speed (m/s),power (W),altitude (m),lap,lat,lon']
+    for (let i = 0; i < ride.t.length; i++) {
+      lines.push(
+        [
+          ride.t[i],
+          ride.speed[i]!.toFixed(3),
+          ride.power[i]!.toFixed(1),
+          ride.altitude![i]!.toFixed(2),
+          ride.lap[i],
+          ride.lat![i]!.toFixed(7),
+          ride.lon![i]!.toFixed(7),
+        ].join(','),
+      )
+    }
+    const id = await createSession('ann')
+    const res = await upload('ann', id, 'laps.csv', lines.join('\n'))
+    expect(res.statusCode, res.body).toBe(201)
+    expect((await finished('ann', id, 1)).status).toBe('succeeded')
+    const version = async (v: number) => {
+      const r = await t.app.inject({
+        method: 'GET',
+        url: `/api/aero-sessions/${id}/analyses/${v}`,
+        headers: auth.ann,
+      })
+      return r.json<{ analysis: AeroAnalysisVersion }>().analysis
+    }
+    const first = await version(1)
+    expect(first.summary!.skipped_laps!.map((l) => [l.lap, l.kind])).toEqual([[2, 'recovery']])
+    expect(first.summary!.skipped_laps![0]!.reason).toMatch(/^recovery: \d+ W pedalling/)
+    expect(first.summary!.runs).toBe(4)
+    expect((await runsOf('ann', id)).map((r) => r.name)).not.toContain(
+      expect.stringMatching(/lap 3$/),
+    )
+    // The tester takes the recovery back as a run: it is analysed and no longer listed.
+    const add = await t.app.inject({
+      method: 'POST',
+      url: `/api/aero-sessions/${id}/runs`,
+      headers: auth.ann,
+      payload: { name: 'easy lap', lap: 2, configuration: { setup: 'sitting up' } },
+    })
+    expect(add.statusCode, add.body).toBe(201)
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/aero-sessions/${id}/analyses`,
+      headers: auth.ann,
+      payload: {},
+    })
+    expect(again.statusCode, again.body).toBe(202)
+    expect((await finished('ann', id, 2)).status).toBe('succeeded')
+    const second = await version(2)
+    expect(second.summary!.skipped_laps).toEqual([])
+    expect(second.summary!.runs).toBe(5)
+  })
 
   it('v5 sessions keep what the analysis produced as raw blocks', async () => {
     const id = await createSession('ann', { format: 'v5', environment: { mass_kg: 80 } })

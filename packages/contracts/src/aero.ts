@@ -227,6 +227,17 @@ export type AeroRunResults = {
 }
 
 /** One analysis version (a `run` block in v6, a `raw` block in v5, with `data.type = "analysis"`). */
+/** A lap of a session's file not taken as a run, on the session clock (s) and lap numbering. */
+export type SkippedLapJson = {
+  file_id: string | null
+  lap: number
+  label: string
+  start_t: number
+  end_t: number
+  kind: 'recovery' | 'turnaround'
+  reason: string
+}
+
 export type AeroAnalysisVersion = {
   version: number
   block_id: string
@@ -248,6 +259,11 @@ export type AeroAnalysisVersion = {
     plan?: unknown
     warnings: string[]
     runs: number
+    /**
+     * Laps of the files that are not taken as runs (recoveries, coast-downs, turnarounds), each
+     * with the reason; a lap a run now covers is not listed. Absent in older versions.
+     */
+    skipped_laps?: SkippedLapJson[]
     /** The historical air the analysis used when the session stated none (which weather, its
      * mean temperature, pressure and humidity), or why there was none; absent when not asked. */
     weather?:

@@ -90,7 +90,7 @@ export {
   runScatter,
   runsNeeded,
 } from './aero/plan.ts'
-export { detectRuns } from './aero/runs.ts'
+export { detectRuns, detectRunsAndSkipped } from './aero/runs.ts'
 export { DEFAULT_TRACK, prepareVe } from './aero/series.ts'
 export {
   type ActivitySamples,
@@ -101,6 +101,7 @@ export {
   type AeroRun,
   OPTIONAL_SAMPLE_CHANNELS,
   type RunSpec,
+  type SkippedLap,
   type TrackGeometry,
   type VeParams,
   type VeSegment,

@@ -157,6 +157,7 @@ export async function storeAnalysis(
       plan: output.plan,
       warnings: [...data.warnings, ...output.warnings],
       runs: output.runs.length,
+      skipped_laps: output.skippedLaps,
       ...(air ? { weather: air } : {}),
     }
     await patchBlock(tx, block.id, { summary } as unknown as JsonObject)

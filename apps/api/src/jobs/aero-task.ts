@@ -1,6 +1,12 @@
 // The aero tasks a worker thread runs: read activity files (formats) and analyse them (engine).
 // Pure: bytes and settings in, JSON out; the job (aero-analysis.ts) stores what comes back.
-import { analyzeAero, detectRuns, type AeroAnalysisInput, type RunSpec } from '@veloptima/engine'
+import {
+  analyzeAero,
+  detectRunsAndSkipped,
+  type AeroAnalysisInput,
+  type RunSpec,
+} from '@veloptima/engine'
+import type { SkippedLapJson } from '@veloptima/contracts'
 import { readActivity } from '@veloptima/formats'
 import { clocksOf, mergeActivities } from './aero/session-clock.ts'
 import { indexRange, seriesOf, trackOf, type RunSeries } from './aero/run-series.ts'
@@ -98,6 +104,8 @@ export type AeroTaskOutput = {
   veModel: 'road' | 'track'
   warnings: string[]
   files: { fileId: string; summary: ActivitySummary }[]
+  /** Laps not taken as runs, and why (none that a run covers). */
+  skippedLaps: SkippedLapJson[]
 }
 
 /**
@@ -207,7 +215,7 @@ function addGivenRuns(input: AeroTaskInput, session: ReadSession, out: RunSpecs)
 function addDetectedRuns(session: ReadSession, out: RunSpecs) {
   let lapBase = 0
   session.read.forEach(({ file, activity }, f) => {
-    const found = file.detect ? detectRuns(activity.samples) : []
+    const found = file.detect ? detectRunsAndSkipped(activity.samples).runs : []
     found.forEach((spec, j) => {
       const label = `detected:${f}:${j}`
       out.meta.set(label, {
@@ -235,6 +243,40 @@ function addDetectedRuns(session: ReadSession, out: RunSpecs) {
     })
     lapBase += Math.max(1, lapCount(activity))
   })
+}
+
+/**
+ * The laps of every file that the run detection does not take as runs (recoveries, coast-downs,
+ * turnarounds), on the session clock; a lap that a run covers (the tester added it back) is not
+ * listed.
+ */
+function skippedLaps(session: ReadSession, specs: RunSpec[]): SkippedLapJson[] {
+  const out: SkippedLapJson[] = []
+  const covered = (a: number, b: number) =>
+    specs.some((r) => {
+      if (r.startT != null && r.endT != null) return r.startT < b && r.endT > a
+      return false
+    })
+  let lapBase = 0
+  session.read.forEach(({ file, activity }) => {
+    for (const l of detectRunsAndSkipped(activity.samples).skipped) {
+      const a = l.startT + file.offsetS
+      const b = l.endT + file.offsetS
+      const lap = lapBase + l.lap
+      if (covered(a, b) || specs.some((r) => r.startT == null && r.lap === lap)) continue
+      out.push({
+        file_id: file.fileId,
+        lap,
+        label: `${shortName(file.name, activity.startEpochS, session.withDate)} · lap ${l.lap + 1}`,
+        start_t: a,
+        end_t: b,
+        kind: l.kind,
+        reason: l.reason,
+      })
+    }
+    lapBase += Math.max(1, lapCount(activity))
+  })
+  return out
 }
 
 /** One analysed run with what its chart needs (VE series, track) and where it came from. */
@@ -352,5 +394,6 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
     veModel: analysis.veModel,
     warnings: [...analysis.warnings, ...read.flatMap((r) => r.activity.warnings ?? []).map(String)],
     files: read.map((r) => ({ fileId: r.file.fileId, summary: summaryOf(r.activity) })),
+    skippedLaps: skippedLaps(session, specs),
   }
 }

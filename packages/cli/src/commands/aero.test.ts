@@ -90,7 +90,12 @@ interface RunOut {
 /** The analysis of a real file (system mass 80 kg: rider ~72 kg + bike ~8 kg, not in the files). */
 function analyse(name: string, extra: object = {}) {
   const r = aero({ file: real(`aero/${name}`), mass_kg: 80, ...extra })
-  const out = jsonOf(r) as { crr: number; runs: RunOut[]; warnings: string[] }
+  const out = jsonOf(r) as {
+    crr: number
+    runs: RunOut[]
+    warnings: string[]
+    skipped_laps: { lap: number; kind: string; reason: string }[]
+  }
   // Each run: a finite CdA inside its own interval — or no interval, and the reason; never a
   // zero-width one — the method and where the run came from.
   for (const run of out.runs) {
@@ -154,6 +159,25 @@ describe('veloptima aero on the real-world field tests', () => {
       expect(f.runs.every((run) => run.source === 'lap')).toBe(true)
     })
   }
+
+  // Laps that are not test laps are skipped with the reason, never reported as runs: the
+  // five-lap demo's 136 s lap at 50 W between its efforts, and the open-air test's last lap
+  // (275 s, of which 91 s moving, against test laps of 26–30 min).
+  itWith(
+    ['aero/five-laps-cda-demo.fit'],
+    'five-laps-cda-demo.fit: the easy lap is a recovery',
+    () => {
+      const f = analyse('five-laps-cda-demo.fit')
+      expect(f.skipped_laps.map((l) => [l.lap, l.kind])).toEqual([[3, 'recovery']])
+      expect(f.skipped_laps[0]!.reason).toMatch(/^recovery: \d+ W pedalling at 18\.8 km\/h/)
+      expect(f.runs.map((run) => run.label)).not.toContain('lap 3')
+    },
+  )
+  itWith(['aero/open-air-helmet.tcx'], 'open-air-helmet.tcx: the short last lap is a link', () => {
+    const f = analyse('open-air-helmet.tcx')
+    expect(f.skipped_laps.map((l) => [l.lap, l.kind])).toEqual([[4, 'turnaround']])
+    expect(f.runs).toHaveLength(3)
+  })
 
   itWith(
     ['aero/airspeed-bom.csv'],

@@ -295,6 +295,13 @@ export function aeroResultJson(file: string, activity: ImportedActivity, a: Aero
     fitted_calibration_factor:
       a.fittedCalibrationFactor === null ? null : round(a.fittedCalibrationFactor, 4),
     runs: a.runs.map(runJson),
+    skipped_laps: a.skippedLaps.map((l) => ({
+      lap: l.lap + 1,
+      start_s: round(l.startT, 1),
+      end_s: round(l.endT, 1),
+      kind: l.kind,
+      reason: l.reason,
+    })),
     comparison: c && {
       baseline: c.baseline,
       baseline_cda_m2: round(c.baselineCda, 4),

@@ -21,7 +21,7 @@ import { planAnswer } from './plan.ts'
 import { compareRuns, type CompareRun, type JointFit } from './compare.ts'
 import { directRuns, fittedCalibrationFactor, type DirectRuns } from './direct-runs.ts'
 import { reportRun } from './run-report.ts'
-import { detectRuns } from './runs.ts'
+import { detectRunsAndSkipped } from './runs.ts'
 import {
   densitySeries,
   localPositions,
@@ -52,7 +52,8 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   const massKg = input.massKg
   const eta = input.drivetrainEfficiency ?? MARTIN.drivetrainEfficiency
   const resamples = input.resamples ?? 200
-  const specs = input.runs ?? detectRuns(samples)
+  const detected = input.runs ? null : detectRunsAndSkipped(samples)
+  const specs = input.runs ?? detected!.runs
   const runs = specs
     .map((r, k) => resolveRun(samples, r, k))
     .sort((a, b) => a.startT - b.startT || a.endT - b.endT)
@@ -141,6 +142,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
     veSeries: series,
     veResiduals: fit.residuals,
     veExcluded: excludedReasons(series, braked, mask),
+    skippedLaps: detected?.skipped ?? [],
     warnings,
   }
 }

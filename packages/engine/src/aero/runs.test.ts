@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { detectRuns } from './runs.ts'
+import { analyzeAero } from './analyze.ts'
+import { detectRuns, detectRunsAndSkipped } from './runs.ts'
 import { syntheticRide } from './synthetic-ride.ts'
 
 describe('detectRuns', () => {
@@ -80,5 +81,39 @@ describe('detectRuns', () => {
         label: 'whole file',
       },
     ])
+  })
+})
+
+describe('laps sorted into test laps and the rest', () => {
+  // Efforts at 320 and 180 W (the slow efforts of a Crr protocol), a recovery at 70 W, a
+  // coast-down, all a lap of a 2 km loop each.
+  const ride = syntheticRide({
+    cda: 0.25,
+    crr: 0.004,
+    massKg: 80,
+    laps: 7,
+    lengthM: 2000,
+    lapPowerW: [320, 180, 70, 320, 0, 180, 320],
+    recordLaps: true,
+    seed: 3,
+  })
+
+  it('keeps the efforts, fast and slow, and skips the recovery and the coast-down with the reason', () => {
+    const { runs, skipped } = detectRunsAndSkipped(ride.samples)
+    expect(runs.map((r) => r.lap)).toEqual([0, 1, 3, 5, 6])
+    expect(skipped.map((l) => [l.lap, l.kind])).toEqual([
+      [2, 'recovery'],
+      [4, 'recovery'],
+    ])
+    expect(skipped[0]!.reason).toMatch(/^recovery: \d+ W pedalling at [\d.]+ km\/h, under 40 %/)
+    expect(skipped[1]!.reason).toMatch(/^coasting: pedalled for 0 % of the lap/)
+    expect(detectRuns(ride.samples)).toEqual(runs)
+  })
+
+  it('analyzeAero reports the skipped laps and fits only the efforts', () => {
+    const a = analyzeAero(ride.samples, { massKg: 80, airDensity: 1.2 })
+    expect(a.runs.map((r) => r.label)).toEqual(['lap 1', 'lap 2', 'lap 4', 'lap 6', 'lap 7'])
+    expect(a.skippedLaps.map((l) => l.lap)).toEqual([2, 4])
+    for (const r of a.runs) expect(Math.abs(r.cda - 0.25)).toBeLessThan(0.01)
   })
 })

@@ -2,7 +2,7 @@
 // the track retraces itself, turnarounds trimmed), or from repeated loops (crossings of a gate
 // through the start point, perpendicular to the direction of travel). Without GPS: laps, else
 // the whole file.
-import type { ActivitySamples, RunSpec } from './types.ts'
+import type { ActivitySamples, RunSpec, SkippedLap } from './types.ts'
 import { headingSeries, localPositions, MIN_MOVING_SPEED_MPS } from './series.ts'
 
 /** Laps shorter than this much moving time are not runs (s). */
@@ -24,41 +24,153 @@ function movingSeconds(s: ActivitySamples, a: number, b: number): number {
 }
 
 /**
- * Recorded laps with at least 45 s of moving time; with three or more, laps averaging less than
- * 40 % of the median lap's power (warm-up, recovery, coast-downs) are not test runs.
+ * A lap below this share of the efforts' pedalling power (the laps' 75th percentile) and below
+ * this share of their median speed is a recovery: easy and slow (a protocol that rides some
+ * efforts slowly to separate Crr from CdA keeps them: slow, but not easy for their speed).
  */
-function lapRuns(s: ActivitySamples): RunSpec[] {
+const RECOVERY_POWER_SHARE = 0.4
+const RECOVERY_SPEED_SHARE = 0.7
+/** A lap shorter than this share of the kept laps' median moving time is a turnaround or link. */
+const TURNAROUND_TIME_SHARE = 0.25
+
+/** A lap pedalled for less than this share of its moving samples is a coast-down. */
+const MIN_PEDALLED_SHARE = 0.25
+
+/** A lap: its mean power over the moving samples, and over the pedalled ones (power > 0). */
+type Lap = RunSpec & {
+  meanPower: number
+  pedalled: number
+  pedalledShare: number
+  meanSpeed: number
+  moving: number
+}
+
+function lapsOf(s: ActivitySamples): Lap[] {
   const n = s.t.length
-  const runs: Array<RunSpec & { meanPower: number }> = []
+  const laps: Lap[] = []
   let a = 0
   for (let i = 1; i <= n; i++) {
     if (i === n || s.lap[i] !== s.lap[a]) {
-      if (movingSeconds(s, a, i - 1) >= MIN_RUN_MOVING_S) {
+      const moving = movingSeconds(s, a, i - 1)
+      if (moving >= MIN_RUN_MOVING_S) {
         const lap = s.lap[a]!
         let sum = 0
+        let sv = 0
         let cnt = 0
+        let on = 0
         for (let k = a; k < i; k++) {
           if (s.speed[k]! >= MIN_MOVING_SPEED_MPS && Number.isFinite(s.power[k])) {
             sum += s.power[k]!
+            sv += s.speed[k]!
             cnt++
+            if (s.power[k]! > 0) on++
           }
         }
-        runs.push({
+        laps.push({
           lap,
           startT: s.t[a]!,
           endT: s.t[i - 1]!,
           source: 'lap',
           label: `lap ${lap + 1}`,
           meanPower: cnt > 0 ? sum / cnt : 0,
+          pedalled: on > 0 ? sum / on : 0,
+          pedalledShare: cnt > 0 ? on / cnt : 0,
+          meanSpeed: cnt > 0 ? sv / cnt : 0,
+          moving,
         })
       }
       a = i
     }
   }
-  const sorted = runs.map((r) => r.meanPower).sort((x, y) => x - y)
-  const mid = sorted.length > 0 ? sorted[Math.floor(sorted.length / 2)]! : 0
-  const efforts = runs.length >= 3 ? runs.filter((r) => r.meanPower >= 0.4 * mid) : runs
-  return efforts.map(({ meanPower: _, ...r }) => r)
+  return laps
+}
+
+const quantileOf = (xs: number[], q: number): number => {
+  const v = [...xs].sort((x, y) => x - y)
+  if (v.length === 0) return NaN
+  const h = (v.length - 1) * q
+  const lo = Math.floor(h)
+  return v[lo]! + (h - lo) * ((v[Math.min(v.length - 1, lo + 1)] ?? v[lo]!) - v[lo]!)
+}
+
+/**
+ * Recorded laps with at least 45 s of moving time. With three or more, the laps are sorted into
+ * test laps and the rest: a lap pedalled for under a quarter of its moving time is a coast-down;
+ * one whose pedalling averages under 40 % of the efforts' (the 75th percentile of the laps'
+ * pedalling power: the efforts are the harder laps, whichever are longer; freewheeling inside an
+ * effort lap does not make it easy) at under 70 % of their speed is a recovery, warm-up or
+ * cool-down; of the laps left, one
+ * shorter than a quarter of their median moving time is a turnaround or link. Those are skipped,
+ * each with the reason.
+ */
+function lapRuns(s: ActivitySamples): { runs: RunSpec[]; skipped: SkippedLap[]; laps: number } {
+  const laps = lapsOf(s)
+  const strip = (l: Lap): RunSpec => {
+    const {
+      meanPower: _,
+      pedalled: __,
+      pedalledShare: ___,
+      meanSpeed: ____,
+      moving: _____,
+      ...r
+    } = l
+    return r
+  }
+  if (laps.length < 3) return { runs: laps.map(strip), skipped: [], laps: laps.length }
+  const effort = quantileOf(
+    laps.map((l) => l.pedalled),
+    0.75,
+  )
+  const pace = quantileOf(
+    laps.filter((l) => l.pedalled >= RECOVERY_POWER_SHARE * effort).map((l) => l.meanSpeed),
+    0.5,
+  )
+  const skipped: SkippedLap[] = []
+  const skip = (l: Lap, kind: SkippedLap['kind'], reason: string) =>
+    skipped.push({
+      lap: l.lap!,
+      startT: l.startT!,
+      endT: l.endT!,
+      kind,
+      meanPowerW: l.meanPower,
+      movingS: l.moving,
+      reason,
+    })
+  const hard = laps.filter((l) => {
+    if (l.pedalledShare < MIN_PEDALLED_SHARE) {
+      skip(
+        l,
+        'recovery',
+        `coasting: pedalled for ${Math.round(100 * l.pedalledShare)} % of the lap (under ${Math.round(100 * MIN_PEDALLED_SHARE)} %)`,
+      )
+      return false
+    }
+    if (l.pedalled >= RECOVERY_POWER_SHARE * effort || l.meanSpeed >= RECOVERY_SPEED_SHARE * pace)
+      return true
+    skip(
+      l,
+      'recovery',
+      `recovery: ${Math.round(l.pedalled)} W pedalling at ${(3.6 * l.meanSpeed).toFixed(1)} km/h, under ` +
+        `${Math.round(100 * RECOVERY_POWER_SHARE)} % of the efforts' ${Math.round(effort)} W and ` +
+        `${Math.round(100 * RECOVERY_SPEED_SHARE)} % of their ${(3.6 * pace).toFixed(1)} km/h`,
+    )
+    return false
+  })
+  const typical = quantileOf(
+    hard.map((l) => l.moving),
+    0.5,
+  )
+  const runs = hard.filter((l) => {
+    if (l.moving >= TURNAROUND_TIME_SHARE * typical) return true
+    skip(
+      l,
+      'turnaround',
+      `turnaround or link: ${Math.round(l.moving)} s, under a quarter of the test laps' ${Math.round(typical)} s`,
+    )
+    return false
+  })
+  skipped.sort((x, y) => x.startT - y.startT)
+  return { runs: runs.map(strip), skipped, laps: laps.length }
 }
 
 /** Cumulative track distance from positions (NaN fixes skipped), m. */
@@ -242,13 +354,26 @@ function loopRuns(
  * by position, else two recorded laps, else the whole file.
  */
 export function detectRuns(samples: ActivitySamples): RunSpec[] {
+  return detectRunsAndSkipped(samples).runs
+}
+
+/** `detectRuns`, with the laps it did not take as runs (recoveries, turnarounds) and why. */
+export function detectRunsAndSkipped(samples: ActivitySamples): {
+  runs: RunSpec[]
+  skipped: SkippedLap[]
+} {
+  // Three or more laps are the tester's own split (its efforts kept, the rest skipped); with
+  // fewer, repeated out-and-backs or loops found by position are finer.
+  const fromLaps = lapRuns(samples)
+  if (fromLaps.laps >= 3 && fromLaps.runs.length > 0) return fromLaps
+  return { runs: runsByPosition(samples, fromLaps.runs), skipped: [] }
+}
+
+/** Out-and-backs or loops found by position, else the laps (if two), else the whole file. */
+function runsByPosition(samples: ActivitySamples, laps: RunSpec[]): RunSpec[] {
   const s = samples
   const n = s.t.length
   if (n < 2) return []
-  // Three or more laps are the tester's own split; with fewer, repeated out-and-backs or loops
-  // found by position are finer, and two laps are used when position finds nothing.
-  const laps = lapRuns(s)
-  if (laps.length >= 3) return laps
   let first = 0
   while (first < n - 1 && !(s.speed[first]! >= MIN_MOVING_SPEED_MPS)) first++
   let last = n - 1

@@ -294,7 +294,23 @@ export interface AeroAnalysis {
    * 2 braking, 3 freewheeling off a velodrome's line.
    */
   veExcluded: Uint8Array
+  /** Laps the run detection did not take as runs (recoveries, coast-downs, turnarounds), and why. */
+  skippedLaps: SkippedLap[]
   warnings: string[]
+}
+
+/**
+ * A lap that is not a test run: a recovery, warm-up, cool-down or coast-down between the efforts,
+ * or a short link or turnaround. Left out of the runs; the tester can add it back as a run.
+ */
+export interface SkippedLap {
+  lap: number
+  startT: number
+  endT: number
+  kind: 'recovery' | 'turnaround'
+  meanPowerW: number
+  movingS: number
+  reason: string
 }
 
 /** The codes of `AeroAnalysis.veExcluded`. */

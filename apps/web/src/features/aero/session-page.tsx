@@ -23,7 +23,7 @@ import { RunCharts, Windows } from './session-charts.tsx'
 import { Devices } from './session-devices.tsx'
 import { Upload, Files, VersionStatus } from './session-files.tsx'
 import { type Anchor, dateOf, Section, Alert } from './session-parts.tsx'
-import { RunsTable, ComparisonSummary } from './session-runs.tsx'
+import { RunsTable, ComparisonSummary, SkippedLaps } from './session-runs.tsx'
 import { SettingsCard } from './session-settings.tsx'
 
 /**
@@ -147,6 +147,7 @@ function RunsSection({
           />
         )}
         {baseline.isError ? <Alert>{errorText(baseline.error)}</Alert> : null}
+        {blocks.analysis ? <SkippedLaps analysis={blocks.analysis} /> : null}
         {blocks.analysis ? <ComparisonSummary analysis={blocks.analysis} /> : null}
         {blocks.runs.length > 0 ? (
           <Card title="CdA per run, in time order">

@@ -210,6 +210,36 @@ function ComparisonNote({ system }: { system: UnitSystem }) {
   )
 }
 
+/**
+ * The laps not taken as runs (recoveries, coast-downs, turnarounds), greyed, each with the
+ * reason; "Add run" with the lap takes one back in.
+ */
+export function SkippedLaps({ analysis }: { analysis: AeroAnalysisVersion }) {
+  const laps = analysis.summary?.skipped_laps ?? []
+  if (laps.length === 0) return null
+  return (
+    <div
+      className="rounded-2xl bg-slate-50 px-4 py-3 text-sm text-slate-600 ring-1 ring-slate-200"
+      data-testid="skipped-laps"
+    >
+      <h3 className="font-semibold text-slate-700">
+        Laps not taken as runs ({laps.length}): not compared
+      </h3>
+      <ul className="mt-1 space-y-0.5">
+        {laps.map((l) => (
+          <li key={`${l.file_id ?? ''}:${l.lap}`}>
+            <span className="font-medium">{l.label}</span> — {l.reason}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-1 text-xs text-slate-500">
+        To compare one anyway, add it with Add run: choose Lap, its file and lap, and a
+        configuration.
+      </p>
+    </div>
+  )
+}
+
 export function ComparisonSummary({ analysis }: { analysis: AeroAnalysisVersion }) {
   const { system } = useUnits()
   const c = analysis.summary?.comparison as AeroComparison | null | undefined
