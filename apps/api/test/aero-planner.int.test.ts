@@ -5,7 +5,7 @@
 // and the day's hours at a place ranked by the wind at rider height from the local Open-Meteo
 // stand-in (or "disabled" without weather).
 import { beforeAll, describe, expect, it } from 'vitest'
-import { aeroRuns, aeroSessions } from '@veloptima/db'
+import { aeroDataBlocks, aeroRuns, aeroSessions } from '@veloptima/db'
 import { windHeightFactor } from '@veloptima/engine'
 import { standInWeather } from '../src/weather/stand-in.ts'
 import { createTeam, createUser, tempDir } from './files-helpers.ts'
@@ -62,7 +62,7 @@ const t = suiteWeatherApp('aero-planner')
 const auth: Record<string, { authorization: string }> = {}
 
 beforeAll(async () => {
-  for (const uid of ['ann', 'ben', 'cat', 'dan']) auth[uid] = await t.signIn({ uid })
+  for (const uid of ['ann', 'ben', 'cat', 'dan', 'eve']) auth[uid] = await t.signIn({ uid })
 })
 
 const plan = (uid: string, query = '') =>
@@ -134,6 +134,25 @@ describe('GET /api/aero/planner', () => {
     expect(body.run_sd_m2).toBeCloseTo(truth.sd, 5)
     expect(body.scatter_from).toEqual({ sessions: 2, runs: 7, degrees_of_freedom: truth.dof })
     expect(body.runs_per_configuration).toBe(formula(truth.sd, 0.005, Z[0.8]))
+  })
+
+  it('a session whose analysis fitted the runs together: the scatter its session fit implies, its latest version', async () => {
+    const id = await storedSession({ ownerUid: 'eve' }, { A: [0.25, 0.26, 0.27], B: [0.24, 0.25] })
+    // The analysis blocks as the job stores them: the planner's σ of each version's session fit.
+    const analysis = (version: number, runSd: number, runSdSource: string) =>
+      t.database.db.insert(aeroDataBlocks).values({
+        sessionId: id,
+        kind: 'run',
+        sequence: version,
+        data: { type: 'analysis', version, summary: { plan: { runSd, runSdSource } } },
+      })
+    await analysis(1, 0.05, 'session_fit')
+    await analysis(2, 0.021, 'session_fit')
+    const body = (await plan('eve')).json<Planner>()
+    expect(body.run_sd_source).toBe('sessions')
+    expect(body.run_sd_m2).toBeCloseTo(0.021, 5)
+    expect(body.scatter_from).toEqual({ sessions: 1, runs: 5, degrees_of_freedom: 3 })
+    expect(body.runs_per_configuration).toBe(formula(0.021, 0.003, Z[0.8]))
   })
 
   it("another user's sessions are never read; a team's sessions are read by its members", async () => {

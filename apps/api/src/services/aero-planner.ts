@@ -1,7 +1,7 @@
 // The aero test planner before a test (docs/engine/aero.md, "Test planner"): the runs per
 // configuration that resolve a ΔCdA with a given power, from the run-to-run scatter of the caller's
-// stored sessions (engine `runScatter` per session, pooled by degrees of freedom) or the engine's
-// typical value, and the day's hours at a place ranked by the forecast wind at rider height.
+// stored sessions (per session the one its session fit implies, else its runs' own; pooled by
+// degrees of freedom) or the engine's typical value, and the day's hours at a place ranked by the forecast wind at rider height.
 import type { Db } from '@veloptima/db'
 import {
   aeroPlannerQuerySchema,
@@ -12,7 +12,11 @@ import {
 } from '@veloptima/contracts'
 import { DEFAULT_RUN_SD, runScatter, runsNeeded, windHeightFactor } from '@veloptima/engine'
 import { configText } from '../jobs/aero-analysis-data.ts'
-import { visibleAnalysedRuns, type AnalysedRun } from '../repositories/aero-planner.ts'
+import {
+  sessionFitScatter,
+  visibleAnalysedRuns,
+  type AnalysedRun,
+} from '../repositories/aero-planner.ts'
 import { WeatherUnavailable } from '../weather/errors.ts'
 import type { WeatherSource } from '../weather/source.ts'
 import { parse } from './validation.ts'
@@ -33,24 +37,31 @@ export type PooledScatter = {
 
 /**
  * The scatter of repeated runs of one configuration over the sessions: each session's scatter
- * (engine `runScatter`: its latest analysis's runs, pooled within configurations) weighted by its
- * degrees of freedom (runs of a repeated configuration less one per configuration).
+ * weighted by its degrees of freedom (runs of a repeated configuration less one per
+ * configuration). A session's scatter is the one its session fit implies (`fitScatter`: the
+ * planner's σ after that session's analysis, which carries the wind and drift all its runs share),
+ * else the scatter of its runs' own CdA (engine `runScatter`: its latest analysis's runs, pooled
+ * within configurations).
  */
-export function pooledScatter(runs: readonly AnalysedRun[]): PooledScatter {
+export function pooledScatter(
+  runs: readonly AnalysedRun[],
+  fitScatter: ReadonlyMap<string, number> = new Map(),
+): PooledScatter {
   const bySession = new Map<string, AnalysedRun[]>()
   for (const r of runs) bySession.set(r.sessionId, [...(bySession.get(r.sessionId) ?? []), r])
   let ss = 0
   let dof = 0
   let sessions = 0
   let repeated = 0
-  for (const all of bySession.values()) {
+  for (const [sessionId, all] of bySession) {
     // The session's latest analysis: the runs it stored (older versions' results are replaced).
     const latest = Math.max(...all.map((r) => r.version))
     const used = all
       .filter((r) => r.version === latest && r.cda !== null && Number.isFinite(r.cda))
       .map((r) => ({ configuration: configText(r.configuration), cda: r.cda! }))
-    const sd = runScatter(used)
-    if (sd === null) continue
+    const own = runScatter(used)
+    if (own === null) continue
+    const sd = fitScatter.get(sessionId) ?? own
     const counts = new Map<string, number>()
     for (const r of used) counts.set(r.configuration, (counts.get(r.configuration) ?? 0) + 1)
     const n = [...counts.values()].filter((k) => k >= 2)
@@ -133,7 +144,10 @@ export class AeroPlannerService {
   /** GET /api/aero/planner: the answer for the caller's query (400 naming a bad field). */
   async plan(uid: string, query: unknown): Promise<AeroPlanner> {
     const q = parse(aeroPlannerQuerySchema, query, 'query')
-    const scatter = pooledScatter(await visibleAnalysedRuns(this.db, uid))
+    const scatter = pooledScatter(
+      await visibleAnalysedRuns(this.db, uid),
+      await sessionFitScatter(this.db, uid),
+    )
     const sd = scatter.sd ?? DEFAULT_RUN_SD
     const n = runsNeeded(sd, q.delta, q.power)
     const totalRuns = 2 * n + 1
