@@ -55,6 +55,11 @@ export type { PacingConstraint } from './optimize/exact.ts'
 export type { PacingInput, PacingSettings } from './optimize/pacing-setup.ts'
 export { optimizePacing } from './optimize/positions.ts'
 export {
+  optimizeTargetTime,
+  type TargetTimeOutcome,
+  type TargetTimeResult,
+} from './optimize/target-time.ts'
+export {
   equipmentOutput,
   type EquipmentOutput,
   pacingOf,

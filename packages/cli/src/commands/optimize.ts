@@ -1,11 +1,13 @@
 // `veloptima optimize SCENARIO.json`: the simulate scenario plus `constraint` (and optional
-// `max_targets`, `min_power_w`, `equipment`); prints the optimized ride, its rideable plan, the
+// `max_targets`, `min_power_w`, `equipment`; `{"type": "target_time", "time_s": …}` asks the
+// least-effort plan finishing in that time); prints the optimized ride, its rideable plan, the
 // best constant-power baseline and, with equipment, the ranking of the combinations.
 import { dirname, resolve } from 'node:path'
 import {
   optimizeEquipment,
   optimizePacing,
   optimizeResultToJson,
+  optimizeTargetTime,
   parseOptimizeScenario,
 } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
@@ -24,13 +26,18 @@ export async function optimizeCommand(args: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`${file}: not valid JSON (${(e as Error).message})`)
   }
-  const { input, equipment } = parseOptimizeScenario(json, (courseFile) => {
+  const { input, equipment, targetTimeS } = parseOptimizeScenario(json, (courseFile) => {
     const path = resolve(dirname(file), courseFile)
     return importCourse(readBytes(path), courseFile).course
   })
   if (equipment) {
     const eq = optimizeEquipment({ ...input, equipment })
     printJson(optimizeResultToJson(eq.best, input.course, eq))
+    return 0
+  }
+  if (targetTimeS !== null) {
+    const r = optimizeTargetTime(input, targetTimeS)
+    printJson(optimizeResultToJson(r, input.course, null))
     return 0
   }
   const result = optimizePacing(input)

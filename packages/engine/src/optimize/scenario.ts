@@ -7,6 +7,7 @@ import type { EquipmentOption, EquipmentResult, EquipmentSpec } from './equipmen
 import type { PacingConstraint } from './exact.ts'
 import type { PacingInput } from './pacing.ts'
 import type { PacingResult } from './positions.ts'
+import type { TargetTimeOutcome } from './target-time.ts'
 import { majorityPosition } from '../sim/positions.ts'
 
 type Json = Record<string, unknown>
@@ -17,9 +18,22 @@ const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringi
 
 const { obj, numberAt: num, only } = jsonFields(show)
 
-function parseConstraint(v: unknown): PacingConstraint {
+/** A target time (`{"type": "target_time", "time_s": …}`) or one of the optimizer's constraints. */
+type ScenarioConstraint = PacingConstraint | { type: 'target_time'; timeS: number }
+
+function parseConstraint(v: unknown): ScenarioConstraint {
   const c = obj(v, 'constraint')
   switch (c.type) {
+    case 'target_time': {
+      only(c, 'constraint', ['type', 'time_s'])
+      const timeS = num(c, 'time_s', 'constraint', true)
+      if (!(timeS > 0 && timeS < 30 * 86400))
+        throw new EngineInputError(
+          'constraint.time_s',
+          `expected 0 < time_s < 2592000, got ${timeS}`,
+        )
+      return { type: 'target_time', timeS }
+    }
     case 'w_prime_balance':
       only(c, 'constraint', ['type'])
       return { type: 'w_prime_balance' }
@@ -33,7 +47,7 @@ function parseConstraint(v: unknown): PacingConstraint {
     default:
       throw new EngineInputError(
         'constraint.type',
-        `expected "w_prime_balance", "normalized_power", "average_power" or "work", got ${show(c.type)}`,
+        `expected "w_prime_balance", "normalized_power", "average_power", "work" or "target_time", got ${show(c.type)}`,
       )
   }
 }
@@ -89,6 +103,11 @@ function parseEquipment(v: unknown): EquipmentSpec {
 export interface OptimizeScenario {
   input: PacingInput
   equipment: EquipmentSpec | null
+  /**
+   * A target time (s): the least-effort plan reaching it (target-time.ts); `input`'s constraint is
+   * then the W′ balance, the limit of the fastest legal plan
+   */
+  targetTimeS: number | null
 }
 
 /** Optimize scenario JSON → optimizer input. Throws EngineInputError naming the field. */
@@ -110,6 +129,14 @@ export function parseOptimizeScenario(
     )
   }
   const maxTargets = num(root, 'max_targets', 'scenario', false)
+  const constraint = parseConstraint(root.constraint)
+  const targetTimeS = constraint.type === 'target_time' ? constraint.timeS : null
+  if (targetTimeS !== null && root.equipment !== undefined) {
+    throw new EngineInputError(
+      'constraint.type',
+      'a target time plans one setup: remove "equipment" or choose another constraint',
+    )
+  }
   return {
     input: {
       course: input.course,
@@ -117,13 +144,14 @@ export function parseOptimizeScenario(
       environment: input.environment,
       options: input.options,
       pacing: {
-        constraint: parseConstraint(root.constraint),
+        constraint: constraint.type === 'target_time' ? { type: 'w_prime_balance' } : constraint,
         minPowerW: num(root, 'min_power_w', 'scenario', false),
         maxTargets,
         minSectionM: num(root, 'min_section_m', 'scenario', false),
       },
     },
     equipment: root.equipment === undefined ? null : parseEquipment(root.equipment),
+    targetTimeS,
   }
 }
 
@@ -134,7 +162,7 @@ const round = (v: number, digits: number): number => {
 
 /** Result → the `veloptima optimize` output JSON. */
 export function optimizeResultToJson(
-  r: PacingResult,
+  r: PacingResult & { targetTime?: TargetTimeOutcome },
   course: Course,
   equipment: EquipmentResult | null,
 ): Json {
@@ -185,6 +213,18 @@ export function optimizeResultToJson(
       ? round(r.baseline.timeS - ownTime, 3)
       : null
   out.bound_time_saved_s = r.timeSavedS === null ? null : round(r.timeSavedS, 3)
+  if (r.targetTime) {
+    const t = r.targetTime
+    out.target_time = {
+      time_s: t.targetS,
+      reached: t.reached,
+      plan_time_s: Number.isFinite(t.planS) ? round(t.planS, 3) : null,
+      fastest_time_s: Number.isFinite(t.fastestS) ? round(t.fastestS, 3) : null,
+      basis: t.basis,
+      level_w: round(t.levelW, 1),
+      plans_optimized: t.evaluations,
+    }
+  }
   if (equipment) {
     out.ranking = equipment.ranking.map((c) => ({
       choices: c.choices,
