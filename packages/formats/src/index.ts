@@ -10,9 +10,15 @@ export type { RawTrack, TrackFormat } from './types.ts'
 export { readActivity } from './activity/read.ts'
 export type { ImportedActivity } from './activity/types.ts'
 
-// Plan writers: CSV, GPX with the plan in extensions, FIT course with power targets
+// Plan writers: CSV, GPX with the plan in extensions, FIT course with power targets, trainer
+// files (ERG, MRC, ZWO) and the FIT workout
 export { writePlanCsv } from './export/csv.ts'
 export { writePlanFitCourse } from './export/fit-course.ts'
 export { writePlanGpx } from './export/gpx.ts'
+export { writePlanErg } from './export/erg.ts'
+export { writePlanMrc } from './export/mrc.ts'
+export { writePlanZwo } from './export/zwo.ts'
+export { writePlanFitWorkout } from './export/fit-workout.ts'
+export { ExportError } from './export/types.ts'
 export { planTargets } from './export/targets.ts'
 export { exportSections, type ExportPoint, type PlanExport } from './export/types.ts'
