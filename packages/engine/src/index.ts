@@ -222,3 +222,14 @@ export {
   courseStats,
   gradeRange,
 } from './course/types.ts'
+
+// Fuel: carbohydrate, fluid and feeds along a simulated ride
+export {
+  type Feed,
+  type FuelInput,
+  type FuelOptions,
+  fuelPlan,
+  type FuelPlan,
+  fuelRideOf,
+  type FuelRide,
+} from './fuel/fuel.ts'
