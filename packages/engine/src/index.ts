@@ -127,6 +127,7 @@ export {
 } from './calibrate/ride.ts'
 export type { RideCalibration } from './calibrate/types.ts'
 export type { RideWeather } from './calibrate/weather.ts'
+export { type DurabilityFit, type DurationFit, fitDurability } from './durability/fit.ts'
 
 // Tools: tyre pressure and wheel recommendations
 export type { Handling } from './tools/stability.ts'
