@@ -4,6 +4,7 @@ import { aeroCommand } from './aero.ts'
 import { airDensityCommand } from './air-density.ts'
 import { calibrateCommand } from './calibrate.ts'
 import { courseCommand } from './course.ts'
+import { EXPORT_FORMATS, exportCommand } from './export.ts'
 import { optimizeCommand } from './optimize.ts'
 import { simulateCommand } from './simulate.ts'
 import { tyrePressureCommand } from './tyre-pressure.ts'
@@ -19,6 +20,10 @@ export const commands: Record<string, Command> = {
   course: { usage: 'course FILE [--segment-length-m M]', run: courseCommand },
   simulate: { usage: 'simulate SCENARIO.json   ("-" reads stdin)', run: simulateCommand },
   optimize: { usage: 'optimize SCENARIO.json', run: optimizeCommand },
+  export: {
+    usage: `export --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--cp W] [--course FILE] [--name NAME] RESULT.json`,
+    run: exportCommand,
+  },
   'air-density': {
     usage: 'air-density --temperature-c T [--pressure-pa P | --altitude-m H] [--humidity RH]',
     run: airDensityCommand,
