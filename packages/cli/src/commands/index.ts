@@ -4,6 +4,7 @@ import { aeroCommand } from './aero.ts'
 import { airDensityCommand } from './air-density.ts'
 import { calibrateCommand } from './calibrate.ts'
 import { courseCommand } from './course.ts'
+import { durabilityCommand } from './durability.ts'
 import { EXPORT_FORMATS, exportCommand } from './export.ts'
 import { optimizeCommand } from './optimize.ts'
 import { simulateCommand } from './simulate.ts'
@@ -42,5 +43,9 @@ export const commands: Record<string, Command> = {
     usage:
       'calibrate SCENARIO.json   (ride file, mass_kg, bike_mass_kg, air; prints CdA, Crr, wind)',
     run: calibrateCommand,
+  },
+  durability: {
+    usage: 'durability RIDE.fit [RIDE2.fit …]   (power lost per 1,000 kJ of work, as JSON)',
+    run: durabilityCommand,
   },
 }

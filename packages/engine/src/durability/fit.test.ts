@@ -99,6 +99,26 @@ describe('fitDurability says when the rides cannot say', () => {
     )
   })
 
+  it('efforts too scattered for an interval narrower than the physical range: the reason, no value', () => {
+    // Three 20-min efforts in one ride at 300, 300 and 240 W: one degree of freedom, a wide t.
+    const blocks: [number, number][] = [
+      [600, 170],
+      [1200, 300],
+      [5000, 170],
+      [1200, 300],
+      [5000, 170],
+      [1200, 240],
+      [600, 170],
+    ]
+    const ride = blocks.flatMap(([s, w]) => new Array<number>(s).fill(w))
+    const x = byDuration(fitDurability([ride]), 1200)
+    expect(x.efforts).toHaveLength(3)
+    expect(x.value).toBeNull()
+    expect(x.reason).toMatch(
+      /^hard 20-min efforts too scattered to say \(95 % interval -?\d\.\d\d to \d\.\d\d per 1,000 kJ, wider than the physical range 0–0\.3\)$/,
+    )
+  })
+
   it('two efforts in one ride fit exactly: no interval, so no value', () => {
     const two = rides(0.1, 8, 1, { effortsAtKj: [100, 1500] })
     expect(byDuration(fitDurability(two), 1200).reason).toMatch(/^too few hard 20-min efforts/)

@@ -183,6 +183,11 @@ function fitDuration(
   const dof = n - groups.length - 1
   const s2 = rss(groups, d) / dof
   const half = tQuantile975(dof) * slopeSe(groups, d, s2)
+  if (2 * half > DURABILITY_RANGE[1] - DURABILITY_RANGE[0]) {
+    const ci = `${(d - half).toFixed(2)} to ${(d + half).toFixed(2)}`
+    const why = `hard ${label(durationS)} efforts too scattered to say (95 % interval ${ci} per 1,000 kJ, wider than the physical range ${DURABILITY_RANGE.join('–')})`
+    return { ...result, fit: notDeterminable(durationS, efforts, why) as DurationFit }
+  }
   const fresh = freshPowers(groups, d)
   for (const e of efforts) {
     const g = usedRides.indexOf(e.ride)
