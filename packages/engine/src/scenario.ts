@@ -54,6 +54,8 @@ const RIDER_KEYS = [
   'w_prime_j',
   'max_power_w',
   'positions',
+  'durability',
+  'heat_acclimatised',
 ] as const
 const POSITION_KEYS = ['name', 'cda_m2', 'min_speed_mps', 'max_speed_mps'] as const
 const ENV_KEYS = [
@@ -89,6 +91,8 @@ const OPTION_KEYS = [
   'max_speed_mps',
   'min_speed_mps',
   'w_prime_model',
+  'heat',
+  'altitude',
 ] as const
 
 /** Course from the scenario's `segments` form. */
@@ -249,6 +253,8 @@ export function parseScenario(
     cpW: numberAt(r, 'cp_w', 'rider'),
     wPrimeJ: numberAt(r, 'w_prime_j', 'rider'),
     maxPowerW: numberAt(r, 'max_power_w', 'rider'),
+    durability: numberAt(r, 'durability', 'rider'),
+    heatAcclimatised: boolAt(r, 'heat_acclimatised', 'rider'),
   }
   if (r.positions !== undefined) {
     rider.positions = positionsOf(r.positions)
@@ -301,6 +307,8 @@ export function parseScenario(
     maxSpeedMps: numberAt(o, 'max_speed_mps', 'options'),
     minSpeedMps: numberAt(o, 'min_speed_mps', 'options'),
     wPrimeModel: model as SimulationOptions['wPrimeModel'],
+    heat: boolAt(o, 'heat', 'options'),
+    altitude: boolAt(o, 'altitude', 'options'),
   }
   const p = obj(root.pacing, 'pacing')
   let pacing: Pacing
@@ -383,6 +391,7 @@ export function resultToJson(result: SimulationResult, course: Course): Json {
     min_w_prime_balance_j: opt(result.minWPrimeBalanceJ, 1),
     final_w_prime_balance_j: opt(result.finalWPrimeBalanceJ, 1),
     w_prime_exhausted_at_s: opt(result.wPrimeExhaustedAtS, 2),
+    ...(result.finishCpW !== undefined ? { finish_cp_w: round(result.finishCpW, 1) } : {}),
     energy_j: {
       crank: round(result.energy.crankJ, 1),
       drivetrain_loss: round(result.energy.drivetrainLossJ, 1),

@@ -7,6 +7,7 @@
 // state DP is global and cheap: O(controls × W′ levels × power levels), linear in course length.
 // Segment times come from the simulation's own step in quasi-steady mode (the same model with
 // kinetic energy off); the adjoint polish that follows puts kinetic energy back in.
+import { durabilityAt } from '../sim/capacity.ts'
 import type { SimModel } from '../sim/model.ts'
 import { createStepResult, step } from '../sim/step.ts'
 import type { Controls } from './controls.ts'
@@ -82,9 +83,12 @@ export function tabulate(
         v = out.v1
         seed[i - i0] = out.vMean
         t += out.t
-        if (pa >= cp) b -= (pa - cp) * out.t
+        // CP along the ride (sim/capacity.ts): heat, altitude and the frozen durability
+        const cpI =
+          m.capacity || m.workBefore ? cp * durabilityAt(m, i, 0) * (m.capacity?.[i] ?? 1) : cp
+        if (pa >= cpI) b -= (pa - cpI) * out.t
         else {
-          const e = Math.exp((-(cp - pa) * out.t) / w0)
+          const e = Math.exp((-(cpI - pa) * out.t) / w0)
           a *= e
           b = e * b + w0 * (1 - e)
         }

@@ -3,6 +3,7 @@
 // 1-Hz resampling with the 30-s rolling mean, time-weighted average power, crank work), and the
 // one-parameter families used to find the best constant power and to repair a plan.
 import type { Course } from '../course/types.ts'
+import { capacityVaries, durabilityFactor } from '../sim/capacity.ts'
 import type { Rider, SimModel } from '../sim/model.ts'
 import { normalizedPowerOfIntervals } from '../sim/metrics.ts'
 import { forward, type ConstraintSpec, type ForwardBuffers } from './problem.ts'
@@ -111,6 +112,31 @@ export function constraintExcess(j: Judge, sim: SimulationResult): number {
   }
 }
 
+const capacityRefs = new WeakMap<Float64Array, Float64Array>()
+
+/**
+ * Where CP varies along the ride (sim/capacity.ts), the repair family scales the power above each
+ * segment's CP as the base plan meets it (durability on the base plan's own work): at α ≤ 1 the
+ * plan does less work, so that CP is never above the one ridden. Null where CP is constant.
+ */
+function capacityRef(j: Judge, base: Float64Array): Float64Array | null {
+  if (j.constraint.type !== 'w_prime_balance' || !capacityVaries(j.model)) return null
+  const known = capacityRefs.get(base)
+  if (known) return known
+  const m = j.model
+  const cpW = j.rider.cpW ?? 0
+  const spec: ConstraintSpec = { type: 'w_prime_balance', cpW, wPrimeJ: j.rider.wPrimeJ ?? 1 }
+  const tot = forward(m, j.v0, base, spec, j.buffers)
+  const ref = new Float64Array(m.n)
+  let work = 0
+  for (let i = 0; i < m.n; i++) {
+    ref[i] = cpW * durabilityFactor(m.durability, work) * (m.capacity ? m.capacity[i]! : 1)
+    if (tot.stalledAt < 0 || i < tot.stalledAt) work += j.buffers.pa[i]! * j.buffers.t[i]!
+  }
+  capacityRefs.set(base, ref)
+  return ref
+}
+
 /** Powers of the repair family: the excess above CP (W′) or the whole power (others) scaled by α. */
 export function scaledPlan(
   j: Judge,
@@ -120,9 +146,11 @@ export function scaledPlan(
   hi: number,
   out: Float64Array,
 ): Float64Array {
-  const cp = j.rider.cpW ?? 0
+  const cp0 = j.rider.cpW ?? 0
+  const ref = capacityRef(j, base)
   for (let i = 0; i < base.length; i++) {
     const p = base[i]!
+    const cp = ref ? ref[i]! : cp0
     let q =
       j.constraint.type === 'w_prime_balance' ? (p > cp ? cp + alpha * (p - cp) : p) : alpha * p
     if (q < lo) q = lo

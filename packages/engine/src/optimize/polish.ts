@@ -8,8 +8,10 @@ import {
   decode,
   expandPowers,
   forward,
+  frozenCapacity,
   type AugmentedState,
   type ConstraintSpec,
+  type SplitCapacity,
   type Workspace,
 } from './problem.ts'
 
@@ -31,6 +33,8 @@ export interface PolishSetup {
   ws: Workspace
   /** per-segment stall floor applied under the variables (reduced problems), or null */
   floor?: Float64Array | null
+  /** CP along the ride (durability, heat, altitude) for the split decision, or null */
+  cp?: SplitCapacity | null
 }
 
 export interface PolishResult {
@@ -68,6 +72,7 @@ export function polish(
       s.ws,
       s.band,
       s.floor ?? null,
+      s.cp ?? null,
     )
     for (let k = 0; k < V; k++) g[k] = gw[k]! * s.scale[k]!
     return f
@@ -91,7 +96,7 @@ export function polish(
     evaluations += r.evaluations
     // constraint violation and multiplier update at the new point
     for (let k = 0; k < V; k++) xw[k] = u[k]! * s.scale[k]!
-    decode(s.of, xw, s.split ? cp : null, s.K, s.ws, s.floor ?? null)
+    decode(s.of, xw, s.split ? cp : null, s.K, s.ws, s.floor ?? null, s.cp ?? null)
     const b = s.ws.b
     const tot = forward(s.model, s.v0, s.ws.p, s.spec, b, s.band, s.split ? s.ws.ab : null)
     let violation: number
@@ -129,7 +134,7 @@ export function controlPowers(s: PolishSetup, u: Float64Array): Float64Array {
   const cp = s.spec.type === 'w_prime_balance' ? s.spec.cpW : 0
   for (let k = 0; k < s.K; k++) {
     out[k] = s.split
-      ? cp + u[k]! * s.scale[k]! - u[s.K + k]! * s.scale[s.K + k]!
+      ? (s.cp ? s.cp.ref[k]! : cp) + u[k]! * s.scale[k]! - u[s.K + k]! * s.scale[s.K + k]!
       : u[k]! * s.scale[k]!
   }
   return out
@@ -163,7 +168,8 @@ export function makePolishSetup(
   const dur = new Float64Array(K)
   for (let i = 0; i < n; i++) dur[o.of[i]!] = dur[o.of[i]!]! + ws.b.t[i]!
   const split = spec.type === 'w_prime_balance'
-  const cp = split ? spec.cpW : 0
+  const frozen = split ? frozenCapacity(o.model, spec.cpW, o.of, K, ws.b) : null
+  const cpOf = (k: number) => (frozen ? frozen.cp.ref[k]! : split ? spec.cpW : 0)
   const V = split ? 2 * K : K
   const scale = new Float64Array(V)
   const lower = new Float64Array(V)
@@ -177,6 +183,7 @@ export function makePolishSetup(
     const x0 = Math.min(hi, Math.max(o.x0[k]!, fl))
     if (split) {
       // P = CP + a − b, a ∈ [max(0, floor − CP), max(0, hi − CP)], b ∈ [max(0, CP − hi), max(0, CP − floor)]
+      const cp = cpOf(k)
       scale[K + k] = sc
       lower[k] = Math.max(0, fl - cp) / sc
       upper[k] = Math.max(0, hi - cp) / sc
@@ -191,7 +198,7 @@ export function makePolishSetup(
     }
   }
   const setup: PolishSetup = {
-    model: o.model,
+    model: frozen ? frozen.model : o.model,
     v0: o.v0,
     of: o.of,
     K,
@@ -201,9 +208,10 @@ export function makePolishSetup(
     lower,
     upper,
     split,
-    band: split ? 0.01 * cp : 0,
+    band: split ? 0.01 * cpOf(0) : 0,
     ws,
     floor: sf ?? null,
+    cp: frozen ? frozen.cp : null,
   }
   return { setup, u0 }
 }

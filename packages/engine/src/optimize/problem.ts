@@ -9,6 +9,7 @@
 // plus augmented-Lagrangian (PHR) terms of the constraint; its gradient costs one forward pass
 // that records the local Jacobians and one backward pass, whatever the number of variables.
 import type { SimModel } from '../sim/model.ts'
+import { capacityVaries, durabilityAt } from '../sim/capacity.ts'
 import { createStepResult, step } from '../sim/step.ts'
 import { skibaSplitStep, skibaStep, type SplitPartials, type WbalPartials } from './wbal.ts'
 
@@ -106,15 +107,29 @@ export function forward(
   const wb: WbalPartials = { w: 0, dW: 0, dP: 0, dT: 0 }
   const sp: SplitPartials = { w: 0, dW: 0, dA: 0, dB: 0, dT: 0 }
   const hasW = c.type === 'w_prime_balance'
+  // CP and W′ along the ride (sim/capacity.ts): per segment, durability on the frozen work when
+  // the model has one (the searches: the gradient below is then exact), else on the work done
+  const varies = hasW && capacityVaries(model)
   let v = v0
   let w = hasW ? c.wPrimeJ : 0
+  let wCap = w
+  let cpI = hasW ? c.cpW : 0
   let minW = hasW ? w : NaN
   let T = 0
   let A = 0
   let Q = 0
   b.v[0] = v
   b.w[0] = w
+  const cp0 = hasW ? c.cpW : 0
+  const w0 = hasW ? c.wPrimeJ : 0
   for (let i = 0; i < n; i++) {
+    if (varies) {
+      const g = durabilityAt(model, i, A)
+      cpI = cp0 * g * (model.capacity ? model.capacity[i]! : 1)
+      const cap = w0 * g
+      w -= wCap - cap
+      wCap = cap
+    }
     step(model, i, v, p[i]!, out, b.u[i]!)
     if (!Number.isFinite(out.t)) {
       return { timeS: Infinity, workJ: A, quartic: Q, minWbal: minW, stalledAt: i }
@@ -137,7 +152,7 @@ export function forward(
     if (hasW) {
       if (split && out.dPdP === 1 && out.dPdv0 === 0) {
         // split variables: split[2i] = a (above CP), split[2i + 1] = b (below CP)
-        skibaSplitStep(w, split[2 * i]!, split[2 * i + 1]!, t, c.wPrimeJ, sp)
+        skibaSplitStep(w, split[2 * i]!, split[2 * i + 1]!, t, wCap, sp)
         w = sp.w
         b.split[i] = 1
         b.dwdw[i] = sp.dW
@@ -146,7 +161,7 @@ export function forward(
         b.dwdt[i] = sp.dT
       } else {
         // the step eased off (corner): W′ follows the applied power, exact model
-        skibaStep(w, pa, t, c.cpW, c.wPrimeJ, band, wb)
+        skibaStep(w, pa, t, cpI, wCap, band, wb)
         w = wb.w
         b.split[i] = 0
         b.dwdw[i] = wb.dW
@@ -244,29 +259,46 @@ export function decode(
   K: number,
   ws: Workspace,
   floor: Float64Array | null = null,
+  cp: SplitCapacity | null = null,
 ): void {
   for (let i = 0; i < control.length; i++) {
     const k = control[i]!
     let p: number
+    // where CP varies, the split is about the variable's reference CP, shifted to the segment's
+    const ref = cp ? cp.ref[k]! : (splitCp ?? 0)
+    const cpI = cp ? cp.segment[i]! : ref
     if (splitCp === null) p = x[k]!
     else {
       const a = x[k]!
       const bb = x[K + k]!
-      ws.ab[2 * i] = a
-      ws.ab[2 * i + 1] = bb
-      p = splitCp + a - bb
+      const d = ref - cpI
+      ws.ab[2 * i] = d > 0 ? a + d : a
+      ws.ab[2 * i + 1] = d < 0 ? bb - d : bb
+      p = ref + a - bb
     }
     // a segment's own stall floor holds it (no gradient to its variable from this segment)
     if (floor && p < floor[i]!) {
       p = floor[i]!
       ws.held[i] = 1
       if (splitCp !== null) {
-        ws.ab[2 * i] = Math.max(0, p - splitCp)
-        ws.ab[2 * i + 1] = Math.max(0, splitCp - p)
+        ws.ab[2 * i] = Math.max(0, p - cpI)
+        ws.ab[2 * i + 1] = Math.max(0, cpI - p)
       }
     } else ws.held[i] = 0
     ws.p[i] = p
   }
+}
+
+/**
+ * CP along the ride for the split decision (sim/capacity.ts): each variable's power is
+ * `ref[k] + a − b`; on segment i the W′ map sees it against `segment[i]`, the segment's CP. The
+ * difference goes to a or b, which is exact where the variable rides on one side of both and
+ * conservative by the difference where it rides between (a few watts: ref is the time-weighted
+ * mean of its segments' CP).
+ */
+export interface SplitCapacity {
+  ref: Float64Array
+  segment: Float64Array
 }
 
 /**
@@ -286,10 +318,11 @@ export function augmentedObjective(
   ws: Workspace,
   band: number,
   floor: Float64Array | null = null,
+  cp: SplitCapacity | null = null,
 ): number {
   const n = model.n
   const hasW = c.type === 'w_prime_balance'
-  decode(control, x, hasW ? c.cpW : null, K, ws, floor)
+  decode(control, x, hasW ? c.cpW : null, K, ws, floor, cp)
   const b = ws.b
   const tot = forward(model, v0, ws.p, c, b, band, hasW ? ws.ab : null)
   grad.fill(0)
@@ -358,4 +391,41 @@ export function augmentedObjective(
     if (hasW) lw = lw * b.dwdw[i]!
   }
   return J
+}
+
+/**
+ * The model with its durability frozen at the work of the plan just ridden in `b` (its forward
+ * pass), and the CP of each segment and each variable's reference CP (time-weighted over its
+ * segments) for the split decision. Null where CP does not vary.
+ */
+export function frozenCapacity(
+  model: SimModel,
+  cpW: number,
+  of: Int32Array,
+  K: number,
+  b: ForwardBuffers,
+): { model: SimModel; cp: SplitCapacity } | null {
+  if (!capacityVaries(model)) return null
+  const n = model.n
+  let m = model
+  if (model.durability > 0 && !model.workBefore) {
+    const workBefore = new Float64Array(n)
+    let A = 0
+    for (let i = 0; i < n; i++) {
+      workBefore[i] = A
+      A += b.pa[i]! * b.t[i]!
+    }
+    m = { ...model, workBefore }
+  }
+  const segment = new Float64Array(n)
+  const ref = new Float64Array(K)
+  const time = new Float64Array(K)
+  for (let i = 0; i < n; i++) {
+    segment[i] = cpW * durabilityAt(m, i, 0) * (m.capacity ? m.capacity[i]! : 1)
+    const k = of[i]!
+    ref[k] = ref[k]! + segment[i]! * b.t[i]!
+    time[k] = time[k]! + b.t[i]!
+  }
+  for (let k = 0; k < K; k++) ref[k] = time[k]! > 0 ? ref[k]! / time[k]! : cpW
+  return { model: m, cp: { ref, segment } }
 }

@@ -8,6 +8,7 @@ import { AASHTO_BRAKING_MPS2, DEFAULT_LATERAL_MU, MARTIN } from '../physics/cons
 import { brakingDeceleration, corneringSpeedLimit } from '../physics/cornering.ts'
 import { applyAirSegments, validateAirSegments } from '../weather/air-segments.ts'
 import type { AirSegment } from '../weather/air-segments.ts'
+import { staticCapacity } from './capacity.ts'
 import type { RiderPosition } from './positions.ts'
 
 export interface Rider {
@@ -25,6 +26,13 @@ export interface Rider {
   spokeDragAreaM2?: number
   cpW?: number
   wPrimeJ?: number
+  /**
+   * Fraction of CP and W′ lost per 1,000 kJ of work done (e.g. 0.06); absent or 0: none
+   * (sim/capacity.ts)
+   */
+  durability?: number
+  /** Acclimatised to heat: a smaller loss of CP per degree above 17 °C (sim/capacity.ts) */
+  heatAcclimatised?: boolean
   maxPowerW?: number
   /**
    * Riding positions with the speed ranges where each is ridden; each segment's drag area is the
@@ -84,6 +92,10 @@ export interface ModelOptions {
   maxSpeedMps?: number
   /** Below this speed while slowing down, the rider is said to stall (m/s, default 1). */
   minSpeedMps?: number
+  /** CP lowered by the air temperature along the course (sim/capacity.ts; default off). */
+  heat?: boolean
+  /** CP lowered by the altitude along the course (sim/capacity.ts; default off). */
+  altitude?: boolean
 }
 
 /**
@@ -117,6 +129,15 @@ export interface SimModel {
   readonly bB: number
   readonly eta: number
   readonly minSpeed: number
+  /** CP factor of each segment from heat and altitude (sim/capacity.ts), null: 1 everywhere */
+  readonly capacity: Float64Array | null
+  /** fraction of CP and W′ lost per 10⁶ J of work (0: none) */
+  readonly durability: number
+  /**
+   * The optimizer's frozen estimate of the work done before each segment (J), so durability is a
+   * fixed factor per segment in its searches; null: the work actually done (the simulation)
+   */
+  readonly workBefore: Float64Array | null
 }
 
 const positive = (v: number | undefined, d: number): number => (v === undefined ? d : v)
@@ -286,5 +307,8 @@ export function prepareModel(
     bB: bearings ? MARTIN.bearingB : 0,
     eta: rider.drivetrainEfficiency,
     minSpeed: opts.minSpeedMps ?? 1,
+    capacity: staticCapacity(course, rider, env, opts),
+    durability: rider.durability ?? 0,
+    workBefore: null,
   }
 }

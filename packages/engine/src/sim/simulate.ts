@@ -17,8 +17,9 @@ import type { StepResult } from './step.ts'
 import { replaySummary, SEGMENT_PINNED } from './recorded.ts'
 import type { ReplaySummary } from './recorded.ts'
 import { validateSimulationInput } from './validate.ts'
+import { capacityVaries, type CapacitySummary, wPrimeBalanceAlong } from './capacity.ts'
 import { wPrimeBalance } from './wbal.ts'
-import type { WPrimeModel } from './wbal.ts'
+import type { WPrimeModel, WPrimeSummary } from './wbal.ts'
 
 export type Pacing =
   | { type: 'constant'; powerW: number }
@@ -103,6 +104,11 @@ export interface SimulationResult {
   finalWPrimeBalanceJ: number | null
   /** Time at which W′ balance first reached zero (s), or null. */
   wPrimeExhaustedAtS: number | null
+  /**
+   * CP at the finish (W) when it varies along the ride (durability, heat, altitude:
+   * sim/capacity.ts); absent when CP is the rider's throughout
+   */
+  finishCpW?: number
   energy: EnergyBreakdown
   segments: SegmentSeries
   /** With rider positions: the index of the position ridden on each segment. */
@@ -243,23 +249,7 @@ export function simulatePrepared(
   let potentialJ = 0
   for (let i = 0; i < done; i++) potentialJ += m.mass * G0 * m.sinT[i]! * m.ds[i]!
   const distanceM = course.start[done]!
-  let minW: number | null = null
-  let finalW: number | null = null
-  let exhaustedAt: number | null = null
-  if (rider.cpW !== undefined && rider.wPrimeJ !== undefined) {
-    const s = wPrimeBalance(
-      seg.power,
-      seg.duration,
-      done,
-      rider.cpW,
-      rider.wPrimeJ,
-      opts.wPrimeModel ?? 'skiba2015',
-      seg.wPrimeBalance,
-    )
-    minW = s.minJ
-    finalW = s.finalJ
-    exhaustedAt = s.exhaustedAtS
-  }
+  const wb = wPrimeOf(m, rider, seg, done, opts)
   let message: string | null = null
   let stalledAtM: number | null = null
   if (stalledAt >= 0) {
@@ -279,9 +269,10 @@ export function simulatePrepared(
     averagePowerW: clock > 0 ? crankJ / clock : 0,
     normalizedPowerW: normalizedPowerOfIntervals(seg.power, seg.duration, done),
     workJ: crankJ,
-    minWPrimeBalanceJ: minW,
-    finalWPrimeBalanceJ: finalW,
-    wPrimeExhaustedAtS: exhaustedAt,
+    minWPrimeBalanceJ: wb?.minJ ?? null,
+    finalWPrimeBalanceJ: wb?.finalJ ?? null,
+    wPrimeExhaustedAtS: wb?.exhaustedAtS ?? null,
+    ...(wb && 'finalCpW' in wb ? { finishCpW: wb.finalCpW } : {}),
     energy: {
       crankJ,
       drivetrainLossJ: crankJ * (1 - m.eta),
@@ -295,6 +286,41 @@ export function simulatePrepared(
     segments: seg,
     ...(pacing.type === 'recorded' ? { replay: replaySummary(course, pacing, seg) } : {}),
   }
+}
+
+/**
+ * The ride's W′ balance (into `seg.wPrimeBalance`): with CP along the ride (sim/capacity.ts) when
+ * it varies, else the chosen model; null without CP and W′.
+ */
+function wPrimeOf(
+  m: SimModel,
+  rider: Rider,
+  seg: SegmentSeries,
+  done: number,
+  opts: SimulationOptions,
+): WPrimeSummary | CapacitySummary | null {
+  if (rider.cpW === undefined || rider.wPrimeJ === undefined) return null
+  if (capacityVaries(m)) {
+    return wPrimeBalanceAlong(
+      m,
+      seg.power,
+      seg.duration,
+      done,
+      rider.cpW,
+      rider.wPrimeJ,
+      seg.wPrimeBalance,
+    )
+  }
+  const model = opts.wPrimeModel ?? 'skiba2015'
+  return wPrimeBalance(
+    seg.power,
+    seg.duration,
+    done,
+    rider.cpW,
+    rider.wPrimeJ,
+    model,
+    seg.wPrimeBalance,
+  )
 }
 
 /**

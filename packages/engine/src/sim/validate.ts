@@ -217,6 +217,8 @@ export function validateSimulationInput(input: SimulationInput): void {
   optionalNumber('rider.cp_w', rider.cpW, 0, 3000, true)
   optionalNumber('rider.w_prime_j', rider.wPrimeJ, 0, 1e6, true)
   optionalNumber('rider.max_power_w', rider.maxPowerW, 0, 5000)
+  // the study behind durability measured −10 ± 6.5 % per 1,000 kJ; 0.5 is far beyond any rider
+  optionalNumber('rider.durability', rider.durability, 0, 0.5)
   if (rider.positions !== undefined) validatePositions(rider.positions)
   if ((rider.cpW === undefined) !== (rider.wPrimeJ === undefined)) {
     throw new EngineInputError(
@@ -250,6 +252,13 @@ export function validateSimulationInput(input: SimulationInput): void {
     optionalNumber('options.braking_decel_mps2', opts.brakingDecelMps2, 0, 15, true)
     optionalNumber('options.max_speed_mps', opts.maxSpeedMps, 0, 100, true)
     optionalNumber('options.min_speed_mps', opts.minSpeedMps, 0, 10)
+    const varies = (rider.durability ?? 0) > 0 || opts.heat === true || opts.altitude === true
+    if (varies && opts.wPrimeModel === 'skiba2012') {
+      throw new EngineInputError(
+        'options.w_prime_model',
+        'durability, heat and altitude change CP along the ride: expected "skiba2015", got "skiba2012"',
+      )
+    }
   }
   switch (pacing?.type) {
     case 'constant':
