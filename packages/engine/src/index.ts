@@ -62,6 +62,10 @@ export {
 export {
   equipmentOutput,
   type EquipmentOutput,
+  type FuelOutput,
+  type OutputContext,
+  outputContext,
+  type TargetTimeOutput,
   pacingOf,
   pacingOutput,
   type PacingOutput,

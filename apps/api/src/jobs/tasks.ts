@@ -4,6 +4,8 @@ import {
   equipmentOutput,
   optimizeEquipment,
   optimizePacing,
+  optimizeTargetTime,
+  outputContext,
   pacingOutput,
   type EquipmentOutput,
   type PacingOutput,
@@ -25,9 +27,12 @@ function pacing(input: OptimizerInput, progress: Progress): PacingOutput {
   progress(5, 'Reading the inputs')
   const parsed = parseOptimizerInput(input)
   progress(10, `Optimizing the pacing over ${parsed.input.course.n} segments`)
-  const result = optimizePacing(parsed.input)
+  const result =
+    parsed.targetTimeS !== null
+      ? optimizeTargetTime(parsed.input, parsed.targetTimeS)
+      : optimizePacing(parsed.input)
   progress(95, 'Summarizing the plan')
-  return pacingOutput(result, parsed.input.course)
+  return pacingOutput(result, parsed.input.course, outputContext(parsed.input))
 }
 
 function equipment(input: OptimizerInput, progress: Progress): EquipmentOutput {
@@ -38,7 +43,7 @@ function equipment(input: OptimizerInput, progress: Progress): EquipmentOutput {
   progress(10, 'Optimizing every equipment combination')
   const r = optimizeEquipment({ ...parsed.input, equipment: parsed.equipment })
   progress(95, 'Summarizing the ranking')
-  return equipmentOutput(r, course)
+  return equipmentOutput(r, course, outputContext(parsed.input))
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

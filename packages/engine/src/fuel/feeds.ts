@@ -4,7 +4,10 @@ import type { Feed, FuelRide } from './types.ts'
 
 /** The feeding rule: what makes a stretch easy and safe enough to eat and drink on. */
 export const FEED_RULE = {
-  /** Power at most this fraction of CP (never on a climb ridden above CP). */
+  /**
+   * Power at most this fraction of CP, or at most the plan's median power where the plan rides
+   * harder throughout (a time trial at CP feeds where it is easiest; never on its hard parts).
+   */
   maxFractionCp: 0.85,
   minGrade: -0.02,
   maxGrade: 0.04,
@@ -28,13 +31,30 @@ function radiusAt(ride: FuelRide, i: number): number {
   return turn > 0 ? ride.lengthM[i]! / turn : Infinity
 }
 
+/** The power a feed may be taken at: 85 % of CP, or the plan's time-weighted median power. */
+export function feedPowerLimit(ride: FuelRide, cpW: number): number {
+  const order = Array.from({ length: ride.count }, (_, i) => i).sort(
+    (a, b) => ride.powerW[a]! - ride.powerW[b]!,
+  )
+  let total = 0
+  for (let i = 0; i < ride.count; i++) total += ride.durationS[i]!
+  let acc = 0
+  let median = 0
+  for (const i of order) {
+    acc += ride.durationS[i]!
+    median = ride.powerW[i]!
+    if (acc >= total / 2) break
+  }
+  return Math.max(FEED_RULE.maxFractionCp * cpW, median)
+}
+
 /** Whether segment i meets the feeding rule (its stretch's length aside). */
-export function easySegment(ride: FuelRide, i: number, cpW: number): boolean {
+export function easySegment(ride: FuelRide, i: number, powerLimitW: number): boolean {
   const g = ride.grade[i]!
   const t = ride.durationS[i]!
   const speed = t > 0 ? (ride.lengthM[i]! * Math.sqrt(1 + g * g)) / t : 0
   return (
-    ride.powerW[i]! <= FEED_RULE.maxFractionCp * cpW &&
+    ride.powerW[i]! <= powerLimitW &&
     g >= FEED_RULE.minGrade &&
     g <= FEED_RULE.maxGrade &&
     radiusAt(ride, i) >= FEED_RULE.minRadiusM &&
@@ -46,14 +66,14 @@ export function easySegment(ride: FuelRide, i: number, cpW: number): boolean {
  * Segments where a feed may start: easy, with at least `minStretchS` of easy riding from their
  * start on.
  */
-export function feedSpots(ride: FuelRide, cpW: number, startS: Float64Array): Uint8Array {
+export function feedSpots(ride: FuelRide, powerLimitW: number, startS: Float64Array): Uint8Array {
   const n = ride.count
   const spot = new Uint8Array(n)
   let runEndS = 0
   for (let i = n - 1; i >= 0; i--) {
-    if (!easySegment(ride, i, cpW)) continue
+    if (!easySegment(ride, i, powerLimitW)) continue
     const end = startS[i]! + ride.durationS[i]!
-    runEndS = i + 1 < n && easySegment(ride, i + 1, cpW) ? runEndS : end
+    runEndS = i + 1 < n && easySegment(ride, i + 1, powerLimitW) ? runEndS : end
     if (runEndS - startS[i]! >= FEED_RULE.minStretchS) spot[i] = 1
   }
   return spot

@@ -154,8 +154,14 @@ describe('fluid (ACSM 2007: 400–800 ml/h, more when hot)', () => {
 /** Whether segment i of `r` meets the feeding rule, checked from the raw ride. */
 function easy(r: FuelRide, i: number): boolean {
   const speed = (r.lengthM[i]! * Math.hypot(1, r.grade[i]!)) / r.durationS[i]!
+  // the plan's time-weighted median power, where the plan rides above 85 % of CP throughout
+  const pairs = Array.from({ length: r.count }, (_, j) => [r.powerW[j]!, r.durationS[j]!])
+  pairs.sort((a, b) => a[0]! - b[0]!)
+  const half = pairs.reduce((s, [, t]) => s + t!, 0) / 2
+  let acc = 0
+  const median = pairs.find(([, t]) => (acc += t!) >= half)![0]!
   return (
-    r.powerW[i]! <= 0.85 * CP &&
+    r.powerW[i]! <= Math.max(0.85 * CP, median) &&
     r.grade[i]! >= -0.02 &&
     r.grade[i]! <= 0.04 &&
     r.radiusM![i]! >= 100 &&
@@ -192,6 +198,22 @@ describe('feeds on easy, straight stretches', () => {
     expect(p.feeds.length).toBeGreaterThan(0)
     expectFeedsOnEasyStretches(r, p)
     expect(p.carbohydrate.intakeG / (p.durationS / 3600)).toBeCloseTo(90, 0)
+  })
+
+  it('a time trial at CP throughout feeds where it is easiest, never on its harder parts', () => {
+    const tt = ride(
+      Array.from({ length: 10 }, () => [
+        { minutes: 6, fractionCp: 1.0 },
+        { minutes: 4, fractionCp: 1.1, grade: 0.02 },
+      ]).flat(),
+    )
+    const p = plan(tt)
+    expect(p.feeds.length).toBeGreaterThanOrEqual(4)
+    expectFeedsOnEasyStretches(tt, p)
+    for (const f of p.feeds) {
+      const i = Array.prototype.indexOf.call(tt.startM, f.distanceM)
+      expect(tt.powerW[i]).toBe(CP)
+    }
   })
 
   it('a long climb with no place to feed passes its feed on, with a warning', () => {

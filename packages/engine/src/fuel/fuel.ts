@@ -5,7 +5,7 @@ import { stretchCover } from '../course/stretches.ts'
 import type { Course } from '../course/types.ts'
 import type { Environment } from '../sim/model.ts'
 import type { SimulationResult } from '../sim/simulate.ts'
-import { FEED_INTERVAL_S, feedSpots, placeFeeds } from './feeds.ts'
+import { FEED_INTERVAL_S, feedPowerLimit, feedSpots, placeFeeds } from './feeds.ts'
 import type { PlacedFeed } from './feeds.ts'
 import {
   choOxidationGPerMin,
@@ -104,7 +104,7 @@ export function fuelPlan(input: FuelInput): FuelPlan {
       mlPerWindow[k] = (fluidBand(c).mlPerH * w) / 3600
       i0 = i1
     }
-    const spot = feedSpots(ride, cpW, startS)
+    const spot = feedSpots(ride, feedPowerLimit(ride, cpW), startS)
     const placed = placeFeeds(ride, startS, spot, durationS, {
       windows,
       gramsPerWindow: (targetGPerH * w) / 3600,

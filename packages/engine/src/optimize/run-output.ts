@@ -4,7 +4,11 @@ import type { Course } from '../course/types.ts'
 import type { SimulationResult } from '../sim/simulate.ts'
 import type { EquipmentResult } from './equipment.ts'
 import { majorityPosition } from '../sim/positions.ts'
+import { fuelPlan, fuelRideOf } from '../fuel/fuel.ts'
+import type { FuelOptions } from '../fuel/types.ts'
+import type { Environment } from '../sim/model.ts'
 import type { PacingResult } from './positions.ts'
+import type { TargetTimeOutcome } from './target-time.ts'
 
 /** A row of the plan a rider follows: a stretch of road with one target power. */
 export type RunPlanSection = {
@@ -73,6 +77,45 @@ export type PacingOutput = {
   /** With several riding positions: their names, and the index of the one on each segment. */
   positions?: string[]
   segment_position?: number[]
+  /** CP at the finish (W) where it varies along the ride (durability, heat, altitude). */
+  finish_cp_w?: number
+  /** A target-time run: the target, whether it was reached and what made the plan. */
+  target_time?: TargetTimeOutput
+  /** Carbohydrate and fluid for the plan as ridden (with the rider's CP). */
+  fuel?: FuelOutput
+}
+
+export type TargetTimeOutput = {
+  time_s: number
+  reached: boolean
+  plan_time_s: number | null
+  fastest_time_s: number | null
+  /** the plan is the fastest under an NP cap, or the W′ plan of a lowered CP */
+  basis: 'normalized_power' | 'w_prime_balance'
+  level_w: number
+}
+
+export type FuelOutput = {
+  burned_g: number
+  intake_g: number
+  target_g_per_h: number
+  guideline: string
+  gut_tolerance_g_per_h: number
+  sugars: 'none' | 'any' | 'glucose-fructose'
+  glycogen_store_g: number
+  glycogen_finish_g: number
+  glycogen_empty_at_m: number | null
+  fluid_ml_per_h: number
+  sodium_mg_per_h: number
+  fluid_total_ml: number
+  feeds: {
+    distance_m: number
+    elapsed_s: number
+    carbohydrate_g: number
+    fluid_ml: number
+    label: string
+  }[]
+  warnings: string[]
 }
 
 /** One combination of an equipment run, fastest first. */
@@ -167,8 +210,71 @@ function positionName(
   return positions.names[k ?? 0] ?? ''
 }
 
-export function pacingOutput(r: PacingResult, course: Course): PacingOutput {
+/** What a run's output adds when it knows them: the rider's CP and air, the fuel options. */
+export type OutputContext = {
+  cpW?: number
+  environment?: Environment
+  fuel?: FuelOptions
+}
+
+/** The context of an optimizer input: its rider's CP and its air. */
+export const outputContext = (input: {
+  rider: { cpW?: number }
+  environment?: Environment
+}): OutputContext => ({
+  ...(input.rider.cpW !== undefined ? { cpW: input.rider.cpW } : {}),
+  ...(input.environment ? { environment: input.environment } : {}),
+})
+
+function targetTimeOf(t: TargetTimeOutcome): TargetTimeOutput {
+  return {
+    time_s: t.targetS,
+    reached: t.reached,
+    plan_time_s: Number.isFinite(t.planS) ? round(t.planS, 3) : null,
+    fastest_time_s: Number.isFinite(t.fastestS) ? round(t.fastestS, 3) : null,
+    basis: t.basis,
+    level_w: round(t.levelW, 1),
+  }
+}
+
+function fuelOf(sim: SimulationResult, course: Course, ctx: OutputContext): FuelOutput | null {
+  if (!(ctx.cpW && ctx.cpW > 0) || sim.status !== 'ok') return null
+  const f = fuelPlan({
+    ride: fuelRideOf(course, sim, ctx.environment),
+    cpW: ctx.cpW,
+    ...(ctx.fuel ? { options: ctx.fuel } : {}),
+  })
+  return {
+    burned_g: round(f.carbohydrate.burnedG, 0),
+    intake_g: round(f.carbohydrate.intakeG, 0),
+    target_g_per_h: round(f.carbohydrate.targetGPerH, 0),
+    guideline: f.carbohydrate.guideline,
+    gut_tolerance_g_per_h: f.carbohydrate.gutToleranceGPerH,
+    sugars: f.carbohydrate.sugars,
+    glycogen_store_g: f.glycogen.storeG,
+    glycogen_finish_g: round(f.glycogen.finishG, 0),
+    glycogen_empty_at_m: f.glycogen.emptyAtM === null ? null : round(f.glycogen.emptyAtM, 0),
+    fluid_ml_per_h: round(f.fluid.mlPerH, 0),
+    sodium_mg_per_h: round(f.fluid.sodiumMgPerH, 0),
+    fluid_total_ml: round(f.fluid.totalMl, 0),
+    feeds: f.feeds.map((x) => ({
+      distance_m: round(x.distanceM, 0),
+      elapsed_s: round(x.elapsedS, 0),
+      carbohydrate_g: round(x.carbohydrateG, 0),
+      fluid_ml: round(x.fluidMl, 0),
+      label: x.label,
+    })),
+    warnings: f.warnings,
+  }
+}
+
+export function pacingOutput(
+  r: PacingResult & { targetTime?: TargetTimeOutcome },
+  course: Course,
+  ctx: OutputContext = {},
+): PacingOutput {
   const sim = r.plan?.simulation ?? r.simulation
+  const fuel = sim ? fuelOf(sim, course, ctx) : null
   const time = r.plan && Number.isFinite(r.plan.timeS) ? r.plan.timeS : r.timeS
   const boundSaved = r.status === 'optimal' ? r.timeSavedS : null
   return {
@@ -195,10 +301,17 @@ export function pacingOutput(r: PacingResult, course: Course): PacingOutput {
     ...(r.positions
       ? { positions: r.positions.names, segment_position: Array.from(r.positions.segment) }
       : {}),
+    ...(sim?.finishCpW !== undefined ? { finish_cp_w: round(sim.finishCpW, 1) } : {}),
+    ...(r.targetTime ? { target_time: targetTimeOf(r.targetTime) } : {}),
+    ...(fuel ? { fuel } : {}),
   }
 }
 
-export function equipmentOutput(r: EquipmentResult, course: Course): EquipmentOutput {
+export function equipmentOutput(
+  r: EquipmentResult,
+  course: Course,
+  ctx: OutputContext = {},
+): EquipmentOutput {
   return {
     type: 'equipment',
     ranking: r.ranking.map((c) => ({
@@ -214,6 +327,6 @@ export function equipmentOutput(r: EquipmentResult, course: Course): EquipmentOu
     baseline: { choices: r.baseline.choices, time_s: r.baseline.timeS },
     combinations: r.combinations,
     optimized_count: r.optimizedCount,
-    best: pacingOutput(r.best, course),
+    best: pacingOutput(r.best, course, ctx),
   }
 }

@@ -12,6 +12,8 @@ import {
   courseFromSegments,
   optimizeEquipment,
   optimizePacing,
+  optimizeTargetTime,
+  outputContext,
   parseOptimizeScenario,
   type Course,
 } from '@veloptima/engine'
@@ -63,9 +65,14 @@ export function refinedAnswer(prepared: Prepared, type: PreviewType): RunOutput 
     return equipmentOutput(
       optimizeEquipment({ ...prepared.input, equipment: prepared.equipment }),
       prepared.course,
+      outputContext(prepared.input),
     )
   }
-  return pacingOutput(optimizePacing(prepared.input), prepared.course)
+  const run =
+    prepared.targetTimeS !== null
+      ? optimizeTargetTime(prepared.input, prepared.targetTimeS)
+      : optimizePacing(prepared.input)
+  return pacingOutput(run, prepared.course, outputContext(prepared.input))
 }
 
 /** The refined answer of an input (what the saved run computes). */
