@@ -54,6 +54,8 @@ export { optimizeEquipment } from './optimize/equipment.ts'
 export type { PacingConstraint } from './optimize/exact.ts'
 export type { PacingInput, PacingSettings } from './optimize/pacing-setup.ts'
 export { optimizePacing } from './optimize/positions.ts'
+export { capacityCosts, type CapacityCosts } from './optimize/capacity-costs.ts'
+export { runPacingScenario, type PacingRun } from './optimize/run-scenario.ts'
 export {
   optimizeTargetTime,
   type TargetTimeOutcome,
@@ -68,6 +70,7 @@ export {
   type TargetTimeOutput,
   pacingOf,
   pacingOutput,
+  planExtras,
   type PacingOutput,
   type RankedOutput,
   type RideSeries,

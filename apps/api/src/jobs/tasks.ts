@@ -3,10 +3,9 @@
 import {
   equipmentOutput,
   optimizeEquipment,
-  optimizePacing,
-  optimizeTargetTime,
   outputContext,
   pacingOutput,
+  runPacingScenario,
   type EquipmentOutput,
   type PacingOutput,
 } from '@veloptima/engine'
@@ -27,12 +26,9 @@ function pacing(input: OptimizerInput, progress: Progress): PacingOutput {
   progress(5, 'Reading the inputs')
   const parsed = parseOptimizerInput(input)
   progress(10, `Optimizing the pacing over ${parsed.input.course.n} segments`)
-  const result =
-    parsed.targetTimeS !== null
-      ? optimizeTargetTime(parsed.input, parsed.targetTimeS)
-      : optimizePacing(parsed.input)
+  const { result, ctx } = runPacingScenario(parsed)
   progress(95, 'Summarizing the plan')
-  return pacingOutput(result, parsed.input.course, outputContext(parsed.input))
+  return pacingOutput(result, parsed.input.course, ctx)
 }
 
 function equipment(input: OptimizerInput, progress: Progress): EquipmentOutput {

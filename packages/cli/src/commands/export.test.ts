@@ -107,7 +107,7 @@ describe('veloptima export', () => {
   })
 
   it('takes the CP from the scenario a result carries when --cp is not given', () => {
-    const withRider = write({ ...result, scenario: { rider: { cp_w: 250 } } })
+    const withRider = write({ ...result, cp_w: undefined, scenario: { rider: { cp_w: 250 } } })
     const r = veloptima('export', '--format', 'zwo', withRider)
     expect(r.code).toBe(0)
     const first = xml(r.stdout).getElementsByTagName('SteadyState')[0]!
@@ -162,7 +162,9 @@ describe('veloptima export', () => {
       expect(r.stderr).toMatch(message)
     }
     fails(['--format', 'pdf', resultFile], /--format: expected one of fit, gpx, csv, .* got pdf/)
-    fails(['--format', 'mrc', resultFile], /--cp: .*give --cp W/)
+    expect(result.cp_w).toBe(CP) // the optimize output carries its rider's CP
+    const cpless = write({ ...result, cp_w: undefined })
+    fails(['--format', 'mrc', cpless], /--cp: .*give --cp W/)
     fails(['--format', 'gpx', resultFile], /--course: expected the course file/)
     const shorter = write(syntheticClimb('Shorter', 20, 6000).gpx, 'gpx')
     fails(['--format', 'fit', '--course', shorter, resultFile], /the course the plan was made on/)

@@ -4,18 +4,14 @@
 // (@veloptima/formats): the same bytes as the app's exports for the same plan.
 import { writeFileSync } from 'node:fs'
 import { basename, extname } from 'node:path'
-import type { RunPlanSection, RunPlanTarget } from '@veloptima/engine'
+import type { FuelOutput, RunPlanSection, RunPlanTarget } from '@veloptima/engine'
 import {
   ExportError,
+  exportFeeds,
   exportSections,
   importCourse,
-  writePlanCsv,
-  writePlanErg,
-  writePlanFitCourse,
-  writePlanFitWorkout,
-  writePlanGpx,
-  writePlanMrc,
-  writePlanZwo,
+  PLAN_FORMAT_NAMES,
+  planFormat,
   type ExportPoint,
   type PlanExport,
 } from '@veloptima/formats'
@@ -23,22 +19,7 @@ import { numberFlag, parseArgs, UsageError } from '../args.ts'
 import { readBytes } from './course.ts'
 
 type Json = Record<string, unknown>
-type Options = { cpW?: number; fileName: string }
-
-/** Each format: what it writes, whether it needs the route's positions or the rider's CP. */
-const FORMATS: Record<
-  string,
-  { write: (plan: PlanExport, o: Options) => string | Uint8Array; route?: true; cp?: true }
-> = {
-  fit: { write: (plan) => writePlanFitCourse(plan), route: true },
-  gpx: { write: (plan) => writePlanGpx(plan), route: true },
-  csv: { write: (plan) => writePlanCsv(plan) },
-  erg: { write: (plan, o) => writePlanErg(plan, o) },
-  mrc: { write: (plan, o) => writePlanMrc(plan, { ...o, cpW: o.cpW! }), cp: true },
-  zwo: { write: (plan, o) => writePlanZwo(plan, { cpW: o.cpW! }), cp: true },
-  'fit-workout': { write: (plan) => writePlanFitWorkout(plan) },
-}
-export const EXPORT_FORMATS = Object.keys(FORMATS)
+export const EXPORT_FORMATS = PLAN_FORMAT_NAMES
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -89,10 +70,11 @@ function planRows(result: Json, file: string): RunPlanSection[] {
   })
 }
 
-/** The rider's CP: --cp, else the one the result carries (its rider or its scenario's). */
+/** The rider's CP: --cp, else the one the result carries (its own, its rider's or its scenario's). */
 function cpOf(p: ReturnType<typeof parseArgs>, result: Json): number | undefined {
   const flag = numberFlag(p, 'cp', 1, 3000)
   if (flag !== undefined) return flag
+  if (typeof result.cp_w === 'number') return result.cp_w
   for (const holder of [result, result.scenario]) {
     const rider = isObject(holder) ? holder.rider : undefined
     if (isObject(rider) && typeof rider.cp_w === 'number') return rider.cp_w
@@ -159,7 +141,7 @@ export async function exportCommand(args: string[]): Promise<number> {
   if (p.positionals.length !== 1)
     throw new UsageError(`expected one result file, got ${p.positionals.length}`)
   const formatName = p.flags.get('format')
-  const format = formatName === undefined ? undefined : FORMATS[formatName]
+  const format = formatName === undefined ? undefined : planFormat(formatName)
   if (!format) {
     throw new UsageError(
       `--format: expected one of ${EXPORT_FORMATS.join(', ')}, got ${formatName ?? 'nothing'}`,
@@ -167,8 +149,7 @@ export async function exportCommand(args: string[]): Promise<number> {
   }
   const file = p.positionals[0]!
   const out = p.flags.get('out')
-  const binary = formatName === 'fit' || formatName === 'fit-workout'
-  if (binary && out === undefined && process.stdout.isTTY) {
+  if (format.binary && out === undefined && process.stdout.isTTY) {
     throw new UsageError(
       `--out: a ${formatName} file is binary and is not printed on a terminal; give --out FILE (or redirect the output to a file)`,
     )
@@ -178,9 +159,14 @@ export async function exportCommand(args: string[]): Promise<number> {
   const targets = Array.isArray(result.targets) ? (result.targets as RunPlanTarget[]) : undefined
   const sections = exportSections(rows, targets)
   const name = p.flags.get('name') ?? basename(file, extname(file))
+  // the fuel plan's feeds (a result with the rider's CP carries them) become course points
+  const feeds = isObject(result.fuel)
+    ? exportFeeds(result.fuel as FuelOutput, sections.at(-1)!.endM)
+    : []
   const plan: PlanExport = {
     name,
     sections,
+    ...(feeds.length > 0 ? { feeds } : {}),
     ...(format.route
       ? { points: routeOf(p.flags.get('course'), result, sections.at(-1)!.endM) }
       : {}),

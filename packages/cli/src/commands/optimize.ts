@@ -5,10 +5,10 @@
 import { dirname, resolve } from 'node:path'
 import {
   optimizeEquipment,
-  optimizePacing,
   optimizeResultToJson,
-  optimizeTargetTime,
   parseOptimizeScenario,
+  planExtras,
+  runPacingScenario,
 } from '@veloptima/engine'
 import { importCourse } from '@veloptima/formats'
 import { parseArgs, printJson, UsageError } from '../args.ts'
@@ -26,21 +26,21 @@ export async function optimizeCommand(args: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`${file}: not valid JSON (${(e as Error).message})`)
   }
-  const { input, equipment, targetTimeS } = parseOptimizeScenario(json, (courseFile) => {
+  const parsed = parseOptimizeScenario(json, (courseFile) => {
     const path = resolve(dirname(file), courseFile)
     return importCourse(readBytes(path), courseFile).course
   })
+  const { input, equipment } = parsed
   if (equipment) {
     const eq = optimizeEquipment({ ...input, equipment })
     printJson(optimizeResultToJson(eq.best, input.course, eq))
     return 0
   }
-  if (targetTimeS !== null) {
-    const r = optimizeTargetTime(input, targetTimeS)
-    printJson(optimizeResultToJson(r, input.course, null))
-    return 0
-  }
-  const result = optimizePacing(input)
-  printJson(optimizeResultToJson(result, input.course, null))
+  const { result, ctx } = runPacingScenario(parsed)
+  printJson({
+    ...optimizeResultToJson(result, input.course, null),
+    ...(ctx.cpW !== undefined ? { cp_w: ctx.cpW } : {}),
+    ...planExtras(result, input.course, ctx),
+  })
   return 0
 }

@@ -9,6 +9,7 @@ import type { FuelOptions } from '../fuel/types.ts'
 import type { Environment } from '../sim/model.ts'
 import type { PacingResult } from './positions.ts'
 import type { TargetTimeOutcome } from './target-time.ts'
+import type { CapacityCosts } from './capacity-costs.ts'
 
 /** A row of the plan a rider follows: a stretch of road with one target power. */
 export type RunPlanSection = {
@@ -83,6 +84,8 @@ export type PacingOutput = {
   target_time?: TargetTimeOutput
   /** Carbohydrate and fluid for the plan as ridden (with the rider's CP). */
   fuel?: FuelOutput
+  /** Seconds heat, altitude and durability cost the plan (each asked effect left out in turn). */
+  capacity_costs?: { heat_s?: number; altitude_s?: number; durability_s?: number }
 }
 
 export type TargetTimeOutput = {
@@ -215,6 +218,7 @@ export type OutputContext = {
   cpW?: number
   environment?: Environment
   fuel?: FuelOptions
+  costs?: CapacityCosts
 }
 
 /** The context of an optimizer input: its rider's CP and its air. */
@@ -274,7 +278,6 @@ export function pacingOutput(
   ctx: OutputContext = {},
 ): PacingOutput {
   const sim = r.plan?.simulation ?? r.simulation
-  const fuel = sim ? fuelOf(sim, course, ctx) : null
   const time = r.plan && Number.isFinite(r.plan.timeS) ? r.plan.timeS : r.timeS
   const boundSaved = r.status === 'optimal' ? r.timeSavedS : null
   return {
@@ -301,11 +304,33 @@ export function pacingOutput(
     ...(r.positions
       ? { positions: r.positions.names, segment_position: Array.from(r.positions.segment) }
       : {}),
-    ...(sim?.finishCpW !== undefined ? { finish_cp_w: round(sim.finishCpW, 1) } : {}),
     ...(r.targetTime ? { target_time: targetTimeOf(r.targetTime) } : {}),
-    ...(fuel ? { fuel } : {}),
+    ...planExtras(r, course, ctx),
   }
 }
+
+/** What a plan's output carries beside its time and targets: finish CP, fuel, the costs. */
+export function planExtras(
+  r: PacingResult,
+  course: Course,
+  ctx: OutputContext,
+): Pick<PacingOutput, 'finish_cp_w' | 'fuel' | 'capacity_costs'> {
+  const sim = r.plan?.simulation ?? r.simulation
+  const fuel = sim ? fuelOf(sim, course, ctx) : null
+  return {
+    ...(sim?.finishCpW !== undefined ? { finish_cp_w: round(sim.finishCpW, 1) } : {}),
+    ...(fuel ? { fuel } : {}),
+    ...(ctx.costs && Object.keys(ctx.costs).length > 0
+      ? { capacity_costs: costsOf(ctx.costs) }
+      : {}),
+  }
+}
+
+const costsOf = (c: CapacityCosts) => ({
+  ...(c.heatS !== undefined ? { heat_s: round(c.heatS, 1) } : {}),
+  ...(c.altitudeS !== undefined ? { altitude_s: round(c.altitudeS, 1) } : {}),
+  ...(c.durabilityS !== undefined ? { durability_s: round(c.durabilityS, 1) } : {}),
+})
 
 export function equipmentOutput(
   r: EquipmentResult,

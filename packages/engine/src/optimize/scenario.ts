@@ -8,11 +8,19 @@ import type { PacingConstraint } from './exact.ts'
 import type { PacingInput } from './pacing.ts'
 import type { PacingResult } from './positions.ts'
 import type { TargetTimeOutcome } from './target-time.ts'
+import type { FuelOptions } from '../fuel/types.ts'
 import { majorityPosition } from '../sim/positions.ts'
 
 type Json = Record<string, unknown>
 
-const OWN_KEYS = ['constraint', 'max_targets', 'min_section_m', 'min_power_w', 'equipment'] as const
+const OWN_KEYS = [
+  'constraint',
+  'max_targets',
+  'min_section_m',
+  'min_power_w',
+  'equipment',
+  'fuel',
+] as const
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v))
 
@@ -108,6 +116,24 @@ export interface OptimizeScenario {
    * then the W′ balance, the limit of the fastest legal plan
    */
   targetTimeS: number | null
+  /** `fuel`: {gut_tolerance_g_per_h (30–150), glycogen_store_g (100–1000)} for the fuel plan */
+  fuel: FuelOptions | null
+}
+
+function parseFuel(v: unknown): FuelOptions | null {
+  if (v === undefined) return null
+  const f = obj(v, 'fuel')
+  only(f, 'fuel', ['gut_tolerance_g_per_h', 'glycogen_store_g'])
+  const gut = num(f, 'gut_tolerance_g_per_h', 'fuel', false)
+  const store = num(f, 'glycogen_store_g', 'fuel', false)
+  if (gut !== undefined && !(gut >= 30 && gut <= 150))
+    throw new EngineInputError('fuel.gut_tolerance_g_per_h', `expected 30 to 150, got ${gut}`)
+  if (store !== undefined && !(store >= 100 && store <= 1000))
+    throw new EngineInputError('fuel.glycogen_store_g', `expected 100 to 1000, got ${store}`)
+  return {
+    ...(gut !== undefined ? { gutToleranceGPerH: gut } : {}),
+    ...(store !== undefined ? { glycogenStoreG: store } : {}),
+  }
 }
 
 /** Optimize scenario JSON → optimizer input. Throws EngineInputError naming the field. */
@@ -152,6 +178,7 @@ export function parseOptimizeScenario(
     },
     equipment: root.equipment === undefined ? null : parseEquipment(root.equipment),
     targetTimeS,
+    fuel: parseFuel(root.fuel),
   }
 }
 

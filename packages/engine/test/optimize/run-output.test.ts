@@ -9,6 +9,8 @@ import {
   optimizeTargetTime,
   outputContext,
   pacingOutput,
+  parseOptimizeScenario,
+  runPacingScenario,
 } from '../../src/index.ts'
 import { cpRider } from '../fixtures.ts'
 
@@ -57,5 +59,72 @@ describe('the run output', () => {
     expect(out.target_time).toMatchObject({ time_s: 7200, reached: true })
     expect(Math.abs(out.time_s - 7200) / 7200).toBeLessThan(0.005)
     expect(out.finish_cp_w).toBeUndefined()
+  })
+})
+
+describe('a scenario run (runPacingScenario)', () => {
+  const scenario = (extra: Record<string, unknown>) =>
+    parseOptimizeScenario({
+      course: {
+        segments: Array.from({ length: 300 }, (_, i) => ({
+          length_m: 100,
+          grade: 0.02 * Math.sin(i / 30),
+          heading_deg: 0,
+        })),
+      },
+      rider: {
+        mass_kg: 75,
+        bike_mass_kg: 8,
+        cda_m2: 0.25,
+        crr: 0.004,
+        drivetrain_efficiency: 0.97,
+        max_power_w: 700,
+        cp_w: 300,
+        w_prime_j: 20000,
+      },
+      environment: { temperature_c: 30 },
+      constraint: { type: 'w_prime_balance' },
+      ...extra,
+    })
+
+  it('costs each asked effect the time of the plan optimized without it', () => {
+    const withAll = scenario({
+      rider: {
+        mass_kg: 75,
+        bike_mass_kg: 8,
+        cda_m2: 0.25,
+        crr: 0.004,
+        drivetrain_efficiency: 0.97,
+        max_power_w: 700,
+        cp_w: 300,
+        w_prime_j: 20000,
+        durability: 0.1,
+      },
+      options: { heat: true },
+      fuel: { gut_tolerance_g_per_h: 60 },
+    })
+    const { result, ctx } = runPacingScenario(withAll)
+    const costs = ctx.costs!
+    // the durability cost is the time difference to the same scenario at durability 0
+    const noDurability = runPacingScenario(
+      scenario({ options: { heat: true }, fuel: { gut_tolerance_g_per_h: 60 } }),
+    )
+    expect(costs.durabilityS!).toBeCloseTo(result.plan!.timeS - noDurability.result.plan!.timeS, 6)
+    // 30 °C unacclimatised: 13 °C above 17 at 1.9 %/°C lowers CP a quarter: heat costs time
+    expect(costs.heatS!).toBeGreaterThan(10)
+    expect(costs.durabilityS!).toBeGreaterThan(0)
+    expect(costs.altitudeS).toBeUndefined()
+    // the fuel options reach the output: intake capped by the gut tolerance asked
+    const out = pacingOutput(result, withAll.input.course, ctx)
+    expect(out.fuel!.gut_tolerance_g_per_h).toBe(60)
+    expect(out.capacity_costs!.heat_s).toBeCloseTo(costs.heatS!, 1)
+  })
+
+  it('asks no cost when no effect is asked, nor for a target time', () => {
+    expect(runPacingScenario(scenario({})).ctx.costs).toEqual({})
+    const target = runPacingScenario(
+      scenario({ options: { heat: true }, constraint: { type: 'target_time', time_s: 2400 } }),
+    )
+    expect(target.ctx.costs).toBeUndefined()
   })
 })

@@ -12,9 +12,9 @@ import {
   courseFromSegments,
   optimizeEquipment,
   optimizePacing,
-  optimizeTargetTime,
   outputContext,
   parseOptimizeScenario,
+  runPacingScenario,
   type Course,
 } from '@veloptima/engine'
 import type { OptimizerInput } from './engine-input.ts'
@@ -68,11 +68,8 @@ export function refinedAnswer(prepared: Prepared, type: PreviewType): RunOutput 
       outputContext(prepared.input),
     )
   }
-  const run =
-    prepared.targetTimeS !== null
-      ? optimizeTargetTime(prepared.input, prepared.targetTimeS)
-      : optimizePacing(prepared.input)
-  return pacingOutput(run, prepared.course, outputContext(prepared.input))
+  const { result, ctx } = runPacingScenario(prepared)
+  return pacingOutput(result, prepared.course, ctx)
 }
 
 /** The refined answer of an input (what the saved run computes). */

@@ -1,0 +1,30 @@
+// One pacing run of a parsed optimize scenario, as the CLI, the API's job and the browser's
+// preview all do it: the fastest legal plan (or the least-effort plan for a target time), then
+// what the output adds beside it (the fuel plan's options, the seconds heat, altitude and
+// durability cost).
+import { capacityCosts } from './capacity-costs.ts'
+import { optimizePacing, type PacingResult } from './positions.ts'
+import { outputContext, type OutputContext } from './run-output.ts'
+import type { OptimizeScenario } from './scenario.ts'
+import { optimizeTargetTime, type TargetTimeOutcome } from './target-time.ts'
+
+export type PacingRun = {
+  result: PacingResult & { targetTime?: TargetTimeOutcome }
+  ctx: OutputContext
+}
+
+/**
+ * The plan of a scenario and its output context. The costs (one more optimization per asked
+ * effect) are left out of a target-time run, whose plan is not the fastest one.
+ */
+export function runPacingScenario(parsed: OptimizeScenario): PacingRun {
+  const { input, targetTimeS, fuel } = parsed
+  const result =
+    targetTimeS !== null ? optimizeTargetTime(input, targetTimeS) : optimizePacing(input)
+  const ctx: OutputContext = { ...outputContext(input), ...(fuel ? { fuel } : {}) }
+  const time = result.plan && Number.isFinite(result.plan.timeS) ? result.plan.timeS : result.timeS
+  if (targetTimeS === null && result.status === 'optimal' && Number.isFinite(time)) {
+    ctx.costs = capacityCosts(input, time)
+  }
+  return { result, ctx }
+}
