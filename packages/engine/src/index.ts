@@ -56,6 +56,7 @@ export type { PacingInput, PacingSettings } from './optimize/pacing-setup.ts'
 export { optimizePacing } from './optimize/positions.ts'
 export { capacityCosts, type CapacityCosts } from './optimize/capacity-costs.ts'
 export { runPacingScenario, type PacingRun } from './optimize/run-scenario.ts'
+export type { RideRules, RuleStretch } from './sim/rules.ts'
 export {
   optimizeTargetTime,
   type TargetTimeOutcome,

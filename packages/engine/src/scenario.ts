@@ -18,6 +18,7 @@ import {
   validateWindSegments,
 } from './sim/validate.ts'
 import { validateAirSegments } from './weather/air-segments.ts'
+import { parseRules } from './scenario-rules.ts'
 import type { AirSegment } from './weather/air-segments.ts'
 
 type Json = Record<string, unknown>
@@ -213,6 +214,7 @@ export function parseScenario(
     'environment',
     'options',
     'pacing',
+    'rules',
     'name',
     'description',
   ])
@@ -310,6 +312,8 @@ export function parseScenario(
     heat: boolAt(o, 'heat', 'options'),
     altitude: boolAt(o, 'altitude', 'options'),
   }
+  const rules = parseRules(root.rules)
+  if (rules) options.rules = rules
   const p = obj(root.pacing, 'pacing')
   let pacing: Pacing
   switch (p.type) {

@@ -89,3 +89,63 @@ describe('the rideable 12-target plan keeps most of the per-segment optimum’s 
     )
   }
 })
+
+// With the rule "coast descents steeper than −3 % and the run-in to braking points" (sim/rules.ts)
+// the riders of docs/engine/pacing.md's "other riders" paragraph keep ≥ 80 % of the bound's gain
+// on the hairpin climbs (without it 54–66 %): the dips into hairpins, which no 200 m section can
+// follow, are coasted by the rule, and the bound is the per-segment optimum under the same rule.
+describe('with the coast rule, the rideable plan keeps ≥ 80 % on the hairpin climbs', () => {
+  const base = { crr: 0.004, drivetrainEfficiency: 0.976 }
+  const riders: [string, Rider][] = [
+    [
+      '72 kg, CP 280 W',
+      {
+        ...base,
+        massKg: 72,
+        bikeMassKg: 7.8,
+        cdaM2: 0.32,
+        cpW: 280,
+        wPrimeJ: 20000,
+        maxPowerW: 650,
+      },
+    ],
+    [
+      '60 kg, CP 250 W',
+      { ...base, massKg: 60, bikeMassKg: 7, cdaM2: 0.3, cpW: 250, wPrimeJ: 15000, maxPowerW: 700 },
+    ],
+    [
+      '90 kg, CP 320 W',
+      {
+        ...base,
+        massKg: 90,
+        bikeMassKg: 9,
+        cdaM2: 0.35,
+        crr: 0.005,
+        cpW: 320,
+        wPrimeJ: 25000,
+        maxPowerW: 900,
+      },
+    ],
+  ]
+  const options = { rules: { coast: { descentGrade: -0.03, beforeBraking: true } } }
+  for (const file of ['alpe-dhuez.gpx', 'mont-ventoux-bedoin.gpx']) {
+    itWith([`courses/${file}`], `${file}: every rider keeps ≥ 80 %, coasting where told`, () => {
+      const { course } = importCourse(readCourse(file), file)
+      const environment = { airDensityKgM3: 1.2 }
+      for (const [, rider] of riders) {
+        const r = optimizePacing({
+          course,
+          rider,
+          environment,
+          options,
+          pacing: { constraint: { type: 'w_prime_balance' } },
+        })
+        const boundGain = r.baseline!.timeS - r.timeS
+        expect(boundGain).toBeGreaterThan(5)
+        expect((r.baseline!.timeS - r.plan!.timeS) / boundGain).toBeGreaterThanOrEqual(0.8)
+        expect(r.plan!.targets.length).toBeLessThanOrEqual(12)
+        expectPlanRidesAsReported(r.plan!, { course, rider, environment, options })
+      }
+    })
+  }
+})

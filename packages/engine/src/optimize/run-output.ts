@@ -86,6 +86,23 @@ export type PacingOutput = {
   fuel?: FuelOutput
   /** Seconds heat, altitude and durability cost the plan (each asked effect left out in turn). */
   capacity_costs?: { heat_s?: number; altitude_s?: number; durability_s?: number }
+  /** Seconds each of the rider's rules costs the plan (negative: the rule helps it). */
+  rule_costs?: {
+    easy_start_s?: number
+    coast_s?: number
+    descent_cap_s?: number
+    stretches_s?: number
+  }
+  /** Where the rules hold the power whatever the plan asks: coasting, caps, held powers. */
+  rule_stretches?: RuleStretchOutput[]
+}
+
+export type RuleStretchOutput = {
+  start_m: number
+  end_m: number
+  /** coast: no pedalling; cap: at most power_w; fixed: power_w held */
+  kind: 'coast' | 'cap' | 'fixed'
+  power_w: number
 }
 
 export type TargetTimeOutput = {
@@ -219,6 +236,7 @@ export type OutputContext = {
   environment?: Environment
   fuel?: FuelOptions
   costs?: CapacityCosts
+  ruleStretches?: RuleStretchOutput[]
 }
 
 /** The context of an optimizer input: its rider's CP and its air. */
@@ -314,23 +332,42 @@ export function planExtras(
   r: PacingResult,
   course: Course,
   ctx: OutputContext,
-): Pick<PacingOutput, 'finish_cp_w' | 'fuel' | 'capacity_costs'> {
+): Pick<PacingOutput, 'finish_cp_w' | 'fuel' | 'capacity_costs' | 'rule_costs' | 'rule_stretches'> {
   const sim = r.plan?.simulation ?? r.simulation
   const fuel = sim ? fuelOf(sim, course, ctx) : null
   return {
     ...(sim?.finishCpW !== undefined ? { finish_cp_w: round(sim.finishCpW, 1) } : {}),
     ...(fuel ? { fuel } : {}),
-    ...(ctx.costs && Object.keys(ctx.costs).length > 0
-      ? { capacity_costs: costsOf(ctx.costs) }
+    ...costsOf(ctx.costs ?? {}),
+    ...(ctx.ruleStretches && ctx.ruleStretches.length > 0
+      ? { rule_stretches: ctx.ruleStretches }
       : {}),
   }
 }
 
-const costsOf = (c: CapacityCosts) => ({
-  ...(c.heatS !== undefined ? { heat_s: round(c.heatS, 1) } : {}),
-  ...(c.altitudeS !== undefined ? { altitude_s: round(c.altitudeS, 1) } : {}),
-  ...(c.durabilityS !== undefined ? { durability_s: round(c.durabilityS, 1) } : {}),
-})
+/** Seconds rounded to 0.1 under their output names, each group only when it has one. */
+function costsOf(c: CapacityCosts): Pick<PacingOutput, 'capacity_costs' | 'rule_costs'> {
+  const pick = (names: [keyof CapacityCosts, string][]) => {
+    const o: Record<string, number> = {}
+    for (const [k, name] of names) if (c[k] !== undefined) o[name] = round(c[k], 1)
+    return Object.keys(o).length > 0 ? o : null
+  }
+  const capacity = pick([
+    ['heatS', 'heat_s'],
+    ['altitudeS', 'altitude_s'],
+    ['durabilityS', 'durability_s'],
+  ])
+  const rules = pick([
+    ['easyStartS', 'easy_start_s'],
+    ['coastS', 'coast_s'],
+    ['descentCapS', 'descent_cap_s'],
+    ['stretchesS', 'stretches_s'],
+  ])
+  return {
+    ...(capacity ? { capacity_costs: capacity } : {}),
+    ...(rules ? { rule_costs: rules } : {}),
+  }
+}
 
 export function equipmentOutput(
   r: EquipmentResult,

@@ -9,6 +9,8 @@ import { brakingDeceleration, corneringSpeedLimit } from '../physics/cornering.t
 import { applyAirSegments, validateAirSegments } from '../weather/air-segments.ts'
 import type { AirSegment } from '../weather/air-segments.ts'
 import { staticCapacity } from './capacity.ts'
+import { applyRuleSpeeds, easyStartEnd, powerRule, validateRules } from './rules.ts'
+import type { PowerRule, RideRules } from './rules.ts'
 import type { RiderPosition } from './positions.ts'
 
 export interface Rider {
@@ -96,6 +98,8 @@ export interface ModelOptions {
   heat?: boolean
   /** CP lowered by the altitude along the course (sim/capacity.ts; default off). */
   altitude?: boolean
+  /** Rules the rider follows whatever the plan asks (sim/rules.ts). */
+  rules?: RideRules
 }
 
 /**
@@ -138,6 +142,8 @@ export interface SimModel {
    * fixed factor per segment in its searches; null: the work actually done (the simulation)
    */
   readonly workBefore: Float64Array | null
+  /** Caps and held powers of the rider's rules (sim/rules.ts), applied by the step; null: none */
+  readonly rule: PowerRule | null
 }
 
 const positive = (v: number | undefined, d: number): number => (v === undefined ? d : v)
@@ -278,6 +284,10 @@ export function prepareModel(
     if (cap < vEnv[i]!) vEnv[i] = cap
     if (cap < vEnv[i + 1]!) vEnv[i + 1] = cap
   }
+  if (opts.rules) {
+    validateRules(opts.rules, course.start[n] ?? Infinity)
+    applyRuleSpeeds(course, opts.rules, vEnv)
+  }
   for (let i = n - 1; i >= 0; i--) {
     const next = vEnv[i + 1]!
     if (next === Infinity) continue
@@ -290,7 +300,7 @@ export function prepareModel(
   const radius = positive(rider.wheelRadiusM, MARTIN.wheelRadiusM)
   const spoke = positive(rider.spokeDragAreaM2, MARTIN.spokeDragAreaM2)
   const bearings = opts.bearingLosses !== false
-  return {
+  const model: SimModel = {
     n,
     ds,
     sinT,
@@ -310,5 +320,29 @@ export function prepareModel(
     capacity: staticCapacity(course, rider, env, opts),
     durability: rider.durability ?? 0,
     workBefore: null,
+    rule: null,
   }
+  return opts.rules ? { ...model, rule: ruleOf(model, course, rider, opts) } : model
+}
+
+/** The rules' per-segment caps on a model without them (the easy start is ridden on it). */
+function ruleOf(
+  model: SimModel,
+  course: Course,
+  rider: Rider,
+  opts: ModelOptions & { startSpeedMps?: number },
+): PowerRule | null {
+  const rules = opts.rules!
+  const easy = rules.easyStart
+  const easyEnd =
+    easy && rider.cpW
+      ? easyStartEnd(
+          model,
+          course,
+          easy.maxCpFraction * rider.cpW,
+          easy.durationS,
+          Math.min(opts.startSpeedMps ?? 0, model.vEnv[0]!),
+        )
+      : 0
+  return powerRule(course, rules, rider.cpW, easyEnd, model.vEnv)
 }

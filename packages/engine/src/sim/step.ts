@@ -265,6 +265,31 @@ export function step(
   out: StepResult,
   guess = 0,
 ): void {
+  const r = m.rule
+  if (r !== null) {
+    // the rider's rules (sim/rules.ts): a held power, or a cap the asked power is above; the
+    // applied power then does not depend on the asked one
+    const f = r.fixed[i]!
+    const c = f >= 0 ? f : r.cap[i]!
+    if (f >= 0 || P > c) {
+      stepAt(m, i, v0, c, out, guess)
+      out.dv1dP = 0
+      out.dtdP = 0
+      out.dPdP = 0
+      return
+    }
+  }
+  stepAt(m, i, v0, P, out, guess)
+}
+
+function stepAt(
+  m: SimModel,
+  i: number,
+  v0: number,
+  P: number,
+  out: StepResult,
+  guess: number,
+): void {
   const ke = m.mKE > 0
   solvePart(m, i, v0, P, m.ds[i]!, out, guess)
   if (ke && (out.status === STEP_STALLED || out.v1 < MIN_RATIO * v0)) solveSplit(m, i, v0, P, out)
