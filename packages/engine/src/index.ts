@@ -57,6 +57,7 @@ export { optimizePacing } from './optimize/positions.ts'
 export { capacityCosts, type CapacityCosts } from './optimize/capacity-costs.ts'
 export { runPacingScenario, type PacingRun } from './optimize/run-scenario.ts'
 export type { RideRules, RuleStretch } from './sim/rules.ts'
+export { durabilityByLevel, type RiderLevel } from './sim/capacity.ts'
 export {
   optimizeTargetTime,
   type TargetTimeOutcome,
@@ -65,7 +66,9 @@ export {
 export {
   equipmentOutput,
   type EquipmentOutput,
+  type DurabilityOutput,
   type FuelOutput,
+  type RuleStretchOutput,
   type OutputContext,
   outputContext,
   type TargetTimeOutput,

@@ -19,6 +19,7 @@ import {
 } from './sim/validate.ts'
 import { validateAirSegments } from './weather/air-segments.ts'
 import { parseRules } from './scenario-rules.ts'
+import { durabilityByLevel } from './sim/capacity.ts'
 import type { AirSegment } from './weather/air-segments.ts'
 
 type Json = Record<string, unknown>
@@ -203,6 +204,18 @@ export interface ParsedScenario {
  * Scenario JSON → simulation input. `loadCourse(file)` resolves `course.file` (the CLI reads it
  * relative to the scenario). Throws EngineInputError naming the field.
  */
+/** `rider.durability`: a number, or "by_level" for the default of the rider's level. */
+function durabilityOf(r: Json): Pick<Rider, 'durability' | 'durabilityLevel'> {
+  if (r.durability !== 'by_level') return { durability: numberAt(r, 'durability', 'rider') }
+  const cp = numberAt(r, 'cp_w', 'rider')
+  const mass = numberAt(r, 'mass_kg', 'rider', true)
+  if (cp === undefined) {
+    throw new EngineInputError('rider.durability', 'expected cp_w to read the level from, got none')
+  }
+  const d = durabilityByLevel(cp, mass)
+  return { durability: d.durability, durabilityLevel: d.level }
+}
+
 export function parseScenario(
   json: unknown,
   loadCourse?: (file: string) => Course | LoadedCourse,
@@ -255,7 +268,7 @@ export function parseScenario(
     cpW: numberAt(r, 'cp_w', 'rider'),
     wPrimeJ: numberAt(r, 'w_prime_j', 'rider'),
     maxPowerW: numberAt(r, 'max_power_w', 'rider'),
-    durability: numberAt(r, 'durability', 'rider'),
+    ...durabilityOf(r),
     heatAcclimatised: boolAt(r, 'heat_acclimatised', 'rider'),
   }
   if (r.positions !== undefined) {

@@ -6,6 +6,7 @@ import {
   courseFromSegments,
   EngineInputError,
   optimizePacing,
+  outputContext,
   parseScenario,
   simulate,
   type Course,
@@ -169,6 +170,28 @@ describe('the scenario', () => {
     environment: { temperature_c: 30 },
     pacing: { type: 'constant', power_w: 250 },
   }
+
+  it('reads "by_level": the default durability of the rider’s CP per kg, stated in the output', () => {
+    const level = (cp_w: number, mass_kg: number) =>
+      parseScenario({ ...base, rider: { ...base.rider, cp_w, mass_kg, durability: 'by_level' } })
+        .input.rider
+    // 300 W / 75 kg = 4.0 W/kg: trained, 6 %; 360 / 75 = 4.8: well-trained; 220 / 75: 10 %
+    expect(level(300, 75)).toMatchObject({ durability: 0.06, durabilityLevel: 'trained' })
+    expect(level(360, 75)).toMatchObject({ durability: 0.035, durabilityLevel: 'well-trained' })
+    expect(level(220, 75)).toMatchObject({ durability: 0.1, durabilityLevel: 'recreational' })
+    expect(outputContext({ rider: level(300, 75) }).durability).toEqual({
+      per_1000_kj: 0.06,
+      basis: 'level',
+      level: 'trained',
+    })
+    expect(outputContext({ rider: { ...rider, durability: 0.04 } }).durability).toEqual({
+      per_1000_kj: 0.04,
+      basis: 'rider',
+    })
+    expect(outputContext({ rider }).durability).toBeUndefined()
+    const noCp = { ...base, rider: { ...base.rider, cp_w: undefined, durability: 'by_level' } }
+    expect(() => parseScenario(noCp)).toThrow(/rider\.durability: expected cp_w/)
+  })
 
   it('reads durability, acclimatisation, heat and altitude', () => {
     const { input } = parseScenario({

@@ -7,6 +7,7 @@ import { majorityPosition } from '../sim/positions.ts'
 import { fuelPlan, fuelRideOf } from '../fuel/fuel.ts'
 import type { FuelOptions } from '../fuel/types.ts'
 import type { Environment } from '../sim/model.ts'
+import type { RiderLevel } from '../sim/capacity.ts'
 import type { PacingResult } from './positions.ts'
 import type { TargetTimeOutcome } from './target-time.ts'
 import type { CapacityCosts } from './capacity-costs.ts'
@@ -95,6 +96,15 @@ export type PacingOutput = {
   }
   /** Where the rules hold the power whatever the plan asks: coasting, caps, held powers. */
   rule_stretches?: RuleStretchOutput[]
+  durability?: DurabilityOutput
+}
+
+/** The durability the plan was made with: the rider's own, or the default of their level. */
+export type DurabilityOutput = {
+  /** fraction of CP and W′ lost per 1,000 kJ of work */
+  per_1000_kj: number
+  basis: 'rider' | 'level'
+  level?: RiderLevel
 }
 
 export type RuleStretchOutput = {
@@ -237,15 +247,25 @@ export type OutputContext = {
   fuel?: FuelOptions
   costs?: CapacityCosts
   ruleStretches?: RuleStretchOutput[]
+  durability?: DurabilityOutput
 }
 
-/** The context of an optimizer input: its rider's CP and its air. */
+/** The context of an optimizer input: its rider's CP and durability, and its air. */
 export const outputContext = (input: {
-  rider: { cpW?: number }
+  rider: { cpW?: number; durability?: number; durabilityLevel?: RiderLevel }
   environment?: Environment
 }): OutputContext => ({
   ...(input.rider.cpW !== undefined ? { cpW: input.rider.cpW } : {}),
   ...(input.environment ? { environment: input.environment } : {}),
+  ...((input.rider.durability ?? 0) > 0
+    ? {
+        durability: {
+          per_1000_kj: input.rider.durability!,
+          basis: input.rider.durabilityLevel ? 'level' : 'rider',
+          ...(input.rider.durabilityLevel ? { level: input.rider.durabilityLevel } : {}),
+        },
+      }
+    : {}),
 })
 
 function targetTimeOf(t: TargetTimeOutcome): TargetTimeOutput {
@@ -332,7 +352,10 @@ export function planExtras(
   r: PacingResult,
   course: Course,
   ctx: OutputContext,
-): Pick<PacingOutput, 'finish_cp_w' | 'fuel' | 'capacity_costs' | 'rule_costs' | 'rule_stretches'> {
+): Pick<
+  PacingOutput,
+  'finish_cp_w' | 'fuel' | 'capacity_costs' | 'rule_costs' | 'rule_stretches' | 'durability'
+> {
   const sim = r.plan?.simulation ?? r.simulation
   const fuel = sim ? fuelOf(sim, course, ctx) : null
   return {
@@ -342,6 +365,7 @@ export function planExtras(
     ...(ctx.ruleStretches && ctx.ruleStretches.length > 0
       ? { rule_stretches: ctx.ruleStretches }
       : {}),
+    ...(ctx.durability ? { durability: ctx.durability } : {}),
   }
 }
 

@@ -8,7 +8,7 @@ import { AASHTO_BRAKING_MPS2, DEFAULT_LATERAL_MU, MARTIN } from '../physics/cons
 import { brakingDeceleration, corneringSpeedLimit } from '../physics/cornering.ts'
 import { applyAirSegments, validateAirSegments } from '../weather/air-segments.ts'
 import type { AirSegment } from '../weather/air-segments.ts'
-import { staticCapacity } from './capacity.ts'
+import { staticCapacity, type RiderLevel } from './capacity.ts'
 import { applyRuleSpeeds, easyStartEnd, powerRule, validateRules } from './rules.ts'
 import type { PowerRule, RideRules } from './rules.ts'
 import type { RiderPosition } from './positions.ts'
@@ -33,6 +33,8 @@ export interface Rider {
    * (sim/capacity.ts)
    */
   durability?: number
+  /** Set when `durability` is the default for the rider's level (durabilityByLevel). */
+  durabilityLevel?: RiderLevel
   /** Acclimatised to heat: a smaller loss of CP per degree above 17 °C (sim/capacity.ts) */
   heatAcclimatised?: boolean
   maxPowerW?: number
