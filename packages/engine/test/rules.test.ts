@@ -172,6 +172,21 @@ describe('rules a rider follows', () => {
       power_w: 0,
     })
     expect(out.rule_stretches![0]).toMatchObject({ start_m: 0, kind: 'cap', power_w: 240 })
+    // the plan's rows as ridden: the dip is its own row at 0 W, outside every target; the rows
+    // still cover the course end to end and their durations add up to the plan's time
+    const coast = out.plan.filter((row) => row.label === 'Coast')
+    expect(coast.map((row) => [row.start_m, row.end_m, row.power_w])).toEqual([[2000, 2120, 0]])
+    const inTargets = new Set(out.targets.flatMap((t) => t.sections))
+    expect(inTargets.has(out.plan.indexOf(coast[0]!))).toBe(false)
+    expect(out.plan.length).toBe(
+      inTargets.size + out.plan.filter((r) => r.target === undefined).length,
+    )
+    for (let k = 1; k < out.plan.length; k++)
+      expect(out.plan[k]!.start_m).toBe(out.plan[k - 1]!.end_m)
+    const total = out.plan.reduce((a, row) => a + row.duration_s, 0)
+    expect(total).toBeCloseTo(result.plan!.timeS, 0)
+    for (const t of out.targets)
+      for (const k of t.sections) expect(out.plan[k]!.power_w).toBe(t.power_w)
   })
 
   it('refuses a rule outside its range, naming the field and the value', () => {

@@ -90,10 +90,11 @@ describe('the rideable 12-target plan keeps most of the per-segment optimum’s 
   }
 })
 
-// With the rule "coast descents steeper than −3 % and the run-in to braking points" (sim/rules.ts)
-// the riders of docs/engine/pacing.md's "other riders" paragraph keep ≥ 80 % of the bound's gain
-// on the hairpin climbs (without it 54–66 %): the dips into hairpins, which no 200 m section can
-// follow, are coasted by the rule, and the bound is the per-segment optimum under the same rule.
+// With the rule "coast descents steeper than −0.5 % and the run-in to braking points"
+// (sim/rules.ts) the riders of docs/engine/pacing.md's "other riders" paragraph keep ≥ 80 % of the
+// bound's gain on the hairpin climbs (without it 54–66 %; 81–100 % measured): the dips into
+// hairpins, which no 200 m section can follow, are coasted by the rule, and the bound is the
+// per-segment optimum under the same rule. With −3 % the shares are 68–93 %.
 describe('with the coast rule, the rideable plan keeps ≥ 80 % on the hairpin climbs', () => {
   const base = { crr: 0.004, drivetrainEfficiency: 0.976 }
   const riders: [string, Rider][] = [
@@ -127,7 +128,7 @@ describe('with the coast rule, the rideable plan keeps ≥ 80 % on the hairpin c
       },
     ],
   ]
-  const options = { rules: { coast: { descentGrade: -0.03, beforeBraking: true } } }
+  const options = { rules: { coast: { descentGrade: -0.005, beforeBraking: true } } }
   for (const file of ['alpe-dhuez.gpx', 'mont-ventoux-bedoin.gpx']) {
     itWith([`courses/${file}`], `${file}: every rider keeps ≥ 80 %, coasting where told`, () => {
       const { course } = importCourse(readCourse(file), file)

@@ -106,6 +106,42 @@ describe('veloptima export', () => {
     expect(Math.abs(t - result.time_s)).toBeLessThan(1)
   })
 
+  it('under rules, the rows as ridden: a held stretch is its own ERG block at its power', () => {
+    const ruled = jsonOf(
+      veloptima(
+        'optimize',
+        write({
+          course: { file: climb },
+          rider: { ...scenarioRider, max_power_w: 700 },
+          environment: { air_density_kg_m3: 1.2 },
+          constraint: { type: 'w_prime_balance' },
+          rules: { stretches: [{ start_m: 3000, end_m: 3500, power_w: 150, label: 'feed' }] },
+          max_targets: 5,
+        }),
+      ),
+    )
+    const rows = ruled.plan as (Section & {
+      label: string
+      elapsed_s: number
+      duration_s: number
+    })[]
+    const held = rows.find((r) => r.label === 'Held 150 W')!
+    // the stretch on the course's own segments (20 m): its ends within half a segment
+    expect(Math.abs(held.start_m - 3000)).toBeLessThan(10)
+    expect(Math.abs(held.end_m - 3500)).toBeLessThan(10)
+    expect(held.power_w).toBe(150)
+    const r = veloptima('export', '--format', 'erg', write(ruled))
+    expect(r.code).toBe(0)
+    const erg = courseRows(r.stdout)
+    // the block that ends at the held row's end starts at its start, at 150 W
+    const startMin = (held.elapsed_s - held.duration_s) / 60
+    const k = erg.findIndex(
+      ([t, w], j) => j % 2 === 0 && Math.abs(t - startMin) < 0.01 && w === 150,
+    )
+    expect(k).toBeGreaterThanOrEqual(0)
+    expect(erg[k + 1]![0]).toBeCloseTo(held.elapsed_s / 60, 2)
+  })
+
   it('takes the CP from the scenario a result carries when --cp is not given', () => {
     const withRider = write({ ...result, cp_w: undefined, scenario: { rider: { cp_w: 250 } } })
     const r = veloptima('export', '--format', 'zwo', withRider)

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path'
 import {
   optimizeEquipment,
   optimizeResultToJson,
+  pacingOutput,
   parseOptimizeScenario,
   planExtras,
   runPacingScenario,
@@ -37,8 +38,11 @@ export async function optimizeCommand(args: string[]): Promise<number> {
     return 0
   }
   const { result, ctx } = runPacingScenario(parsed)
+  // under rules, the rows as ridden: split where a rule holds the power (what export writes)
+  const ruled = ctx.ruleStretches?.length ? pacingOutput(result, input.course, ctx) : null
   printJson({
     ...optimizeResultToJson(result, input.course, null),
+    ...(ruled ? { plan: ruled.plan, targets: ruled.targets } : {}),
     ...(ctx.cpW !== undefined ? { cp_w: ctx.cpW } : {}),
     ...planExtras(result, input.course, ctx),
   })

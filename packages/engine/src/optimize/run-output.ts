@@ -11,6 +11,7 @@ import type { RiderLevel } from '../sim/capacity.ts'
 import type { PacingResult } from './positions.ts'
 import type { TargetTimeOutcome } from './target-time.ts'
 import type { CapacityCosts } from './capacity-costs.ts'
+import { splitRowsByRules } from './rule-rows.ts'
 
 /** A row of the plan a rider follows: a stretch of road with one target power. */
 export type RunPlanSection = {
@@ -201,34 +202,68 @@ function seriesOf(sim: SimulationResult, course: Course): RideSeries {
 /** The plan's sections with the grade, speed and time the simulation of the plan gives them. */
 function planOf(r: PacingResult, course: Course): RunPlanSection[] {
   const plan = r.plan
-  const sim = plan?.simulation
-  if (!plan || !sim) return []
-  const s = sim.segments
+  if (!plan?.simulation) return []
+  const measure = measureOf(r, course)
+  return plan.sections.map((section) =>
+    measure(
+      {
+        start_m: round(section.startM, 1),
+        end_m: round(section.endM, 1),
+        label: section.label,
+        grade: 0,
+        power_w: round(section.powerW, 1),
+        speed_mps: 0,
+        duration_s: 0,
+        elapsed_s: 0,
+        target: section.target,
+      },
+      section.startM,
+      section.endM,
+    ),
+  )
+}
+
+/** A row's figures over [startM, endM) from the ride: grade, speed, duration, elapsed, position. */
+function measureOf(r: PacingResult, course: Course) {
+  const s = r.plan!.simulation!.segments
   const positions = r.positions
-  let i = 0
-  return plan.sections.map((section) => {
+  return (row: RunPlanSection, startM: number, endM: number): RunPlanSection => {
     let length = 0
     let rise = 0
     let duration = 0
-    while (i < s.count && course.start[i]! < section.endM - 1e-6) {
+    let last = 0
+    for (let i = 0; i < s.count; i++) {
+      const mid = course.start[i]! + course.length[i]! / 2
+      if (mid < startM || mid >= endM) continue
       length += course.length[i]!
       rise += course.grade[i]! * course.length[i]!
       duration += s.duration[i]!
-      i++
+      last = i + 1
     }
+    const span = { startM, endM }
     return {
-      start_m: round(section.startM, 1),
-      end_m: round(section.endM, 1),
-      label: section.label,
+      ...row,
+      start_m: round(startM, 1),
+      end_m: round(endM, 1),
       grade: round(length > 0 ? rise / length : 0, 4),
-      power_w: round(section.powerW, 1),
       speed_mps: round(duration > 0 ? length / duration : 0, 3),
       duration_s: round(duration, 1),
-      elapsed_s: round(i > 0 ? s.time[i - 1]! : 0, 1),
-      ...(positions ? { position: positionName(positions, course, section) } : {}),
-      target: section.target,
+      elapsed_s: round(last > 0 ? s.time[last - 1]! : 0, 1),
+      ...(positions ? { position: positionName(positions, course, span) } : {}),
     }
-  })
+  }
+}
+
+/** The plan's rows, split where the rider's rules hold the power (rule-rows.ts). */
+function ruledPlanOf(
+  r: PacingResult,
+  course: Course,
+  ctx: OutputContext,
+): { plan: RunPlanSection[]; parts: number[][] | null } {
+  const plan = planOf(r, course)
+  if (!ctx.ruleStretches?.length || plan.length === 0) return { plan, parts: null }
+  const split = splitRowsByRules(plan, ctx.ruleStretches, measureOf(r, course))
+  return { plan: split.rows, parts: split.parts }
 }
 
 function positionName(
@@ -316,6 +351,7 @@ export function pacingOutput(
   ctx: OutputContext = {},
 ): PacingOutput {
   const sim = r.plan?.simulation ?? r.simulation
+  const rows = ruledPlanOf(r, course, ctx)
   const time = r.plan && Number.isFinite(r.plan.timeS) ? r.plan.timeS : r.timeS
   const boundSaved = r.status === 'optimal' ? r.timeSavedS : null
   return {
@@ -332,12 +368,12 @@ export function pacingOutput(
     targets: (r.plan?.targets ?? []).map((t) => ({
       power_w: round(t.powerW, 1),
       label: t.label,
-      sections: t.sections,
+      sections: rows.parts ? t.sections.flatMap((k) => rows.parts![k] ?? []) : t.sections,
     })),
     average_power_w: sim?.averagePowerW ?? null,
     normalized_power_w: sim?.normalizedPowerW ?? null,
     min_w_prime_balance_j: sim?.minWPrimeBalanceJ ?? null,
-    plan: planOf(r, course),
+    plan: rows.plan,
     series: sim ? seriesOf(sim, course) : null,
     ...(r.positions
       ? { positions: r.positions.names, segment_position: Array.from(r.positions.segment) }

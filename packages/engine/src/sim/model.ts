@@ -346,5 +346,5 @@ function ruleOf(
           Math.min(opts.startSpeedMps ?? 0, model.vEnv[0]!),
         )
       : 0
-  return powerRule(course, rules, rider.cpW, easyEnd, model.vEnv)
+  return powerRule(course, rules, rider.cpW, easyEnd, model)
 }

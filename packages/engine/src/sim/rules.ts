@@ -5,6 +5,7 @@
 // (sim/step.ts), so the simulation, the W′ balance and every search of the optimizer honour them,
 // and the optimizer plans the rest of the course around them.
 import type { Course } from '../course/types.ts'
+import { G0 } from '../physics/constants.ts'
 import type { SimModel } from './model.ts'
 import { createStepResult, step } from './step.ts'
 import { EngineInputError } from './validate.ts'
@@ -81,6 +82,33 @@ const overlaps = (course: Course, i: number, s: RuleStretch): boolean => {
   return mid >= s.startM && mid < s.endM
 }
 
+/**
+ * The steady speed on segment i at crank power `powerW` (m/s; 0 where the rider would not move):
+ * the force balance of sim/step.ts without acceleration, solved by bisection.
+ */
+export function steadySpeed(m: SimModel, i: number, powerW: number): number {
+  const need = (u: number) => {
+    const a = u + m.wPar[i]!
+    const c = m.wPerp[i]!
+    const va = Math.sqrt(a * a + c * c)
+    const f =
+      m.mass * G0 * (m.sinT[i]! + m.crr[i]! * m.cosT[i]!) +
+      m.bA +
+      m.bB * u +
+      m.halfCda * m.rho[i]! * va * a
+    return f * u - m.eta * powerW
+  }
+  let lo = 0
+  let hi = 200
+  if (need(1e-6) > 0) return 0
+  for (let k = 0; k < 50; k++) {
+    const mid = 0.5 * (lo + hi)
+    if (need(mid) > 0) hi = mid
+    else lo = mid
+  }
+  return lo
+}
+
 /** Speed limits of the stretches, folded into the envelope before its braking pass. */
 export function applyRuleSpeeds(course: Course, rules: RideRules, vEnv: Float64Array): void {
   for (const s of rules.stretches ?? []) {
@@ -95,15 +123,16 @@ export function applyRuleSpeeds(course: Course, rules: RideRules, vEnv: Float64A
 
 /**
  * The per-segment caps and held powers of the rules. `easyEndM`: where the easy start ends (the
- * distance its duration covers at its cap, see `easyStartEnd`); `vEnv`: the speed envelope.
+ * distance its duration covers at its cap, see `easyStartEnd`); `model`: the ride without rules.
  */
 export function powerRule(
   course: Course,
   rules: RideRules,
   cpW: number | undefined,
   easyEndM: number,
-  vEnv: Float64Array,
+  model: SimModel,
 ): PowerRule | null {
+  const vEnv = model.vEnv
   const n = course.n
   const cap = new Float64Array(n).fill(Infinity)
   const fixed = new Float64Array(n).fill(NaN)
@@ -128,8 +157,17 @@ export function powerRule(
     if (rules.descentCap && g <= rules.descentCap.grade) capAt(i, rules.descentCap.powerW)
     if (descentGrade !== undefined && g <= descentGrade) capAt(i, 0)
     // the braking run-in: level or downhill road where the envelope falls toward a corner or a
-    // speed limit (uphill the rider slows by itself, and stopping pedalling there stalls)
-    if (rules.coast?.beforeBraking && g <= 0 && vEnv[i + 1]! < vEnv[i]! - 1e-9) capAt(i, 0)
+    // speed limit below the steady speed of the segment at CP (or coasting, without a CP): a
+    // rider riding there would brake, and what they pedal into it is braked away (uphill the
+    // rider slows by itself, and stopping pedalling there costs more than it saves)
+    if (
+      rules.coast?.beforeBraking &&
+      g <= 0 &&
+      vEnv[i + 1]! < vEnv[i]! - 1e-9 &&
+      steadySpeed(model, i, cpW ?? 0) > vEnv[i + 1]!
+    ) {
+      capAt(i, 0)
+    }
   }
   for (const s of rules.stretches ?? []) {
     for (let i = 0; i < n; i++) {
