@@ -60,7 +60,8 @@ export function splitRowsByRules<R extends Row>(
           : own.includes(k))
       if (grows) out[k] = piece(row, last.start_m, end, rule)
       else {
-        rule ? ruled.add(out.length) : own.push(out.length)
+        if (rule) ruled.add(out.length)
+        else own.push(out.length)
         out.push(piece(row, at, end, rule))
       }
       at = end
