@@ -73,6 +73,10 @@ const setupFields = {
   w_prime: ranged(1000, 60000, 'J').nullable(),
   max_power: ranged(100, 3000, 'W').nullable(),
   max_lateral_acceleration: ranged(1, 15, 'm/s²'),
+  /** Fraction of CP and W′ lost per 1,000 kJ of work (0.06 = 6 %); null: no fade modelled. */
+  durability: ranged(0, 0.5, '').nullable(),
+  /** Acclimatised to heat: CP falls less with the temperature above 17 °C. */
+  heat_acclimatised: z.boolean(),
   extras: setupExtrasSchema,
 }
 
@@ -115,7 +119,8 @@ function maxPowerAboveCp(
 
 /**
  * POST /api/rider-setups. CP and W′ are required; defaults: extra_mass 0, η 0.976, wheel inertia
- * 0.14 kg·m², 4 m/s², no max power (a plan's ceiling is then 2 × CP).
+ * 0.14 kg·m², 4 m/s², no max power (a plan's ceiling is then 2 × CP), no durability (no fade),
+ * not heat-acclimatised.
  */
 export const riderSetupCreateSchema = z
   .object({
@@ -129,6 +134,8 @@ export const riderSetupCreateSchema = z
     w_prime: wPrimeNeeded,
     max_power: setupFields.max_power.default(null),
     max_lateral_acceleration: setupFields.max_lateral_acceleration.default(4),
+    durability: setupFields.durability.default(null),
+    heat_acclimatised: setupFields.heat_acclimatised.default(false),
     extras: setupFields.extras.default({}),
   })
   .strict()
@@ -165,6 +172,8 @@ export const riderSetupFormSchema = z
     cp: cpNeeded,
     w_prime: wPrimeNeeded,
     max_power: setupFields.max_power,
+    durability: setupFields.durability.default(null),
+    heat_acclimatised: setupFields.heat_acclimatised.default(false),
     extras: setupFields.extras,
   })
   .strict()

@@ -88,6 +88,81 @@ describe('optimization inputs', () => {
     expect(issues(inputs).join('; ')).toMatch(message)
   })
 
+  it('accepts a target time, the heat and altitude options, the fuel and the pacing rules', () => {
+    const raceInputs = {
+      constraint: { type: 'target_time', time_s: 9000 },
+      options: { heat: true, altitude: false },
+      fuel: { gut_tolerance_g_per_h: 90, glycogen_store_g: 500 },
+      rules: {
+        easy_start: { duration_s: 600, max_cp_fraction: 0.85 },
+        coast: { descent_grade: -0.05, before_braking: true },
+        descent_cap: { grade: -0.04, power_w: 150 },
+        stretches: [{ start_m: 1000, end_m: 2000, max_speed_mps: 12, label: 'village' }],
+      },
+    }
+    expect(issues(raceInputs)).toEqual([])
+    expect(optimizationInputsSchema.parse(raceInputs)).toEqual(raceInputs)
+  })
+
+  it.each([
+    [
+      { constraint: { type: 'target_time', time_s: 30 } },
+      /^constraint\.time_s: must be at least 60 s/,
+    ],
+    [
+      { constraint: { type: 'target_time', time_s: 8 * 86400 } },
+      /^constraint\.time_s: must be at most 604800 s/,
+    ],
+    [{ options: { heat: 'yes' } }, /^options\.heat: /],
+    [{ options: { wind: true } }, /^options: .*wind/i],
+    [
+      { fuel: { gut_tolerance_g_per_h: 200 } },
+      /^fuel\.gut_tolerance_g_per_h: must be at most 150 g\/h/,
+    ],
+    [{ fuel: { glycogen_store_g: 50 } }, /^fuel\.glycogen_store_g: must be at least 100 g/],
+    [
+      { rules: { easy_start: { duration_s: 20_000, max_cp_fraction: 0.8 } } },
+      /^rules\.easy_start\.duration_s: must be at most 14400 s/,
+    ],
+    [
+      { rules: { easy_start: { duration_s: 600, max_cp_fraction: 0.1 } } },
+      /^rules\.easy_start\.max_cp_fraction: must be at least 0\.3/,
+    ],
+    [
+      { rules: { coast: { descent_grade: 0.05 } } },
+      /^rules\.coast\.descent_grade: must be at most 0/,
+    ],
+    [
+      { rules: { descent_cap: { grade: -0.5, power_w: 100 } } },
+      /^rules\.descent_cap\.grade: must be at least -0\.3/,
+    ],
+    [
+      { rules: { descent_cap: { grade: -0.05, power_w: 5000 } } },
+      /^rules\.descent_cap\.power_w: must be at most 3000 W/,
+    ],
+    [
+      { rules: { stretches: [{ start_m: 2000, end_m: 1000, power_w: 200 }] } },
+      /^rules\.stretches\.0\.end_m: must be more than start_m/,
+    ],
+    [
+      { rules: { stretches: [{ start_m: 0, end_m: 1000 }] } },
+      /^rules\.stretches\.0: needs max_power_w, power_w or max_speed_mps/,
+    ],
+    [
+      { rules: { stretches: [{ start_m: 0, end_m: 100, max_speed_mps: 0.1 }] } },
+      /^rules\.stretches\.0\.max_speed_mps: must be at least 0\.5 m\/s/,
+    ],
+    [
+      {
+        rules: { stretches: Array.from({ length: 51 }, (_, i) => ({ start_m: i, end_m: i + 1 })) },
+      },
+      /^rules\.stretches: /,
+    ],
+    [{ rules: { drafting: true } }, /^rules: .*drafting/i],
+  ])('refuses a bad race-plan input naming the field (%#)', (inputs, message) => {
+    expect(issues(inputs).join('; ')).toMatch(message)
+  })
+
   it('is checked on create and on patch, the issue naming the field', () => {
     const inputs = { rider_override: { rider_mass: -5 } }
     const paths = (r: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>

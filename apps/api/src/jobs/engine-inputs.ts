@@ -97,6 +97,9 @@ export function storedSetupOf(setup: RunSnapshot['rider_setup']): StoredSetup {
     cp: setup.cp,
     w_prime: setup.wPrime,
     max_power: setup.maxPower,
+    // snapshots kept from before these columns read as no fade and not acclimatised
+    durability: setup.durability ?? null,
+    heat_acclimatised: setup.heatAcclimatised ?? false,
   }
 }
 

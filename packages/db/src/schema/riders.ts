@@ -78,11 +78,21 @@ export const riderSetups = pgTable(
     maxPower: doublePrecision('max_power'),
     /** Cornering limit: maximal lateral acceleration, m/s² */
     maxLateralAcceleration: doublePrecision('max_lateral_acceleration').notNull().default(4),
+    /** Fraction of CP and W′ lost per 1,000 kJ of work (0–0.5); null: no fade modelled. */
+    durability: doublePrecision('durability'),
+    /** Acclimatised to heat: CP falls less with the temperature above 17 °C. */
+    heatAcclimatised: boolean('heat_acclimatised').notNull().default(false),
     /** Power–duration points, gearing, CdA-vs-yaw tables and other optional engine inputs. */
     extras: jsonb('extras').$type<JsonObject>().notNull().default({}),
     ...timestamps(),
   },
-  (t) => [...ownerConstraints('rider_setups', t)],
+  (t) => [
+    ...ownerConstraints('rider_setups', t),
+    check(
+      'rider_setups_durability',
+      sql`${t.durability} is null or (${t.durability} >= 0 and ${t.durability} <= 0.5)`,
+    ),
+  ],
 )
 
 export const planKind = pgEnum('plan_kind', ['individual', 'team', 'aero'])

@@ -6,11 +6,15 @@
 // pressure_altitude_m (or the older altitude_m), relative_humidity, wind_speed_mps, wind_from_deg,
 // wind_segments [{start_m, end_m, wind_speed_mps, wind_from_deg}], event_start (stored only)},
 // `rider_override` (a partial setup replacing the saved setup's values for this optimization),
-// `constraint` (W′ balance when absent), `max_targets` (12 when absent, 1–20), `min_power_w`, and
-// for equipment `equipment`, either the engine's {groups: {name: [options]}, baseline} or the
+// `constraint` (W′ balance when absent; `{type: "target_time", time_s}` for the least-effort plan
+// finishing in that time), `max_targets` (12 when absent, 1–20), `min_power_w`, `options`
+// {heat, altitude} (CP lowered by the heat and the altitude), `fuel` {gut_tolerance_g_per_h,
+// glycogen_store_g}, `rules` (easy start, coasting, descent cap, stretches; checked by the
+// engine's parser), and for equipment `equipment`, either the engine's {groups: {name: [options]}, baseline} or the
 // older list form [{name, options: [{name, cda_delta, mass_delta, crr_factor}]}] (first option =
 // baseline). The highest power the plan may ask for is the setup's max power, else 2 × CP, else
-// 1000 W.
+// 1000 W. The setup's `durability` (fraction of CP and W′ lost per 1,000 kJ) and
+// `heat_acclimatised` go to the scenario's rider.
 import type { StoredSegmentJson } from '../course/stored-check.ts'
 import type { CourseSegmentInput } from '../course/types.ts'
 import { checkSpeedRange, EngineInputError } from '../sim/validate.ts'
@@ -37,6 +41,10 @@ export type StoredSetup = {
   cp: number | null
   w_prime: number | null
   max_power: number | null
+  /** Fraction of CP and W′ lost per 1,000 kJ of work (0–0.5); null or absent: no fade. */
+  durability?: number | null | undefined
+  /** Acclimatised to heat (CP falls less with the temperature above 17 °C). */
+  heat_acclimatised?: boolean | undefined
 }
 
 /** The fields of a setup an optimization may override (crr may name only some surfaces). */
@@ -178,6 +186,10 @@ export function storedOptimizerInput(
   }
   if (setup.cp !== null) rider.cp_w = setup.cp
   if (setup.w_prime !== null) rider.w_prime_j = setup.w_prime
+  if (setup.durability !== undefined && setup.durability !== null) {
+    rider.durability = setup.durability
+  }
+  if (setup.heat_acclimatised) rider.heat_acclimatised = true
   if (setup.positions.length > 1) {
     rider.positions = setup.positions.map((p) => ({
       ...(p.name !== undefined ? { name: p.name } : {}),
@@ -204,6 +216,10 @@ export function storedOptimizerInput(
     max_targets: Math.min(20, Math.max(1, Math.round(targets))),
   }
   if (inputs.min_power_w !== undefined) scenario.min_power_w = inputs.min_power_w
+  // options, fuel and rules pass as stored: the engine's parser checks them and names the field
+  for (const key of ['options', 'fuel', 'rules'] as const) {
+    if (inputs[key] !== undefined && inputs[key] !== null) scenario[key] = inputs[key]
+  }
   if (type === 'equipment') scenario.equipment = equipmentOf(inputs.equipment, crr.normal)
   return { scenario, segments, startAltitudeM: rows[0]?.altitude ?? 0, setup }
 }

@@ -141,6 +141,68 @@ describe('stored optimization inputs → optimizer scenario', () => {
     ).toThrow(message)
   })
 
+  it('gives the setup’s durability and heat acclimatisation to the rider', () => {
+    const trained = { ...setup, durability: 0.06, heat_acclimatised: true }
+    const p = parse(storedOptimizerInput(rows, undefined, trained, {}, 'pacing'))
+    expect(p.input.rider.durability).toBe(0.06)
+    expect(p.input.rider.heatAcclimatised).toBe(true)
+    // a setup without them (null, false or absent) models no fade and no acclimatisation
+    const plain = storedOptimizerInput(
+      rows,
+      undefined,
+      { ...setup, durability: null, heat_acclimatised: false },
+      {},
+      'pacing',
+    )
+    expect(plain.scenario.rider).not.toHaveProperty('durability')
+    expect(plain.scenario.rider).not.toHaveProperty('heat_acclimatised')
+    expect(parse(plain).input.rider.durability).toBeUndefined()
+  })
+
+  it('passes the heat and altitude options, the fuel and a target time to the scenario', () => {
+    const p = parse(
+      storedOptimizerInput(
+        rows,
+        undefined,
+        setup,
+        {
+          options: { heat: true, altitude: false },
+          fuel: { gut_tolerance_g_per_h: 90 },
+          constraint: { type: 'target_time', time_s: 400 },
+        },
+        'pacing',
+      ),
+    )
+    expect(p.input.options).toMatchObject({ heat: true, altitude: false })
+    expect(p.fuel).toEqual({ gutToleranceGPerH: 90 })
+    expect(p.targetTimeS).toBe(400)
+    expect(p.input.pacing.constraint).toEqual({ type: 'w_prime_balance' })
+  })
+
+  it('passes the pacing rules as stored, for the engine’s parser to check', () => {
+    const rules = {
+      easy_start: { duration_s: 600, max_cp_fraction: 0.85 },
+      coast: { descent_grade: -0.05, before_braking: true },
+      descent_cap: { grade: -0.04, power_w: 150 },
+    }
+    const built = storedOptimizerInput(rows, undefined, setup, { rules }, 'pacing')
+    expect(built.scenario.rules).toEqual(rules)
+    expect(storedOptimizerInput(rows, undefined, setup, {}, 'pacing').scenario).not.toHaveProperty(
+      'rules',
+    )
+  })
+
+  it('refuses a bad fuel value through the engine’s parser, naming the field and value', () => {
+    const bad = storedOptimizerInput(
+      rows,
+      undefined,
+      setup,
+      { fuel: { gut_tolerance_g_per_h: 200 } },
+      'pacing',
+    )
+    expect(() => parse(bad)).toThrow(/fuel\.gut_tolerance_g_per_h: expected 30 to 150, got 200/)
+  })
+
   it('refuses bad wind stretches through the engine’s parser, naming the field', () => {
     const bad = storedOptimizerInput(
       rows,

@@ -105,6 +105,8 @@ describe('editing the profile offers to update the setups that used it', () => {
     w_prime: 18000,
     max_power: 550,
     max_lateral_acceleration: 4,
+    durability: null,
+    heat_acclimatised: false,
     extras: { rider_name: '', rider_height: 1.76, tyre: 'race_butyl' },
     created_at: '',
     updated_at: '',

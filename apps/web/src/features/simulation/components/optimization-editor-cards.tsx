@@ -1,5 +1,5 @@
 // The optimization editor's cards and rows (pages/optimization-page.tsx): course and rider, the
-// limit, the header and the save row.
+// goal and limit, the header and the save row.
 import { Link } from 'react-router'
 import type { MyTeam } from '@veloptima/contracts'
 import { OwnerSelect } from '../../../components/owner-control.tsx'
@@ -7,6 +7,7 @@ import { Field, Select, type fieldBinder } from '../../../components/form.tsx'
 import { Button, Card, OutcomeLine, PageHeader, type Outcome } from './ui.tsx'
 import type { CourseSummary, RiderSetup } from '../lib/api.ts'
 import { CONSTRAINTS, type OptimizationForm } from '../lib/optimization-form.ts'
+import { GOALS } from '../lib/race-plan-form.ts'
 
 export type Kind = 'pacing' | 'equipment'
 export type Status = Outcome | null
@@ -93,27 +94,56 @@ export function EditorHeader({ type, name }: { type: Kind; name: string | undefi
   )
 }
 
+/**
+ * The goal (a pacing plan: the fastest within a limit, or the least effort finishing in a target
+ * time; an equipment comparison: the fastest) and the limit.
+ */
 export function LimitCard({
   form,
   set,
   bind,
+  type,
 }: {
   form: OptimizationForm
   set: SetField
   bind: Bind
+  type: Kind
 }) {
+  const targetTime = type === 'pacing' && form.goal === 'target_time'
   return (
-    <Card title="Limit">
+    <Card title={type === 'pacing' ? 'Goal and limit' : 'Limit'}>
       <div className="grid grid-cols-2 gap-3">
-        <div className="col-span-2">
-          <Select
-            label="Constraint"
-            value={form.constraint}
-            onChange={(v) => set('constraint', v)}
-            options={CONSTRAINTS}
+        {type === 'pacing' ? (
+          <div className="col-span-2">
+            <Select
+              label="Goal"
+              name="goal"
+              value={form.goal}
+              onChange={(v) => set('goal', v)}
+              options={GOALS}
+            />
+          </div>
+        ) : null}
+        {targetTime ? (
+          <Field
+            label="Target time"
+            unit="h:mm:ss"
+            inputMode="text"
+            placeholder="2:30:00"
+            {...bind('targetTime')}
+            hint="The easiest plan that finishes in this time, within W′ balance."
           />
-        </div>
-        {form.constraint !== 'w_prime_balance' ? (
+        ) : (
+          <div className="col-span-2">
+            <Select
+              label="Constraint"
+              value={form.constraint}
+              onChange={(v) => set('constraint', v)}
+              options={CONSTRAINTS}
+            />
+          </div>
+        )}
+        {!targetTime && form.constraint !== 'w_prime_balance' ? (
           <Field label="Power" unit="W" {...bind('power')} />
         ) : null}
         <Field

@@ -103,6 +103,8 @@ export function copyRiderSetup(
     w_prime: s.w_prime,
     max_power: s.max_power,
     max_lateral_acceleration: s.max_lateral_acceleration,
+    durability: s.durability,
+    heat_acclimatised: s.heat_acclimatised,
     extras: s.extras,
   }
   return api<RiderSetup>('/api/rider-setups', { method: 'POST', body })

@@ -1,6 +1,7 @@
 // From the API's rows (a course's segments, a rider setup, an optimization's `inputs`) to the
 // optimizer scenario: the engine's builder, the same one the server's run calls
 // (apps/api/src/jobs/engine-inputs.ts), so the preview and the saved run parse the same scenario.
+import type { PacingRules } from '@veloptima/contracts'
 import {
   storedOptimizerInput,
   type CourseSegmentInput,
@@ -19,6 +20,8 @@ export type ConstraintInput =
   | { type: 'w_prime_balance' }
   | { type: 'normalized_power'; power_w: number }
   | { type: 'average_power'; power_w: number }
+  /** The least-effort plan finishing in `time_s` (a pacing plan only). */
+  | { type: 'target_time'; time_s: number }
 
 export type WindSegmentInput = {
   start_m: number
@@ -56,6 +59,12 @@ export type OptimizationInputs = {
   rider_override?: Partial<SetupLike>
   constraint?: ConstraintInput
   max_targets?: number
+  /** CP lowered by the heat (above 17 °C) and by the altitude along the course. */
+  options?: { heat?: boolean; altitude?: boolean }
+  /** The fuel plan's gut tolerance (g/h) and glycogen store (g). */
+  fuel?: { gut_tolerance_g_per_h?: number; glycogen_store_g?: number }
+  /** How the plan may ride: easy start, coasting, descent cap, stretches with their own limits. */
+  rules?: PacingRules
   /** Equipment: options per group; `baseline` names each group's baseline option. */
   equipment?: {
     groups: Record<string, EquipmentOptionInput[]>

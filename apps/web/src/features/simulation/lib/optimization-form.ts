@@ -17,6 +17,7 @@ import {
   presetYawTable,
   type WheelPreset,
 } from './wheel-presets.ts'
+import { racePlanFieldsOf, readRacePlan, type RacePlanFields } from './race-plan-form.ts'
 import {
   overrideTextsOf,
   readOverride,
@@ -49,7 +50,10 @@ export type GroupForm = { name: string; options: OptionForm[] }
 /** A stretch of the course with its own wind: distances and speed in the user's units. */
 export type WindRowForm = { start: string; end: string; speed: string; from: string }
 
-export type OptimizationForm = {
+/** The constraints a "fastest" plan rides within (a target time is the goal `target_time`). */
+export type LimitType = Exclude<ConstraintInput['type'], 'target_time'>
+
+export type OptimizationForm = RacePlanFields & {
   name: string
   courseId: string
   setupId: string
@@ -66,7 +70,7 @@ export type OptimizationForm = {
   override: OverrideTexts
   /** The override as stored (keeps its exact numbers while their texts are untouched). */
   storedOverride: SetupOverride | undefined
-  constraint: ConstraintInput['type']
+  constraint: LimitType
   power: string
   maxTargets: string
   groups: GroupForm[]
@@ -148,8 +152,9 @@ export function optimizationFormOf(
     windRows: (env.wind_segments ?? []).map((w) => windRowOf(w, system)),
     override: overrideTextsOf(o.inputs.rider_override, system),
     storedOverride: o.inputs.rider_override,
-    constraint: c.type,
-    power: c.type === 'w_prime_balance' ? '' : String(c.power_w),
+    ...racePlanFieldsOf(o.inputs),
+    constraint: c.type === 'target_time' ? 'w_prime_balance' : c.type,
+    power: 'power_w' in c ? String(c.power_w) : '',
     maxTargets: String(o.inputs.max_targets ?? 12),
     groups: groups ?? (type === 'equipment' ? [defaultWheelGroup()] : []),
   }
@@ -324,8 +329,11 @@ export function readOptimizationForm(
   }
   const adjusted = readOverride(f.override, context.setup, f.storedOverride, system)
   Object.assign(errors, adjusted.errors)
+  const { targetTimeS, ...race } = readRacePlan(f, type, num, errors)
   let constraint: ConstraintInput = { type: 'w_prime_balance' }
-  if (f.constraint !== 'w_prime_balance') {
+  if (f.goal === 'target_time') {
+    constraint = { type: 'target_time', time_s: targetTimeS ?? 0 }
+  } else if (f.constraint !== 'w_prime_balance') {
     const label = f.constraint === 'normalized_power' ? 'Normalized power' : 'Average power'
     constraint = { type: f.constraint, power_w: num('power', label, f.power, 30, 1500, 'W') }
   }
@@ -334,67 +342,10 @@ export function readOptimizationForm(
     environment,
     constraint,
     max_targets: Math.round(maxTargets),
+    ...race,
   }
   if (adjusted.override) inputs.rider_override = adjusted.override
-  if (type === 'equipment') {
-    const groups: Record<string, EquipmentOptionInput[]> = {}
-    const baseline: Record<string, string> = {}
-    f.groups.forEach((g, gi) => {
-      const gname = g.name.trim()
-      if (!gname) errors[`g${gi}.name`] = `Option group ${gi + 1}: enter a name.`
-      else if (groups[gname]) errors[`g${gi}.name`] = `Option group “${gname}” appears twice.`
-      if (g.options.length < 2) {
-        errors[`g${gi}`] =
-          `${gname || `Group ${gi + 1}`}: add at least two options (a baseline and an alternative).`
-      }
-      const names = new Set<string>()
-      const options = g.options.map((o, oi) => {
-        const label = `${gname || `Group ${gi + 1}`}, option ${oi + 1}`
-        const name = o.name.trim()
-        if (!name) errors[`g${gi}.o${oi}.name`] = `${label}: enter a name.`
-        else if (names.has(name))
-          errors[`g${gi}.o${oi}.name`] = `${label}: “${name}” appears twice.`
-        names.add(name)
-        const massShown = num(
-          `g${gi}.o${oi}.mass`,
-          `${label} Δ mass`,
-          o.massDelta,
-          -20,
-          20,
-          unitLabel('mass', system),
-        )
-        const option: EquipmentOptionInput = {
-          name,
-          mass_delta_kg: fromDisplay('mass', massShown, system),
-        }
-        if (o.wheel) option.cda_delta_by_yaw = presetYawTable(o.wheel)
-        else if (o.yawTable) option.cda_delta_by_yaw = o.yawTable
-        else
-          option.cda_delta_m2 = num(
-            `g${gi}.o${oi}.cda`,
-            `${label} Δ CdA`,
-            o.cdaDelta,
-            -0.2,
-            0.2,
-            'm²',
-          )
-        if (o.crr.trim() !== '')
-          option.crr = num(`g${gi}.o${oi}.crr`, `${label} Crr`, o.crr, 0.001, 0.05, '')
-        if (o.powerPct.trim() !== '') {
-          const pct = num(`g${gi}.o${oi}.power`, `${label} power`, o.powerPct, 50, 120, '%')
-          if (pct !== 100) option.power_factor = pct / 100
-        }
-        return option
-      })
-      if (gname) {
-        groups[gname] = options
-        baseline[gname] = options[0]?.name ?? ''
-      }
-    })
-    if (f.groups.length === 0)
-      errors.groups = 'Add an option group (e.g. wheels) with a baseline and an alternative.'
-    inputs.equipment = { groups, baseline }
-  }
+  if (type === 'equipment') inputs.equipment = readEquipment(f.groups, system, num, errors)
   if (Object.keys(errors).length > 0) return { body: null, errors }
   return {
     body: {
@@ -405,6 +356,71 @@ export function readOptimizationForm(
     },
     errors,
   }
+}
+
+/** The equipment groups in the engine's form, the first option of each as its baseline. */
+function readEquipment(
+  formGroups: readonly GroupForm[],
+  system: UnitSystem,
+  num: (key: string, label: string, text: string, lo: number, hi: number, unit: string) => number,
+  errors: Record<string, string>,
+): NonNullable<OptimizationInputs['equipment']> {
+  const groups: Record<string, EquipmentOptionInput[]> = {}
+  const baseline: Record<string, string> = {}
+  formGroups.forEach((g, gi) => {
+    const gname = g.name.trim()
+    if (!gname) errors[`g${gi}.name`] = `Option group ${gi + 1}: enter a name.`
+    else if (groups[gname]) errors[`g${gi}.name`] = `Option group “${gname}” appears twice.`
+    if (g.options.length < 2) {
+      errors[`g${gi}`] =
+        `${gname || `Group ${gi + 1}`}: add at least two options (a baseline and an alternative).`
+    }
+    const names = new Set<string>()
+    const options = g.options.map((o, oi) => {
+      const label = `${gname || `Group ${gi + 1}`}, option ${oi + 1}`
+      const name = o.name.trim()
+      if (!name) errors[`g${gi}.o${oi}.name`] = `${label}: enter a name.`
+      else if (names.has(name)) errors[`g${gi}.o${oi}.name`] = `${label}: “${name}” appears twice.`
+      names.add(name)
+      const massShown = num(
+        `g${gi}.o${oi}.mass`,
+        `${label} Δ mass`,
+        o.massDelta,
+        -20,
+        20,
+        unitLabel('mass', system),
+      )
+      const option: EquipmentOptionInput = {
+        name,
+        mass_delta_kg: fromDisplay('mass', massShown, system),
+      }
+      if (o.wheel) option.cda_delta_by_yaw = presetYawTable(o.wheel)
+      else if (o.yawTable) option.cda_delta_by_yaw = o.yawTable
+      else
+        option.cda_delta_m2 = num(
+          `g${gi}.o${oi}.cda`,
+          `${label} Δ CdA`,
+          o.cdaDelta,
+          -0.2,
+          0.2,
+          'm²',
+        )
+      if (o.crr.trim() !== '')
+        option.crr = num(`g${gi}.o${oi}.crr`, `${label} Crr`, o.crr, 0.001, 0.05, '')
+      if (o.powerPct.trim() !== '') {
+        const pct = num(`g${gi}.o${oi}.power`, `${label} power`, o.powerPct, 50, 120, '%')
+        if (pct !== 100) option.power_factor = pct / 100
+      }
+      return option
+    })
+    if (gname) {
+      groups[gname] = options
+      baseline[gname] = options[0]?.name ?? ''
+    }
+  })
+  if (formGroups.length === 0)
+    errors.groups = 'Add an option group (e.g. wheels) with a baseline and an alternative.'
+  return { groups, baseline }
 }
 
 /** An option switched to a wheel preset (its mass against a 30 mm wheel comes with it), or back

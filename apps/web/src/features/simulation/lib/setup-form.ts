@@ -48,6 +48,9 @@ export type SetupForm = {
   cp: string
   wPrimeKj: string
   maxPower: string
+  /** % of CP and W′ lost per 1,000 kJ of work; empty: no fade modelled. */
+  durabilityPct: string
+  heatAcclimatised: boolean
 }
 
 const show = (q: Quantity, si: number | null | undefined, system: UnitSystem, digits: number) =>
@@ -80,6 +83,8 @@ export function emptyForm(system: UnitSystem): SetupForm {
     cp: '',
     wPrimeKj: '',
     maxPower: '',
+    durabilityPct: '',
+    heatAcclimatised: false,
   }
 }
 
@@ -114,6 +119,11 @@ export function formOf(s: RiderSetup, system: UnitSystem): SetupForm {
     cp: s.cp === null ? '' : String(s.cp),
     wPrimeKj: s.w_prime === null ? '' : String(s.w_prime / 1000),
     maxPower: s.max_power === null ? '' : String(s.max_power),
+    durabilityPct:
+      s.durability === null || s.durability === undefined
+        ? ''
+        : String(Number((s.durability * 100).toFixed(2))),
+    heatAcclimatised: s.heat_acclimatised ?? false,
   }
 }
 

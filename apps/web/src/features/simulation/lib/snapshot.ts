@@ -46,6 +46,8 @@ export function setupOfSnapshot(
     cp: n(pick('cp', 'cp')),
     w_prime: n(pick('wPrime', 'w_prime')),
     max_power: n(pick('maxPower', 'max_power')),
+    durability: n(pick('durability', 'durability')),
+    heat_acclimatised: pick('heatAcclimatised', 'heat_acclimatised') === true,
   }
 }
 

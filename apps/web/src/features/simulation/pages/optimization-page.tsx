@@ -19,6 +19,7 @@ import { EquipmentCard } from '../components/equipment-card.tsx'
 import { ForecastCard } from '../components/forecast-card.tsx'
 import { withForecastWind } from '../lib/forecast-preview.ts'
 import { PreviewPanel } from '../components/preview-panel.tsx'
+import { RacePlanCard } from '../components/race-plan-card.tsx'
 import { RunPanel } from '../components/run-panel.tsx'
 import { SetupAdjustPanel } from '../components/setup-adjust-panel.tsx'
 import { fieldBinder } from '../../../components/form.tsx'
@@ -182,7 +183,8 @@ function OptimizationEditor({
               />
             </Card>
           ) : null}
-          <LimitCard form={form} set={set} bind={bind} />
+          <LimitCard form={form} set={set} bind={bind} type={type} />
+          {type === 'pacing' ? <RacePlanCard form={form} set={set} bind={bind} /> : null}
           {type === 'equipment' ? (
             <EquipmentCard
               groups={form.groups}
@@ -303,7 +305,8 @@ function previewMissing(
     return `The rider setup “${setup.name}” has no max power (the highest power a plan may ask for): set it in the rider setup to optimize.`
   if (
     setup &&
-    read.body.inputs.constraint?.type === 'w_prime_balance' &&
+    (read.body.inputs.constraint?.type === 'w_prime_balance' ||
+      read.body.inputs.constraint?.type === 'target_time') &&
     (setup.cp === null || setup.w_prime === null)
   )
     return `The W′ balance limit needs the rider setup’s CP and W′ (“${setup.name}” has none): set them, or choose a power limit.`

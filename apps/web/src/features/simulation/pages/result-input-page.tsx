@@ -7,6 +7,7 @@ import { compassPoint, formatDate, formatEventStart } from '../lib/format.ts'
 import { OVERRIDE_FIELDS, fieldUnit, showValue, valueOf } from '../lib/setup-override.ts'
 import type { OptimizationInputs } from '../lib/engine-input.ts'
 import { setupOfSnapshot, type Snapshot } from '../lib/snapshot.ts'
+import { clockOf } from '../lib/race-plan-form.ts'
 import { useResultOf } from '../components/item-unavailable.tsx'
 
 export function ResultInputPage() {
@@ -134,7 +135,9 @@ function ConditionsCard({ inputs }: { inputs: Inputs }) {
           value={
             c.type === 'w_prime_balance'
               ? 'W′ balance ≥ 0'
-              : `${c.type === 'normalized_power' ? 'NP' : 'Average'} ${c.power_w} W`
+              : c.type === 'target_time'
+                ? `Target time ${clockOf(c.time_s)}`
+                : `${c.type === 'normalized_power' ? 'NP' : 'Average'} ${c.power_w} W`
           }
         />
         <Stat label="Targets" value={inputs.max_targets ?? 12} />

@@ -7,7 +7,7 @@ import {
   type FieldPathByValue,
   type FieldPathValue,
 } from 'react-hook-form'
-import { Field, Select } from '../../../../components/form.tsx'
+import { CheckboxField, Field, Select } from '../../../../components/form.tsx'
 import type { SetupForm } from '../../lib/setup-form.ts'
 
 type TextPath = FieldPathByValue<SetupForm, string>
@@ -47,4 +47,16 @@ export function FormSelect<K extends 'bikeType' | 'tyre'>({
 >) {
   const { value, onChange } = useBound(name, onInput)
   return <Select<SetupForm[K]> {...props} name={name} value={value} onChange={onChange} />
+}
+
+/** A switch of the form (a labelled checkbox bound to a boolean field). */
+export function FormCheckbox({
+  name,
+  label,
+}: {
+  name: FieldPathByValue<SetupForm, boolean>
+  label: string
+}) {
+  const { value, onChange } = useBound(name)
+  return <CheckboxField label={label} name={name} checked={value} onChange={onChange} />
 }

@@ -5,7 +5,7 @@ import { unitLabel } from '../../../../lib/units.ts'
 import { Card } from '../ui.tsx'
 import { CpEstimatePanel } from '../cp-estimate.tsx'
 import type { SetupForm } from '../../lib/setup-form.ts'
-import { FormField } from './form-field.tsx'
+import { FormCheckbox, FormField } from './form-field.tsx'
 import type { RiderFormState } from './use-rider-form.ts'
 
 export function RiderCard({ state, children }: { state: RiderFormState; children?: ReactNode }) {
@@ -23,6 +23,13 @@ export function RiderCard({ state, children }: { state: RiderFormState; children
           hint="Used to estimate the CdA when you do not know it."
         />
         <PowerFields state={state} />
+        <FormField
+          label="Durability"
+          unit="% per 1,000 kJ"
+          name="durabilityPct"
+          hint="CP and W′ lost per 1,000 kJ of work: trained riders 2–5 %, amateurs about 10 %. Empty: no fade."
+        />
+        <FormCheckbox label="Heat-acclimatised" name="heatAcclimatised" />
         {children}
       </div>
     </Card>

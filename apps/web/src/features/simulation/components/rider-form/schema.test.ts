@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { pacingGaps, riderSetupCreateSchema, riderSetupPatchSchema } from '@veloptima/contracts'
 import {
   emptyForm,
+  formOf,
   NEW_SETUP_DERIVED,
   newSetupForm,
   withDerived,
@@ -114,6 +115,45 @@ describe('rider setup form', () => {
     expect(errors).toEqual({})
     expect(pacingGaps(body!)).toEqual([])
     expect(body).toMatchObject({ rider_mass: 70, cp: 250, w_prime: 18000, max_power: 550 })
+  })
+
+  it('saves durability typed in % per 1,000 kJ as a fraction, and the heat switch', () => {
+    const f = { ...filled('imperial'), durabilityPct: '6', heatAcclimatised: true }
+    const { body, errors } = read(f, 'imperial')
+    expect(errors).toEqual({})
+    expect(body!.durability).toBeCloseTo(0.06, 12)
+    expect(body!.heat_acclimatised).toBe(true)
+    expect(riderSetupCreateSchema.safeParse(body).success).toBe(true)
+    // empty: no fade modelled
+    expect(read(filled('metric'), 'metric').body!.durability).toBeNull()
+  })
+
+  it('refuses a durability outside 0–50 % naming the field and the value', () => {
+    const f = { ...filled('metric'), durabilityPct: '60' }
+    expect(read(f, 'metric').errors).toEqual({
+      durabilityPct: 'Durability must be between 0 and 50 % per 1,000 kJ (got 60).',
+    })
+  })
+
+  it('shows a stored durability in % and round-trips it', () => {
+    const stored = { ...read(filled('metric'), 'metric').body!, durability: 0.045 }
+    const setup = {
+      ...stored,
+      id: 's',
+      owner: 'u',
+      owner_type: 'user' as const,
+      wheel_inertia: 0.14,
+      max_lateral_acceleration: 4,
+      heat_acclimatised: true,
+      created_at: '',
+      updated_at: '',
+    }
+    const f = formOf(setup, 'metric')
+    expect(f.durabilityPct).toBe('4.5')
+    expect(f.heatAcclimatised).toBe(true)
+    const back = read(f, 'metric').body!
+    expect(back.durability).toBeCloseTo(0.045, 12)
+    expect(back.heat_acclimatised).toBe(true)
   })
 })
 

@@ -169,6 +169,14 @@ function readSetup(form: SetupForm, system: UnitSystem, ctx: z.RefinementCtx): R
     digits: 0,
     optional: true,
   })
+  const durability = num('durabilityPct', {
+    label: 'Durability',
+    rule: rules.durability.unwrap().unwrap(),
+    unit: '% per 1,000 kJ',
+    scale: 0.01,
+    digits: 0,
+    optional: true,
+  })
   // Empty: the stated default, CP + W′/60 s (defaultMaxPower).
   const maxPower =
     typedMax === null && cp != null && wPrime != null ? defaultMaxPower(cp, wPrime) : typedMax
@@ -187,6 +195,8 @@ function readSetup(form: SetupForm, system: UnitSystem, ctx: z.RefinementCtx): R
     cp: cp!,
     w_prime: wPrime!,
     max_power: maxPower ?? null,
+    durability: durability ?? null,
+    heat_acclimatised: form.heatAcclimatised,
     extras: {
       rider_name: riderName,
       tyre: form.tyre,
@@ -232,6 +242,7 @@ const LABELS: Record<string, [keyof SetupForm, string]> = {
   cp: ['cp', 'CP'],
   w_prime: ['wPrimeKj', 'W′'],
   max_power: ['maxPower', 'Max power'],
+  durability: ['durabilityPct', 'Durability'],
   'extras.rider_name': ['riderName', 'Rider name'],
   'extras.rider_height': ['riderHeight', 'Rider height'],
 }
