@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  formDurabilityHint,
   convertForm,
   missingFields,
   NEW_SETUP_DERIVED,
@@ -96,5 +97,23 @@ describe('switching units', () => {
     expect([imperial.cp, imperial.wPrimeKj]).toEqual(['250', '18'])
     const back = convertForm(imperial, 'imperial', 'metric')
     expect([back.riderMass, back.riderHeight]).toEqual(['70', '176'])
+  })
+})
+
+describe('the durability hint', () => {
+  it('gives the level of the form’s CP per kg, in either unit system', () => {
+    // 300 W at 75 kg: 4.0 W/kg, trained, 6 %; the same rider in pounds
+    expect(formDurabilityHint({ cp: '300', riderMass: '75' }, 'metric')).toMatchObject({
+      pct: 6,
+      level: 'trained',
+    })
+    expect(formDurabilityHint({ cp: '300', riderMass: '165.3' }, 'imperial')!.cpPerKg).toBeCloseTo(
+      4.0,
+      2,
+    )
+    expect(formDurabilityHint({ cp: '380', riderMass: '75' }, 'metric')!.pct).toBe(3.5)
+    expect(formDurabilityHint({ cp: '200', riderMass: '75' }, 'metric')!.level).toBe('recreational')
+    expect(formDurabilityHint({ cp: '', riderMass: '75' }, 'metric')).toBeNull()
+    expect(formDurabilityHint({ cp: '300', riderMass: 'x' }, 'metric')).toBeNull()
   })
 })

@@ -3,6 +3,7 @@
 // is still missing, and the unit switch. The schema reading them is components/rider-form/schema.ts.
 import { fromDisplay, toDisplay, type Quantity, type UnitSystem } from '../../../lib/units.ts'
 import { defaultMaxPower, riderSetupFormSchema, type RiderProfile } from '@veloptima/contracts'
+import { durabilityByLevel } from '@veloptima/engine'
 import type { RiderSetup } from './api.ts'
 import { estimatePositions } from './cda.ts'
 
@@ -159,6 +160,21 @@ export function newSetupForm(system: UnitSystem, profile: ProfileValues | null):
 }
 
 const typed = (text: string) => Number(text.trim().replace(',', '.'))
+
+/**
+ * The durability typical of the form's CP per kg (engine's durabilityByLevel), or null while CP
+ * or the mass is not a number: the hint beside the durability field.
+ */
+export function formDurabilityHint(
+  form: Pick<SetupForm, 'cp' | 'riderMass'>,
+  system: UnitSystem,
+): { pct: number; level: string; cpPerKg: number } | null {
+  const cp = typed(form.cp)
+  const mass = fromDisplay('mass', typed(form.riderMass), system)
+  if (!(cp > 0 && mass > 0) || form.cp.trim() === '' || form.riderMass.trim() === '') return null
+  const d = durabilityByLevel(cp, mass)
+  return { pct: Math.round(d.durability * 1000) / 10, level: d.level, cpPerKg: d.cpPerKg }
+}
 
 /** The default max power of the form's CP and W′ (W), or null while they are not valid. */
 export function formMaxPowerDefault(form: SetupForm): number | null {

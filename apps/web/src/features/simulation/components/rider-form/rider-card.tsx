@@ -1,10 +1,10 @@
 // The rider: who it is, the rider's weight and height, and the power the plan may ask for.
 import type { ReactNode } from 'react'
 import { useWatch } from 'react-hook-form'
-import { unitLabel } from '../../../../lib/units.ts'
+import { unitLabel, useUnits } from '../../../../lib/units.ts'
 import { Card } from '../ui.tsx'
 import { CpEstimatePanel } from '../cp-estimate.tsx'
-import type { SetupForm } from '../../lib/setup-form.ts'
+import { formDurabilityHint, type SetupForm } from '../../lib/setup-form.ts'
 import { FormCheckbox, FormField } from './form-field.tsx'
 import type { RiderFormState } from './use-rider-form.ts'
 
@@ -23,12 +23,7 @@ export function RiderCard({ state, children }: { state: RiderFormState; children
           hint="Used to estimate the CdA when you do not know it."
         />
         <PowerFields state={state} />
-        <FormField
-          label="Durability"
-          unit="% per 1,000 kJ"
-          name="durabilityPct"
-          hint="CP and W′ lost per 1,000 kJ of work: trained riders 2–5 %, amateurs about 10 %. Empty: no fade."
-        />
+        <DurabilityField />
         <FormCheckbox label="Heat-acclimatised" name="heatAcclimatised" />
         {children}
       </div>
@@ -66,5 +61,23 @@ function PowerFields({ state }: { state: RiderFormState }) {
         }
       />
     </>
+  )
+}
+
+/** Durability, with the value typical of the rider's CP per kg as its hint. */
+function DurabilityField() {
+  const { system } = useUnits()
+  const [cp, riderMass] = useWatch<SetupForm, ['cp', 'riderMass']>({ name: ['cp', 'riderMass'] })
+  const typical = formDurabilityHint({ cp, riderMass }, system)
+  const level = typical
+    ? ` At ${typical.cpPerKg.toFixed(1)} W/kg of CP, ${typical.pct} % is typical (${typical.level}).`
+    : ''
+  return (
+    <FormField
+      label="Durability"
+      unit="% per 1,000 kJ"
+      name="durabilityPct"
+      hint={`CP and W′ lost per 1,000 kJ of work: well-trained riders 2–5 %, amateurs about 10 %.${level} Empty: no fade.`}
+    />
   )
 }
