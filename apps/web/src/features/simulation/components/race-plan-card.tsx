@@ -3,8 +3,10 @@
 // on steep descents and into braking points, a power cap on descents). Texts in the user's words;
 // lib/race-plan-form.ts reads them into the stored inputs.
 import { CheckboxField, Field, Select } from '../../../components/form.tsx'
-import { Card } from './ui.tsx'
+import { unitLabel, type UnitSystem } from '../../../lib/units.ts'
+import { Button, Card } from './ui.tsx'
 import { GUT_TOLERANCES } from '../lib/race-plan-form.ts'
+import { STRETCH_KINDS, type StretchRow } from '../lib/rule-stretch-form.ts'
 import type { Bind, SetField } from './optimization-editor-cards.tsx'
 import type { OptimizationForm } from '../lib/optimization-form.ts'
 
@@ -22,10 +24,14 @@ export function RacePlanCard({
   form,
   set,
   bind,
+  errors,
+  system,
 }: {
   form: OptimizationForm
   set: SetField
   bind: Bind
+  errors: Record<string, string>
+  system: UnitSystem
 }) {
   return (
     <Card title="Race plan">
@@ -79,6 +85,101 @@ export function RacePlanCard({
         />
         <Field label="Descent power cap" unit="W" {...bind('descentCapW')} />
       </div>
+      <StretchRows
+        rows={form.stretchRows}
+        onChange={(rows) => set('stretchRows', rows)}
+        errors={errors}
+        system={system}
+      />
     </Card>
+  )
+}
+
+/** Stretches with a rule of their own: a feed zone, a neutral start, a climb at a set power. */
+function StretchRows({
+  rows,
+  onChange,
+  errors,
+  system,
+}: {
+  rows: StretchRow[]
+  onChange(rows: StretchRow[]): void
+  errors: Record<string, string>
+  system: UnitSystem
+}) {
+  const dist = unitLabel('distance', system)
+  const setRow = (i: number, change: Partial<StretchRow>) =>
+    onChange(rows.map((r, j) => (j === i ? { ...r, ...change } : r)))
+  const valueUnit = (r: StretchRow) => (r.kind === 'max_speed' ? unitLabel('speed', system) : 'W')
+  return (
+    <fieldset className="mt-4 space-y-2" aria-label="Rule stretches">
+      <legend className="text-sm font-medium text-slate-700">Stretches with their own rule</legend>
+      <p className="text-xs text-slate-500">
+        A feed zone ridden slowly, a neutral start, a climb at a set power: the plan rides the rest
+        of the course around them.
+      </p>
+      {rows.map((r, i) => (
+        <div key={i} className="rounded-md p-3 ring-1 ring-slate-200" data-testid="rule-stretch">
+          <div className="mb-2 flex items-center justify-between">
+            <p className="text-sm font-medium text-slate-700">Rule stretch {i + 1}</p>
+            <button
+              type="button"
+              className="rounded-md px-2 py-1 text-xs font-semibold text-red-700 ring-1 ring-red-200 hover:bg-red-50"
+              aria-label={`Remove rule stretch ${i + 1}`}
+              onClick={() => onChange(rows.filter((_, j) => j !== i))}
+            >
+              Remove
+            </button>
+          </div>
+          <div className="grid grid-cols-2 gap-2">
+            <Field
+              label={`Rule stretch ${i + 1} start`}
+              unit={dist}
+              value={r.start}
+              onChange={(v) => setRow(i, { start: v })}
+              error={errors[`stretch${i}.start`]}
+            />
+            <Field
+              label={`Rule stretch ${i + 1} end`}
+              unit={dist}
+              value={r.end}
+              onChange={(v) => setRow(i, { end: v })}
+              error={errors[`stretch${i}.end`]}
+            />
+            <Select
+              label={`Rule stretch ${i + 1} rule`}
+              value={r.kind}
+              onChange={(v) => setRow(i, { kind: v })}
+              options={STRETCH_KINDS}
+            />
+            <Field
+              label={`Rule stretch ${i + 1} value`}
+              unit={valueUnit(r)}
+              value={r.value}
+              onChange={(v) => setRow(i, { value: v })}
+              error={errors[`stretch${i}.value`]}
+            />
+            <div className="col-span-2">
+              <Field
+                label={`Rule stretch ${i + 1} name`}
+                value={r.label}
+                onChange={(v) => setRow(i, { label: v })}
+              />
+            </div>
+          </div>
+        </div>
+      ))}
+      <Button
+        variant="secondary"
+        onClick={() =>
+          onChange([
+            ...rows,
+            { start: rows.at(-1)?.end ?? '0', end: '', kind: 'max_power', value: '', label: '' },
+          ])
+        }
+      >
+        Add a rule stretch
+      </Button>
+    </fieldset>
   )
 }

@@ -152,7 +152,7 @@ export function optimizationFormOf(
     windRows: (env.wind_segments ?? []).map((w) => windRowOf(w, system)),
     override: overrideTextsOf(o.inputs.rider_override, system),
     storedOverride: o.inputs.rider_override,
-    ...racePlanFieldsOf(o.inputs),
+    ...racePlanFieldsOf(o.inputs, system),
     constraint: c.type === 'target_time' ? 'w_prime_balance' : c.type,
     power: 'power_w' in c ? String(c.power_w) : '',
     maxTargets: String(o.inputs.max_targets ?? 12),
@@ -329,7 +329,10 @@ export function readOptimizationForm(
   }
   const adjusted = readOverride(f.override, context.setup, f.storedOverride, system)
   Object.assign(errors, adjusted.errors)
-  const { targetTimeS, ...race } = readRacePlan(f, type, num, errors)
+  const { targetTimeS, ...race } = readRacePlan(f, type, num, errors, {
+    system,
+    courseLengthM: context.courseLengthM,
+  })
   let constraint: ConstraintInput = { type: 'w_prime_balance' }
   if (f.goal === 'target_time') {
     constraint = { type: 'target_time', time_s: targetTimeS ?? 0 }

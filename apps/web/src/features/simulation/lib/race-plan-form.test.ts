@@ -116,6 +116,50 @@ describe('race-plan inputs of the optimization form', () => {
     expect(body!.inputs.rules).toEqual(stored.rules)
   })
 
+  it('reads rule stretches in the user’s units, and names the stretch, field and value', () => {
+    const f: OptimizationForm = {
+      ...form('imperial'),
+      stretchRows: [
+        { start: '1', end: '1.5', kind: 'max_speed', value: '15', label: ' Feed zone ' },
+        { start: '2', end: '2.2', kind: 'power', value: '250', label: '' },
+      ],
+    }
+    const { body, errors } = readOptimizationForm(f, 'pacing', 'imperial')
+    expect(errors).toEqual({})
+    const [feed, held] = body!.inputs.rules!.stretches!
+    expect(feed!.start_m).toBeCloseTo(1609.344, 3)
+    expect(feed!.end_m).toBeCloseTo(2414.016, 3)
+    expect(feed!.max_speed_mps).toBeCloseTo(15 * 0.44704, 6)
+    expect(feed!.label).toBe('Feed zone')
+    expect(held).toMatchObject({ power_w: 250 })
+    // the engine runs what the form wrote, the stretches included
+    const built = optimizerInputOf(segments, undefined, setup, body!.inputs, 'pacing')
+    const parsed = parseOptimizeScenario(built.scenario, () =>
+      courseFromSegments(built.segments, built.startAltitudeM),
+    )
+    expect(parsed.input.options!.rules!.stretches![1]).toMatchObject({ powerW: 250 })
+    const bad = readOptimizationForm(
+      {
+        ...form(),
+        stretchRows: [
+          { start: '3', end: '2', kind: 'max_power', value: '200', label: '' },
+          { start: '0', end: '1', kind: 'max_speed', value: 'fast', label: '' },
+          { start: '0', end: '9', kind: 'power', value: '4000', label: '' },
+        ],
+      },
+      'pacing',
+      'metric',
+      { courseLengthM: 4000 },
+    )
+    expect(bad.body).toBeNull()
+    expect(bad.errors).toEqual({
+      'stretch0.end': 'Rule stretch 1 end must be after its start (3 km), got 2 km.',
+      'stretch1.value': 'Rule stretch 2 speed limit: enter a number (got “fast”).',
+      'stretch2.end': 'Rule stretch 3 end must be inside the course (at most 4.00 km), got 9 km.',
+      'stretch2.value': 'Rule stretch 3 power must be between 0 and 3000 W (got 4000).',
+    })
+  })
+
   it('names the field and the value of a bad entry', () => {
     const f: OptimizationForm = {
       ...form(),

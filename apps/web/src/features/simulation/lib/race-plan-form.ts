@@ -4,7 +4,9 @@
 // user's words (h:mm:ss, minutes, % of CP, % grade, W) ⇄ the optimization's `inputs` (SI: s,
 // fractions, W). The ranges are the API's (packages/contracts simulation.ts).
 import { MAX_TARGET_TIME_S, type PacingRules } from '@veloptima/contracts'
+import type { UnitSystem } from '../../../lib/units.ts'
 import type { OptimizationInputs } from './engine-input.ts'
+import { readStretchRows, stretchRowOf, type StretchRow } from './rule-stretch-form.ts'
 
 export type Goal = 'fastest' | 'target_time'
 
@@ -36,9 +38,10 @@ export type RacePlanFields = {
   /** Power cap on descents steeper than this grade (%, positive) and the cap (W). */
   descentCapPct: string
   descentCapW: string
-  /** The stored fuel and rules (what the form does not show is kept as stored). */
+  /** Stretches with a rule of their own (feed zones, a held power), in the user's units. */
+  stretchRows: StretchRow[]
+  /** The stored fuel (what the form does not show is kept as stored). */
   storedFuel: OptimizationInputs['fuel']
-  storedRules: PacingRules | undefined
 }
 
 const trim = (x: number, d: number) => String(Number(x.toFixed(d)))
@@ -59,7 +62,7 @@ export function secondsOfClock(text: string): number | null {
 }
 
 /** The race-plan fields of stored inputs. */
-export function racePlanFieldsOf(inputs: OptimizationInputs): RacePlanFields {
+export function racePlanFieldsOf(inputs: OptimizationInputs, system: UnitSystem): RacePlanFields {
   const c = inputs.constraint
   const rules = inputs.rules
   const gut = inputs.fuel?.gut_tolerance_g_per_h
@@ -76,8 +79,8 @@ export function racePlanFieldsOf(inputs: OptimizationInputs): RacePlanFields {
     coastBraking: rules?.coast?.before_braking ?? false,
     descentCapPct: rules?.descent_cap ? trim(-rules.descent_cap.grade * 100, 1) : '',
     descentCapW: rules?.descent_cap ? String(rules.descent_cap.power_w) : '',
+    stretchRows: (rules?.stretches ?? []).map((x) => stretchRowOf(x, system)),
     storedFuel: inputs.fuel,
-    storedRules: rules,
   }
 }
 
@@ -109,11 +112,15 @@ function pairFilled(
   return !ea && !eb
 }
 
-/** The pacing rules of the form, with the stored stretches kept. */
+/** Where the form is read: the user's units and the course's length (stretches lie inside). */
+export type RacePlanContext = { system: UnitSystem; courseLengthM?: number | undefined }
+
+/** The pacing rules of the form. */
 function readRules(
   f: RacePlanFields,
   num: Num,
   errors: Record<string, string>,
+  ctx: RacePlanContext,
 ): PacingRules | undefined {
   const rules: PacingRules = {}
   const easy = pairFilled(
@@ -145,7 +152,8 @@ function readRules(
     const w = num('descentCapW', 'Descent power cap', f.descentCapW, 0, 3000, 'W')
     rules.descent_cap = { grade: pct === 0 ? 0 : -pct / 100, power_w: w }
   }
-  if (f.storedRules?.stretches?.length) rules.stretches = f.storedRules.stretches
+  if (f.stretchRows.length > 0)
+    rules.stretches = readStretchRows(f.stretchRows, ctx.system, ctx.courseLengthM, errors)
   return Object.keys(rules).length > 0 ? rules : undefined
 }
 
@@ -158,6 +166,7 @@ export function readRacePlan(
   type: 'pacing' | 'equipment',
   num: Num,
   errors: Record<string, string>,
+  ctx: RacePlanContext,
 ): RacePlanInputs {
   const out: RacePlanInputs = {}
   if (f.goal === 'target_time') {
@@ -189,7 +198,7 @@ export function readRacePlan(
   if (f.storedFuel?.glycogen_store_g !== undefined)
     fuel.glycogen_store_g = f.storedFuel.glycogen_store_g
   if (Object.keys(fuel).length > 0) out.fuel = fuel
-  const rules = readRules(f, num, errors)
+  const rules = readRules(f, num, errors, ctx)
   if (rules) out.rules = rules
   return out
 }

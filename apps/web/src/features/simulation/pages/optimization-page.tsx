@@ -184,7 +184,9 @@ function OptimizationEditor({
             </Card>
           ) : null}
           <LimitCard form={form} set={set} bind={bind} type={type} />
-          {type === 'pacing' ? <RacePlanCard form={form} set={set} bind={bind} /> : null}
+          {type === 'pacing' ? (
+            <RacePlanCard form={form} set={set} bind={bind} errors={errors} system={system} />
+          ) : null}
           {type === 'equipment' ? (
             <EquipmentCard
               groups={form.groups}
