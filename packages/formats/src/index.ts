@@ -21,4 +21,18 @@ export { writePlanZwo } from './export/zwo.ts'
 export { writePlanFitWorkout } from './export/fit-workout.ts'
 export { ExportError } from './export/types.ts'
 export { planTargets } from './export/targets.ts'
-export { exportSections, type ExportPoint, type PlanExport } from './export/types.ts'
+export {
+  exportFeeds,
+  exportSections,
+  type ExportFeed,
+  type ExportPoint,
+  type PlanExport,
+} from './export/types.ts'
+export {
+  PLAN_FORMAT_NAMES,
+  PLAN_FORMATS,
+  planFormat,
+  type PlanFileOptions,
+  type PlanFormat,
+  type PlanFormatName,
+} from './export/formats.ts'

@@ -2,7 +2,8 @@
 // power and the predicted time, and every place a target starts has a course point named by its
 // power ("310 W"), which Garmin and Wahoo units announce along the way. A course file holds no
 // workout steps (those belong to workout files, type 5), so course points are how a course
-// carries the targets.
+// carries the targets. The fuel plan's feeds are course points too (type food, or water for a
+// drink without carbohydrate), named by what to take, so the unit says when to eat and drink.
 import { Encoder, Profile } from '@garmin/fitsdk'
 import { planTargets, targetStarts } from './targets.ts'
 import {
@@ -25,6 +26,30 @@ const mesg = (o: object): Mesg => o as Mesg
 
 const SEMICIRCLES = 2 ** 31 / 180
 const semi = (deg: number) => Math.round(deg * SEMICIRCLES)
+
+/** A course point: where a target starts (generic) or a feed (food, or water). */
+export type FitCoursePoint = { distanceM: number; type: 'generic' | 'food' | 'water'; name: string }
+
+/**
+ * The course points in order of distance: each target's start, named by its power, and each
+ * feed, named by what to take (a feed where a target starts comes after the target).
+ */
+export function coursePoints(plan: PlanExport): FitCoursePoint[] {
+  const targets: FitCoursePoint[] = targetStarts(planTargets(plan.sections)).map(
+    ({ target, range }) => ({
+      distanceM: range.startM,
+      type: 'generic',
+      name: `${Math.round(target.powerW)} W`,
+    }),
+  )
+  const feeds: FitCoursePoint[] = (plan.feeds ?? []).map((f) => ({
+    distanceM: f.distanceM,
+    type: f.carbohydrateG > 0 ? 'food' : 'water',
+    name: f.label.slice(0, 32),
+  }))
+  // a stable sort: targets before feeds at the same distance
+  return [...targets, ...feeds].sort((a, b) => a.distanceM - b.distanceM)
+}
 
 export function writePlanFitCourse(plan: PlanExport): Uint8Array {
   checkSections(plan)
@@ -86,18 +111,18 @@ export function writePlanFitCourse(plan: PlanExport): Uint8Array {
       }),
     )
   }
-  targetStarts(planTargets(plan.sections)).forEach(({ target, range }, i) => {
-    const p = pointAt(points, range.startM)
+  coursePoints(plan).forEach((c, i) => {
+    const p = pointAt(points, c.distanceM)
     e.onMesg(
       M.COURSE_POINT,
       mesg({
         messageIndex: i,
-        timestamp: at(elapsedAt(plan.sections, range.startM)),
+        timestamp: at(elapsedAt(plan.sections, c.distanceM)),
         positionLat: semi(p.lat),
         positionLong: semi(p.lon),
-        distance: range.startM,
-        type: 'generic',
-        name: `${Math.round(target.powerW)} W`,
+        distance: c.distanceM,
+        type: c.type,
+        name: c.name,
       }),
     )
   })

@@ -1,5 +1,5 @@
 // What the plan writers take: the route's positions and the plan's sections (SI units).
-import type { RunPlanSection, RunPlanTarget } from '@veloptima/engine'
+import type { FuelOutput, RunPlanSection, RunPlanTarget } from '@veloptima/engine'
 
 /** A position along the course; `distanceM` is the distance from the start. */
 export type ExportPoint = { lat: number; lon: number; ele: number; distanceM: number }
@@ -45,9 +45,45 @@ export function exportSections(
   }))
 }
 
+/** A feed of the fuel plan: where to eat or drink, and what. */
+export type ExportFeed = {
+  distanceM: number
+  /** carbohydrate (g); 0 for a drink of water */
+  carbohydrateG: number
+  fluidMl: number
+  /** what to take, as the result page shows it ("gel 21 g + 570 ml") */
+  label: string
+}
+
+/**
+ * The feeds of a run's fuel plan (as the API stores it and the preview computes it) to export;
+ * feeds off the course or without anything to take are left out.
+ */
+export function exportFeeds(
+  fuel: Pick<FuelOutput, 'feeds'> | null | undefined,
+  lengthM: number,
+): ExportFeed[] {
+  return (fuel?.feeds ?? [])
+    .filter(
+      (f) =>
+        Number.isFinite(f.distance_m) &&
+        f.distance_m >= 0 &&
+        f.distance_m <= lengthM &&
+        (f.carbohydrate_g > 0 || f.fluid_ml > 0),
+    )
+    .map((f) => ({
+      distanceM: f.distance_m,
+      carbohydrateG: Math.max(0, f.carbohydrate_g),
+      fluidMl: Math.max(0, f.fluid_ml),
+      label: f.label,
+    }))
+}
+
 export type PlanExport = {
   name: string
   sections: ExportSection[]
+  /** The fuel plan's feeds; the FIT course marks each with a food or water course point. */
+  feeds?: ExportFeed[]
   /** Route positions; required by GPX and FIT (a head unit follows them). */
   points?: ExportPoint[]
   /** Start time written in the FIT file (head units show it as the course's date). */

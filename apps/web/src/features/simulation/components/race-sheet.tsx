@@ -1,11 +1,13 @@
 // The plan as a one-page race sheet to tape to a top tube: the course, the rider, the finish time,
 // the targets in large type and a small elevation profile with each target's ranges marked. It is
-// what the result page prints (race-sheet.css shows only the sheet on paper).
+// what the result page prints (race-sheet.css shows only the sheet on paper). With a fuel plan it
+// carries the carbohydrate and fluid rates and every feed with where and when to take it.
 import { createPortal } from 'react-dom'
 import { toDisplay, unitLabel, useUnits } from '../../../lib/units.ts'
 import { clockTime, formatDuration, formatEventStart } from '../lib/format.ts'
 import { formatRanges, planTargets, type PlanTargetRow } from '../lib/plan-sections.ts'
 import type { PacingOutput, RideSeries } from '../lib/run-output.ts'
+import { carbohydrateRate, feedsOf, fluidText } from './fuel-card.tsx'
 import './race-sheet.css'
 
 export function RaceSheet({
@@ -88,12 +90,14 @@ export function RaceSheet({
           ))}
         </tbody>
       </table>
+      <SheetFuel output={output} toUnit={(m) => toDisplay('distance', m, system)} unit={unit} />
       {output.series ? (
         <SheetProfile
           series={output.series}
           targets={targets}
           toUnit={(m) => toDisplay('distance', m, system)}
           unit={unit}
+          plot={output.fuel && feedsOf(output).length > 0 ? PLOT_WITH_FUEL : PLOT}
         />
       ) : null}
       <p className="mt-1 text-[8pt]">
@@ -104,12 +108,54 @@ export function RaceSheet({
   )
 }
 
+/** The fuel rate and the feeds on one or two lines: where (distance, elapsed time) and what. */
+function SheetFuel({
+  output,
+  toUnit,
+  unit,
+}: {
+  output: PacingOutput
+  toUnit: (m: number) => number
+  unit: string
+}) {
+  const fuel = output.fuel
+  if (!fuel) return null
+  const rate = carbohydrateRate(fuel)
+  const eat = rate !== null && rate !== '0 g/h' ? `${rate} carbohydrate` : 'no carbohydrate to eat'
+  const fluid = fluidText(fuel)
+  const feeds = feedsOf(output)
+  if (rate === null && feeds.length === 0) return null
+  return (
+    <p
+      className="mt-1 border-b border-black pb-0.5 text-[8.5pt] leading-snug"
+      data-testid="race-sheet-fuel"
+    >
+      <span className="mr-1 font-semibold uppercase">Fuel</span>
+      <strong className="text-[11pt]">{eat}</strong>
+      {fluid !== null ? ` · ${fluid}` : ''}
+      {feeds.length > 0 ? ' · feeds: ' : ''}
+      {feeds.map((f) => (
+        <span
+          key={`${f.distance_m}-${f.elapsed_s}`}
+          className="mr-2 inline-block whitespace-nowrap tabular-nums"
+          data-testid="race-sheet-feed"
+        >
+          <strong>
+            {toUnit(f.distance_m).toFixed(1)} {unit}
+          </strong>{' '}
+          {formatDuration(f.elapsed_s)} {f.label}
+        </span>
+      ))}
+    </p>
+  )
+}
+
 const W = 1000
 const TOP = 8
+/** The profile's height (of 1000 wide); lower when the fuel plan takes a line of the page. */
 const PLOT = 90
-const STRIP_Y = TOP + PLOT + 6
+const PLOT_WITH_FUEL = 60
 const STRIP = 24
-const H = STRIP_Y + STRIP + 20
 
 /**
  * The course's elevation with a strip under it: each target's ranges in a grey as dark as its
@@ -120,12 +166,16 @@ function SheetProfile({
   targets,
   toUnit,
   unit,
+  plot,
 }: {
+  plot: number
   series: RideSeries
   targets: PlanTargetRow[]
   toUnit: (m: number) => number
   unit: string
 }) {
+  const stripY = TOP + plot + 6
+  const h = stripY + STRIP + 20
   const d = series.distance_m
   const a = series.altitude_m
   const length = d.at(-1) ?? 0
@@ -133,7 +183,7 @@ function SheetProfile({
   const lo = Math.min(...a)
   const hi = Math.max(...a)
   const x = (m: number) => (m / length) * W
-  const y = (alt: number) => TOP + PLOT - ((alt - lo) / Math.max(hi - lo, 1)) * PLOT
+  const y = (alt: number) => TOP + plot - ((alt - lo) / Math.max(hi - lo, 1)) * plot
   // at most ~500 points: the sheet is 19 cm wide
   const step = Math.max(1, Math.floor(d.length / 500))
   const line: string[] = [`M0,${y(a[0]!).toFixed(1)}`]
@@ -151,17 +201,17 @@ function SheetProfile({
   for (let k = 0; k <= toUnit(length) + 1e-9; k += tickKm) ticks.push(k)
   return (
     <svg
-      viewBox={`0 0 ${W} ${H}`}
+      viewBox={`0 0 ${W} ${h}`}
       className="mt-3 w-full"
       role="img"
       aria-label={`Elevation ${Math.round(lo)}–${Math.round(hi)} m with the targets' ranges`}
     >
-      <path d={`${line.join(' ')} L${W},${TOP + PLOT} L0,${TOP + PLOT} Z`} fill="#e5e7eb" />
+      <path d={`${line.join(' ')} L${W},${TOP + plot} L0,${TOP + plot} Z`} fill="#e5e7eb" />
       <path d={line.join(' ')} fill="none" stroke="#000" strokeWidth={2} />
       <text x={4} y={TOP + 12} fontSize={14}>
         {Math.round(hi)} m
       </text>
-      <text x={4} y={TOP + PLOT - 4} fontSize={14}>
+      <text x={4} y={TOP + plot - 4} fontSize={14}>
         {Math.round(lo)} m
       </text>
       {targets.flatMap((t) =>
@@ -176,13 +226,13 @@ function SheetProfile({
                 x1={x0}
                 x2={x0}
                 y1={TOP}
-                y2={STRIP_Y + STRIP}
+                y2={stripY + STRIP}
                 stroke="#9ca3af"
                 strokeWidth={0.8}
               />
               <rect
                 x={x0}
-                y={STRIP_Y}
+                y={stripY}
                 width={w}
                 height={STRIP}
                 fill={dark}
@@ -192,7 +242,7 @@ function SheetProfile({
               {w >= 16 ? (
                 <text
                   x={x0 + w / 2}
-                  y={STRIP_Y + STRIP / 2 + 6}
+                  y={stripY + STRIP / 2 + 6}
                   fontSize={17}
                   fontWeight={700}
                   textAnchor="middle"
@@ -211,7 +261,7 @@ function SheetProfile({
           <text
             key={k}
             x={Math.min(Math.max(at, 10), W - 10)}
-            y={H - 3}
+            y={h - 3}
             fontSize={14}
             textAnchor="middle"
           >

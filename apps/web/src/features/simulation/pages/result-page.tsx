@@ -1,6 +1,7 @@
-// One result version as the server's run computed it: time, time saved, the plan (its targets
-// first, every section as a detail), the charts along the course, the equipment ranking, the
-// exports and the printable race sheet.
+// One result version as the server's run computed it: time, time saved, a target time's outcome,
+// the CP at the finish and what heat, altitude, durability and the rules cost, the plan (its
+// targets first, every section as a detail), the charts along the course, the equipment ranking,
+// the fuel plan, the exports and the printable race sheet.
 import { Link, useParams } from 'react-router'
 import { ExportButtons } from '../components/export-buttons.tsx'
 import { OutputView } from '../components/preview-panel.tsx'
@@ -16,6 +17,8 @@ import { PlanCpContext, sectionsOfSettings } from '../lib/plan-sections.ts'
 import { pacingOf, type RunOutput } from '../lib/run-output.ts'
 import { setupOfSnapshot, type Snapshot } from '../lib/snapshot.ts'
 import { useResultOf } from '../components/item-unavailable.tsx'
+import { FuelCard } from '../components/fuel-card.tsx'
+import { planShown, PlanOutcomeCard } from '../components/plan-outcome.tsx'
 
 const isOutput = (r: unknown): r is RunOutput =>
   typeof r === 'object' && r !== null && ['pacing', 'equipment'].includes((r as RunOutput).type)
@@ -35,7 +38,9 @@ export function ResultPage() {
   const snapshot = r.inputs as unknown as Snapshot
   const type = snapshot.optimization.type
   const base = `/simulation/optimizations/${type}/${simId}`
-  const output = isOutput(r.result) ? r.result : null
+  const stored = isOutput(r.result) ? r.result : null
+  // a target time out of reach shows the fastest legal plan (plan-outcome.tsx)
+  const output = stored?.type === 'pacing' ? planShown(stored) : stored
   // Race-day weather the run used (or why not): docs/engine/weather.md.
   const weather = output ? (r.result as { weather?: RaceDayWeatherRecord }).weather : undefined
   const eventStart = snapshot.optimization.inputs?.environment?.event_start
@@ -108,6 +113,9 @@ export function ResultPage() {
           <WeatherStrip weather={weather} segments={snapshot.course.segments} map={weatherMap} />
         ) : null}
         {output ? (
+          <PlanOutcomeCard output={pacingOf(output)} cpW={cp} windShown={weather !== undefined} />
+        ) : null}
+        {output ? (
           <PlanCpContext value={cp}>
             <OutputView
               output={output}
@@ -119,8 +127,14 @@ export function ResultPage() {
         ) : null}
         {output && pacingOf(output).status === 'optimal' ? (
           <>
+            <FuelCard output={pacingOf(output)} {...(eventStart ? { eventStart } : {})} />
             <Card title="Export" className="print:hidden">
-              <ExportButtons output={pacingOf(output)} snapshot={snapshot} result={r} />
+              <ExportButtons
+                output={pacingOf(output)}
+                snapshot={snapshot}
+                result={r}
+                cpW={cp ?? null}
+              />
             </Card>
             <RaceSheet
               output={pacingOf(output)}
