@@ -277,7 +277,11 @@ export class OptimizationRuns {
       output = await optimize(weather?.input ?? plan.input, 0)
     }
     const pacing: PacingOutput = output.type === 'pacing' ? output : output.best
-    if (pacing.status !== 'optimal') {
+    // an unreachable target time keeps its result: the fastest legal plan, and why it is not the
+    // target's (the page says "not reachable: the fastest legal plan is h:mm:ss")
+    const fastestInstead =
+      pacing.target_time !== undefined && !pacing.target_time.reached && pacing.plan.length > 0
+    if (pacing.status !== 'optimal' && !fastestInstead) {
       throw new PermanentJobError(
         'infeasible',
         `The constraint cannot be met: ${pacing.reason ?? 'no plan satisfies it'}.`,
