@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO, screenshotPath, signIn } from '../helpers/auth.ts'
 import { pageErrors } from '../helpers/page-errors.ts'
@@ -116,5 +117,81 @@ test('race-plan inputs: durability, heat, an easy start and a target time are ke
   const card = page.locator('section', { has: page.getByRole('heading', { name: 'Race plan' }) })
   await card.scrollIntoViewIfNeeded()
   await card.screenshot({ path: screenshotPath('race-plan-inputs-phone') })
+  expect(errors).toEqual([])
+})
+
+test('a race plan typed in the form runs: the target met, then the fastest plan with its costs, fuel and every file', async ({
+  page,
+}) => {
+  test.setTimeout(300_000)
+  const errors = pageErrors(page)
+  await page.setViewportSize({ width: 1280, height: 900 })
+  const courseId = await prepare(page)
+  await createDurableSetup(page, 'Durable road bike')
+
+  await startOptimization(page, 'pacing', courseId, 'Durable road bike', 'Hot race, run')
+  await page.getByLabel('Goal').selectOption('target_time')
+  await page.getByLabel(/^Target time/).fill('0:30:00')
+  await page.getByLabel('Heat lowers CP').check()
+  await page.getByLabel('Gut tolerance').selectOption('90')
+  await page.getByLabel(/^Easy start \(min\)/).fill('5')
+  await page.getByLabel(/^Easy start ceiling/).fill('75')
+  await page.getByLabel(/^Coast on descents steeper than/).fill('2')
+  // a feed zone: km 6–7 at most 200 W
+  await page.getByRole('button', { name: 'Add a rule stretch' }).click()
+  await page.getByLabel(/^Rule stretch 1 start/).fill('6')
+  await page.getByLabel(/^Rule stretch 1 end/).fill('7')
+  await page.getByLabel('Rule stretch 1 rule').selectOption('power')
+  await page.getByLabel(/^Rule stretch 1 value/).fill('200')
+  await page.getByLabel(/^Rule stretch 1 name/).fill('Feed zone')
+  await page.getByRole('button', { name: 'Create' }).click()
+  await page.waitForURL(new RegExp(`/simulation/optimizations/pacing/${UUID}$`))
+  const optimizationUrl = page.url()
+  await expect(page.getByLabel(/^Rule stretch 1 value/)).toHaveValue('200')
+
+  // 12 km in 30 minutes: met with the least effort (within the engine’s 0.5 %, 9 s).
+  await page.getByRole('button', { name: 'Run' }).click()
+  await page.waitForURL(new RegExp(`/results/${UUID}$`), { timeout: 120_000 })
+  await expect(page.getByTestId('target-time')).toHaveText(
+    /^Target 30:00: finishes in (29:5\d|30:0\d) at NP \d+ W\./,
+    { timeout: 60_000 },
+  )
+  await expect(page.getByTestId('fuel-card')).toBeVisible()
+
+  // The fastest plan of the same race: what heat, durability and each rule cost, the rows the
+  // rules hold, the fuel plan, and every file.
+  await page.goto(optimizationUrl)
+  await page.getByLabel('Goal').selectOption('fastest')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByLabel('Goal')).toHaveValue('fastest')
+  await page.getByRole('button', { name: 'Run' }).click()
+  await page.waitForURL(new RegExp(`/results/${UUID}$`), { timeout: 120_000 })
+  const costs = page.getByTestId('plan-costs')
+  await expect(costs).toContainText('heat +', { timeout: 60_000 })
+  await expect(costs).toContainText('durability +')
+  await expect(costs).toContainText('easy start')
+  await expect(costs).toContainText('coasting')
+  await expect(page.getByTestId('finish-cp')).toHaveText(/^At the finish your CP is \d+ W/)
+  await expect(page.getByTestId('fuel-card').getByTestId('fuel-carbohydrate')).toContainText(
+    'your gut takes up to 90 g/h',
+  )
+  await page.getByTestId('plan-sections').locator('summary').click()
+  await expect(page.getByRole('cell', { name: 'Held 200 W' }).first()).toBeVisible()
+  for (const label of [
+    'Download FIT course',
+    'Download GPX',
+    'Download CSV',
+    'Download ERG',
+    'Download MRC',
+    'Download Zwift workout',
+    'Download FIT workout',
+  ]) {
+    const event = page.waitForEvent('download')
+    await page.getByRole('button', { name: label, exact: true }).click()
+    const file = await event
+    const bytes = readFileSync((await file.path())!)
+    expect(bytes.length, label).toBeGreaterThan(100)
+  }
+  await page.screenshot({ path: screenshotPath('race-plan-typed-result'), fullPage: true })
   expect(errors).toEqual([])
 })

@@ -18,27 +18,36 @@ const NAMES: [group: 'capacity_costs' | 'rule_costs', key: string, name: string]
   ['rule_costs', 'stretches_s', 'stretch limits'],
 ]
 
-/** A cost the plan can have: up to a second under zero (the optimizer's rounding), at most its time. */
-function costOf(v: unknown, timeS: number): number | null {
+/**
+ * A cost the plan can have, at most its time. Heat, altitude and durability only slow a plan (up
+ * to a second under zero is the optimizer's rounding); a rule may make the rideable plan faster
+ * (coasting a dip into a hairpin, which no long section can follow), so its cost may be negative,
+ * by less than the plan's time.
+ */
+function costOf(v: unknown, timeS: number, group: (typeof NAMES)[number][0]): number | null {
   if (typeof v !== 'number' || !Number.isFinite(v)) return null
-  if (v < -1 || v > Math.max(timeS, 1)) return null
-  return Math.max(0, v)
+  const limit = Math.max(timeS, 1)
+  if (v > limit) return null
+  if (group === 'rule_costs') return v < -limit ? null : v
+  return v < -1 ? null : Math.max(0, v)
 }
 
 /** Each cost the output carries, named, in order; the ones outside what a plan can cost left out. */
 export function planCosts(output: PacingOutput): { name: string; seconds: number }[] {
   const groups = output as PacingOutput & { capacity_costs?: Costs; rule_costs?: Costs }
   return NAMES.flatMap(([group, key, name]) => {
-    const seconds = costOf(groups[group]?.[key], output.time_s)
+    const seconds = costOf(groups[group]?.[key], output.time_s, group)
     return seconds === null ? [] : [{ name, seconds }]
   })
 }
 
-/** "heat +42 s, durability +1 min 35 s" (nothing to say: null). */
+/** "heat +42 s, durability +1 min 35 s, coasting −7 s" (nothing to say: null). */
 export function planCostsText(output: PacingOutput): string | null {
   const costs = planCosts(output)
   if (costs.length === 0) return null
-  return costs.map((c) => `${c.name} +${formatSaving(c.seconds)}`).join(', ')
+  return costs
+    .map((c) => `${c.name} ${c.seconds < -0.5 ? '' : '+'}${formatSaving(c.seconds)}`)
+    .join(', ')
 }
 
 export function PlanCosts({

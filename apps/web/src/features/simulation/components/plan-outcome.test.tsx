@@ -81,9 +81,14 @@ describe('the costs of heat and durability', () => {
       capacity_costs: { heat_s: 42.4, altitude_s: 12, durability_s: -0.4 },
       rule_costs: { easy_start_s: 8, coast_s: Number.NaN, descent_cap_s: -30, stretches_s: 1e9 },
     } as PacingOutput
+    // a rule may make the rideable plan faster (a negative cost); heat and the others may not
     expect(planCostsText(withRules)).toBe(
-      'heat +42 s, altitude +12 s, durability +0 s, easy start +8 s',
+      'heat +42 s, altitude +12 s, durability +0 s, easy start +8 s, descent cap −30 s',
     )
+    const beyond = { ...withRules, rule_costs: { coast_s: -2 * withRules.time_s } } as PacingOutput
+    expect(planCostsText(beyond)).toBe('heat +42 s, altitude +12 s, durability +0 s')
+    const hotter = { ...withRules, capacity_costs: { heat_s: -30 }, rule_costs: {} } as PacingOutput
+    expect(planCostsText(hotter)).toBeNull()
     expect(planCostsText({ ...fastest, capacity_costs: {} })).toBeNull()
   })
 })
