@@ -15,6 +15,12 @@ import {
   ranged,
   timestampSchema,
 } from './common.ts'
+import {
+  fuelInputSchema,
+  MAX_TARGET_TIME_S,
+  modelOptionsSchema,
+  pacingRulesSchema,
+} from './race-plan.ts'
 
 export const surfaceSchema = z.enum(['smooth', 'normal', 'rough'])
 
@@ -341,9 +347,6 @@ const equipmentInputSchema = z
       ctx.addIssue({ code: 'custom', path: issue.path as PropertyKey[], message: issue.message })
   })
 
-/** Longest target time a plan may ask for (s): one week. */
-export const MAX_TARGET_TIME_S = 7 * 86400
-
 /**
  * The pacing constraint: W′ balance, a normalized or average power, the work (J), or a target
  * time (s: the least-effort plan finishing in that time; a pacing plan only).
@@ -355,68 +358,6 @@ const constraintInputSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('work'), work_j: ranged(1, 1e9, 'J') }).strict(),
   z.object({ type: z.literal('target_time'), time_s: ranged(60, MAX_TARGET_TIME_S, 's') }).strict(),
 ])
-
-/** `inputs.options`: CP lowered by the heat above 17 °C and by the altitude along the course. */
-const modelOptionsSchema = z.object({ heat: z.boolean(), altitude: z.boolean() }).partial().strict()
-
-/** `inputs.fuel`: what the gut takes (g of carbohydrate per hour) and the glycogen store (g). */
-const fuelInputSchema = z
-  .object({
-    gut_tolerance_g_per_h: ranged(30, 150, 'g/h'),
-    glycogen_store_g: ranged(100, 1000, 'g'),
-  })
-  .partial()
-  .strict()
-
-/** Most stretches with their own limits in `inputs.rules.stretches`. */
-export const MAX_RULE_STRETCHES = 50
-
-/** A stretch of the course (m from the start) with its own power or speed limit or fixed power. */
-const ruleStretchSchema = z
-  .object({
-    start_m: ranged(0, 1e7, 'm'),
-    end_m: ranged(0, 1e7, 'm'),
-    max_power_w: ranged(0, 3000, 'W').optional(),
-    max_speed_mps: ranged(0.5, 30, 'm/s').optional(),
-    power_w: ranged(0, 3000, 'W').optional(),
-    label: z.string().trim().max(100).optional(),
-  })
-  .strict()
-  .refine((r) => r.end_m > r.start_m, {
-    message: 'must be more than start_m',
-    path: ['end_m'],
-  })
-  .refine(
-    (r) => r.max_power_w !== undefined || r.power_w !== undefined || r.max_speed_mps !== undefined,
-    { message: 'needs max_power_w, power_w or max_speed_mps' },
-  )
-
-/**
- * `inputs.rules`: how the plan may ride. An easy start (the first `duration_s` at most
- * `max_cp_fraction` × CP), coasting on descents steeper than `descent_grade` (a negative grade)
- * and into braking points, a power cap on descents steeper than `grade`, and stretches with
- * their own limits. The engine checks them again when a run starts.
- */
-export const pacingRulesSchema = z
-  .object({
-    easy_start: z
-      .object({
-        duration_s: ranged(0, 14_400, 's'),
-        max_cp_fraction: ranged(0.3, 1.2, ''),
-      })
-      .strict(),
-    coast: z
-      .object({
-        descent_grade: ranged(-0.3, 0, '').optional(),
-        before_braking: z.boolean().optional(),
-      })
-      .strict(),
-    descent_cap: z.object({ grade: ranged(-0.3, 0, ''), power_w: ranged(0, 3000, 'W') }).strict(),
-    stretches: z.array(ruleStretchSchema).max(MAX_RULE_STRETCHES),
-  })
-  .partial()
-  .strict()
-export type PacingRules = z.infer<typeof pacingRulesSchema>
 
 /** The air and wind of an optimization (SI units; ranges in docs/limits-input.md). */
 const environmentInputSchema = z

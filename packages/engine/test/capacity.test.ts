@@ -12,7 +12,7 @@ import {
   type Course,
 } from '../src/index.ts'
 import { altitudePowerFactor, heatPowerFactor } from '../src/sim/capacity.ts'
-import { cpRider } from './fixtures.ts'
+import { cpRider, cpRiderJson } from './fixtures.ts'
 
 const rider = { ...cpRider, maxPowerW: 700 }
 const still = { airDensityKgM3: 1.2 }
@@ -158,15 +158,7 @@ describe('altitude and heat', () => {
 describe('the scenario', () => {
   const base = {
     course: { segments: [{ length_m: 1000, grade: 0, heading_deg: 0 }] },
-    rider: {
-      mass_kg: 75,
-      bike_mass_kg: 8,
-      cda_m2: 0.25,
-      crr: 0.004,
-      drivetrain_efficiency: 0.976,
-      cp_w: 300,
-      w_prime_j: 20000,
-    },
+    rider: { ...cpRiderJson },
     environment: { temperature_c: 30 },
     pacing: { type: 'constant', power_w: 250 },
   }

@@ -16,6 +16,17 @@ export const roadRider: Rider = {
 /** The road rider with a critical power of 300 W and a W′ of 20 kJ. */
 export const cpRider: Rider = { ...roadRider, cpW: 300, wPrimeJ: 20000 }
 
+/** `cpRider` as a scenario's `rider` (snake_case JSON). */
+export const cpRiderJson = {
+  mass_kg: 75,
+  bike_mass_kg: 8,
+  cda_m2: 0.25,
+  crr: 0.004,
+  drivetrain_efficiency: 0.976,
+  cp_w: 300,
+  w_prime_j: 20000,
+}
+
 /**
  * A simulated ride as a device records it: the time, the distance and the power of the interval
  * it ends at each segment boundary.

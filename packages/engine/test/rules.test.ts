@@ -14,7 +14,7 @@ import {
   type Course,
   type RideRules,
 } from '../src/index.ts'
-import { cpRider } from './fixtures.ts'
+import { cpRider, cpRiderJson } from './fixtures.ts'
 
 const rider = { ...cpRider, maxPowerW: 700 }
 const environment = { airDensityKgM3: 1.2 }
@@ -137,16 +137,7 @@ describe('rules a rider follows', () => {
     }))
     const parsed = parseOptimizeScenario({
       course: { segments, start_altitude_m: 500 },
-      rider: {
-        mass_kg: 75,
-        bike_mass_kg: 8,
-        cda_m2: 0.25,
-        crr: 0.004,
-        drivetrain_efficiency: 0.976,
-        cp_w: 300,
-        w_prime_j: 20000,
-        max_power_w: 700,
-      },
+      rider: { ...cpRiderJson, max_power_w: 700 },
       environment: { air_density_kg_m3: 1.2 },
       rules: {
         easy_start: { duration_s: 300, max_cp_fraction: 0.8 },
@@ -192,16 +183,7 @@ describe('rules a rider follows', () => {
   it('refuses a rule outside its range, naming the field and the value', () => {
     const base = {
       course: { segments: [{ length_m: 1000, grade: 0, heading_deg: 0 }] },
-      rider: {
-        mass_kg: 75,
-        bike_mass_kg: 8,
-        cda_m2: 0.25,
-        crr: 0.004,
-        drivetrain_efficiency: 0.976,
-        cp_w: 300,
-        w_prime_j: 20000,
-        max_power_w: 700,
-      },
+      rider: { ...cpRiderJson, max_power_w: 700 },
       environment: { air_density_kg_m3: 1.2 },
       constraint: { type: 'w_prime_balance' },
     }

@@ -12,7 +12,7 @@ import {
   parseOptimizeScenario,
   runPacingScenario,
 } from '../../src/index.ts'
-import { cpRider } from '../fixtures.ts'
+import { cpRider, cpRiderJson } from '../fixtures.ts'
 
 const rider = { ...cpRider, maxPowerW: 700, durability: 0.05 }
 const course = courseFromSegments(
@@ -72,16 +72,7 @@ describe('a scenario run (runPacingScenario)', () => {
           heading_deg: 0,
         })),
       },
-      rider: {
-        mass_kg: 75,
-        bike_mass_kg: 8,
-        cda_m2: 0.25,
-        crr: 0.004,
-        drivetrain_efficiency: 0.97,
-        max_power_w: 700,
-        cp_w: 300,
-        w_prime_j: 20000,
-      },
+      rider: { ...cpRiderJson, max_power_w: 700 },
       environment: { temperature_c: 30 },
       constraint: { type: 'w_prime_balance' },
       ...extra,
@@ -89,17 +80,7 @@ describe('a scenario run (runPacingScenario)', () => {
 
   it('costs each asked effect the time of the plan optimized without it', () => {
     const withAll = scenario({
-      rider: {
-        mass_kg: 75,
-        bike_mass_kg: 8,
-        cda_m2: 0.25,
-        crr: 0.004,
-        drivetrain_efficiency: 0.97,
-        max_power_w: 700,
-        cp_w: 300,
-        w_prime_j: 20000,
-        durability: 0.1,
-      },
+      rider: { ...cpRiderJson, max_power_w: 700, durability: 0.1 },
       options: { heat: true },
       fuel: { gut_tolerance_g_per_h: 60 },
     })

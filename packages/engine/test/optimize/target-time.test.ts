@@ -11,7 +11,7 @@ import {
   type Course,
 } from '../../src/index.ts'
 import { optimizeTargetTime } from '../../src/optimize/target-time.ts'
-import { cpRider } from '../fixtures.ts'
+import { cpRider, cpRiderJson } from '../fixtures.ts'
 
 const rider = { ...cpRider, maxPowerW: 700 }
 const environment = { airDensityKgM3: 1.2 }
@@ -106,16 +106,7 @@ describe('a target time', () => {
   it('is read from a scenario and written to its result', () => {
     const scenario = (constraint: unknown, extra = {}) => ({
       course: { segments: [{ length_m: 5000, grade: 0.01, heading_deg: 0 }] },
-      rider: {
-        mass_kg: 75,
-        bike_mass_kg: 8,
-        cda_m2: 0.25,
-        crr: 0.004,
-        drivetrain_efficiency: 0.976,
-        cp_w: 300,
-        w_prime_j: 20000,
-        max_power_w: 700,
-      },
+      rider: { ...cpRiderJson, max_power_w: 700 },
       environment: { air_density_kg_m3: 1.2 },
       constraint,
       ...extra,
