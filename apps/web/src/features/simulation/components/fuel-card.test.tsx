@@ -5,28 +5,12 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { pacingOutput, parseOptimizeScenario, runPacingScenario } from '@veloptima/engine'
 import type { PacingOutput } from '../lib/run-output.ts'
+import { racePlanCourse, racePlanRider } from './race-plan-fixtures.ts'
 import { carbohydrateText, feedsOf, FuelCard, fluidText, glycogenText } from './fuel-card.tsx'
 
 const parsed = parseOptimizeScenario({
-  course: {
-    segments: [
-      { length_m: 8000, grade: 0 },
-      { length_m: 5000, grade: 0.05 },
-      { length_m: 5000, grade: -0.04 },
-      { length_m: 20000, grade: 0.005 },
-      { length_m: 50000, grade: 0 },
-    ],
-  },
-  rider: {
-    mass_kg: 72,
-    bike_mass_kg: 8,
-    cda_m2: 0.25,
-    crr: 0.004,
-    drivetrain_efficiency: 0.976,
-    cp_w: 300,
-    w_prime_j: 20000,
-    max_power_w: 800,
-  },
+  course: racePlanCourse(50000),
+  rider: { ...racePlanRider },
   environment: { temperature_c: 32 },
   constraint: { type: 'w_prime_balance' },
   fuel: { gut_tolerance_g_per_h: 90 },
