@@ -43,6 +43,7 @@ export const SIGNED_IN_PAGES = [
   'aero sessions',
   'aero session',
   'aero devices',
+  'aero planner',
   'team',
   'invitation',
 ] as const
@@ -183,6 +184,11 @@ export async function signInWithExamples(page: Page): Promise<Examples> {
       ready: (p) => p.getByRole('heading', { name: 'Velodrome test', level: 1 }),
     },
     { name: 'aero devices', path: '/aero/devices', ready: h1 },
+    {
+      name: 'aero planner',
+      path: '/aero/planner',
+      ready: (p) => p.getByTestId('planner-runs'),
+    },
     {
       name: 'new rider setup',
       path: '/simulation/riders/new',

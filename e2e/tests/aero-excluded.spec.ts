@@ -8,7 +8,8 @@ import { pageErrors } from '../helpers/page-errors.ts'
 // out and back, braking to 3 m/s before each turn (the engine's synthetic session,
 // packages/engine/src/aero/synthetic-ride.ts, written here as a CSV: no shared data needed), is
 // uploaded; the chart shades the braking at the turns and the line under it names it with its
-// seconds (docs/engine/aero.md, "Samples, not runs, are left out").
+// seconds (docs/engine/aero.md, "Samples, not runs, are left out"); the crosswind the
+// out-and-back cannot see is named, and separated once the wind is stated.
 
 /** The synthetic session as a head unit's CSV export (1 Hz, SI units named in the header). */
 function fieldTestCsv(): string {
@@ -104,5 +105,25 @@ test('aero: the VE chart shows the braking the fit left out, with its seconds', 
   await page.setViewportSize({ width: 390, height: 844 })
   await expect(line).toBeVisible()
   await shoot('aero-excluded-390')
+
+  // An out-and-back cannot see the crosswind, whose drag reads as Crr: the analysis says so. With
+  // the wind stated (here the session's true wind, as a forecast would give it) it is separated.
+  await page.setViewportSize({ width: 1366, height: 900 })
+  const warnings = page.getByTestId('analysis-warnings')
+  await expect(warnings).toContainText('out-and-back cannot see')
+  const { wind } = syntheticSession(7, -0.005)
+  await page.getByRole('button', { name: 'Edit inputs' }).click()
+  await page.getByLabel('System mass (rider, bike, kit)').fill('80')
+  await page.getByLabel('Wind speed (stated)').fill((wind.speedMps * 3.6).toFixed(1))
+  await page.getByLabel('Wind from').fill(wind.fromDeg.toFixed(0))
+  await page.getByRole('button', { name: 'Save and analyse again' }).click()
+  await expect(page.getByTestId('analysis-status')).toContainText(
+    'Analysis v2 (New settings) done',
+    {
+      timeout: 120_000,
+    },
+  )
+  await expect(page.getByText(/· wind [\d.]+ km\/h from \d+°/)).toBeVisible()
+  await expect(page.getByTestId('analysis-status')).not.toContainText('out-and-back cannot see')
   expect(errors).toEqual([])
 })

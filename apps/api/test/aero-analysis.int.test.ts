@@ -12,12 +12,16 @@ import { syntheticClimb } from '../../../packages/formats/test/fixtures/syntheti
 import {
   knownDragRide,
   RIDE_TRUTH,
+  rideCsv,
   rideFit,
 } from '../../../packages/formats/test/fixtures/synthetic-ride.ts'
 import { aeroDataBlocks, aeroRuns, files, jobs, notifications } from '@veloptima/db'
 import { analyzeAero, detectRuns } from '@veloptima/engine'
 import type { AeroAnalysisVersion } from '@veloptima/contracts'
-import { syntheticRide } from '../../../packages/engine/src/aero/synthetic-ride.ts'
+import {
+  syntheticRide,
+  syntheticSession,
+} from '../../../packages/engine/src/aero/synthetic-ride.ts'
 import { readActivity } from '@veloptima/formats'
 import { suiteApp } from './helpers.ts'
 import { createTeam, postFile, tempDir } from './files-helpers.ts'
@@ -419,6 +423,52 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
     const second = await version(2)
     expect(second.summary!.skipped_laps).toEqual([])
     expect(second.summary!.runs).toBe(5)
+  })
+
+  it('an out-and-back names the crosswind it cannot see; with the wind stated (the session or one analysis) Crr is separated from it; a stated wind out of range is refused naming it', async () => {
+    // The engine's synthetic bracketed session (seed 176: 2.4 m/s mostly across the road), Crr 0.004.
+    const { ride, wind } = syntheticSession(176, -0.005)
+    const id = await createSession('ann', { environment: { mass_kg: 80, air_density_kg_m3: 1.2 } })
+    expect((await upload('ann', id, 'out-and-back.csv', rideCsv(ride.samples))).statusCode).toBe(
+      201,
+    )
+    expect((await finished('ann', id, 1)).status).toBe('succeeded')
+    const analysis = async (v: number) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/aero-sessions/${id}/analyses/${v}`,
+        headers: auth.ann,
+      })
+      return res.json<{ analysis: { summary: { warnings: string[]; crr: number } } }>().analysis
+        .summary
+    }
+    const first = await analysis(1)
+    expect(first.warnings.join('\n')).toMatch(/out-and-back cannot see/)
+    const analyse = (payload: Json) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/aero-sessions/${id}/analyses`,
+        headers: auth.ann,
+        payload,
+      })
+    const bad = await analyse({ wind_speed_mps: 45, wind_from_deg: 90 })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.body).toMatch(/wind_speed_mps/)
+    const badSession = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/aero-sessions/${id}`,
+      headers: auth.ann,
+      payload: { environment: { mass_kg: 80, wind_speed_mps: 3, wind_from_deg: 400 } },
+    })
+    expect(badSession.statusCode).toBe(400)
+    expect(badSession.body).toMatch(/wind_from_deg/)
+    const again = await analyse({ wind_speed_mps: wind.speedMps, wind_from_deg: wind.fromDeg })
+    expect(again.statusCode, again.body).toBe(202)
+    expect((await finished('ann', id, 2)).status).toBe('succeeded')
+    const second = await analysis(2)
+    expect(second.warnings.join('\n')).not.toMatch(/cannot see/)
+    expect(Math.abs(second.crr - 0.004)).toBeLessThanOrEqual(0.0005)
+    expect(Math.abs(first.crr - 0.004)).toBeGreaterThan(0.0005)
   })
 
   it('v5 sessions keep what the analysis produced as raw blocks', async () => {

@@ -74,6 +74,13 @@ export const aeroAnalysisSettingsSchema = z
     method: z.enum(['auto', 've', 'direct']),
     reference_speed_mps: z.number().min(2).max(30),
     reference_power_w: z.number().min(20).max(2000),
+    /**
+     * The wind during the test as stated (a forecast or a hand anemometer, at rider height): speed,
+     * m/s, and the direction it blows FROM, degrees. On an out-and-back it separates the crosswind
+     * from Crr; the wind along the road is still fitted.
+     */
+    wind_speed_mps: z.number().min(0).max(30).nullable(),
+    wind_from_deg: z.number().min(0).max(360).nullable(),
     /** The session device whose data the analysis reads when a file carries several. */
     device_id: idSchema.nullable(),
   })

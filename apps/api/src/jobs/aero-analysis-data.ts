@@ -221,5 +221,8 @@ export function analysisOptions(s: AeroAnalysisSettings): AeroTaskInput['analysi
     ...(s.calibration_factor != null ? { calibrationFactor: s.calibration_factor } : {}),
     ...(s.reference_speed_mps != null ? { referenceSpeedMps: s.reference_speed_mps } : {}),
     ...(s.reference_power_w != null ? { referencePowerW: s.reference_power_w } : {}),
+    ...(s.wind_speed_mps != null && s.wind_from_deg != null
+      ? { statedWind: { speedMps: s.wind_speed_mps, fromDeg: s.wind_from_deg } }
+      : {}),
   }
 }

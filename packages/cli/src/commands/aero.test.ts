@@ -4,6 +4,7 @@
 // riders and tracks allow (0.18–0.40 m² for these riders).
 import { readFileSync } from 'node:fs'
 import { analyzeAero, MARTIN } from '@veloptima/engine'
+import { syntheticSession } from '../../../engine/src/aero/synthetic-ride.ts'
 import { readActivity } from '@veloptima/formats'
 import { describe, expect, it } from 'vitest'
 import { dataFile } from '../../../../scripts/test-data.ts'
@@ -420,6 +421,44 @@ describe('veloptima aero end to end: a ride with known drag written as a CSV in 
     expect(Math.abs(p.runs_per_configuration - n)).toBeLessThanOrEqual(1)
     expect(p.configurations[0].answer).toMatch(
       /^(resolved: same|\d+ more runs? of base and of same)/,
+    )
+  })
+})
+
+describe('veloptima aero on an out-and-back: the crosswind the fit cannot see, and the stated wind', () => {
+  // The engine's synthetic bracketed session (seed 176: 2.4 m/s from 315°, mostly across the
+  // road), ridden out and back with Crr 0.004, written as a head unit's CSV.
+  const { ride, wind } = syntheticSession(176, -0.005)
+  const file = writeInput(rideCsv(ride.samples), 'csv')
+  const base = { file, mass_kg: 80, air_density_kg_m3: 1.2 }
+
+  it('without a stated wind Crr reads the crosswind: the warning says so and its interval reaches down to the truth; with the wind stated Crr is within 0.0005 of it', () => {
+    const unseen = jsonOf(aero(base)) as { crr: number; runs: RunOut[]; warnings: string[] }
+    expect(unseen.warnings.join('\n')).toMatch(/out-and-back cannot see/)
+    expect(unseen.crr - 0.004).toBeGreaterThan(0.0005)
+    expect(unseen.runs[0]!.crr_ci95![0]).toBeLessThanOrEqual(0.004)
+    const stated = jsonOf(
+      aero({ ...base, wind_speed_mps: wind.speedMps, wind_from_deg: wind.fromDeg }),
+    ) as { crr: number; runs: RunOut[]; warnings: string[] }
+    expect(stated.warnings.join('\n')).not.toMatch(/cannot see/)
+    expect(Math.abs(stated.crr - 0.004)).toBeLessThanOrEqual(0.0005)
+    const [lo, hi] = stated.runs[0]!.crr_ci95!
+    expect(lo).toBeLessThanOrEqual(0.004)
+    expect(hi).toBeGreaterThanOrEqual(0.004)
+  })
+
+  it('a stated wind needs both its speed and its direction, each in range: exit 2 naming the field', () => {
+    expect(refused({ ...base, wind_speed_mps: 3 })).toMatch(
+      /wind_from_deg: expected the stated wind as both wind_speed_mps and wind_from_deg, got nothing/,
+    )
+    expect(refused({ ...base, wind_from_deg: 90 })).toMatch(
+      /wind_speed_mps: expected the stated wind/,
+    )
+    expect(refused({ ...base, wind_speed_mps: 45, wind_from_deg: 90 })).toMatch(
+      /wind_speed_mps: expected a number from 0 to 30, got 45/,
+    )
+    expect(refused({ ...base, wind_speed_mps: 3, wind_from_deg: -10 })).toMatch(
+      /wind_from_deg: expected a number from 0 to 360, got -10/,
     )
   })
 })

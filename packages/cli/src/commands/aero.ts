@@ -35,6 +35,8 @@ const KEYS = [
   'reference_power_w',
   'device_serial',
   'fit_wind',
+  'wind_speed_mps',
+  'wind_from_deg',
   'resolve_delta_cda_m2',
   'track',
   'resamples',
@@ -178,6 +180,16 @@ export class AeroScenario {
       if (typeof o.fit_wind !== 'boolean') this.fail('fit_wind', 'true or false', o.fit_wind)
       input.fitWind = o.fit_wind
     }
+    const windMps = this.number(o, 'wind_speed_mps', 'wind_speed_mps', 0, 30)
+    const windFrom = this.number(o, 'wind_from_deg', 'wind_from_deg', 0, 360)
+    if ((windMps === undefined) !== (windFrom === undefined))
+      this.fail(
+        windMps === undefined ? 'wind_speed_mps' : 'wind_from_deg',
+        'the stated wind as both wind_speed_mps and wind_from_deg',
+        undefined,
+      )
+    if (windMps !== undefined && windFrom !== undefined)
+      input.statedWind = { speedMps: windMps, fromDeg: windFrom }
     if (o.track !== undefined) input.track = this.track(o.track)
     const resolve = this.number(o, 'resolve_delta_cda_m2', 'resolve_delta_cda_m2', 0.0005, 0.1)
     if (resolve !== undefined) input.resolveCda = resolve

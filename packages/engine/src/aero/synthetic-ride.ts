@@ -281,6 +281,8 @@ export interface SyntheticSession {
   ride: SyntheticRide
   /** The runs (each an out-and-back round trip) with their configuration, in time order. */
   runs: Array<{ startT: number; endT: number; configuration: string }>
+  /** The true wind: speed, m/s, and the direction it blows FROM, degrees. */
+  wind: { speedMps: number; fromDeg: number }
 }
 
 /**
@@ -304,6 +306,7 @@ export function syntheticSession(seed: number, deltaCda: number): SyntheticSessi
     return [p, p]
   })
   const windMps = 1 + 2 * rand()
+  const windFromDeg = 360 * rand()
   const ride = syntheticRide({
     cda: 0.25,
     lapCda,
@@ -311,7 +314,7 @@ export function syntheticSession(seed: number, deltaCda: number): SyntheticSessi
     massKg: 80,
     rho: 1.2,
     windMps,
-    windFromDeg: 360 * rand(),
+    windFromDeg,
     shape: 'out_and_back',
     lengthM: 1500,
     hillM: 5,
@@ -334,5 +337,5 @@ export function syntheticSession(seed: number, deltaCda: number): SyntheticSessi
     endT: t[(ride.lapStarts[2 * k + 2] ?? t.length) - 1]!,
     configuration,
   }))
-  return { ride, runs }
+  return { ride, runs, wind: { speedMps: windMps, fromDeg: windFromDeg } }
 }

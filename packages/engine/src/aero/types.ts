@@ -125,6 +125,12 @@ export interface AeroAnalysisInput {
   /** Fit a constant wind vector where headings vary enough (default true). */
   fitWind?: boolean
   /**
+   * The wind as stated (a forecast or a hand anemometer, at rider height): speed, m/s, and the
+   * direction it blows FROM, degrees. On an out-and-back the fit sees only the wind along the
+   * road; the crosswind, whose drag reads as rolling resistance, is taken from this.
+   */
+  statedWind?: { speedMps: number; fromDeg: number }
+  /**
    * Velodrome model (`TrackGeometry`; true = the defaults, false = off). Default: on when the file
    * has neither GPS headings nor elevation (a flat closed track), off otherwise.
    */
@@ -412,6 +418,12 @@ export interface VeFitOptions extends VeModelOptions {
   windE?: number
   windN?: number
   /**
+   * A stated wind (the air moves TOWARDS east/north, m/s): where only the wind along one axis can
+   * be fitted (an out-and-back), its component across that axis is held at this one's.
+   */
+  statedWindE?: number
+  statedWindN?: number
+  /**
    * With a fixed Crr: bootstrap replicates of it from an earlier fit (e.g. the session's Crr fitted
    * with one CdA per configuration); replicate b of this fit uses crrReplicates[b] (interval
    * 'bootstrap' only).
@@ -458,6 +470,11 @@ export interface VeFitResult {
   windE: number
   windN: number
   windFitted: boolean
+  /**
+   * The axis (east, north unit vector) the wind was fitted along when only the wind along the
+   * road can be seen (an out-and-back), else null. Across it, the wind is the stated one's or none.
+   */
+  windAxis: [number, number] | null
   /** Elevation offset per piece (VE starts at 0 at each piece's first sample), m. */
   offsets: number[]
   /** The usable stretches fitted, each with its own offset, and the piece it belongs to. */

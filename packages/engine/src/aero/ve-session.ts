@@ -4,12 +4,20 @@
 // carry its uncertainty.
 import type { AeroAnalysisInput, VeFitResult, VePiece, VeSeries } from './types.ts'
 import type { ResolvedRun } from './analyze-runs.ts'
+import { G0, MARTIN } from '../physics/constants.ts'
 import { FALLBACK_CRR, fitVirtualElevation } from './ve.ts'
 
 /** A fitted Crr whose 95 % half-width exceeds this is not believed (held at FALLBACK_CRR). */
 const MAX_CRR_HALF_WIDTH = 0.002
+/**
+ * The crosswind an out-and-back's Crr interval allows for when no wind is stated, m/s, and the
+ * uncertainty of a stated wind (speed, relative; direction, degrees): docs/engine/aero.md,
+ * "Crosswind".
+ */
+export const UNSEEN_CROSSWIND_MPS = 3
+const STATED_SPEED_ERROR = 0.25
+const STATED_DIRECTION_ERROR_DEG = 20
 
-/** Settings every fit of the analysis shares. */
 export interface FitSettings {
   massKg: number
   drivetrainEfficiency: number
@@ -57,12 +65,14 @@ export function fitSession(
 ): SessionFit {
   const configs = [...new Set(runs.map((r) => r.configuration))]
   const sessionPieces = piecesBy(runs, (k) => configs.indexOf(runs[k]!.configuration)).pieces
+  const stated = statedWindVector(input)
   const sessionFit = (crr: number | undefined) =>
     fitVirtualElevation(series, sessionPieces, {
       ...common,
       groups: configs.length,
       crr,
       fitWind: input.fitWind ?? true,
+      ...(stated ? { statedWindE: stated[0], statedWindN: stated[1] } : {}),
     })
   let session = sessionFit(input.crr)
   let crrHeld: string | null = input.crr !== undefined ? `Crr ${input.crr} given, not fitted` : null
@@ -79,6 +89,8 @@ export function fitSession(
   }
   if (crrHeld === null && session.crrFixed)
     crrHeld = `held at ${FALLBACK_CRR}: the runs do not determine it`
+  if (!session.crrFixed && session.windAxis)
+    allowForCrossWind(session, series, common, stated ? input.statedWind : undefined, warnings)
   for (const w of session.warnings) warnings.push(`virtual elevation: ${w}`)
   const { pieces, first: firstPiece } = piecesBy(runs, (k) => k)
   const fit = fitVirtualElevation(series, pieces, {
@@ -93,4 +105,76 @@ export function fitSession(
   })
   const crr = input.crr ?? (Number.isFinite(session.crr) ? session.crr : FALLBACK_CRR)
   return { session, configs, fit, firstPiece, crr, crrHeld }
+}
+
+/** The stated wind as the vector the air moves towards (east, north, m/s), or null. */
+function statedWindVector(input: AeroAnalysisInput): [number, number] | null {
+  const w = input.statedWind
+  if (!w || !(w.speedMps >= 0) || !Number.isFinite(w.fromDeg)) return null
+  const from = (w.fromDeg * Math.PI) / 180
+  return [-w.speedMps * Math.sin(from), -w.speedMps * Math.cos(from)]
+}
+
+/**
+ * On an out-and-back the fit sees only the wind along the road. A crosswind c acts on both legs
+ * alike: its drag, ½ρ(CdA + Fw)·(|Va|·v − v²) ≈ ρ(CdA + Fw)·c²/4, barely depends on the speed and
+ * reads as rolling resistance. With a stated wind its crosswind is in the fit, and Crr's interval
+ * is widened by what the stated wind's own uncertainty could change; without one, it is widened
+ * down by what a crosswind of UNSEEN_CROSSWIND_MPS would add, and a warning says so.
+ */
+function allowForCrossWind(
+  session: VeFitResult,
+  series: VeSeries,
+  common: FitSettings,
+  stated: AeroAnalysisInput['statedWind'],
+  warnings: string[],
+): void {
+  let rho = 0
+  let n = 0
+  for (let i = 0; i < series.n; i++) {
+    if (series.valid[i] === 1 && Number.isFinite(series.rho[i])) {
+      rho += series.rho[i]!
+      n++
+    }
+  }
+  const cdas = session.cda.filter((x) => Number.isFinite(x))
+  if (n === 0 || cdas.length === 0 || !session.windAxis) return
+  const cda = cdas.reduce((a, b) => a + b, 0) / cdas.length
+  // Crr per (m/s)² of crosswind.
+  const perC2 = ((rho / n) * (cda + MARTIN.spokeDragAreaM2)) / (4 * common.massKg * G0)
+  const [lo, hi] = session.crrCi95
+  if (!stated) {
+    const c = UNSEEN_CROSSWIND_MPS
+    const bias = perC2 * c * c
+    session.crrCi95 = [lo - bias, hi]
+    warnings.push(
+      `virtual elevation: Crr ${session.crr.toFixed(4)} includes the drag of any crosswind, which an ` +
+        `out-and-back cannot see (a ${c} m/s crosswind reads as +${bias.toFixed(4)}); its interval ` +
+        `allows for that: state the wind to separate them`,
+    )
+    return
+  }
+  const [cMin, c, cMax] = crossWindRange(stated, session.windAxis)
+  session.crrCi95 = [lo - perC2 * (cMax * cMax - c * c), hi + perC2 * (c * c - cMin * cMin)]
+}
+
+/** The stated wind's component across the road: at its least, as stated, and at its most. */
+function crossWindRange(
+  stated: { speedMps: number; fromDeg: number },
+  axis: [number, number],
+): [number, number, number] {
+  const road = Math.atan2(axis[0], axis[1])
+  const cross = (speed: number, fromDeg: number) =>
+    speed * Math.abs(Math.sin((fromDeg * Math.PI) / 180 - road))
+  const c = cross(stated.speedMps, stated.fromDeg)
+  let cMin = c
+  let cMax = c
+  for (const ds of [-1, 0, 1]) {
+    for (let dd = -STATED_DIRECTION_ERROR_DEG; dd <= STATED_DIRECTION_ERROR_DEG; dd += 5) {
+      const x = cross(stated.speedMps * (1 + ds * STATED_SPEED_ERROR), stated.fromDeg + dd)
+      cMin = Math.min(cMin, x)
+      cMax = Math.max(cMax, x)
+    }
+  }
+  return [cMin, c, cMax]
 }

@@ -97,6 +97,7 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     windE: st.wE,
     windN: st.wN,
     windFitted: P.windFree,
+    windAxis: P.windFree ? f.windAxis : null,
     offsets: sum.offsets,
     segments: segs.map((g, si) => ({
       start: g.a,
@@ -142,6 +143,7 @@ function emptyFit(
     windE: 0,
     windN: 0,
     windFitted: false,
+    windAxis: null,
     offsets: pieces.map(() => NaN),
     segments: [],
     residuals: new Float64Array(n).fill(NaN),
@@ -173,6 +175,8 @@ interface VeFit {
   /** The problem without wind, whose cumulative series every refit shares. */
   base: VeProblem
   windAxis: [number, number] | null
+  /** With the wind fitted along `windAxis`: the stated wind's component across it, held (or null). */
+  crossWind: [number, number] | null
   /** Elevation per fit position (NaN: ignored), the weights, innovations and level residuals. */
   alt: Float64Array
   w: Float64Array
@@ -223,6 +227,7 @@ function startFit(
     kH: o.huberK ?? 1.345,
     base,
     windAxis: windId.dims === 1 ? windId.axis : null,
+    crossWind: windId.dims === 1 ? across(o, windId.axis) : null,
     alt,
     w: new Float64Array(m),
     res: new Float64Array(m),
@@ -236,6 +241,13 @@ function startFit(
   f.P = new VeProblem(segs, groups, c.fw, crrFree, f.windOn, base)
   f.P.axis = f.windAxis
   return f
+}
+
+/** The stated wind's component across the axis (east, north), or null when none is stated. */
+function across(o: VeFitOptions, axis: [number, number]): [number, number] | null {
+  if (o.statedWindE === undefined || o.statedWindN === undefined) return null
+  const along = o.statedWindE * axis[0] + o.statedWindN * axis[1]
+  return [o.statedWindE - along * axis[0], o.statedWindN - along * axis[1]]
 }
 
 function startState(o: VeFitOptions, groups: number, nSegs: number, windOn: boolean): FitState {
@@ -298,12 +310,19 @@ function fitAll(f: VeFit): number {
   return r
 }
 
-/** Winds tried as the start of the wind fit: along the road, or from 8 directions. */
-function windCandidates(axis: [number, number] | null): Array<[number, number]> {
+/**
+ * Winds tried as the start of the wind fit: along the road (plus the stated crosswind, which the
+ * fit's steps along the road keep), or from 8 directions.
+ */
+function windCandidates(
+  axis: [number, number] | null,
+  cross: [number, number] | null,
+): Array<[number, number]> {
   const out: Array<[number, number]> = []
   if (axis) {
+    const [cE, cN] = cross ?? [0, 0]
     for (let u = -WIND_GRID_MAX_MPS; u <= WIND_GRID_MAX_MPS; u += 1)
-      out.push([u * axis[0], u * axis[1]])
+      out.push([u * axis[0] + cE, u * axis[1] + cN])
     return out
   }
   out.push([0, 0])
@@ -328,7 +347,7 @@ function windStart(f: VeFit): boolean {
   const P0 = new VeProblem(f.segs, f.groups, f.c.fw, f.crrFree, false, f.base)
   let best: FitState | null = null
   let bestSse = Infinity
-  for (const [wE, wN] of windCandidates(f.windAxis)) {
+  for (const [wE, wN] of windCandidates(f.windAxis, f.crossWind)) {
     const st = startState(f.o, f.groups, f.segs.length, false)
     st.wE = wE
     st.wN = wN

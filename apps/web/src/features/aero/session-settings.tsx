@@ -1,5 +1,5 @@
-// The aero session's analysis inputs (mass, Crr, η, air, reference speed and power) in the
-// user's units, saved as the session's environment.
+// The aero session's analysis inputs (mass, Crr, η, air, the stated wind, reference speed and
+// power) in the user's units, saved as the session's environment.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useMemo, useState } from 'react'
 import { useForm, useWatch, type PathValue } from 'react-hook-form'
@@ -35,6 +35,9 @@ type SettingsForm = {
   refPower: string
   calibration: string
   method: 'auto' | 've' | 'direct'
+  /** The stated wind (both empty: none). */
+  windSpeed: string
+  windFrom: string
 }
 
 /** The form's choices and the options of each. */
@@ -80,6 +83,11 @@ function formOf(env: Record<string, unknown>, system: UnitSystem): SettingsForm 
     refPower: text(s.reference_power_w ?? 300, 0),
     calibration: text(s.calibration_factor, 3),
     method: s.method ?? 'auto',
+    windSpeed: text(
+      s.wind_speed_mps != null ? toDisplay('speed', s.wind_speed_mps, system) : null,
+      1,
+    ),
+    windFrom: text(s.wind_from_deg, 0),
   }
 }
 
@@ -124,6 +132,17 @@ function settingsOf(
     method: f.method,
     calibration_factor:
       f.calibration.trim() === '' ? null : num('calibration', 'Calibration factor', 0.5, 3, ''),
+  }
+  settings.wind_speed_mps = null
+  settings.wind_from_deg = null
+  if (f.windSpeed.trim() !== '' || f.windFrom.trim() !== '') {
+    const speedUnit = unitLabel('speed', system)
+    settings.wind_speed_mps = fromDisplay(
+      'speed',
+      num('windSpeed', 'Wind speed', 0, Math.round(toDisplay('speed', 30, system)), speedUnit),
+      system,
+    )
+    settings.wind_from_deg = num('windFrom', 'Wind direction', 0, 360, '°')
   }
   if (f.airMode === 'weather') {
     const t = num(
@@ -213,6 +232,9 @@ export function SettingsCard({
             : form.airMode === 'weather'
               ? 'air from T, p, RH'
               : 'air from the file'}
+          {form.windSpeed.trim() !== '' && form.windFrom.trim() !== ''
+            ? ` · wind ${form.windSpeed} ${unitLabel('speed', system)} from ${form.windFrom}°`
+            : ''}
         </span>
         <Button
           variant="secondary"
@@ -265,6 +287,18 @@ export function SettingsCard({
               {...bind('refSpeed')}
             />
             <Field label="Reference power (time per 40 km)" unit="W" {...bind('refPower')} />
+            <Field
+              label="Wind speed (stated)"
+              unit={unitLabel('speed', system)}
+              {...bind('windSpeed')}
+              hint="At rider height; empty: not stated"
+            />
+            <Field
+              label="Wind from"
+              unit="°"
+              {...bind('windFrom')}
+              hint="On an out-and-back it separates the crosswind from Crr"
+            />
             <Field
               label="Calibration factor (direct method)"
               {...bind('calibration')}
