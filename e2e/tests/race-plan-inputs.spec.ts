@@ -120,7 +120,7 @@ test('race-plan inputs: durability, heat, an easy start and a target time are ke
   expect(errors).toEqual([])
 })
 
-test('a race plan typed in the form runs: the target met, then the fastest plan with its costs, fuel and every file', async ({
+test('a race plan typed in the form runs: the target met, then the fastest plan with its costs and fuel (in the preview and the run) and every file', async ({
   page,
 }) => {
   test.setTimeout(300_000)
@@ -164,6 +164,16 @@ test('a race plan typed in the form runs: the target met, then the fastest plan 
   await page.getByLabel('Goal').selectOption('fastest')
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByLabel('Goal')).toHaveValue('fastest')
+  // The preview's refined plan shows the same as the run will: what heat costs, and the fuel.
+  const preview = page.getByTestId('preview')
+  await expect(preview).toHaveAttribute('data-stage', 'refined', { timeout: 120_000 })
+  await expect(preview.getByTestId('plan-costs')).toContainText('heat +')
+  await expect(preview.getByTestId('finish-cp')).toHaveText(/^At the finish your CP is \d+ W/)
+  await expect(preview.getByTestId('fuel-carbohydrate')).toContainText(
+    'your gut takes up to 90 g/h',
+  )
+  await preview.getByTestId('plan-costs').scrollIntoViewIfNeeded()
+  await page.screenshot({ path: screenshotPath('race-plan-preview-costs') })
   await page.getByRole('button', { name: 'Run' }).click()
   await page.waitForURL(new RegExp(`/results/${UUID}$`), { timeout: 120_000 })
   const costs = page.getByTestId('plan-costs')

@@ -9,7 +9,9 @@ import {
   type RunOutput,
 } from '../lib/run-output.ts'
 import type { PreviewState } from '../lib/use-preview.ts'
+import { FuelCard } from './fuel-card.tsx'
 import { DeltaChart, PlanCharts } from './plan-charts.tsx'
+import { PlanOutcomeCard } from './plan-outcome.tsx'
 import { PlanTable } from './plan-table.tsx'
 import { Card, ErrorBox, Stat } from './ui.tsx'
 
@@ -297,11 +299,14 @@ export function PreviewPanel({
   eventStart,
   sections,
   forecastWind = false,
+  cpW = null,
 }: {
   state: PreviewState
   missing: string | null
   /** The preview rides in the race-day forecast's wind (lib/forecast-preview.ts). */
   forecastWind?: boolean
+  /** The rider's CP at the start, W (for the CP at the finish). */
+  cpW?: number | null
 } & PlanContext) {
   if (missing) return <p className="text-sm text-slate-500">{missing}</p>
   if (state.error) return <ErrorBox>The preview cannot be computed: {state.error}</ErrorBox>
@@ -336,12 +341,16 @@ export function PreviewPanel({
           {eventStart ? (
             <StartFinish output={pacingOf(state.output)} eventStart={eventStart} />
           ) : null}
+          <PlanOutcomeCard output={pacingOf(state.output)} cpW={cpW} windShown={forecastWind} />
           <OutputView
             output={state.output}
             syncKey="preview"
             eventStart={eventStart}
             sections={sections}
           />
+          {pacingOf(state.output).status === 'optimal' ? (
+            <FuelCard output={pacingOf(state.output)} {...(eventStart ? { eventStart } : {})} />
+          ) : null}
         </>
       )}
     </div>

@@ -362,6 +362,7 @@ function useOptimizationPreview(
     read,
     forecast: eventStart && hasTrack ? { data: forecastData, loading: forecast.isLoading } : null,
     state: usePreview(engineInputs, type),
+    cpW: setup?.cp ?? null,
     missing: previewMissing(form, read, setup),
   }
 }
@@ -447,6 +448,7 @@ function PreviewCard({ preview }: { preview: ReturnType<typeof useOptimizationPr
         forecastWind={preview.forecast?.data?.status === 'used'}
         eventStart={preview.read.body?.inputs.environment?.event_start}
         sections={preview.courseSections}
+        cpW={preview.cpW}
       />
     </Card>
   )
