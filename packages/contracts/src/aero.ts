@@ -245,6 +245,15 @@ export type SkippedLapJson = {
   reason: string
 }
 
+/** One tyre's rolling resistance in a tyre test (engine `AeroAnalysis.crrByTyre`). */
+export type CrrByTyreJson = {
+  tyre: string
+  crr: number
+  crr_ci95: [number, number] | null
+  delta_crr: number
+  delta_crr_ci95: [number, number] | null
+}
+
 export type AeroAnalysisVersion = {
   version: number
   block_id: string
@@ -271,6 +280,11 @@ export type AeroAnalysisVersion = {
      * with the reason; a lap a run now covers is not listed. Absent in older versions.
      */
     skipped_laps?: SkippedLapJson[]
+    /**
+     * With runs on several tyres (a run configuration's `tyre` key) and Crr fitted: each tyre's
+     * Crr and its difference from the first tyres', with their 95 % intervals (null: none).
+     */
+    crr_by_tyre?: CrrByTyreJson[]
     /** The historical air the analysis used when the session stated none (which weather, its
      * mean temperature, pressure and humidity), or why there was none; absent when not asked. */
     weather?:

@@ -124,6 +124,7 @@ export {
   type VeSeries,
   VE_EXCLUDED,
 } from './aero/types.ts'
+export { CRR_RANGE } from './aero/sound.ts'
 export { virtualElevation } from './aero/ve-model.ts'
 export { fitVirtualElevation } from './aero/ve.ts'
 

@@ -52,6 +52,15 @@ export type SourceData = {
   summary: ActivitySummary
 }
 
+/** The tyres a configuration names (`tyre`, `tyres`, `tire`, `tires` or `surface`), if any. */
+export function tyreText(c: Record<string, string>): string | undefined {
+  for (const key of ['tyre', 'tyres', 'tire', 'tires', 'surface']) {
+    const v = c[key]?.trim()
+    if (v) return v
+  }
+  return undefined
+}
+
 /** A run's configuration as one text (the engine compares runs by it). */
 export function configText(c: Record<string, string>): string {
   return Object.entries(c)

@@ -158,6 +158,7 @@ export async function storeAnalysis(
       warnings: [...data.warnings, ...output.warnings],
       runs: output.runs.length,
       skipped_laps: output.skippedLaps,
+      ...(output.crrByTyre.length > 0 ? { crr_by_tyre: output.crrByTyre } : {}),
       ...(air ? { weather: air } : {}),
     }
     await patchBlock(tx, block.id, { summary } as unknown as JsonObject)

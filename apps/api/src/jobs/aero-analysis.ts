@@ -46,6 +46,7 @@ import {
   blockKind,
   bytesOf,
   configText,
+  tyreText,
   DEFAULT_MASS_KG,
   offsetOf,
   pickSettings,
@@ -105,12 +106,17 @@ export class AeroAnalyses {
   /**
    * POST /api/aero-sessions/:id/files: reads the file first (a file the analysis cannot use is
    * refused, 422, and nothing is stored), then stores it, attaches it to the session and queues
-   * the analysis. `configuration` labels the runs found in this file.
+   * the analysis. `configuration` labels the runs found in this file, `tyre` their tyres.
    */
   async upload(
     uid: string,
     sessionId: string,
-    upload: { filename: string; bytes: Uint8Array; configuration?: string | undefined },
+    upload: {
+      filename: string
+      bytes: Uint8Array
+      configuration?: string | undefined
+      tyre?: string | undefined
+    },
   ) {
     const session = await this.session(uid, sessionId)
     // A caller at a cap hears it before the file is read (checked again under locks).
@@ -140,9 +146,13 @@ export class AeroAnalyses {
     } catch (error) {
       throw activityFailure(error, prepared.name)
     }
-    const configuration = upload.configuration?.trim()
-      ? { setup: upload.configuration.trim().slice(0, 200) }
-      : { setup: prepared.name.replace(/\.[^.]+$/, '') }
+    const tyre = upload.tyre?.trim().slice(0, 200)
+    const configuration = {
+      setup: upload.configuration?.trim()
+        ? upload.configuration.trim().slice(0, 200)
+        : prepared.name.replace(/\.[^.]+$/, ''),
+      ...(tyre ? { tyre } : {}),
+    }
     const owner = ownerOf(session.ownerTeam, session.ownerUid!)
     const jobId = randomUUID()
     const { source, version, turn } = await this.files.storeWith(prepared, () =>
@@ -396,6 +406,7 @@ export class AeroAnalyses {
         bytes: await bytesOf(await this.files.storage.get(keyOf.get(s.file_id)!)),
         offsetS: s.offset_s,
         configuration: configText(s.configuration),
+        tyre: tyreText(s.configuration),
         detect: data.detect_file_ids.includes(s.file_id),
       })),
     )
@@ -407,6 +418,7 @@ export class AeroAnalyses {
       endT: r.endTime,
       lap: r.lap,
       configuration: configText(r.configuration),
+      tyre: tyreText(r.configuration),
     }))
     const baselineRun = runRows.find((r) => r.isBaseline)
     const s = data.settings

@@ -6,7 +6,7 @@ import {
   type AeroAnalysisInput,
   type RunSpec,
 } from '@veloptima/engine'
-import type { SkippedLapJson } from '@veloptima/contracts'
+import type { CrrByTyreJson, SkippedLapJson } from '@veloptima/contracts'
 import { readActivity } from '@veloptima/formats'
 import { clocksOf, mergeActivities } from './aero/session-clock.ts'
 import { indexRange, seriesOf, trackOf, type RunSeries } from './aero/run-series.ts'
@@ -18,6 +18,10 @@ export { readActivitySummary, type ActivitySummary } from './aero/activity-summa
 
 export type Progress = (progress: number, message?: string) => void
 
+/** An interval whose bounds are both numbers, else null (JSON has no NaN). */
+const finitePair = (p: [number, number]): [number, number] | null =>
+  Number.isFinite(p[0]) && Number.isFinite(p[1]) ? p : null
+
 /** A file of the session, placed on the session's clock (t = 0 at the first file's start). */
 export type SessionFile = {
   fileId: string
@@ -26,6 +30,8 @@ export type SessionFile = {
   offsetS: number
   /** The configuration label given at upload: the runs detected in this file get it. */
   configuration: string
+  /** The tyres given at upload (the configuration's `tyre`), if any. */
+  tyre?: string | undefined
   /** Find runs in this file (a newly uploaded one); the others' runs are given. */
   detect: boolean
 }
@@ -38,6 +44,8 @@ export type GivenRun = {
   endT: number | null
   lap: number | null
   configuration: string
+  /** The run's tyres (its configuration's `tyre`), if any. */
+  tyre?: string | undefined
 }
 
 export type AeroTaskInput = {
@@ -106,6 +114,8 @@ export type AeroTaskOutput = {
   files: { fileId: string; summary: ActivitySummary }[]
   /** Laps not taken as runs, and why (none that a run covers). */
   skippedLaps: SkippedLapJson[]
+  /** Each tyre's Crr in a tyre test (empty otherwise). */
+  crrByTyre: CrrByTyreJson[]
 }
 
 /**
@@ -197,6 +207,7 @@ function addGivenRuns(input: AeroTaskInput, session: ReadSession, out: RunSpecs)
     const spec: RunSpec = {
       label,
       configuration: r.configuration,
+      ...(r.tyre ? { tyre: r.tyre } : {}),
       source: 'time_range',
       clock: session.clockAt(r.startT, r.lap),
     }
@@ -229,6 +240,7 @@ function addDetectedRuns(session: ReadSession, out: RunSpecs) {
         label,
         clock: session.clocks[f]!,
         configuration: spec.configuration || file.configuration,
+        ...(file.tyre ? { tyre: file.tyre } : {}),
         ...(spec.startT != null ? { startT: spec.startT + file.offsetS } : {}),
         ...(spec.endT != null ? { endT: spec.endT + file.offsetS } : {}),
         ...(spec.pieces
@@ -391,6 +403,13 @@ export function analyseSession(input: AeroTaskInput, progress: Progress): AeroTa
     plan: analysis.plan,
     fittedCalibrationFactor: analysis.fittedCalibrationFactor,
     crr: analysis.crr,
+    crrByTyre: analysis.crrByTyre.map((t) => ({
+      tyre: t.tyre,
+      crr: t.crr,
+      crr_ci95: finitePair(t.crrCi95),
+      delta_crr: t.deltaCrr,
+      delta_crr_ci95: finitePair(t.deltaCrrCi95),
+    })),
     veModel: analysis.veModel,
     warnings: [...analysis.warnings, ...read.flatMap((r) => r.activity.warnings ?? []).map(String)],
     files: read.map((r) => ({ fileId: r.file.fileId, summary: summaryOf(r.activity) })),

@@ -462,3 +462,45 @@ describe('veloptima aero on an out-and-back: the crosswind the fit cannot see, a
     )
   })
 })
+
+describe('veloptima aero: a tyre test, each tyre its own Crr', () => {
+  // The synthetic bracketed session with X on tyres rolling 0.001 harder (Crr 0.005 against
+  // 0.004) and the same CdA, written as a CSV; the runs are its round trips, named by tyre.
+  const { ride, runs } = syntheticSession(3, 0, 0.001)
+  const file = writeInput(rideCsv(ride.samples), 'csv')
+
+  it('prints each tyre with its Crr and the difference, which its interval shows; runs report their own tyres’ Crr', () => {
+    const out = jsonOf(
+      aero({
+        file,
+        mass_kg: 80,
+        air_density_kg_m3: 1.2,
+        runs: runs.map((r) => ({
+          start_s: r.startT,
+          end_s: r.endT,
+          configuration: r.configuration,
+          tyre: r.configuration === 'B' ? 'supple' : 'puncture-proof',
+        })),
+        baseline: 'B',
+      }),
+    ) as {
+      crr_by_tyre: {
+        tyre: string
+        crr: number
+        delta_crr: number
+        delta_crr_ci95: [number, number]
+      }[]
+      runs: (RunOut & { index: number })[]
+    }
+    const [first, other] = out.crr_by_tyre
+    expect(first!.tyre).toBe('supple')
+    expect(first!.delta_crr).toBe(0)
+    expect(other!.tyre).toBe('puncture-proof')
+    expect(Math.abs(other!.delta_crr - 0.001)).toBeLessThanOrEqual(0.0005)
+    expect(other!.delta_crr_ci95[0]).toBeLessThanOrEqual(0.001)
+    expect(other!.delta_crr_ci95[1]).toBeGreaterThanOrEqual(0.001)
+    expect(other!.delta_crr_ci95[0]).toBeGreaterThan(0)
+    expect(out.runs[1]!.crr).toBeCloseTo(other!.crr, 5)
+    expect(out.runs[0]!.crr).toBeCloseTo(first!.crr, 5)
+  })
+})

@@ -43,7 +43,7 @@ const KEYS = [
   'seed',
 ] as const
 const ENV_KEYS = ['air_density_kg_m3', 'temperature_c', 'pressure_pa', 'relative_humidity']
-const RUN_KEYS = ['lap', 'start_s', 'end_s', 'label', 'configuration']
+const RUN_KEYS = ['lap', 'start_s', 'end_s', 'label', 'configuration', 'tyre']
 const TRACK_KEYS = ['lap_length_m', 'bend_radius_m', 'com_height_m']
 
 type Json = Record<string, unknown>
@@ -247,6 +247,8 @@ export class AeroScenario {
     if (label !== undefined) spec.label = label
     const configuration = this.text(r, 'configuration', `${path}.configuration`)
     if (configuration !== undefined) spec.configuration = configuration
+    const tyre = this.text(r, 'tyre', `${path}.tyre`)
+    if (tyre !== undefined) spec.tyre = tyre
     return spec
   }
 }
@@ -304,6 +306,13 @@ export function aeroResultJson(file: string, activity: ImportedActivity, a: Aero
     laps: activity.laps.length,
     ve_model: a.veModel,
     crr: round(a.crr, 5),
+    crr_by_tyre: a.crrByTyre.map((t) => ({
+      tyre: t.tyre,
+      crr: round(t.crr, 5),
+      crr_ci95: pair(t.crrCi95, 5),
+      delta_crr: round(t.deltaCrr, 5),
+      delta_crr_ci95: pair(t.deltaCrrCi95, 5),
+    })),
     fitted_calibration_factor:
       a.fittedCalibrationFactor === null ? null : round(a.fittedCalibrationFactor, 4),
     runs: a.runs.map(runJson),

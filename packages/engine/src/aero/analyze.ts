@@ -68,7 +68,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
   }
   const { series, braked, mask } = veSeries(samples, input, densityOptions, warnings, eta)
   const common = { massKg, drivetrainEfficiency: eta, mask, resamples, seed: input.seed ?? 1 }
-  const { session, configs, fit, firstPiece, crr, crrHeld } = fitSession(
+  const { session, configs, fit, firstPiece, crr, crrHeld, tyres, tyreOf } = fitSession(
     series,
     runs,
     common,
@@ -108,6 +108,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
         firstPiece,
         direct,
         crr,
+        tyreOf,
         inputCrr: input.crr,
         crrHeld,
         pos,
@@ -116,7 +117,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       k,
     ),
   )
-  const joint = direct ? undefined : jointFit(session, configs)
+  const joint = direct ? undefined : jointFit(session, configs, tyres)
   const comparison = compareSession(out, runs, fit, direct, joint, {
     input,
     baseline,
@@ -138,6 +139,7 @@ export function analyzeAero(samples: ActivitySamples, input: AeroAnalysisInput):
       ? fittedCalibrationFactor(direct, runs, fit.cda, baseline)
       : null,
     crr,
+    crrByTyre: crrByTyre(session, tyres, crr),
     veModel: series.track ? 'track' : 'road',
     veSeries: series,
     veResiduals: fit.residuals,
@@ -305,10 +307,25 @@ function compareSession(
 }
 
 /** The session fit's CdA per configuration and its session-block replicates. */
-function jointFit(session: VeFitResult, configs: string[]): JointFit {
+function jointFit(session: VeFitResult, configs: string[], tyres: string[]): JointFit {
   const byConfig = (cda: ArrayLike<number>) => new Map(configs.map((c, g) => [c, cda[g]!]))
   return {
     cda: byConfig(session.cda),
     replicates: session.blocks.map((b) => byConfig(b.cda)),
+    // Runs on other tyres share no Crr: the repeats' scatter, each run fitted at its tyres'
+    // fitted Crr, would leave out how CdA and the Crr difference trade off.
+    runScatter: tyres.length === 1 || session.crrFixed,
   }
+}
+
+/** Each tyre's Crr and its difference from the first tyres' (empty with one tyre or a held Crr). */
+function crrByTyre(session: VeFitResult, tyres: string[], crr: number): AeroAnalysis['crrByTyre'] {
+  if (tyres.length < 2 || session.crrFixed) return []
+  return tyres.map((tyre, g) => ({
+    tyre,
+    crr: crr + (session.crrShift[g] ?? 0),
+    crrCi95: g === 0 ? session.crrCi95 : session.crrGroupCi95[g]!,
+    deltaCrr: session.crrShift[g] ?? 0,
+    deltaCrrCi95: g === 0 ? [0, 0] : session.crrShiftCi95[g]!,
+  }))
 }

@@ -42,6 +42,11 @@ export interface CompareRun {
 export interface JointFit {
   cda: Map<string, number>
   replicates: Array<Map<string, number>>
+  /**
+   * Whether the interval may come from the repeats' scatter (the runs share the fit's other
+   * parameters); else the jackknife over the session's blocks.
+   */
+  runScatter: boolean
 }
 
 export interface CompareOptions {
@@ -341,7 +346,7 @@ function jointDelta(
   const slopeVar = d.sloped ? driftSlopeVariance(runs, d) : 0
   const between = driftCorrectedScatter(runs, d, g)
   let hw: number
-  if (between.dof >= MIN_SCATTER_DOF) {
+  if (joint.runScatter && between.dof >= MIN_SCATTER_DOF) {
     const nb = d.base.length
     const v = between.s2 * (1 / idx.length + 1 / nb) + lever * lever * slopeVar
     hw = tQuantile975(between.dof) * Math.sqrt(v)

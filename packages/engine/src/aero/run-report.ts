@@ -26,6 +26,8 @@ export interface RunReportContext {
   /** The direct method's results per run and its calibration factor, null for virtual elevation. */
   direct: { results: DirectRunResult[]; cal: number } | null
   crr: number
+  /** Each run's rolling-resistance group (tyres), index into the session fit's Crr shifts. */
+  tyreOf: number[]
   /** The given Crr, if any. */
   inputCrr: number | undefined
   crrHeld: string | null
@@ -128,9 +130,21 @@ function runFlags(
   return flags
 }
 
+/**
+ * Run k's Crr and its interval: the session's, or its tyres' (the session's Crr plus the fitted
+ * shift of its rolling-resistance group, with that group's own interval).
+ */
+function runCrr(x: RunReportContext, k: number): { crr: number; crrCi95: [number, number] } {
+  const { session, crr } = x
+  if (x.inputCrr !== undefined || session.crrFixed) return { crr, crrCi95: [crr, crr] }
+  const g = x.tyreOf[k] ?? 0
+  if (g === 0) return { crr, crrCi95: session.crrCi95 }
+  return { crr: crr + (session.crrShift[g] ?? 0), crrCi95: session.crrGroupCi95[g]! }
+}
+
 /** Run k's report: its figures by its method, flags, and every unsound figure withheld. */
 export function reportRun(x: RunReportContext, r: ResolvedRun, k: number): AeroRun {
-  const { fit, session, crr, firstPiece } = x
+  const { fit, session, firstPiece } = x
   const t = tally(x, r)
   const { n, nValid } = t
   const rmse = t.nRes > 0 ? Math.sqrt(t.ss / t.nRes) : NaN
@@ -150,8 +164,7 @@ export function reportRun(x: RunReportContext, r: ResolvedRun, k: number): AeroR
     method,
     cda,
     cdaCi95,
-    crr,
-    crrCi95: x.inputCrr !== undefined || session.crrFixed ? [crr, crr] : session.crrCi95,
+    ...runCrr(x, k),
     veRmseM: rmse,
     elevationOffsetM: fit.offsets[firstPiece[k]!] ?? NaN,
     veSegments: fit.segments

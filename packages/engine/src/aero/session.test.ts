@@ -68,3 +68,38 @@ describe('a bracketed A/B session analysed as a whole', () => {
     expect(t.cover / SEEDS).toBeGreaterThanOrEqual(0.9)
   }, 120_000)
 })
+
+describe('a tyre test: the configurations on other tyres, analysed as a whole', () => {
+  it('each tyre its own Crr: the difference within ±0.0005 of the truth in every session and its interval covering it in ≥ 90 %; the ΔCdA interval still covers the truth (no CdA difference) in ≥ 90 %', () => {
+    const seeds = 40
+    const deltaCrr = 0.001
+    let covered = 0
+    let cdaCovered = 0
+    let worst = 0
+    for (let seed = 1; seed <= seeds; seed++) {
+      const { ride, runs } = syntheticSession(seed, 0, deltaCrr)
+      const onTyres = runs.map((r) => ({
+        ...r,
+        tyre: r.configuration === 'B' ? 'supple' : 'puncture-proof',
+      }))
+      const a = analyzeAero(ride.samples, {
+        massKg: 80,
+        airDensity: 1.2,
+        runs: onTyres,
+        baseline: 'B',
+      })
+      expect(a.crrByTyre.map((t) => t.tyre)).toEqual(['supple', 'puncture-proof'])
+      const t = a.crrByTyre[1]!
+      worst = Math.max(worst, Math.abs(t.deltaCrr - deltaCrr))
+      if (t.deltaCrrCi95[0] <= deltaCrr && deltaCrr <= t.deltaCrrCi95[1]) covered++
+      // Each run reports its own tyres' Crr.
+      const x = a.runs.find((r) => r.configuration === 'X')!
+      expect(x.crr).toBeCloseTo(t.crr, 12)
+      const [lo, hi] = a.comparison!.configurations[0]!.deltaCdaCi95
+      if (lo <= 0 && 0 <= hi) cdaCovered++
+    }
+    expect(worst).toBeLessThanOrEqual(0.0005)
+    expect(covered / seeds).toBeGreaterThanOrEqual(0.9)
+    expect(cdaCovered / seeds).toBeGreaterThanOrEqual(0.9)
+  }, 120_000)
+})

@@ -28,6 +28,8 @@ export interface SyntheticRideOptions {
   laps?: number
   /** CdA of each lap (cycled; e.g. configurations and a drift), m²; default `cda` throughout. */
   lapCda?: number[]
+  /** Crr of each lap (cycled; e.g. tyres); default `crr` throughout. */
+  lapCrr?: number[]
   /** Power of each lap (cycled), W; a ±8 % pedalling wave rides on it. */
   lapPowerW?: number[]
   /** Noise: power (relative sd), speed (sd m/s), elevation (AR(1) sd m with correlation time s, plus white sd m), GPS position (sd m). */
@@ -238,7 +240,10 @@ export function syntheticRide(opt: SyntheticRideOptions): SyntheticRide {
       const cda = opt.lapCda ? opt.lapCda[lp % opt.lapCda.length]! : opt.cda
       const fAero = 0.5 * rho * (cda + MARTIN.spokeDragAreaM2) * va * (v + wc.headwind)
       const fRest =
-        (rollingPower(v, r.grade, opt.crr, m) + bearingPower(v) + gravityPower(v, r.grade, m)) / v
+        (rollingPower(v, r.grade, opt.lapCrr ? opt.lapCrr[lp % opt.lapCrr.length]! : opt.crr, m) +
+          bearingPower(v) +
+          gravityPower(v, r.grade, m)) /
+        v
       const acc = ((eta * P) / v - fAero - fRest) / mEff
       // Braking down to the turn speed, then freewheeling into the turn.
       v =
@@ -292,7 +297,12 @@ export interface SyntheticSession {
  * Crr from CdA), a 1–3 m/s wind from any direction, braking to 3 m/s at the turns, and 0.5 m of
  * elevation noise (0.4 m wandering over 30 s, 0.3 m white). Seeded: the same seed, the same ride.
  */
-export function syntheticSession(seed: number, deltaCda: number): SyntheticSession {
+export function syntheticSession(
+  seed: number,
+  deltaCda: number,
+  /** X's Crr minus B's (X on other tyres); default 0. */
+  deltaCrr = 0,
+): SyntheticSession {
   const rand = createRandom(1000 + seed)
   const n = 6 + Math.floor(rand() * 5)
   const configs = Array.from({ length: n }, (_, k) => (k % 2 === 0 ? 'B' : 'X'))
@@ -311,6 +321,13 @@ export function syntheticSession(seed: number, deltaCda: number): SyntheticSessi
     cda: 0.25,
     lapCda,
     crr: 0.004,
+    ...(deltaCrr !== 0
+      ? {
+          lapCrr: configs.flatMap((c) =>
+            c === 'B' ? [0.004, 0.004] : [0.004 + deltaCrr, 0.004 + deltaCrr],
+          ),
+        }
+      : {}),
     massKg: 80,
     rho: 1.2,
     windMps,

@@ -80,6 +80,11 @@ export interface RunSpec {
   label?: string
   /** Configuration tested (position, helmet, wheels…); runs with the same text are repeats. */
   configuration?: string
+  /**
+   * The tyres (or surface) the run rolls on: with Crr fitted, runs on different tyres get a Crr
+   * each (the first run's tyres are the reference); absent: one Crr for the session.
+   */
+  tyre?: string
   source?: RunSource
   /**
    * The clock the run is on: runs of files recorded on different days (or without a date) are
@@ -287,8 +292,20 @@ export interface AeroAnalysis {
   plan: AeroPlan
   /** Direct method: the calibration factor that makes the baseline runs agree with VE (or null). */
   fittedCalibrationFactor: number | null
-  /** Crr shared by all VE runs (fitted or given). */
+  /** Crr shared by all VE runs (fitted or given); with runs on several tyres, the first tyres'. */
   crr: number
+  /**
+   * With runs on several tyres (`RunSpec.tyre`) and Crr fitted: each tyre's Crr with its 95 %
+   * interval, and its difference from the first tyres' with that difference's interval (the
+   * shared wind and crosswind cancel in it). Empty otherwise.
+   */
+  crrByTyre: Array<{
+    tyre: string
+    crr: number
+    crrCi95: [number, number]
+    deltaCrr: number
+    deltaCrrCi95: [number, number]
+  }>
   /** Motion model of the VE runs: 'road' (the rider moves as the wheel) or 'track' (velodrome lean). */
   veModel: 'road' | 'track'
   /** The samples the VE fit used (velodrome terms, elevation averaged by position if it was). */
@@ -403,6 +420,8 @@ export interface VePiece {
   end: number
   /** Which CdA this piece belongs to (index into the fitted CdA list). */
   group: number
+  /** Which rolling resistance (tyre or surface) it rolls on: index of `VeFitOptions.crrGroups`; default 0. */
+  crrGroup?: number
 }
 
 export interface VeFitOptions extends VeModelOptions {
@@ -414,6 +433,12 @@ export interface VeFitOptions extends VeModelOptions {
   crr?: number
   /** Fit a constant wind vector (needs headings; ignored when headings barely vary). */
   fitWind?: boolean
+  /**
+   * Number of rolling resistances (tyres or surfaces; default 1). With Crr fitted, group k > 0
+   * gets its own Crr, fitted as Crr + shift k; with Crr held, `crrShifts` gives the shifts.
+   */
+  crrGroups?: number
+  crrShifts?: number[]
   /** Known constant wind (the air moves TOWARDS east/north, m/s) used when wind is not fitted. */
   windE?: number
   windN?: number
@@ -467,6 +492,14 @@ export interface VeFitResult {
   crr: number
   crrCi95: [number, number]
   crrFixed: boolean
+  /**
+   * Per rolling-resistance group (`crrGroups`): its Crr minus group 0's (0 for group 0), and the
+   * 95 % interval of that difference ([NaN, NaN] without one).
+   */
+  crrShift: number[]
+  crrShiftCi95: Array<[number, number]>
+  /** Per rolling-resistance group after the first, the 95 % interval of its own Crr. */
+  crrGroupCi95: Array<[number, number]>
   windE: number
   windN: number
   windFitted: boolean

@@ -1,7 +1,7 @@
 // The robust GLS fit of a virtual-elevation problem: residuals with AR(1) errors
 // (Prais–Winsten) and the offsets eliminated per segment, Huber weights, Gauss–Newton with IRLS,
 // and the lag-1 autocorrelation of the residuals (Cochrane–Orcutt).
-import { solve, type FitState, type VeProblem } from './ve-problem.ts'
+import { JT_STRIDE, solve, type FitState, type VeProblem } from './ve-problem.ts'
 
 /**
  * Residuals of the fit, GLS with AR(1) errors (Prais–Winsten, coefficient φ): the level
@@ -24,11 +24,12 @@ export function residuals(
   let sse = 0
   P.segs.forEach((g, si) => {
     const cdaTot = st.cda[g.group]! + P.fw
+    const crr = st.crr + (st.crrShift[g.crrGroup] ?? 0)
     let szz = 0
     let szq = 0
     let prev = NaN
     for (let j = g.ja; j < g.jb; j++) {
-      const q = alt[j]! - P.E[j]! + st.crr * P.C[j]! + cdaTot * P.B[j]!
+      const q = alt[j]! - P.E[j]! + crr * P.C[j]! + cdaTot * P.B[j]!
       let r: number
       let z: number
       if (!Number.isFinite(q)) {
@@ -97,6 +98,18 @@ export function huberWeights(
   return scale
 }
 
+/** Where each parameter's column starts: CdA per group, Crr, the wind, the Crr shifts. */
+function columnsOf(P: VeProblem) {
+  const G = P.groups
+  return {
+    G,
+    iCrr: G,
+    iW: G + (P.crrFree ? 1 : 0),
+    iS: P.iShift,
+    shifts: P.crrFree ? P.crrShifts : 0,
+  }
+}
+
 /**
  * Gauss–Newton with IRLS on (CdA per group, Crr?, wind?) for the GLS residuals, offsets
  * eliminated per segment. Returns the iterations used, or −1 when the normal equations are
@@ -113,18 +126,16 @@ export function gaussNewton(
   fixedScale?: number,
 ): number {
   const k = P.k
-  const G = P.groups
-  const iCrr = G
-  const iW = G + (P.crrFree ? 1 : 0)
+  const { G, iCrr, iW, iS, shifts } = columnsOf(P)
   const phi = P.phi
   const axis = P.axis
   const A = new Float64Array(k * k)
   const rhs = new Float64Array(k)
-  const cols = new Int32Array(4)
-  const vals = new Float64Array(4)
-  const prevJ = new Float64Array(4)
-  const cur = new Float64Array(4)
-  const zj = new Float64Array(4)
+  const cols = new Int32Array(JT_STRIDE)
+  const vals = new Float64Array(JT_STRIDE)
+  const prevJ = new Float64Array(JT_STRIDE)
+  const cur = new Float64Array(JT_STRIDE)
+  const zj = new Float64Array(JT_STRIDE)
   P.aeroIntegrals(st.wE, st.wN)
   let sse = residuals(P, alt, st, w, res)
   let it = 0
@@ -143,6 +154,8 @@ export function gaussNewton(
         cols[nc++] = iW
         if (!axis) cols[nc++] = iW + 1
       }
+      const shifted = shifts > 0 && g.crrGroup > 0
+      if (shifted) cols[nc++] = iS + g.crrGroup - 1
       // Jacobian of the level residual (∂q/∂θ): CdA → B, Crr → C, wind → (CdA + Fw)·∂B, filtered
       // like the residuals, then the offset column z projected out per segment.
       zj.fill(0)
@@ -153,14 +166,15 @@ export function gaussNewton(
         let c = 1
         if (P.crrFree) cur[c++] = P.C[j]!
         if (P.windFree) {
-          if (axis) cur[c] = cdaTot * (P.BE[j]! * axis[0] + P.BN[j]! * axis[1])
+          if (axis) cur[c++] = cdaTot * (P.BE[j]! * axis[0] + P.BN[j]! * axis[1])
           else {
             cur[c++] = cdaTot * P.BE[j]!
-            cur[c] = cdaTot * P.BN[j]!
+            cur[c++] = cdaTot * P.BN[j]!
           }
         }
+        if (shifted) cur[c] = P.C[j]!
         const z = P.z[j]!
-        const base = j * 4
+        const base = j * JT_STRIDE
         for (let x = 0; x < nc; x++) {
           const v = z === 0 ? 0 : havePrev ? cur[x]! - phi * prevJ[x]! : z * cur[x]!
           jt[base + x] = v
@@ -179,7 +193,7 @@ export function gaussNewton(
         const wj = w[j]!
         if (wj <= 0) continue
         const z = P.z[j]!
-        const base = j * 4
+        const base = j * JT_STRIDE
         for (let x = 0; x < nc; x++) vals[x] = jt[base + x]! - z * zj[x]!
         const r = res[j]!
         for (let x = 0; x < nc; x++) {
@@ -194,43 +208,19 @@ export function gaussNewton(
     for (let g = 0; g < G; g++) {
       if (A[g * k + g] === 0) A[g * k + g] = 1
     }
+    for (let c = iS; c < iS + shifts; c++) if (A[c * k + c] === 0) A[c * k + c] = 1
     // res(θ + δ) ≈ res + J δ → δ = −(JᵀWJ)⁻¹ JᵀW res
     const d = solve(A, rhs, k)
     if (!d) return -1
-    let step = 1
-    let accepted = false
-    const prevCda = Float64Array.from(st.cda)
-    const prevCrr = st.crr
-    const prevE = st.wE
-    const prevN = st.wN
-    for (let h = 0; h < 8; h++) {
-      for (let g = 0; g < G; g++) st.cda[g] = prevCda[g]! - step * d[g]!
-      if (P.crrFree) st.crr = prevCrr - step * d[iCrr]!
-      if (P.windFree) {
-        st.wE = prevE - step * (axis ? d[iW]! * axis[0] : d[iW]!)
-        st.wN = prevN - step * (axis ? d[iW]! * axis[1] : d[iW + 1]!)
-        P.aeroIntegrals(st.wE, st.wN)
-      }
-      const next = residuals(P, alt, st, w, res)
-      if (next <= sse * (1 + 1e-12) || !P.windFree) {
-        accepted = true
-        break
-      }
-      step *= 0.5
-    }
-    if (!accepted) {
-      st.cda.set(prevCda)
-      st.crr = prevCrr
-      st.wE = prevE
-      st.wN = prevN
-      P.aeroIntegrals(st.wE, st.wN)
-      residuals(P, alt, st, w, res)
+    const step = lineSearch(P, alt, st, w, res, d, sse)
+    if (step === 0) {
       it++
       break
     }
     let dmax = 0
     for (let g = 0; g < G; g++) dmax = Math.max(dmax, Math.abs(step * d[g]!) / 1e-5)
     if (P.crrFree) dmax = Math.max(dmax, Math.abs(step * d[iCrr]!) / 1e-6)
+    for (let c = 0; c < shifts; c++) dmax = Math.max(dmax, Math.abs(step * d[iS + c]!) / 1e-6)
     if (P.windFree) {
       dmax = Math.max(
         dmax,
@@ -246,6 +236,51 @@ export function gaussNewton(
   huberWeights(P, alt, res, kH, w, fixedScale)
   residuals(P, alt, st, w, res)
   return it
+}
+
+/**
+ * The Gauss–Newton step −δ, halved (at most 8 times) until the weighted sum of squares does not
+ * grow; only a step in the wind can make it grow (the rest is linear). Returns the step taken,
+ * or 0 (the state restored) when none helps.
+ */
+function lineSearch(
+  P: VeProblem,
+  alt: Float64Array,
+  st: FitState,
+  w: Float64Array,
+  res: Float64Array,
+  d: Float64Array,
+  sse: number,
+): number {
+  const { G, iCrr, iW, iS, shifts } = columnsOf(P)
+  const axis = P.axis
+  const prevCda = Float64Array.from(st.cda)
+  const prevCrr = st.crr
+  const prevShift = Float64Array.from(st.crrShift)
+  const prevE = st.wE
+  const prevN = st.wN
+  let step = 1
+  for (let h = 0; h < 8; h++) {
+    for (let g = 0; g < G; g++) st.cda[g] = prevCda[g]! - step * d[g]!
+    if (P.crrFree) st.crr = prevCrr - step * d[iCrr]!
+    for (let c = 1; c <= shifts; c++) st.crrShift[c] = prevShift[c]! - step * d[iS + c - 1]!
+    if (P.windFree) {
+      st.wE = prevE - step * (axis ? d[iW]! * axis[0] : d[iW]!)
+      st.wN = prevN - step * (axis ? d[iW]! * axis[1] : d[iW + 1]!)
+      P.aeroIntegrals(st.wE, st.wN)
+    }
+    const next = residuals(P, alt, st, w, res)
+    if (next <= sse * (1 + 1e-12) || !P.windFree) return step
+    step *= 0.5
+  }
+  st.cda.set(prevCda)
+  st.crr = prevCrr
+  st.crrShift.set(prevShift)
+  st.wE = prevE
+  st.wN = prevN
+  P.aeroIntegrals(st.wE, st.wN)
+  residuals(P, alt, st, w, res)
+  return 0
 }
 
 /** Lag-1 autocorrelation of the level residuals within segments, clamped to [0, 0.995]. */

@@ -58,6 +58,7 @@ function scratch(st: FitState, m: number) {
   const st2: FitState = {
     ...st,
     cda: Float64Array.from(st.cda),
+    crrShift: Float64Array.from(st.crrShift),
     offsets: Float64Array.from(st.offsets),
   }
   return { alt2: new Float64Array(m), w2: new Float64Array(m), res2: new Float64Array(m), st2 }
@@ -90,6 +91,8 @@ export type FitIntervals = Pick<
   VeFitResult,
   | 'cdaCi95'
   | 'crrCi95'
+  | 'crrShiftCi95'
+  | 'crrGroupCi95'
   | 'cdaSe'
   | 'cdaSeOwn'
   | 'cdaDof'
@@ -107,6 +110,8 @@ export function fitIntervals(x: IntervalContext): FitIntervals {
   const out: FitIntervals = {
     cdaCi95: [],
     crrCi95: [st.crr, st.crr],
+    crrShiftCi95: Array.from(st.crrShift, () => [NaN, NaN] as [number, number]),
+    crrGroupCi95: Array.from(st.crrShift, () => [NaN, NaN] as [number, number]),
     cdaSe: new Array<number>(groups).fill(NaN),
     cdaSeOwn: new Array<number>(groups).fill(NaN),
     blocks: [],
@@ -181,6 +186,7 @@ function sessionJackknife(x: IntervalContext, jk: Jackknife, out: FitIntervals):
   const G = blocksOf(all.length, jk.blockLen)
   const crrs: number[] = []
   const cdas: number[] = []
+  const shifts: number[][] = Array.from(st.crrShift, () => [])
   for (let k = 0; k < G; k++) {
     const lo = Math.floor((k * all.length) / G)
     const hi = Math.floor(((k + 1) * all.length) / G)
@@ -191,15 +197,26 @@ function sessionJackknife(x: IntervalContext, jk: Jackknife, out: FitIntervals):
     if (!hb) for (let q = lo; q < hi; q++) alt2[all[q]!] = NaN
     st2.cda.set(st.cda)
     st2.crr = hb && !crrFree ? hb.crr : st.crr
+    st2.crrShift.set(st.crrShift)
     st2.wE = hb && !P.windFree ? hb.windE : st.wE
     st2.wN = hb && !P.windFree ? hb.windN : st.wN
     w2.set(w)
     if (gaussNewton(P, alt2, st2, w2, res2, kH, P.windFree ? 6 : 4, scale) < 0) continue
     crrs.push(st2.crr)
     cdas.push(st2.cda[0]!)
+    st2.crrShift.forEach((x, c) => shifts[c]!.push(x))
     out.blocks.push({ cda: Float64Array.from(st2.cda), crr: st2.crr, windE: st2.wE, windN: st2.wN })
   }
   if (crrFree) [out.crrSe, out.crrDof] = jackknifeSe(crrs)
+  for (let c = 1; crrFree && P.crrShifts > 0 && c < shifts.length; c++) {
+    const [se, dof] = jackknifeSe(shifts[c]!)
+    const hw = tQuantile975(dof) * se
+    out.crrShiftCi95[c] = [st.crrShift[c]! - hw, st.crrShift[c]! + hw]
+    const [seC, dofC] = jackknifeSe(shifts[c]!.map((x, b) => x + crrs[b]!))
+    const hwC = tQuantile975(dofC) * seC
+    const crr = st.crr + st.crrShift[c]!
+    out.crrGroupCi95[c] = [crr - hwC, crr + hwC]
+  }
   if (groups === 1) [out.cdaSe[0], out.cdaDof[0]] = jackknifeSe(cdas)
 }
 
@@ -231,6 +248,7 @@ function groupJackknife(x: IntervalContext, jk: Jackknife, g: number, out: FitIn
     for (let q = lo; q < hi; q++) alt2[pos[q]!] = NaN
     st2.cda.set(st.cda)
     st2.crr = st.crr
+    st2.crrShift.set(st.crrShift)
     st2.wE = st.wE
     st2.wN = st.wN
     w2.set(w)
@@ -249,6 +267,7 @@ function carryCrrUncertainty(x: IntervalContext, jk: Jackknife, out: FitInterval
   alt2.set(alt)
   st2.cda.set(st.cda)
   st2.crr = st.crr + h
+  st2.crrShift.set(st.crrShift)
   st2.wE = st.wE
   st2.wN = st.wN
   w2.set(w)
@@ -306,6 +325,7 @@ function bootstrapIntervals(x: IntervalContext, out: FitIntervals, B: number): v
     }
     st2.cda.set(st.cda)
     st2.crr = !crrFree && o.crrReplicates ? o.crrReplicates[b % o.crrReplicates.length]! : st.crr
+    st2.crrShift.set(st.crrShift)
     st2.wE = st.wE
     st2.wN = st.wN
     w2.set(w)

@@ -53,6 +53,8 @@ export interface Segment {
   jb: number
   group: number
   piece: number
+  /** Its rolling resistance's group (VePiece.crrGroup). */
+  crrGroup: number
 }
 
 export function buildSegments(
@@ -70,7 +72,15 @@ export function buildSegments(
       if (ok && a < 0) a = i
       if (!ok && a >= 0) {
         if (i - a >= 5) {
-          segs.push({ a, b: i, ja: j, jb: j + i - a, group: p.group, piece: pi })
+          segs.push({
+            a,
+            b: i,
+            ja: j,
+            jb: j + i - a,
+            group: p.group,
+            piece: pi,
+            crrGroup: p.crrGroup ?? 0,
+          })
           j += i - a
         }
         a = -1
@@ -104,6 +114,8 @@ export class VeProblem {
   phi = 0
   /** With wind free: the one axis (east, north unit vector) it is fitted along (out-and-back), or null: both components. */
   axis: [number, number] | null = null
+  /** With Crr free: the rolling-resistance groups after the first, each fitted as a shift of Crr. */
+  crrShifts = 0
   /** Offset column of the filtered model, and the filtered Jacobian (4 per position). */
   readonly z: Float64Array
   readonly jt: Float64Array
@@ -179,12 +191,17 @@ export class VeProblem {
     this.BE = new Float64Array(this.m)
     this.BN = new Float64Array(this.m)
     this.z = new Float64Array(this.m)
-    this.jt = new Float64Array(4 * this.m)
+    this.jt = new Float64Array(JT_STRIDE * this.m)
     this.scratch = new Float64Array(this.m)
     if (base) this.phi = base.phi
   }
 
   get k(): number {
+    return this.iShift + (this.crrFree ? this.crrShifts : 0)
+  }
+
+  /** Index of the first Crr shift's column (after CdA, Crr and the wind). */
+  get iShift(): number {
     return this.groups + (this.crrFree ? 1 : 0) + (this.windFree ? (this.axis ? 1 : 2) : 0)
   }
 
@@ -225,9 +242,14 @@ export class VeProblem {
   }
 }
 
+/** Columns per position of the filtered Jacobian: CdA, Crr, two wind components, a Crr shift. */
+export const JT_STRIDE = 5
+
 export interface FitState {
   cda: Float64Array
   crr: number
+  /** Per rolling-resistance group, its Crr minus group 0's (index 0 stays 0). */
+  crrShift: Float64Array
   wE: number
   wN: number
   offsets: Float64Array

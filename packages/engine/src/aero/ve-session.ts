@@ -40,18 +40,24 @@ export interface SessionFit {
   crr: number
   /** Why the runs' Crr has no interval (null: fitted, with its interval). */
   crrHeld: string | null
+  /** The tyres of the rolling-resistance groups, the first run's first (one, '', without tyres). */
+  tyres: string[]
+  /** Each run's rolling-resistance group (index into `tyres`). */
+  tyreOf: number[]
 }
 
 /** The runs' pieces, each in the group `group(k)` of its run k. */
 function piecesBy(
   runs: ResolvedRun[],
   group: (k: number) => number,
+  crrGroup: (k: number) => number,
 ): { pieces: VePiece[]; first: number[] } {
   const pieces: VePiece[] = []
   const first: number[] = []
   runs.forEach((r, k) => {
     first.push(pieces.length)
-    for (const [a, b] of r.pieces) pieces.push({ start: a, end: b, group: group(k) })
+    for (const [a, b] of r.pieces)
+      pieces.push({ start: a, end: b, group: group(k), crrGroup: crrGroup(k) })
   })
   return { pieces, first }
 }
@@ -64,13 +70,22 @@ export function fitSession(
   warnings: string[],
 ): SessionFit {
   const configs = [...new Set(runs.map((r) => r.configuration))]
-  const sessionPieces = piecesBy(runs, (k) => configs.indexOf(runs[k]!.configuration)).pieces
+  // A Crr per tyre only where Crr is fitted: a given Crr is the session's.
+  const tyres = input.crr === undefined ? [...new Set(runs.map((r) => r.spec.tyre ?? ''))] : ['']
+  const tyreOf = runs.map((r) => Math.max(0, tyres.indexOf(r.spec.tyre ?? '')))
+  const byTyre = (k: number) => tyreOf[k]!
+  const sessionPieces = piecesBy(
+    runs,
+    (k) => configs.indexOf(runs[k]!.configuration),
+    byTyre,
+  ).pieces
   const stated = statedWindVector(input)
   const sessionFit = (crr: number | undefined) =>
     fitVirtualElevation(series, sessionPieces, {
       ...common,
       groups: configs.length,
       crr,
+      crrGroups: tyres.length,
       fitWind: input.fitWind ?? true,
       ...(stated ? { statedWindE: stated[0], statedWindN: stated[1] } : {}),
     })
@@ -92,11 +107,13 @@ export function fitSession(
   if (!session.crrFixed && session.windAxis)
     allowForCrossWind(session, series, common, stated ? input.statedWind : undefined, warnings)
   for (const w of session.warnings) warnings.push(`virtual elevation: ${w}`)
-  const { pieces, first: firstPiece } = piecesBy(runs, (k) => k)
+  const { pieces, first: firstPiece } = piecesBy(runs, (k) => k, byTyre)
   const fit = fitVirtualElevation(series, pieces, {
     ...common,
     groups: runs.length,
     crr: Number.isFinite(session.crr) ? session.crr : FALLBACK_CRR,
+    crrGroups: tyres.length,
+    crrShifts: session.crrShift,
     crrSe: session.crrFixed ? undefined : session.crrSe,
     sessionBlocks: session.blocks,
     fitWind: false,
@@ -104,7 +121,7 @@ export function fitSession(
     windN: session.windN,
   })
   const crr = input.crr ?? (Number.isFinite(session.crr) ? session.crr : FALLBACK_CRR)
-  return { session, configs, fit, firstPiece, crr, crrHeld }
+  return { session, configs, fit, firstPiece, crr, crrHeld, tyres, tyreOf }
 }
 
 /** The stated wind as the vector the air moves towards (east, north, m/s), or null. */
@@ -147,6 +164,7 @@ function allowForCrossWind(
     const c = UNSEEN_CROSSWIND_MPS
     const bias = perC2 * c * c
     session.crrCi95 = [lo - bias, hi]
+    session.crrGroupCi95 = session.crrGroupCi95.map(([a, b]) => [a - bias, b])
     warnings.push(
       `virtual elevation: Crr ${session.crr.toFixed(4)} includes the drag of any crosswind, which an ` +
         `out-and-back cannot see (a ${c} m/s crosswind reads as +${bias.toFixed(4)}); its interval ` +
@@ -155,7 +173,12 @@ function allowForCrossWind(
     return
   }
   const [cMin, c, cMax] = crossWindRange(stated, session.windAxis)
-  session.crrCi95 = [lo - perC2 * (cMax * cMax - c * c), hi + perC2 * (c * c - cMin * cMin)]
+  const widen = ([a, b]: [number, number]): [number, number] => [
+    a - perC2 * (cMax * cMax - c * c),
+    b + perC2 * (c * c - cMin * cMin),
+  ]
+  session.crrCi95 = widen([lo, hi])
+  session.crrGroupCi95 = session.crrGroupCi95.map(widen)
 }
 
 /** The stated wind's component across the road: at its least, as stated, and at its most. */

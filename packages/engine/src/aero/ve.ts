@@ -94,6 +94,9 @@ export function fitVirtualElevation(s: VeSeries, pieces: VePiece[], o: VeFitOpti
     crr: st.crr,
     crrCi95: iv.crrCi95,
     crrFixed: !f.crrFree,
+    crrShift: Array.from(st.crrShift),
+    crrShiftCi95: iv.crrShiftCi95,
+    crrGroupCi95: iv.crrGroupCi95,
     windE: st.wE,
     windN: st.wN,
     windFitted: P.windFree,
@@ -140,6 +143,9 @@ function emptyFit(
     crr: o.crr ?? NaN,
     crrCi95: [o.crr ?? NaN, o.crr ?? NaN],
     crrFixed: !crrFree,
+    crrShift: Array.from({ length: o.crrGroups ?? 1 }, (_, k) => o.crrShifts?.[k] ?? 0),
+    crrShiftCi95: Array.from({ length: o.crrGroups ?? 1 }, () => [NaN, NaN] as [number, number]),
+    crrGroupCi95: Array.from({ length: o.crrGroups ?? 1 }, () => [NaN, NaN] as [number, number]),
     windE: 0,
     windN: 0,
     windFitted: false,
@@ -238,9 +244,16 @@ function startFit(
     windOn: windId.dims > 0,
     warnings,
   }
-  f.P = new VeProblem(segs, groups, c.fw, crrFree, f.windOn, base)
-  f.P.axis = f.windAxis
+  f.P = problemOf(f, f.windOn)
   return f
+}
+
+/** The problem to fit with the current choice of free parameters (wind on or off). */
+function problemOf(f: VeFit, windOn: boolean): VeProblem {
+  const P = new VeProblem(f.segs, f.groups, f.c.fw, f.crrFree, windOn, f.base)
+  P.axis = windOn ? f.windAxis : null
+  P.crrShifts = f.crrFree ? (f.o.crrGroups ?? 1) - 1 : 0
+  return P
 }
 
 /** The stated wind's component across the axis (east, north), or null when none is stated. */
@@ -251,9 +264,11 @@ function across(o: VeFitOptions, axis: [number, number]): [number, number] | nul
 }
 
 function startState(o: VeFitOptions, groups: number, nSegs: number, windOn: boolean): FitState {
+  const shifts = o.crr !== undefined ? (o.crrShifts ?? []) : []
   return {
     cda: new Float64Array(groups).fill(0.3),
     crr: o.crr ?? FALLBACK_CRR,
+    crrShift: Float64Array.from({ length: o.crrGroups ?? 1 }, (_, k) => shifts[k] ?? 0),
     wE: windOn ? 0 : (o.windE ?? 0),
     wN: windOn ? 0 : (o.windN ?? 0),
     offsets: new Float64Array(nSegs),
@@ -344,7 +359,7 @@ function windCandidates(
  */
 function windStart(f: VeFit): boolean {
   const { alt, w, res } = f
-  const P0 = new VeProblem(f.segs, f.groups, f.c.fw, f.crrFree, false, f.base)
+  const P0 = problemOf(f, false)
   let best: FitState | null = null
   let bestSse = Infinity
   for (const [wE, wN] of windCandidates(f.windAxis, f.crossWind)) {
@@ -364,6 +379,7 @@ function windStart(f: VeFit): boolean {
   if (!best) return false
   f.st.cda.set(best.cda)
   f.st.crr = best.crr
+  f.st.crrShift.set(best.crrShift)
   f.st.wE = best.wE
   f.st.wN = best.wN
   return true
@@ -371,8 +387,7 @@ function windStart(f: VeFit): boolean {
 
 /** Fits again from the start with the current choice of free parameters. */
 function refit(f: VeFit): number {
-  f.P = new VeProblem(f.segs, f.groups, f.c.fw, f.crrFree, f.windOn, f.base)
-  f.P.axis = f.windAxis
+  f.P = problemOf(f, f.windOn)
   f.st = startState(f.o, f.groups, f.segs.length, f.windOn)
   return fitAll(f)
 }

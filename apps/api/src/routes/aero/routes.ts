@@ -90,6 +90,7 @@ export async function aeroRoutes(app: FastifyInstance) {
         filename: upload.filename,
         bytes: upload.bytes,
         configuration: upload.fields.configuration,
+        tyre: upload.fields.tyre,
       })
       return reply.status(201).send(result)
     })

@@ -19,12 +19,13 @@ export type UploadAnswer = {
 export async function uploadSessionFile(
   sessionId: string,
   file: File,
-  configuration: string,
+  labels: { configuration: string; tyre: string },
   onProgress: (fraction: number) => void,
 ): Promise<UploadAnswer> {
   const form = new FormData()
   form.append('file', file, file.name)
-  if (configuration.trim()) form.append('configuration', configuration.trim())
+  if (labels.configuration.trim()) form.append('configuration', labels.configuration.trim())
+  if (labels.tyre.trim()) form.append('tyre', labels.tyre.trim())
   return uploadWithProgress<UploadAnswer>(
     `/api/aero-sessions/${encodeURIComponent(sessionId)}/files`,
     form,

@@ -12,6 +12,7 @@ import { Alert } from './session-parts.tsx'
 export function Upload({ session, onQueued }: { session: AeroSession; onQueued(): void }) {
   const input = useRef<HTMLInputElement>(null)
   const [configuration, setConfiguration] = useState('')
+  const [tyre, setTyre] = useState('')
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null)
   const [errors, setErrors] = useState<string[]>([])
   const [done, setDone] = useState<string[]>([])
@@ -22,7 +23,7 @@ export function Upload({ session, onQueued }: { session: AeroSession; onQueued()
     for (const file of list) {
       setProgress({ name: file.name, fraction: 0 })
       try {
-        await uploadSessionFile(session.id, file, configuration, (fraction) =>
+        await uploadSessionFile(session.id, file, { configuration, tyre }, (fraction) =>
           setProgress({ name: file.name, fraction }),
         )
         setDone((d) => [...d, file.name])
@@ -37,13 +38,20 @@ export function Upload({ session, onQueued }: { session: AeroSession; onQueued()
 
   return (
     <Card title="Add test data">
-      <div className="grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end">
+      <div className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
         <Field
           label="Configuration of the runs in this file"
           value={configuration}
           onChange={setConfiguration}
           inputMode="text"
           hint="e.g. Helmet A, drops, 60 mm wheels. Empty: the file's name."
+        />
+        <Field
+          label="Tyres of the runs in this file"
+          value={tyre}
+          onChange={setTyre}
+          inputMode="text"
+          hint="Optional. Runs on other tyres get a Crr each."
         />
         <div>
           <label className="inline-block cursor-pointer rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700">

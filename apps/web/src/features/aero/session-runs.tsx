@@ -1,8 +1,13 @@
 // The aero session's runs table (configuration, method, CdA ± interval, Crr, ΔCdA, W and s
 // saved, verdict) and the comparison summary: the baseline, its drift, and one row per
 // configuration.
-import type { AeroAnalysisVersion, AeroRun, AeroRunResults } from '@veloptima/contracts'
-import type { AeroComparison, AeroPlan } from '@veloptima/engine'
+import type {
+  AeroAnalysisVersion,
+  AeroRun,
+  AeroRunResults,
+  CrrByTyreJson,
+} from '@veloptima/contracts'
+import { CRR_RANGE, type AeroComparison, type AeroPlan } from '@veloptima/engine'
 import { formatQuantity, useUnits, type UnitSystem } from '../../lib/units.ts'
 import { Stat, TableHead } from './session-parts.tsx'
 import { ScrollRegion } from '../../components/scroll-region.tsx'
@@ -245,14 +250,54 @@ export function ComparisonSummary({ analysis }: { analysis: AeroAnalysisVersion 
   const c = analysis.summary?.comparison as AeroComparison | null | undefined
   const plan = analysis.summary?.plan as AeroPlan | null | undefined
   if (!c) return null
+  const tyres = analysis.summary?.crr_by_tyre ?? []
   return (
     <>
       <ComparisonStats comparison={c} system={system} />
+      {tyres.length > 1 ? <CrrByTyre tyres={tyres} /> : null}
       {plan && plan.answers.length > 0 ? <PlanAnswers plan={plan} /> : null}
       {(c.configurations ?? []).length > 0 ? (
         <ConfigurationTable comparison={c} system={system} />
       ) : null}
     </>
+  )
+}
+
+/** A tyre test: each tyre's Crr and how much harder or easier than the first tyres it rolls. */
+function CrrByTyre({ tyres }: { tyres: CrrByTyreJson[] }) {
+  const shown = (x: number) => Number.isFinite(x) && x >= CRR_RANGE[0] && x <= CRR_RANGE[1]
+  const ci = (p: [number, number] | null) =>
+    p && shown(p[0]) && shown(p[1])
+      ? ` (95 %: ${p[0].toFixed(4)}–${p[1].toFixed(4)})`
+      : ' (no interval)'
+  const delta = (t: CrrByTyreJson) => {
+    const p = t.delta_crr_ci95
+    if (!p || !(Math.abs(p[0]) < 0.01 && Math.abs(p[1]) < 0.01)) return ''
+    const sign = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(4)
+    const verdict =
+      p[0] > 0 ? 'rolls harder' : p[1] < 0 ? 'rolls easier' : 'no difference within the noise'
+    return `; ${sign(t.delta_crr)} (95 %: ${sign(p[0])} to ${sign(p[1])}): ${verdict}`
+  }
+  return (
+    <div
+      className="mt-4 rounded-2xl bg-white px-4 py-3 ring-1 ring-slate-200"
+      data-testid="crr-by-tyre"
+    >
+      <h3 className="text-sm font-semibold text-slate-900">Rolling resistance by tyre</h3>
+      <ul className="mt-1 space-y-1 text-sm text-slate-700">
+        {tyres.map((t, k) =>
+          !shown(t.crr) ? (
+            <li key={t.tyre}>{t.tyre}: no Crr (outside 0.0015–0.02)</li>
+          ) : (
+            <li key={t.tyre}>
+              <span className="font-semibold">{t.tyre}</span>: Crr {t.crr.toFixed(4)}
+              {ci(t.crr_ci95)}
+              {k === 0 ? ' (the reference)' : delta(t)}
+            </li>
+          ),
+        )}
+      </ul>
+    </div>
   )
 }
 
