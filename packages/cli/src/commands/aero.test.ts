@@ -411,6 +411,7 @@ describe('veloptima aero end to end: a ride with known drag written as a CSV in 
     const p = out.power_analysis
     expect(p.resolve_delta_cda_m2).toBe(0.003)
     expect(same.basis).toBe('session_fit')
+    expect(same.interval).toBe('repeats')
     expect(p.run_sd_source).toBe('session_fit')
     const half = (same.delta_cda_ci95_m2[1] - same.delta_cda_ci95_m2[0]) / 2
     expect(Math.abs(p.run_sd_m2 - half / 1.959964 / Math.sqrt(2 / 3))).toBeLessThanOrEqual(2e-4)

@@ -342,6 +342,7 @@ export function aeroResultJson(file: string, activity: ImportedActivity, a: Aero
         seconds_per_40km: round(k.secondsPer40km, 1),
         verdict: k.verdict,
         basis: k.basis,
+        ...(k.interval ? { interval: k.interval } : {}),
         withheld: k.withheld,
         notes: k.notes,
       })),

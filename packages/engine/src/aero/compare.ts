@@ -291,6 +291,7 @@ function compareConfiguration(
     secondsPer40km: 40000 / vBase - 40000 / vCfg,
     verdict: 'no_difference',
     basis: fromJoint ? 'session_fit' : 'runs',
+    ...(fromJoint ? { interval: fromJoint.interval } : {}),
     withheld: [],
     notes,
   }
@@ -324,7 +325,7 @@ function jointDelta(
   d: DriftModel,
   baseline: string,
   joint: JointFit,
-): { delta: number; hw: number } | null {
+): { delta: number; hw: number; interval: 'repeats' | 'session_jackknife' } | null {
   const jc = joint.cda.get(configuration)
   const jb = joint.cda.get(baseline)
   const reps = joint.replicates
@@ -346,7 +347,8 @@ function jointDelta(
   const slopeVar = d.sloped ? driftSlopeVariance(runs, d) : 0
   const between = driftCorrectedScatter(runs, d, g)
   let hw: number
-  if (joint.runScatter && between.dof >= MIN_SCATTER_DOF) {
+  const repeats = joint.runScatter && between.dof >= MIN_SCATTER_DOF
+  if (repeats) {
     const nb = d.base.length
     const v = between.s2 * (1 / idx.length + 1 / nb) + lever * lever * slopeVar
     hw = tQuantile975(between.dof) * Math.sqrt(v)
@@ -355,7 +357,7 @@ function jointDelta(
     const jk = ((ds.length - 1) / ds.length) * ds.reduce((a, b) => a + (b - mean) ** 2, 0)
     hw = tQuantile975(ds.length - 1) * Math.sqrt(jk + lever * lever * slopeVar)
   }
-  return { delta: jc - jb - drift, hw }
+  return { delta: jc - jb - drift, hw, interval: repeats ? 'repeats' : 'session_jackknife' }
 }
 
 /**

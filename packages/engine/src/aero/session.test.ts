@@ -39,6 +39,7 @@ function tally(stated: boolean): Tally {
     })
     const x = a.comparison!.configurations.find((c) => c.configuration === 'X')!
     expect(x.basis).toBe('session_fit')
+    expect(x.interval).toBe('repeats')
     const [lo, hi] = x.deltaCdaCi95
     t.worst = Math.max(t.worst, Math.abs(x.deltaCda - DELTA))
     if (lo <= DELTA && DELTA <= hi) t.cover++
@@ -95,6 +96,8 @@ describe('a tyre test: the configurations on other tyres, analysed as a whole', 
       // Each run reports its own tyres' Crr.
       const x = a.runs.find((r) => r.configuration === 'X')!
       expect(x.crr).toBeCloseTo(t.crr, 12)
+      // Other tyres share no Crr: the interval is the session jackknife's.
+      expect(a.comparison!.configurations[0]!.interval).toBe('session_jackknife')
       const [lo, hi] = a.comparison!.configurations[0]!.deltaCdaCi95
       if (lo <= 0 && 0 <= hi) cdaCovered++
     }

@@ -251,10 +251,16 @@ export interface AeroConfigurationComparison {
   verdict: 'faster' | 'slower' | 'no_difference' | 'withheld'
   /**
    * What ΔCdA and its interval come from: 'session_fit', the runs of the session fitted together
-   * (one CdA per configuration, one Crr and wind; interval by a delete-a-block jackknife over
-   * the session), or 'runs', each run's own CdA against the baseline at its time.
+   * (one CdA per configuration, one Crr and wind), or 'runs', each run's own CdA against the
+   * baseline at its time.
    */
   basis: 'session_fit' | 'runs'
+  /**
+   * With the session fit, where its interval comes from: 'repeats', the runs' scatter about their
+   * configuration's mean; 'session_jackknife', a delete-a-block jackknife over the session (too
+   * few repeats, or runs on other tyres). Absent with `basis: 'runs'`.
+   */
+  interval?: 'repeats' | 'session_jackknife'
   /** Quantities not reported (NaN above), each with the reason. */
   withheld: AeroWithheld[]
   /** What the verdict rests on that the tester should know (drift not corrected, and why). */

@@ -476,11 +476,15 @@ function ConfigurationTable({
 
 /** Where the rows' ΔCdA and interval come from: the session fitted as a whole, or each run. */
 function BasisNote({ comparison: c }: { comparison: AeroComparison }) {
-  const joint = c.configurations.some((k) => k.basis === 'session_fit')
+  const joint = c.configurations.find((k) => k.basis === 'session_fit')
+  const interval =
+    joint?.interval === 'repeats'
+      ? 'the interval from how the repeats scatter about it'
+      : 'the interval a jackknife over the whole session'
   return (
     <p className="border-t border-slate-100 px-3 py-2 text-xs text-slate-500" data-testid="basis">
       {joint
-        ? 'From the session fit: every run fitted together, one CdA per configuration with one Crr and wind, the interval a jackknife over the whole session. Each run’s own CdA in the runs table is a diagnostic.'
+        ? `From the session fit: every run fitted together, one CdA per configuration with one Crr and wind, ${interval}. Each run’s own CdA in the runs table is a diagnostic.`
         : 'From each run’s own CdA against the baseline at its time.'}
     </p>
   )
