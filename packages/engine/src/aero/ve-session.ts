@@ -18,6 +18,7 @@ export const UNSEEN_CROSSWIND_MPS = 3
 const STATED_SPEED_ERROR = 0.25
 const STATED_DIRECTION_ERROR_DEG = 20
 
+/** Settings every fit of the analysis shares. */
 export interface FitSettings {
   massKg: number
   drivetrainEfficiency: number
