@@ -462,6 +462,18 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
     })
     expect(badSession.statusCode).toBe(400)
     expect(badSession.body).toMatch(/wind_from_deg/)
+    // Both or neither, as the form asks: on the session and on one analysis.
+    const half = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/aero-sessions/${id}`,
+      headers: auth.ann,
+      payload: { environment: { mass_kg: 80, wind_speed_mps: 3 } },
+    })
+    expect(half.statusCode).toBe(400)
+    expect(half.body).toMatch(/wind_from_deg.*needs both wind_speed_mps and wind_from_deg/)
+    const halfAnalysis = await analyse({ wind_from_deg: 90 })
+    expect(halfAnalysis.statusCode).toBe(400)
+    expect(halfAnalysis.body).toMatch(/wind_speed_mps: the stated wind needs both/)
     const again = await analyse({ wind_speed_mps: wind.speedMps, wind_from_deg: wind.fromDeg })
     expect(again.statusCode, again.body).toBe(202)
     expect((await finished('ann', id, 2)).status).toBe('succeeded')

@@ -88,6 +88,21 @@ export const aeroAnalysisSettingsSchema = z
   .strict()
 export type AeroAnalysisSettings = z.infer<typeof aeroAnalysisSettingsSchema>
 
+/** The stated wind is both its speed and its direction, or neither: the field missing, or null. */
+export function statedWindIssue(
+  s: AeroAnalysisSettings,
+): { field: string; message: string } | null {
+  const speed = s.wind_speed_mps != null
+  const from = s.wind_from_deg != null
+  if (speed === from) return null
+  return {
+    field: speed ? 'wind_from_deg' : 'wind_speed_mps',
+    message: `the stated wind needs both wind_speed_mps and wind_from_deg, got only ${
+      speed ? `wind_speed_mps ${s.wind_speed_mps}` : `wind_from_deg ${s.wind_from_deg}`
+    }`,
+  }
+}
+
 export const aeroSessionSchema = z.object({
   ...ownedItemFields,
   name: z.string(),
@@ -108,7 +123,10 @@ const sessionBody = {
   notes: z.string().max(10_000).nullable(),
   devices: z.array(sessionDeviceSchema).max(20),
   /** The analysis settings stored with the session, in their ranges; nothing else. */
-  environment: aeroAnalysisSettingsSchema,
+  environment: aeroAnalysisSettingsSchema.superRefine((s, ctx) => {
+    const issue = statedWindIssue(s)
+    if (issue) ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message })
+  }),
   source_file_id: idSchema.nullable(),
 }
 export const aeroSessionCreateSchema = z

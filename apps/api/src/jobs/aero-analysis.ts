@@ -14,6 +14,7 @@ import type { Db, JsonObject } from '@veloptima/db'
 import {
   aeroAnalysisCreateSchema,
   aeroAnalysisSettingsSchema,
+  statedWindIssue,
   type AeroAnalysisSettings,
   type AeroAnalysisVersion,
   type AeroSourceFile,
@@ -332,6 +333,9 @@ export class AeroAnalyses {
       )
     }
     const settings: AeroAnalysisSettings = { ...stored.data, ...overrides }
+    const wind = statedWindIssue(settings)
+    if (wind)
+      throw new AppError('invalid-inputs', `${wind.field}: ${wind.message}.`, { field: wind.field })
     if (settings.mass_kg == null) {
       settings.mass_kg = DEFAULT_MASS_KG
       warnings.push(
