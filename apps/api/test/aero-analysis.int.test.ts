@@ -84,6 +84,16 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
     )
   }
 
+  /** One stored analysis version of a session, as GET …/analyses/:version answers it. */
+  async function analysisVersion(uid: string, sessionId: string, version: number) {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/aero-sessions/${sessionId}/analyses/${version}`,
+      headers: auth[uid],
+    })
+    return res.json<{ analysis: AeroAnalysisVersion }>().analysis
+  }
+
   async function runsOf(uid: string, sessionId: string) {
     const res = await t.app.inject({
       method: 'GET',
@@ -389,14 +399,7 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
     const res = await upload('ann', id, 'laps.csv', lines.join('\n'))
     expect(res.statusCode, res.body).toBe(201)
     expect((await finished('ann', id, 1)).status).toBe('succeeded')
-    const version = async (v: number) => {
-      const r = await t.app.inject({
-        method: 'GET',
-        url: `/api/aero-sessions/${id}/analyses/${v}`,
-        headers: auth.ann,
-      })
-      return r.json<{ analysis: AeroAnalysisVersion }>().analysis
-    }
+    const version = (v: number) => analysisVersion('ann', id, v)
     const first = await version(1)
     expect(first.summary!.skipped_laps!.map((l) => [l.lap, l.kind])).toEqual([[2, 'recovery']])
     expect(first.summary!.skipped_laps![0]!.reason).toMatch(/^recovery: \d+ W pedalling/)
@@ -433,15 +436,7 @@ describe('aero analysis: uploads, jobs, runs and versions', () => {
       201,
     )
     expect((await finished('ann', id, 1)).status).toBe('succeeded')
-    const analysis = async (v: number) => {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: `/api/aero-sessions/${id}/analyses/${v}`,
-        headers: auth.ann,
-      })
-      return res.json<{ analysis: { summary: { warnings: string[]; crr: number } } }>().analysis
-        .summary
-    }
+    const analysis = async (v: number) => (await analysisVersion('ann', id, v)).summary!
     const first = await analysis(1)
     expect(first.warnings.join('\n')).toMatch(/out-and-back cannot see/)
     const analyse = (payload: Json) =>
