@@ -164,9 +164,10 @@ test('a race plan typed in the form runs: the target met, then the fastest plan 
   await page.getByLabel('Goal').selectOption('fastest')
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByLabel('Goal')).toHaveValue('fastest')
-  // The preview's refined plan shows the same as the run will: what heat costs, and the fuel.
+  // The preview's refined plan shows the same as the run will: what heat costs (its last answer,
+  // after the plan itself), and the fuel.
   const preview = page.getByTestId('preview')
-  await expect(preview).toHaveAttribute('data-stage', 'refined', { timeout: 120_000 })
+  await expect(preview).toHaveAttribute('data-stage', 'costs', { timeout: 120_000 })
   await expect(preview.getByTestId('plan-costs')).toContainText('heat +')
   await expect(preview.getByTestId('finish-cp')).toHaveText(/^At the finish your CP is \d+ W/)
   await expect(preview.getByTestId('fuel-carbohydrate')).toContainText(

@@ -54,8 +54,13 @@ export { optimizeEquipment } from './optimize/equipment.ts'
 export type { PacingConstraint } from './optimize/exact.ts'
 export type { PacingInput, PacingSettings } from './optimize/pacing-setup.ts'
 export { optimizePacing } from './optimize/positions.ts'
-export { capacityCosts, type CapacityCosts } from './optimize/capacity-costs.ts'
-export { runPacingScenario, type PacingRun } from './optimize/run-scenario.ts'
+export { capacityCosts, costsAsked, type CapacityCosts } from './optimize/capacity-costs.ts'
+export {
+  costsFollow,
+  runPacingScenario,
+  withCosts,
+  type PacingRun,
+} from './optimize/run-scenario.ts'
 export type { RideRules, RuleStretch } from './sim/rules.ts'
 export { durabilityByLevel, type RiderLevel } from './sim/capacity.ts'
 export {

@@ -42,6 +42,11 @@ function withoutEach(input: PositionedPacingInput): [keyof CapacityCosts, Positi
   return out
 }
 
+/** Whether the input asks for any effect or rule whose cost is computed. */
+export function costsAsked(input: PositionedPacingInput): boolean {
+  return withoutEach(input).length > 0
+}
+
 /** Seconds each asked effect costs the plan that took `timeS`; empty when none is asked. */
 export function capacityCosts(input: PositionedPacingInput, timeS: number): CapacityCosts {
   const costs: CapacityCosts = {}

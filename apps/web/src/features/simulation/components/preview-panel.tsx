@@ -289,6 +289,9 @@ function previewStatus(state: PreviewState): string {
   if (state.stage === 'first' && state.answers === state.seq) {
     return `First answer in ${ms} ms: the steady power and the per-segment optimum; refining the rideable plan…`
   }
+  if (state.costsPending) {
+    return `Plan computed in your browser in ${ms} ms; working out what each effect and rule costs it…`
+  }
   if (state.computing) return 'Updating…'
   return `Computed in your browser in ${ms} ms, with the engine the saved run uses.`
 }

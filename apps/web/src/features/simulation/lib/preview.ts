@@ -5,16 +5,19 @@
 //      the best constant power, by one `boundOnly` run of the engine (a fraction of the whole
 //      run's cost);
 //   2. the refined answer: the whole run, rideable plan included, which is what the saved run
-//      computes.
+//      computes; where the scenario asks for heat, altitude, durability or rules, the plan is
+//      answered first and what each of them costs (one more optimization each) follows it.
 // An equipment ranking already compares every combination's per-segment optimum and builds only
 // the winner's plan: it answers once.
 import {
+  costsFollow,
   courseFromSegments,
   optimizeEquipment,
   optimizePacing,
   outputContext,
   parseOptimizeScenario,
   runPacingScenario,
+  withCosts,
   type Course,
 } from '@veloptima/engine'
 import type { OptimizerInput } from './engine-input.ts'
@@ -58,18 +61,35 @@ export function firstAnswer(prepared: Prepared, type: PreviewType): RunOutput | 
   return pacingOutput(run, prepared.course)
 }
 
-/** The refined answer: the whole run, rideable plan included (the saved run's computation). */
-export function refinedAnswer(prepared: Prepared, type: PreviewType): RunOutput {
+/**
+ * The refined answer in its two parts: the plan, and (null when nothing is asked) the same output
+ * with what each asked effect and rule costs, computed when called.
+ */
+export function refinedSteps(
+  prepared: Prepared,
+  type: PreviewType,
+): { plan: RunOutput; costs: (() => RunOutput) | null } {
   if (type === 'equipment') {
     if (!prepared.equipment) throw new Error('equipment: expected option groups, got nothing')
-    return equipmentOutput(
-      optimizeEquipment({ ...prepared.input, equipment: prepared.equipment }),
-      prepared.course,
-      outputContext(prepared.input),
-    )
+    const ranking = optimizeEquipment({ ...prepared.input, equipment: prepared.equipment })
+    return {
+      plan: equipmentOutput(ranking, prepared.course, outputContext(prepared.input)),
+      costs: null,
+    }
   }
-  const { result, ctx } = runPacingScenario(prepared)
-  return pacingOutput(result, prepared.course, ctx)
+  const run = runPacingScenario(prepared, { costs: false })
+  return {
+    plan: pacingOutput(run.result, prepared.course, run.ctx),
+    costs: costsFollow(prepared, run)
+      ? () => pacingOutput(run.result, prepared.course, withCosts(prepared, run).ctx)
+      : null,
+  }
+}
+
+/** The refined answer: the whole run, rideable plan and costs included (the saved run's computation). */
+export function refinedAnswer(prepared: Prepared, type: PreviewType): RunOutput {
+  const steps = refinedSteps(prepared, type)
+  return steps.costs ? steps.costs() : steps.plan
 }
 
 /** The refined answer of an input (what the saved run computes). */

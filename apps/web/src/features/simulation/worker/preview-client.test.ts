@@ -1,5 +1,5 @@
 // The preview's sequencing (worker/preview-client.ts): each input numbered, its first answer then
-// its refined one, and nothing of an older input shown once a newer one is asked for. The workers
+// its refined one (then the refined one with its costs, where the scenario asks for an effect), and nothing of an older input shown once a newer one is asked for. The workers
 // here run the real worker code (worker/preview-protocol.ts, the engine on the self-made climb of
 // packages/formats/test/fixtures/synthetic-climb.ts) in this thread, each computation in one task
 // and each reply delivered in a task of its own, as a Web Worker's messages are; a terminated one
@@ -93,6 +93,39 @@ describe('PreviewClient', () => {
     const last = states.at(-1)!
     expect(last.computing).toBe(false)
     expect(last.output).toEqual(computePreview(inputWith(0.32), 'pacing'))
+  })
+
+  it('with heat asked: the plan first, then the same plan with what the heat costs it', async () => {
+    // a hot day: CP is lowered by the heat, and its cost is one more optimization
+    const hot = optimizerInputOf(
+      rows,
+      undefined,
+      setupWith(0.32),
+      { max_targets: 6, environment: { temperature_c: 32 }, options: { heat: true } },
+      'pacing',
+    )
+    const { states } = await runUntil(
+      { debounceMs: 0, lanes: 1, spare: false },
+      (client) => client.request(hot, 'pacing'),
+      (s) => s.stage === 'costs',
+    )
+    expect([...new Set(shown(states))]).toEqual(['1:first', '1:refined', '1:costs'])
+    const plan = states.find((s) => s.stage === 'refined')!
+    // the plan is on screen, its costs still to come
+    expect(plan.computing).toBe(true)
+    expect(plan.costsPending).toBe(true)
+    const planOutput = plan.output as PacingOutput & { capacity_costs?: { heat_s?: number } }
+    expect(planOutput.capacity_costs).toBeUndefined()
+    const last = states.at(-1)!
+    expect(last.computing).toBe(false)
+    expect(last.costsPending).toBe(false)
+    const full = computePreview(hot, 'pacing') as PacingOutput & {
+      capacity_costs?: { heat_s?: number }
+    }
+    // what the saved run computes: the same plan, and the heat slows it
+    expect(last.output).toEqual(full)
+    expect(full.time_s).toBe(planOutput.time_s)
+    expect(full.capacity_costs?.heat_s).toBeGreaterThan(0)
   })
 
   it('drops the answers of an input a newer one replaced, and ends with the newer input’s', async () => {

@@ -1,5 +1,6 @@
 // The page's side of the preview workers: numbers each input, shows only answers to the latest
-// one (the first answer, then the refined plan replacing it) and never waits for a stale
+// one (the first answer, then the refined plan replacing it, then the plan with its costs where
+// the scenario asks for any) and never waits for a stale
 // computation. Two workers share each pacing input (docs/benchmarks.md, "Instant preview", for
 // the measurements behind this):
 //   - the first-answer worker computes the quick answer (a fraction of a second) and lives as long
@@ -26,6 +27,8 @@ export type PreviewState = {
   stage: PreviewStage | null
   /** an answer to the latest input is still to come (the shown one may be older or first) */
   computing: boolean
+  /** the shown refined plan is the latest input's and its costs are being computed */
+  costsPending: boolean
   /** the computation of the shown answer in the worker (ms) */
   ms: number | null
   /** the latest input's number, and the number `output` answers */
@@ -57,6 +60,7 @@ export const INITIAL_PREVIEW: PreviewState = {
   error: null,
   stage: null,
   computing: false,
+  costsPending: false,
   ms: null,
   seq: 0,
   answers: 0,
@@ -91,7 +95,7 @@ export class PreviewClient {
   /** An edit: the shown answer is out of date at once; the input is computed after the debounce. */
   update(input: OptimizerInput, type: PreviewType): void {
     if (this.timer !== null) clearTimeout(this.timer)
-    this.set({ ...this.state, computing: true })
+    this.set({ ...this.state, computing: true, costsPending: false })
     this.timer = setTimeout(() => {
       this.timer = null
       this.request(input, type)
@@ -101,7 +105,7 @@ export class PreviewClient {
   /** Computes `input` now: a busy refining worker is replaced, every older answer is dropped. */
   request(input: OptimizerInput, type: PreviewType): number {
     const job: Job = { seq: this.state.seq + 1, input, type }
-    this.set({ ...this.state, seq: job.seq, computing: true })
+    this.set({ ...this.state, seq: job.seq, computing: true, costsPending: false })
     const split = this.options.lanes === 2 && type === 'pacing'
     if (this.refining?.busy) {
       this.refining.worker.terminate()
@@ -130,17 +134,13 @@ export class PreviewClient {
 
   private post(slot: Slot, job: Job, steps: PreviewSteps): void {
     slot.busy = true
-    slot.worker.onmessage = (event) => this.receive(slot, event.data, steps)
+    slot.worker.onmessage = (event) => this.receive(slot, event.data)
     slot.worker.postMessage({ ...job, steps })
   }
 
-  private receive(slot: Slot, reply: PreviewReply, steps: PreviewSteps): void {
+  private receive(slot: Slot, reply: PreviewReply): void {
     // a worker is free once it has sent its last answer to the input it was given
-    if (
-      reply.stage === steps ||
-      'error' in reply ||
-      (steps === 'both' && reply.stage === 'refined')
-    ) {
+    if ('error' in reply || reply.done) {
       slot.busy = false
       if (slot === this.quick && this.waiting) {
         const job = this.waiting
@@ -151,7 +151,8 @@ export class PreviewClient {
     if (reply.seq !== this.state.seq) return
     // the refining worker can answer first on a short course: its answer stays
     if (reply.stage === 'first' && this.state.answers === reply.seq) return
-    const refined = reply.stage === 'refined'
+    // the last answer: the refined plan when no costs follow, else the plan with its costs
+    const last = reply.stage !== 'first' && ('error' in reply || reply.done)
     this.set(
       'error' in reply
         ? {
@@ -160,6 +161,7 @@ export class PreviewClient {
             error: reply.error,
             stage: null,
             computing: false,
+            costsPending: false,
             ms: null,
           }
         : {
@@ -167,7 +169,8 @@ export class PreviewClient {
             output: reply.output,
             error: null,
             stage: reply.stage,
-            computing: !refined || this.timer !== null,
+            computing: !last || this.timer !== null,
+            costsPending: reply.stage === 'refined' && !last && this.timer === null,
             ms: reply.ms,
             answers: reply.seq,
           },
