@@ -167,6 +167,13 @@ test('a race plan typed in the form runs: the target met, then the fastest plan 
   // The preview's refined plan shows the same as the run will: what heat costs (its last answer,
   // after the plan itself), and the fuel.
   const preview = page.getByTestId('preview')
+  // the plan is on screen while its four costs (four more optimizations) are computed
+  await expect(preview.getByTestId('preview-status')).toContainText(
+    'working out what each effect and rule costs it',
+    { timeout: 120_000 },
+  )
+  await expect(preview.getByTestId('finish-cp')).toBeVisible()
+  await page.screenshot({ path: screenshotPath('race-plan-preview-before-costs') })
   await expect(preview).toHaveAttribute('data-stage', 'costs', { timeout: 120_000 })
   await expect(preview.getByTestId('plan-costs')).toContainText('heat +')
   await expect(preview.getByTestId('finish-cp')).toHaveText(/^At the finish your CP is \d+ W/)

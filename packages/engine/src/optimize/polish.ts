@@ -51,6 +51,8 @@ export function polish(
   rounds: number,
   innerCap: number,
   tol: number,
+  /** rounds run at least, even when the constraint is met earlier */
+  minRounds = 0,
 ): PolishResult {
   const V = s.scale.length
   const xw = new Float64Array(V)
@@ -118,7 +120,7 @@ export function polish(
     }
     // W′: the smooth maximum is conservative by up to ln(n)/ρ, so keep sharpening it to the end
     const sharp = s.spec.type !== 'w_prime_balance' || al.ks >= 3000
-    if (violation < 1e-7 && sharp) {
+    if (violation < 1e-7 && sharp && round + 1 >= minRounds) {
       round++
       break
     }

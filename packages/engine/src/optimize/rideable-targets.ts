@@ -53,6 +53,15 @@ export interface ReducedSetup {
  */
 export const REDUCED_BUDGET = { rounds: 8, inner: 200 }
 
+/**
+ * Rounds a polish of a plan's target powers (at most MAX_TARGETS_LIMIT variables; not on very
+ * long courses, whose one level polish must stay within the budget) runs at least:
+ * one at the W′ aggregate's full sharpness after the round that made it feasible. Two rounds end
+ * feasible but 0.1–1 s short of the structure's best powers (a second polish from where the first
+ * stopped still gains that much); the third costs a few tens of gradients on these few variables.
+ */
+export const LEVEL_MIN_ROUNDS = 3
+
 /** Work of the last polish of the chosen plan's powers, on the fine course. */
 export const FINE_BUDGET = { rounds: 4, inner: 50 }
 
@@ -98,6 +107,9 @@ export function optimizeTargets(
   const m = fine ? s.model : s.im
   const pieceControl = fine ? s.controls.of : s.coarse.controls.of
   const ws = fine ? workspace(m.n) : s.ws
+  // the step's Newton solves start afresh, not from the speeds of the problem solved before: the
+  // answer is then a function of this problem alone, whichever candidates were solved before it
+  ws.b.u.fill(0)
   const of = new Int32Array(m.n)
   for (let i = 0; i < m.n; i++) of[i] = targetOf[pieceControl[i]!]!
   // each piece keeps its control's stall floor under the target's power; a target's own bound is
@@ -131,7 +143,8 @@ export function optimizeTargets(
     // W′ aggregate already fairly sharp (few variables: no need to start smooth)
     const W = s.spec.type === 'w_prime_balance'
     const al: AugmentedState = { lambda: s.al.lambda, mu: 100, ks: W ? 900 : 0 }
-    const r = polish(setup, u0, al, budget.rounds, budget.inner, s.tol)
+    const minRounds = T <= MAX_TARGETS_LIMIT && s.im.n <= LONG_COARSE ? LEVEL_MIN_ROUNDS : 0
+    const r = polish(setup, u0, al, budget.rounds, budget.inner, s.tol, minRounds)
     gradients += r.evaluations
     candidates.push(controlPowers(setup, r.u))
     states.push(al)

@@ -157,6 +157,11 @@ export function bestTargetPlan(
         const joint = jointCut(s, powerOpt, terrain.length, o.minSectionM)
         if (joint) cuts.push(joint)
       }
+      // Every cut's section optimum is a candidate; the levels are read from the fastest one
+      // only. Levels read from the other cuts never won by more than the polish's own scatter
+      // on the bench courses, and cost two reduced polishes each (decision 0002).
+      let lead: { t: number; pw: Float64Array; tm: Float64Array } | null = null
+      let failed = false
       for (const sec of cuts) {
         const S = compactTargets(sec)
         if (!firstTime(sec)) continue
@@ -172,19 +177,23 @@ export function bestTargetPlan(
           }
         }
         if (!rs) {
-          levelPlan(powerOpt, timeOpt)
+          failed = true
           continue
         }
         simulations += rs.simulations
+        if (S <= M) consider(rs)
+        const t = rs.verdict.sim!.timeS
+        if (lead && lead.t <= t) continue
         const tp = targetPowers(rs, controls)
         const pw = new Float64Array(K)
         const tm = new Float64Array(K)
         for (let k = 0; k < K; k++) pw[k] = tp[sec[k]!]!
         const d = rs.verdict.sim!.segments.duration
         for (let i = 0; i < s.course.n; i++) tm[controls.of[i]!] = tm[controls.of[i]!]! + d[i]!
-        if (S <= M) consider(rs)
-        levelPlan(pw, tm)
+        lead = { t, pw, tm }
       }
+      if (lead) levelPlan(lead.pw, lead.tm)
+      if (failed || !lead) levelPlan(powerOpt, timeOpt)
     } else levelPlan(powerOpt, timeOpt)
     // the two-level plan of the optimizer's multi-start, when all its sections are long enough;
     // otherwise its structure with short sections joined to a neighbour, from its powers
