@@ -29,9 +29,13 @@ import { cpRider, referenceRider } from '../../engine/test/fixtures.ts'
 
 const rider: Rider = { ...cpRider, maxPowerW: 700 }
 
-/** Median wall time (ms) of `runs` calls; the matching CPU time goes to `lastCpu`. */
+/**
+ * Median wall time (ms) of `runs` calls, after `warmup` uncounted ones; the matching CPU time goes
+ * to `lastCpu`.
+ */
 let lastCpu = 0
-function median(runs: number, fn: () => void): number {
+function median(runs: number, fn: () => void, warmup = 0): number {
+  for (let k = 0; k < warmup; k++) fn()
   const times: [number, number][] = []
   for (let k = 0; k < runs; k++) {
     const c0 = process.cpuUsage()
@@ -76,9 +80,15 @@ const constraints: PacingConstraint[] = [
 // The machine's speed varies from session to session (the same code's simulate() has measured 5.6
 // and 18 ms on this course), so each time is also given in simulate() calls of the same course:
 // a figure of the optimizer, not of the machine.
-const simMs = median(9, () => {
-  simulate({ course: long, rider, environment, pacing: { type: 'constant', powerW: 260 } })
-})
+// (after 10 uncounted calls: the first calls of a course run before V8 has compiled them, and
+// read up to 4× slower)
+const simMs = median(
+  9,
+  () => {
+    simulate({ course: long, rider, environment, pacing: { type: 'constant', powerW: 260 } })
+  },
+  10,
+)
 console.log(`   one simulate() of this course: ${simMs.toFixed(1)} ms (median of 9)`)
 for (const constraint of constraints) {
   let r = optimizePacing({ course: long, rider, environment, pacing: { constraint } })
@@ -109,14 +119,18 @@ const realCourses: [string, number | undefined][] = readdirSync(coursesDir)
 for (const [name, segmentLengthM] of realCourses) {
   const course = load(name, segmentLengthM)
   // one simulate() of this course at a steady 280 W, for the ratio optimize / simulate
-  const simMs = median(9, () => {
-    simulate({
-      course,
-      rider,
-      environment: { airDensityKgM3: 1.2 },
-      pacing: { type: 'constant', powerW: 280 },
-    })
-  })
+  const simMs = median(
+    9,
+    () => {
+      simulate({
+        course,
+        rider,
+        environment: { airDensityKgM3: 1.2 },
+        pacing: { type: 'constant', powerW: 280 },
+      })
+    },
+    10,
+  )
   let r = optimizePacing({
     course,
     rider,

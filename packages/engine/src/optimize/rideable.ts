@@ -137,8 +137,10 @@ export function bestTargetPlan(
       // per-segment optimum's short surges cannot be followed, and averaging them into levels
       // directly loses much more). The levels are then read from this section optimum. Section
       // cuts, each the DP of `freeSections` on a profile: the optimum's power (time-weighted),
-      // and, not on very long courses, the grade (length- and time-weighted) and the optimum's
-      // power averaged over ±5 controls. The optimum's power follows the 10 m GPS ramps; the
+      // and, not on very long courses, the grade (length-weighted) and the optimum's power
+      // averaged over ±5 controls. (The grade weighted by time was a cut too: it never led a
+      // control grid whose plan won on the bench courses, and its plans were identical without
+      // it; decision 0002.) The optimum's power follows the 10 m GPS ramps; the
       // grade and the averaged power put the ends where the climb changes. The fastest plan
       // wins (no single cut is best everywhere: Galibier and Crank the Kanc gain most from the
       // grade and the averaged power, Mont Ventoux is best cut by the power; decision 0002).
@@ -147,7 +149,7 @@ export function bestTargetPlan(
       // where the other cuts keep 74 %).
       const profiles: [Float64Array, Float64Array][] = [[powerOpt, timeOpt]]
       if (s.im.n <= LONG_COARSE) {
-        profiles.push([terrain.grade, terrain.length], [terrain.grade, timeOpt])
+        profiles.push([terrain.grade, terrain.length])
         profiles.push([movingMean(powerOpt, timeOpt, 5), timeOpt])
       }
       const cuts = profiles.map(([profile, weight]) =>
