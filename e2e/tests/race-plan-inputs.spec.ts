@@ -173,6 +173,7 @@ test('a race plan typed in the form runs: the target met, then the fastest plan 
     { timeout: 120_000 },
   )
   await expect(preview.getByTestId('finish-cp')).toBeVisible()
+  await preview.getByTestId('preview-status').scrollIntoViewIfNeeded()
   await page.screenshot({ path: screenshotPath('race-plan-preview-before-costs') })
   await expect(preview).toHaveAttribute('data-stage', 'costs', { timeout: 120_000 })
   await expect(preview.getByTestId('plan-costs')).toContainText('heat +')
