@@ -1,5 +1,6 @@
 // The preview's sequencing (worker/preview-client.ts): each input numbered, its first answer then
-// its refined one (then the refined one with its costs, where the scenario asks for an effect), and nothing of an older input shown once a newer one is asked for. The workers
+// its refined one (then the refined one with its costs, where the scenario asks for an effect),
+// and nothing of an older input shown once a newer one is asked for. The workers
 // here run the real worker code (worker/preview-protocol.ts, the engine on the self-made climb of
 // packages/formats/test/fixtures/synthetic-climb.ts) in this thread, each computation in one task
 // and each reply delivered in a task of its own, as a Web Worker's messages are; a terminated one
