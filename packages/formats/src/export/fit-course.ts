@@ -28,7 +28,13 @@ const SEMICIRCLES = 2 ** 31 / 180
 const semi = (deg: number) => Math.round(deg * SEMICIRCLES)
 
 /** A course point: where a target starts (generic) or a feed (food, or water). */
-export type FitCoursePoint = { distanceM: number; type: 'generic' | 'food' | 'water'; name: string }
+export type FitCoursePoint = {
+  distanceM: number
+  type: 'generic' | 'food' | 'water'
+  name: string
+  /** the ride's time there when known (a feed's, from the fuel plan), else the sections' */
+  elapsedS?: number
+}
 
 /**
  * The course points in order of distance: each target's start, named by its power, and each
@@ -46,6 +52,7 @@ export function coursePoints(plan: PlanExport): FitCoursePoint[] {
     distanceM: f.distanceM,
     type: f.carbohydrateG > 0 ? 'food' : 'water',
     name: f.label.slice(0, 32),
+    ...(f.elapsedS !== undefined ? { elapsedS: f.elapsedS } : {}),
   }))
   // a stable sort: targets before feeds at the same distance
   return [...targets, ...feeds].sort((a, b) => a.distanceM - b.distanceM)
@@ -117,7 +124,7 @@ export function writePlanFitCourse(plan: PlanExport): Uint8Array {
       M.COURSE_POINT,
       mesg({
         messageIndex: i,
-        timestamp: at(elapsedAt(plan.sections, c.distanceM)),
+        timestamp: at(c.elapsedS ?? elapsedAt(plan.sections, c.distanceM)),
         positionLat: semi(p.lat),
         positionLong: semi(p.lon),
         distance: c.distanceM,

@@ -53,6 +53,11 @@ export type ExportFeed = {
   fluidMl: number
   /** what to take, as the result page shows it ("gel 21 g + 570 ml") */
   label: string
+  /**
+   * the ride's own time at the feed (s), as the fuel plan gives it; the sections' times would
+   * put a feed in a section with a standing start or a climb's slowing seconds off
+   */
+  elapsedS?: number
 }
 
 /**
@@ -76,6 +81,7 @@ export function exportFeeds(
       carbohydrateG: Math.max(0, f.carbohydrate_g),
       fluidMl: Math.max(0, f.fluid_ml),
       label: f.label,
+      ...(Number.isFinite(f.elapsed_s) && f.elapsed_s >= 0 ? { elapsedS: f.elapsed_s } : {}),
     }))
 }
 
