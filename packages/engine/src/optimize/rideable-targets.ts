@@ -7,6 +7,7 @@ import type { CoarseCourse } from './coarse.ts'
 import type { Controls } from './controls.ts'
 import { fitToConstraint, scaledPlan, type Judge, type Verdict } from './exact.ts'
 import { controlPowers, makePolishSetup, polish } from './polish.ts'
+import { sqpTargets } from './sqp.ts'
 import { type AugmentedState, type ConstraintSpec, type Workspace, workspace } from './problem.ts'
 
 /** Defaults of the rideable plan (docs/engine/pacing.md). */
@@ -89,7 +90,9 @@ export interface TargetPlan {
 }
 
 /**
- * The exact best powers of a fixed structure: the polish over T variables (one per target) from
+ * The exact best powers of a fixed structure: under W′ with at most MAX_TARGETS_LIMIT targets the
+ * SQP of sqp.ts (the polish where it cannot take a first step), otherwise the polish, over T
+ * variables (one per target) from
  * each of `starts` (one power per target each: the reduced problem can have several local minima,
  * e.g. hard climbs and coasted descents against steadier climbs), on the coarse copy or, with
  * `fine`, on the fine course itself, then the repair to exact feasibility on the fine course. The starts themselves are also repaired; the fastest plan is
@@ -125,6 +128,29 @@ export function optimizeTargets(
   const states: AugmentedState[] = []
   let gradients = 0
   for (const start of starts) {
+    // under W′, a few targets: the SQP (sqp.ts), tens of passes where the polish takes hundreds
+    if (s.spec.type === 'w_prime_balance' && T <= MAX_TARGETS_LIMIT) {
+      const r = sqpTargets(
+        {
+          model: m,
+          v0: s.v0,
+          of,
+          T,
+          spec: s.spec,
+          lower: floor,
+          upper: new Float64Array(T).fill(hi),
+          segmentFloor,
+          ws,
+        },
+        start,
+      )
+      if (r.ok) {
+        gradients += r.evaluations
+        candidates.push(r.x)
+        states.push(s.al)
+        continue
+      }
+    }
     const { setup, u0 } = makePolishSetup({
       model: m,
       v0: s.v0,

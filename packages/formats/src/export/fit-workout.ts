@@ -42,8 +42,9 @@ export function workoutSteps(plan: PlanExport): WorkoutStep[] {
       startM: range.startM,
       distanceM: range.endM - range.startM,
       powerW: target.powerW,
-      lowW: Math.max(0, Math.round(target.powerW * (1 - BAND))),
-      highW: Math.round(target.powerW * (1 + BAND)),
+      // whole watts outward, so the band holds the target however small (a coasted 0.2 W)
+      lowW: Math.max(0, Math.floor(target.powerW * (1 - BAND))),
+      highW: Math.ceil(target.powerW * (1 + BAND)),
     }
   })
 }
