@@ -39,6 +39,12 @@ export interface PacingInput {
    * equipment ranking compares, at a tenth of the cost (the plan's search is ~90 % of a run)
    */
   boundOnly?: boolean
+  /**
+   * false: the rideable plan's search leaves out the joint cut (rideable.ts). The first of the two
+   * control grids runs so when the second follows (pacing.ts): only the second's joint cut ever
+   * leads a winning plan.
+   */
+  jointCut?: boolean
 }
 
 /** The prepared model with a per-segment drag-area factor folded into ρ (aero is ρ·½(CdA+Fw)). */

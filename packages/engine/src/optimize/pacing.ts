@@ -36,15 +36,19 @@ export const FINE_RETRY_MAX_SEGMENTS = 8000
  * faster of the two per-segment optima).
  */
 export function optimizeWithoutPositions(input: PacingInput): PacingResult {
-  const first = optimizeOnce(input)
-  if (
-    input.pacing.constraint.type !== 'w_prime_balance' ||
-    input.pacing.controls ||
-    first.status !== 'optimal' ||
-    (!first.plan && !input.boundOnly) ||
-    input.course.n > FINE_RETRY_MAX_SEGMENTS
-  ) {
-    return first
+  const twoGrids =
+    input.pacing.constraint.type === 'w_prime_balance' &&
+    !input.pacing.controls &&
+    input.course.n <= FINE_RETRY_MAX_SEGMENTS
+  // with a second grid to follow, the first leaves out the joint cut: on the twelve bench cases
+  // (six courses, two riders) every plan is the same without it, and it costs a W′ DP over the
+  // section ends, a section DP and a section polish (decision 0002)
+  const first = optimizeOnce(twoGrids ? { ...input, jointCut: false } : input)
+  if (!twoGrids || first.status !== 'optimal') return first
+  if (!first.plan && !input.boundOnly) {
+    // no rideable plan on the first grid: the second, with its joint cut, may find one
+    const second = optimizeOnce({ ...input, pacing: { ...input.pacing, controls: FINE_CONTROLS } })
+    return second.status === 'optimal' && second.plan ? second : first
   }
   const second = optimizeOnce({ ...input, pacing: { ...input.pacing, controls: FINE_CONTROLS } })
   const stats = {

@@ -54,6 +54,8 @@ export type { ControlTerrain } from './rideable-terrain.ts'
 export interface RideableOptions {
   maxTargets: number
   minSectionM: number
+  /** false: no joint cut (a second control grid follows with its own) */
+  jointCut?: boolean
 }
 
 /**
@@ -155,7 +157,7 @@ export function bestTargetPlan(
       const cuts = profiles.map(([profile, weight]) =>
         freeSections(profile, weight, terrain.length, o.minSectionM),
       )
-      if (s.im.n <= LONG_COARSE) {
+      if (s.im.n <= LONG_COARSE && o.jointCut !== false) {
         const joint = jointCut(s, powerOpt, terrain.length, o.minSectionM)
         if (joint) cuts.push(joint)
       }

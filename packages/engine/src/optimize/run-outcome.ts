@@ -104,7 +104,8 @@ export function rideableStep(
   const maxTargets = pacing.maxTargets ?? DEFAULT_MAX_TARGETS
   const minSectionM = pacing.minSectionM ?? DEFAULT_MIN_SECTION_M
   const sim = chosen.verdict.sim!
-  const found = bestTargetPlan(red, chosen.plan, sim, { maxTargets, minSectionM }, terrain, twoPlan)
+  const options = { maxTargets, minSectionM, jointCut: s.input.jointCut ?? true }
+  const found = bestTargetPlan(red, chosen.plan, sim, options, terrain, twoPlan)
   counts.simulations += found.simulations
   counts.gradientEvaluations += found.gradients
   const fb = found.best
