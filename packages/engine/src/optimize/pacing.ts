@@ -33,7 +33,8 @@ export const FINE_RETRY_MAX_SEGMENTS = 8000
  * the riding positions): one run with the default control segments and, under W′ on courses of at
  * most FINE_RETRY_MAX_SEGMENTS segments when the scenario sets no control options, a second with
  * FINE_CONTROLS; the result whose rideable plan is faster is returned (its bound is then the
- * faster of the two per-segment optima).
+ * faster of the two per-segment optima). The first run then leaves the joint cut of the rideable
+ * plan's search to the second (decision 0002).
  */
 export function optimizeWithoutPositions(input: PacingInput): PacingResult {
   const twoGrids =

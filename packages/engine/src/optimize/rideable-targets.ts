@@ -92,9 +92,8 @@ export interface TargetPlan {
 /**
  * The exact best powers of a fixed structure: under W′ with at most MAX_TARGETS_LIMIT targets the
  * SQP of sqp.ts (the polish where it cannot take a first step, and on a very long course's coarse
- * copy), otherwise the polish, over T
- * variables (one per target) from
- * each of `starts` (one power per target each: the reduced problem can have several local minima,
+ * copy), otherwise the polish, over T variables (one per target) from each of `starts` (one
+ * power per target each: the reduced problem can have several local minima,
  * e.g. hard climbs and coasted descents against steadier climbs), on the coarse copy or, with
  * `fine`, on the fine course itself, then the repair to exact feasibility on the fine course. The starts themselves are also repaired; the fastest plan is
  * returned (null: none is feasible).

@@ -148,7 +148,8 @@ export function bestTargetPlan(
       // grade and the averaged power, Mont Ventoux is best cut by the power; decision 0002).
       // Then, not on very long courses, the cut of the W′ DP over section ends and powers jointly
       // (all cuts at once, quasi-steady; on Alpe d'Huez it keeps 78–80 % of the bound's gain
-      // where the other cuts keep 74 %).
+      // where the other cuts keep 74 %), unless `o.jointCut` is false (the first of two control
+      // grids: pacing.ts).
       const profiles: [Float64Array, Float64Array][] = [[powerOpt, timeOpt]]
       if (s.im.n <= LONG_COARSE) {
         profiles.push([terrain.grade, terrain.length])
