@@ -9,6 +9,11 @@ export const FEED_RULE = {
    * harder throughout (a time trial at CP feeds where it is easiest; never on its hard parts).
    */
   maxFractionCp: 0.85,
+  /**
+   * A power this close above the limit (W) meets it: targets are shown to the watt, and a plan
+   * at CP may hold one stretch a thousandth of a watt above another (a rider cannot tell them apart).
+   */
+  powerToleranceW: 1,
   minGrade: -0.02,
   maxGrade: 0.04,
   /** Bends tighter than this radius (m) need both hands. */
@@ -31,7 +36,10 @@ function radiusAt(ride: FuelRide, i: number): number {
   return turn > 0 ? ride.lengthM[i]! / turn : Infinity
 }
 
-/** The power a feed may be taken at: 85 % of CP, or the plan's time-weighted median power. */
+/**
+ * The power a feed may be taken at: 85 % of CP, or the plan's time-weighted median power, each
+ * with the rule's tolerance of a watt.
+ */
 export function feedPowerLimit(ride: FuelRide, cpW: number): number {
   const order = Array.from({ length: ride.count }, (_, i) => i).sort(
     (a, b) => ride.powerW[a]! - ride.powerW[b]!,
@@ -45,7 +53,7 @@ export function feedPowerLimit(ride: FuelRide, cpW: number): number {
     median = ride.powerW[i]!
     if (acc >= total / 2) break
   }
-  return Math.max(FEED_RULE.maxFractionCp * cpW, median)
+  return Math.max(FEED_RULE.maxFractionCp * cpW, median) + FEED_RULE.powerToleranceW
 }
 
 /** Whether segment i meets the feeding rule (its stretch's length aside). */
