@@ -94,6 +94,8 @@ export interface PacingResult {
    */
   plan: SimplifiedPlan | null
   controls: Controls
+  /** the control options of the grid `controls` was built with (pacing.ts: one of two grids) */
+  controlOptions?: Partial<ControlOptions>
   stats: {
     outerIterations: number
     innerIterations: number

@@ -44,14 +44,24 @@ export function optimizeWithoutPositions(input: PacingInput): PacingResult {
   // with a second grid to follow, the first leaves out the joint cut: on the twelve bench cases
   // (six courses, two riders) every plan is the same without it, and it costs a W′ DP over the
   // section ends, a section DP and a section polish (decision 0002)
-  const first = optimizeOnce(twoGrids ? { ...input, jointCut: false } : input)
+  const firstGrid = input.pacing.controls ?? {}
+  const first = {
+    ...optimizeOnce(twoGrids ? { ...input, jointCut: false } : input),
+    controlOptions: firstGrid,
+  }
   if (!twoGrids || first.status !== 'optimal') return first
   if (!first.plan && !input.boundOnly) {
     // no rideable plan on the first grid: the second, with its joint cut, may find one
-    const second = optimizeOnce({ ...input, pacing: { ...input.pacing, controls: FINE_CONTROLS } })
+    const second = {
+      ...optimizeOnce({ ...input, pacing: { ...input.pacing, controls: FINE_CONTROLS } }),
+      controlOptions: FINE_CONTROLS,
+    }
     return second.status === 'optimal' && second.plan ? second : first
   }
-  const second = optimizeOnce({ ...input, pacing: { ...input.pacing, controls: FINE_CONTROLS } })
+  const second = {
+    ...optimizeOnce({ ...input, pacing: { ...input.pacing, controls: FINE_CONTROLS } }),
+    controlOptions: FINE_CONTROLS,
+  }
   const stats = {
     outerIterations: first.stats.outerIterations + second.stats.outerIterations,
     innerIterations: first.stats.innerIterations + second.stats.innerIterations,
@@ -76,6 +86,7 @@ export function optimizeWithoutPositions(input: PacingInput): PacingResult {
       timeS: other.timeS,
       timeSavedS: other.timeSavedS,
       controls: other.controls,
+      controlOptions: other.controlOptions,
       stats,
     }
   }
