@@ -45,6 +45,11 @@ export interface PacingInput {
    * leads a winning plan.
    */
   jointCut?: boolean
+  /**
+   * How many section optima the rideable plan's search polishes with inertia: those of the
+   * fastest cuts by their DP's time (default SECTION_POLISHES; the first of two grids: 1).
+   */
+  sectionPolishes?: number
 }
 
 /** The prepared model with a per-segment drag-area factor folded into ρ (aero is ρ·½(CdA+Fw)). */

@@ -21,6 +21,7 @@ import {
   LONG_COARSE,
   optimizeTargets,
   SECTION_POLISH_MAX,
+  SECTION_POLISHES,
   targetMeansOf,
   targetPowers,
   type ReducedSetup,
@@ -38,6 +39,7 @@ export {
   optimizeTargets,
   REDUCED_BUDGET,
   SECTION_POLISH_MAX,
+  SECTION_POLISHES,
   targetMeansOf,
 } from './rideable-targets.ts'
 export type { ReducedSetup, TargetPlan } from './rideable-targets.ts'
@@ -56,6 +58,8 @@ export interface RideableOptions {
   minSectionM: number
   /** false: no joint cut (a second control grid follows with its own) */
   jointCut?: boolean
+  /** how many cuts' section optima are polished, the fastest by their DP (SECTION_POLISHES) */
+  sectionPolishes?: number
 }
 
 /**
@@ -93,8 +97,7 @@ export function bestTargetPlan(
   const powerOpt = power
   const timeOpt = time
   let best: TargetPlan | null = null
-  let simulations = 0
-  let gradients = 0
+  const work = { simulations: 0, gradients: 0 }
   const consider = (r: TargetPlan | null) => {
     if (!r) return
     if (!best || r.verdict.sim!.timeS < best.verdict.sim!.timeS) best = r
@@ -127,8 +130,8 @@ export function bestTargetPlan(
     if (!firstTime(targetOf, start)) return
     const r = optimizeTargets(s, targetOf, [start])
     if (r) {
-      simulations += r.simulations
-      gradients += r.gradients
+      work.simulations += r.simulations
+      work.gradients += r.gradients
     }
     consider(r)
   }
@@ -162,41 +165,7 @@ export function bestTargetPlan(
         const joint = jointCut(s, powerOpt, terrain.length, o.minSectionM)
         if (joint) cuts.push(joint)
       }
-      // Every cut's section optimum is a candidate; the levels are read from the fastest one
-      // only. Levels read from the other cuts never won by more than the polish's own scatter
-      // on the bench courses, and cost two reduced polishes each (decision 0002).
-      let lead: { t: number; pw: Float64Array; tm: Float64Array } | null = null
-      let failed = false
-      for (const sec of cuts) {
-        const S = compactTargets(sec)
-        if (!firstTime(sec)) continue
-        let rs = sectionDp(s, sec, S)
-        // then the sections' powers polished with inertia, where the sections are few enough
-        // for it to be cheap (not on the 180 km bench course's 600 sections)
-        if (rs && S <= SECTION_POLISH_MAX) {
-          const r2 = optimizeTargets(s, sec, [targetPowers(rs, controls)])
-          if (r2) {
-            simulations += r2.simulations
-            gradients += r2.gradients
-            if (r2.verdict.sim!.timeS < rs.verdict.sim!.timeS) rs = r2
-          }
-        }
-        if (!rs) {
-          failed = true
-          continue
-        }
-        simulations += rs.simulations
-        if (S <= M) consider(rs)
-        const t = rs.verdict.sim!.timeS
-        if (lead && lead.t <= t) continue
-        const tp = targetPowers(rs, controls)
-        const pw = new Float64Array(K)
-        const tm = new Float64Array(K)
-        for (let k = 0; k < K; k++) pw[k] = tp[sec[k]!]!
-        const d = rs.verdict.sim!.segments.duration
-        for (let i = 0; i < s.course.n; i++) tm[controls.of[i]!] = tm[controls.of[i]!]! + d[i]!
-        lead = { t, pw, tm }
-      }
+      const { lead, failed } = sectionOptima(s, cuts, o, M, work, consider)
       if (lead) levelPlan(lead.pw, lead.tm)
       if (failed || !lead) levelPlan(powerOpt, timeOpt)
     } else levelPlan(powerOpt, timeOpt)
@@ -214,8 +183,8 @@ export function bestTargetPlan(
           targetMeansOf(targetOf, 2, twoPlan.powerW, controls),
         ])
         if (r) {
-          simulations += r.simulations
-          gradients += r.gradients
+          work.simulations += r.simulations
+          work.gradients += r.gradients
         }
         consider(r)
       }
@@ -228,10 +197,80 @@ export function bestTargetPlan(
   if (won && won.count >= 2 && s.im.n <= LONG_COARSE) {
     const r = optimizeTargets(s, won.targetOf, [targetPowers(won, controls)], FINE_BUDGET, true)
     if (r) {
-      simulations += r.simulations
-      gradients += r.gradients
+      work.simulations += r.simulations
+      work.gradients += r.gradients
       consider(r)
     }
   }
-  return { best, simulations, gradients }
+  return { best, ...work }
+}
+
+/** The fastest section optimum's powers and times per control: where the levels are read. */
+interface Lead {
+  t: number
+  pw: Float64Array
+  tm: Float64Array
+}
+
+/**
+ * The section optimum of each cut (W′): its DP's plan, then, for the `o.sectionPolishes` cuts whose
+ * DP is fastest, polished with inertia (the DP is quasi-steady). Each is a candidate (`consider`)
+ * where it has at most M sections; returns the fastest as the lead the levels are read from, and
+ * whether a cut's DP found no plan. Levels read from the other cuts never won by more than the
+ * polish's own scatter on the bench courses, and cost two reduced polishes each (decision 0002).
+ */
+function sectionOptima(
+  s: ReducedSetup,
+  cuts: Int32Array[],
+  o: RideableOptions,
+  M: number,
+  work: { simulations: number; gradients: number },
+  consider: (r: TargetPlan) => void,
+): { lead: Lead | null; failed: boolean } {
+  const { controls } = s
+  const K = controls.count
+  let lead: Lead | null = null
+  let failed = false
+  const seen = new Set<string>()
+  const optima: { sec: Int32Array; S: number; rs: TargetPlan }[] = []
+  for (const sec of cuts) {
+    const key = sec.join(',')
+    if (seen.has(key)) continue
+    seen.add(key)
+    const S = compactTargets(sec)
+    const rs = sectionDp(s, sec, S)
+    if (!rs) {
+      failed = true
+      continue
+    }
+    work.simulations += rs.simulations
+    optima.push({ sec, S, rs })
+  }
+  optima.sort((a, b) => a.rs.verdict.sim!.timeS - b.rs.verdict.sim!.timeS)
+  const polishes = o.sectionPolishes ?? SECTION_POLISHES
+  for (let q = 0; q < optima.length; q++) {
+    const { sec, S } = optima[q]!
+    let rs = optima[q]!.rs
+    // the sections' powers polished with inertia, where the sections are few enough for it to be
+    // cheap (not on the 180 km bench course's 600 sections)
+    if (q < polishes && S <= SECTION_POLISH_MAX) {
+      const r2 = optimizeTargets(s, sec, [targetPowers(rs, controls)])
+      if (r2) {
+        work.simulations += r2.simulations
+        work.gradients += r2.gradients
+        if (r2.verdict.sim!.timeS < rs.verdict.sim!.timeS) rs = r2
+      }
+    }
+    if (S <= M) consider(rs)
+    const t = rs.verdict.sim!.timeS
+    if (lead && lead.t <= t) continue
+    const tp = targetPowers(rs, controls)
+    const pw = new Float64Array(K)
+    const tm = new Float64Array(K)
+    for (let k = 0; k < K; k++) pw[k] = tp[sec[k]!]!
+    const d = rs.verdict.sim!.segments.duration
+    for (let i = 0; i < s.course.n; i++) tm[controls.of[i]!] = tm[controls.of[i]!]! + d[i]!
+    lead = { t, pw, tm }
+  }
+  return { lead, failed }
 }

@@ -10,6 +10,7 @@ import {
   DEFAULT_MAX_TARGETS,
   DEFAULT_MIN_SECTION_M,
   describePlan,
+  SECTION_POLISHES,
   type ControlTerrain,
   type ReducedSetup,
   type TargetPlan,
@@ -104,7 +105,12 @@ export function rideableStep(
   const maxTargets = pacing.maxTargets ?? DEFAULT_MAX_TARGETS
   const minSectionM = pacing.minSectionM ?? DEFAULT_MIN_SECTION_M
   const sim = chosen.verdict.sim!
-  const options = { maxTargets, minSectionM, jointCut: s.input.jointCut ?? true }
+  const options = {
+    maxTargets,
+    minSectionM,
+    jointCut: s.input.jointCut ?? true,
+    sectionPolishes: s.input.sectionPolishes ?? SECTION_POLISHES,
+  }
   const found = bestTargetPlan(red, chosen.plan, sim, options, terrain, twoPlan)
   counts.simulations += found.simulations
   counts.gradientEvaluations += found.gradients
