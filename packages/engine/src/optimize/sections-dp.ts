@@ -107,16 +107,21 @@ export function dpCut(
       visit(k, l, (e, t, A, B, req) => {
         const next = e * L
         let q = Math.max(0, Math.ceil(req / dw - 1e-9))
+        // the candidate is non-increasing in W′ and never below its value at full entry W′, and
+        // so is the row: it can improve only the levels where the row is still above that value,
+        // a prefix of its entry levels (found by bisection; 1e-9 s of margin for rounding)
+        const least = t + interp(next, A * (L - 1) * dw + B) - 1e-9
+        const end = firstAtMost(value, row + q, row + L, least) - row
         // the value function is non-increasing in W′ and W′ grows with q: the infeasible entry
         // levels are a prefix, and past it every interpolation is between finite values
-        for (; q < L; q++) {
+        for (; q < end; q++) {
           const c = t + interp(next, A * q * dw + B)
           if (c === Infinity) continue
           if (c < value[row + q]!) value[row + q] = c
           q++
           break
         }
-        for (; q < L; q++) {
+        for (; q < end; q++) {
           const x = Math.min(L - 1, (A * q * dw + B) / dw)
           const i = Math.min(L - 2, x | 0)
           const lo = value[next + i]!
@@ -150,6 +155,21 @@ export function dpCut(
     k = pick.e
   }
   return { section, level, count, timeS: total }
+}
+
+/**
+ * The first index in [from, to) whose value is at most `bound` in a non-increasing run of values
+ * (`to` when none is), by bisection.
+ */
+function firstAtMost(value: Float64Array, from: number, to: number, bound: number): number {
+  let lo = from
+  let hi = to
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (value[mid]! <= bound) hi = mid
+    else lo = mid + 1
+  }
+  return lo
 }
 
 /**
