@@ -48,6 +48,23 @@ import type {
 } from './run-state.ts'
 
 export function optimizeOnce(input: PacingInput): PacingResult {
+  const run = boundRun(input)
+  return input.boundOnly || !run.finish ? run.result : run.finish()
+}
+
+/**
+ * A run up to its per-segment optimum: `result` is the bound-only result (`plan` null), and
+ * `finish` (null when there is no optimum) continues the same run with the rideable plan's search,
+ * returning what `optimizeOnce` returns without `boundOnly`. The two control grids of pacing.ts
+ * compare their bounds before either searches its plan; the equipment ranking hands the run it
+ * ranked the winner by to the winner's whole run.
+ */
+export interface BoundRun {
+  result: PacingResult
+  finish: (() => PacingResult) | null
+}
+
+export function boundRun(input: PacingInput): BoundRun {
   const s = prepareRun(input)
   const counts: RunCounts = {
     outerIterations: 0,
@@ -56,7 +73,7 @@ export function optimizeOnce(input: PacingInput): PacingResult {
     simulations: 0,
   }
   const b = baselineStep(s, counts)
-  if ('status' in b) return b
+  if ('status' in b) return { result: b, finish: null }
   const fitted: Fitted[] = []
   const stage = coarseStage(s, b, fitted, counts)
   const g = gradientStep(s, b, stage, counts)
@@ -83,16 +100,19 @@ export function optimizeOnce(input: PacingInput): PacingResult {
   const starts = structuredStarts(s, b, g, red, terrain, fitted, counts)
   repairStep(s, stage, g, starts, fitted, counts)
   const chosen = chooseOptimum(fitted, s, b)
-  if (!chosen) return noOptimum(s, b, counts)
-  if (input.boundOnly) return resultOf(chosen, chosen.verdict.sim!, null, s, b, counts)
-  const simplified = rideableStep(s, b, red, terrain, chosen, starts.twoPlan, counts)
-  // the simplified plan, refitted to the constraint, occasionally beats the optimum it came from:
-  // then it is the better optimum
-  if (simplified.simulation && simplified.timeS < chosen.verdict.sim!.timeS) {
-    const better = { ...chosen, plan: Float64Array.from(simplified.powerW), note: null }
-    return resultOf(better, simplified.simulation, simplified, s, b, counts)
+  if (!chosen) return { result: noOptimum(s, b, counts), finish: null }
+  const result = resultOf(chosen, chosen.verdict.sim!, null, s, b, counts)
+  const finish = (): PacingResult => {
+    const simplified = rideableStep(s, b, red, terrain, chosen, starts.twoPlan, counts)
+    // the simplified plan, refitted to the constraint, occasionally beats the optimum it came
+    // from: then it is the better optimum
+    if (simplified.simulation && simplified.timeS < chosen.verdict.sim!.timeS) {
+      const better = { ...chosen, plan: Float64Array.from(simplified.powerW), note: null }
+      return resultOf(better, simplified.simulation, simplified, s, b, counts)
+    }
+    return resultOf(chosen, chosen.verdict.sim!, simplified, s, b, counts)
   }
-  return resultOf(chosen, chosen.verdict.sim!, simplified, s, b, counts)
+  return { result, finish }
 }
 
 /** Validates the input and prepares the model, the control segments, the judge and the floors. */

@@ -9,7 +9,7 @@
 //   4. Never slower than the baseline: if the optimized plan were slower, the baseline is kept.
 // Every stop is a tolerance or an iteration count, never wall-clock time (docs/decisions/0002).
 import type { ControlOptions } from './controls.ts'
-import { optimizeOnce } from './pacing-run.ts'
+import { boundRun, type BoundRun } from './pacing-run.ts'
 import type { PacingInput, PacingResult } from './pacing-setup.ts'
 
 export type { PacingConstraint } from './exact.ts'
@@ -29,47 +29,92 @@ export const FINE_CONTROLS: Partial<ControlOptions> = { minLengthM: 50, maxLengt
 export const FINE_RETRY_MAX_SEGMENTS = 8000
 
 /**
+ * With both grids' optima known, the first (default) grid's rideable plan is searched only when the
+ * second's optimum is not faster by more than this share of its time: measured on six courses ×
+ * five riders (decision 0002), the second grid's plan won in 13 of the 15 cases past it and lost
+ * the other two by 0.06 and 0.59 s (0.03 % at most); the first grid's plan search is about a third
+ * of a run.
+ */
+export const FINE_LEAD = 1e-4
+
+/**
  * The pacing optimizer at a fixed drag (the public `optimizePacing` of positions.ts wraps it with
  * the riding positions): one run with the default control segments and, under W′ on courses of at
  * most FINE_RETRY_MAX_SEGMENTS segments when the scenario sets no control options, a second with
  * FINE_CONTROLS; the result whose rideable plan is faster is returned (its bound is then the
- * faster of the two per-segment optima). The first run then leaves the joint cut of the rideable
- * plan's search to the second (decision 0002).
+ * faster of the two per-segment optima). Both optima are found first; the first grid's plan is
+ * then searched unless the second's optimum leads by more than FINE_LEAD (decision 0002).
  */
-export function optimizeWithoutPositions(input: PacingInput): PacingResult {
+export function optimizeWithoutPositions(input: PacingInput, known: KnownRuns = []): PacingResult {
+  const grids = gridInputs(input)
+  const runOf = (q: number) => known[q] ?? boundRun(grids[q]!.input)
+  const bound = (q: number, run: BoundRun) => ({
+    ...run.result,
+    controlOptions: grids[q]!.controlOptions,
+  })
+  const finish = (q: number, run: BoundRun) =>
+    run.finish ? { ...run.finish(), controlOptions: grids[q]!.controlOptions } : bound(q, run)
+  const firstRun = runOf(0)
+  if (grids.length === 1) return input.boundOnly ? bound(0, firstRun) : finish(0, firstRun)
+  const firstBound = bound(0, firstRun)
+  if (firstBound.status !== 'optimal') return firstBound
+  const secondRun = runOf(1)
+  const secondBound = bound(1, secondRun)
+  if (input.boundOnly) return merged(firstBound, secondBound, true)
+  // the first grid's plan is searched unless the second's optimum is faster by more than FINE_LEAD
+  const skipFirst =
+    secondBound.status === 'optimal' && secondBound.timeS < firstBound.timeS * (1 - FINE_LEAD)
+  const second = finish(1, secondRun)
+  if (skipFirst && second.status === 'optimal' && second.plan)
+    return { ...second, stats: added(firstBound.stats, second.stats) }
+  return merged(finish(0, firstRun), second, false)
+}
+
+/**
+ * Runs already taken to their optimum, by grid (the index in `gridInputs`), each from that grid's
+ * input: the whole run continues them instead of starting again. Each is finished at most once.
+ */
+export type KnownRuns = (BoundRun | undefined)[]
+
+/**
+ * The runs of `optimizeWithoutPositions`, one per control grid: its input and the control options
+ * reported with its result. With a second grid to follow, the first leaves out the joint cut and
+ * polishes one section optimum, not two: on the twelve bench cases (six courses, two riders) the
+ * joint cut never led a winning plan from the first grid, and polishing only the cut its DP ranks
+ * fastest left every plan the same but TT Beton's (+0.08 and +0.15 s; decision 0002).
+ */
+export function gridInputs(
+  input: PacingInput,
+): { input: PacingInput; controlOptions: Partial<ControlOptions> }[] {
+  const controlOptions = input.pacing.controls ?? {}
   const twoGrids =
     input.pacing.constraint.type === 'w_prime_balance' &&
     !input.pacing.controls &&
     input.course.n <= FINE_RETRY_MAX_SEGMENTS
-  // with a second grid to follow, the first leaves out the joint cut and polishes one section
-  // optimum, not two: on the twelve bench cases (six courses, two riders) the joint cut never led
-  // a winning plan from the first grid, and polishing only the cut its DP ranks fastest left every
-  // plan the same but TT Beton's (+0.08 and +0.15 s; decision 0002)
-  const first = {
-    ...optimizeOnce(twoGrids ? { ...input, jointCut: false, sectionPolishes: 1 } : input),
-    controlOptions: input.pacing.controls ?? {},
-  }
-  const fine = (): PacingResult => ({
-    ...optimizeOnce({ ...input, pacing: { ...input.pacing, controls: FINE_CONTROLS } }),
-    controlOptions: FINE_CONTROLS,
-  })
-  if (!twoGrids || first.status !== 'optimal') return first
-  if (!first.plan && !input.boundOnly) {
+  if (!twoGrids) return [{ input, controlOptions }]
+  return [
+    { input: { ...input, jointCut: false, sectionPolishes: 1 }, controlOptions },
+    {
+      input: { ...input, pacing: { ...input.pacing, controls: FINE_CONTROLS } },
+      controlOptions: FINE_CONTROLS,
+    },
+  ]
+}
+
+/**
+ * The run whose plan is faster (bound only: whose optimum is faster), with the faster per-segment
+ * optimum of the two as its bound and the work of both.
+ */
+function merged(first: PacingResult, second: PacingResult, boundOnly: boolean): PacingResult {
+  if (!first.plan && !boundOnly) {
     // no rideable plan on the first grid: the second, with its joint cut, may find one
-    const second = fine()
-    return second.status === 'optimal' && second.plan ? second : first
+    if (second.status === 'optimal' && second.plan) return second
+    if (first.status === 'optimal') return first
   }
-  const second = fine()
-  const stats = {
-    outerIterations: first.stats.outerIterations + second.stats.outerIterations,
-    innerIterations: first.stats.innerIterations + second.stats.innerIterations,
-    gradientEvaluations: first.stats.gradientEvaluations + second.stats.gradientEvaluations,
-    simulations: first.stats.simulations + second.stats.simulations,
-  }
-  // the run whose plan is faster (bound only: whose optimum is faster)
+  const stats = added(first.stats, second.stats)
   const better =
     second.status === 'optimal' &&
-    (input.boundOnly
+    (boundOnly
       ? second.timeS < first.timeS
       : second.plan !== null && second.plan.timeS < first.plan!.timeS)
   const chosen = better ? second : first
@@ -89,4 +134,13 @@ export function optimizeWithoutPositions(input: PacingInput): PacingResult {
     }
   }
   return { ...chosen, stats }
+}
+
+function added(a: PacingResult['stats'], b: PacingResult['stats']): PacingResult['stats'] {
+  return {
+    outerIterations: a.outerIterations + b.outerIterations,
+    innerIterations: a.innerIterations + b.innerIterations,
+    gradientEvaluations: a.gradientEvaluations + b.gradientEvaluations,
+    simulations: a.simulations + b.simulations,
+  }
 }

@@ -80,7 +80,7 @@ export function resultOf(
     timeSavedS: baseline ? baseline.timeS - sim.timeS : null,
     plan: simplified,
     controls: s.controls,
-    stats: counts,
+    stats: { ...counts },
   }
 }
 

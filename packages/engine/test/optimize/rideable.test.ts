@@ -13,6 +13,7 @@ import {
 } from '../../src/index.ts'
 import {
   FINE_CONTROLS,
+  FINE_LEAD,
   optimizeWithoutPositions as optimizePacing,
 } from '../../src/optimize/pacing.ts'
 import { rng } from '../random.ts'
@@ -211,25 +212,60 @@ describe('property: never beaten by a plain structured plan (generated courses w
 })
 
 describe('under W′, two control grids: the faster plan of the two single runs is handed out', () => {
-  for (const [kind, seed] of [
-    ['rolling', 5],
-    ['stepped', 6],
-    ['out-and-back', 7],
+  // 10 km of 25 m segments, two superposed sine waves of grade, the heading turning: the fine
+  // grid's optimum leads the default grid's by more than FINE_LEAD
+  const waves: Ride = {
+    course: courseFromSegments(
+      Array.from({ length: 400 }, (_, i) => ({
+        lengthM: 25,
+        grade: 0.05 * Math.sin(i / 30) + 0.02 * Math.sin(i / 9),
+        headingDeg: (i * 3) % 360,
+      })),
+    ),
+    rider: { ...issueRider, maxPowerW: 700 },
+    environment: { airDensityKgM3: 1.2, windSpeedMps: 4, windFromDeg: 70 },
+  }
+  for (const [label, ride] of [
+    ['rolling, seed 5', () => generated('rolling', 5)],
+    ['stepped, seed 6', () => generated('stepped', 6)],
+    ['out-and-back, seed 7', () => generated('out-and-back', 7)],
+    ['two sine waves of grade', () => waves],
   ] as const) {
-    it(`${kind}, seed ${seed}: plan and bound no slower than those of the default-grid and the fine-grid run, each run on its own`, () => {
-      const r = generated(kind, seed)
+    it(`${label}: plan and bound no slower than those of the default-grid and the fine-grid run, each run on its own; the default grid's plan unsearched when the fine grid's optimum leads`, () => {
+      const r = ride()
       const constraint = { type: 'w_prime_balance' } as const
       const both = optimizePacing({ ...r, pacing: { constraint } })
       // a scenario that sets control options gets one run on that grid
       const coarse = optimizePacing({ ...r, pacing: { constraint, controls: {} } })
       const fine = optimizePacing({ ...r, pacing: { constraint, controls: FINE_CONTROLS } })
-      for (const x of [both, coarse, fine]) expect(x.status).toBe('optimal')
-      expect(both.plan!.timeS).toBe(Math.min(coarse.plan!.timeS, fine.plan!.timeS))
-      expect(both.timeS).toBe(Math.min(coarse.timeS, fine.timeS))
+      const coarseBound = optimizePacing({
+        ...r,
+        pacing: { constraint, controls: {} },
+        boundOnly: true,
+      })
+      const fineBound = optimizePacing({
+        ...r,
+        pacing: { constraint, controls: FINE_CONTROLS },
+        boundOnly: true,
+      })
+      for (const x of [both, coarse, fine, coarseBound, fineBound]) expect(x.status).toBe('optimal')
+      const fineLeads = fineBound.timeS < coarseBound.timeS * (1 - FINE_LEAD)
+      // the waves are where the rule is exercised
+      if (r === waves) expect(fineLeads).toBe(true)
+      if (fineLeads) {
+        expect(both.plan!.timeS).toBe(fine.plan!.timeS)
+        expect(both.timeS).toBe(fine.timeS)
+        expect(both.stats.gradientEvaluations).toBe(
+          coarseBound.stats.gradientEvaluations + fine.stats.gradientEvaluations,
+        )
+      } else {
+        expect(both.plan!.timeS).toBe(Math.min(coarse.plan!.timeS, fine.plan!.timeS))
+        expect(both.timeS).toBe(Math.min(coarse.timeS, fine.timeS))
+        expect(both.stats.gradientEvaluations).toBe(
+          coarse.stats.gradientEvaluations + fine.stats.gradientEvaluations,
+        )
+      }
       expect(both.timeS).toBeLessThanOrEqual(both.plan!.timeS)
-      expect(both.stats.gradientEvaluations).toBe(
-        coarse.stats.gradientEvaluations + fine.stats.gradientEvaluations,
-      )
       const sim = simulate({ ...r, pacing: { type: 'plan', powerW: both.plan!.powerW } })
       expect(sim.timeS).toBe(both.plan!.timeS)
       expect(sim.minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
