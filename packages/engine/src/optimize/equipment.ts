@@ -13,7 +13,15 @@ import { prepareModel, type Environment, type Rider } from '../sim/model.ts'
 import type { SimulationOptions } from '../sim/simulate.ts'
 import { fitToConstraint, type Judge, type PacingConstraint } from './exact.ts'
 import { forwardBuffers } from './problem.ts'
-import { powerBounds, withDragFactor, type PacingSettings } from './pacing.ts'
+import {
+  gridInputs,
+  optimizeWithoutPositions,
+  powerBounds,
+  withDragFactor,
+  type KnownRuns,
+  type PacingSettings,
+} from './pacing.ts'
+import { boundRun, type BoundRun } from './pacing-run.ts'
 import { optimizePacing, type PacingResult } from './positions.ts'
 import { positionDragFactor, positionsMatter } from '../sim/positions.ts'
 import { EngineInputError } from '../sim/validate.ts'
@@ -241,6 +249,23 @@ function setupOf(
   return { rider, settings, model, dragFactor }
 }
 
+function withoutPositions<T extends { initialPositions?: Uint8Array }>(
+  input: T,
+): Omit<T, 'initialPositions'> {
+  const { initialPositions: _, ...core } = input
+  return core
+}
+
+function sameGrid(a: object | undefined, b: object | undefined): boolean {
+  return JSON.stringify(a ?? {}) === JSON.stringify(b ?? {})
+}
+
+function knownAt(r: { at: number; run: BoundRun }): KnownRuns {
+  const known: KnownRuns = []
+  known[r.at] = r.run
+  return known
+}
+
 function cumulative(sim: { segments: { time: Float64Array; count: number } }, course: Course) {
   const d = new Float64Array(SERIES_POINTS)
   const t = new Float64Array(SERIES_POINTS)
@@ -266,12 +291,14 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
   // 1. the baseline combination, optimized exactly (its per-segment optimum: the ranking compares
   //    the combinations' bounds; only the winner's rideable plan is built, in 4.)
   const b0 = setupOf(input, baseCombo, null)
-  const baseRun = optimizePacing({
-    ...input,
-    rider: b0.rider,
-    pacing: b0.settings,
-    boundOnly: true,
-  })
+  const baseInput = { ...input, rider: b0.rider, pacing: b0.settings }
+  // without riding positions each grid's run is kept to its optimum, so that the winner's whole
+  // run (4.) continues the runs it was ranked by instead of starting them again
+  const continued = !positionsMatter(b0.rider)
+  const baseRuns: KnownRuns = continued ? gridInputs(baseInput).map((g) => boundRun(g.input)) : []
+  const baseRun: PacingResult = continued
+    ? optimizeWithoutPositions({ ...baseInput, boundOnly: true }, baseRuns)
+    : optimizePacing({ ...baseInput, boundOnly: true })
   if (baseRun.status !== 'optimal' || !baseRun.simulation) {
     throw new EngineInputError(
       'equipment.baseline',
@@ -309,6 +336,9 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
   let bestT = baseRun.timeS
   let bestCombo = baseCombo
   let tried = 0
+  // the bound-only run the best combination so far was ranked by, and its grid's index
+  // (gridInputs); only the best's is kept (each holds its models and workspaces)
+  let bestRun: { at: number; run: BoundRun } | null = null
   // a combination's exact run: warm-started from the baseline's optimum and positions
   const exactInput = (combo: Combo) => {
     const s = setupOf(input, combo, yaw, baseAssign)
@@ -334,11 +364,20 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     // combinations' times were the same with one grid as with both (decision 0003).
     const ei = exactInput(u.combo)
     const grid = baseRun.controlOptions
-    const rt = optimizePacing({
-      ...ei,
-      pacing: grid && !ei.pacing.controls ? { ...ei.pacing, controls: grid } : ei.pacing,
-      boundOnly: true,
-    })
+    const grids = continued ? gridInputs(withoutPositions(ei)) : []
+    const at = grids.findIndex((g) => sameGrid(g.controlOptions, grid))
+    let rt: PacingResult
+    let run: BoundRun | null = null
+    if (at >= 0) {
+      run = boundRun(grids[at]!.input)
+      rt = { ...run.result, controlOptions: grid }
+    } else {
+      rt = optimizePacing({
+        ...ei,
+        pacing: grid && !ei.pacing.controls ? { ...ei.pacing, controls: grid } : ei.pacing,
+        boundOnly: true,
+      })
+    }
     tried++
     if (rt.status !== 'optimal') continue
     exact.set(u.combo, { timeS: rt.timeS, result: rt })
@@ -346,15 +385,21 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     if (rt.timeS < bestT) {
       bestT = rt.timeS
       bestCombo = u.combo
+      bestRun = run ? { at, run } : null
     }
   }
   // 4. the winner's whole pacing run, rideable plan included (what the rider is handed); its
   //    optimum can only be faster than the bound-only run's (the plan's refit sometimes improves
   //    it), so it stays the winner. The baseline's run is the plain pacing run when it wins.
+  const ranked = bestRun as { at: number; run: BoundRun } | null
   const best =
     bestCombo === baseCombo
-      ? optimizePacing({ ...input, rider: b0.rider, pacing: b0.settings })
-      : optimizePacing(exactInput(bestCombo))
+      ? continued
+        ? optimizeWithoutPositions(baseInput, baseRuns)
+        : optimizePacing(baseInput)
+      : ranked
+        ? optimizeWithoutPositions(withoutPositions(exactInput(bestCombo)), knownAt(ranked))
+        : optimizePacing(exactInput(bestCombo))
   if (best.status === 'optimal' && best.timeS < exact.get(bestCombo)!.timeS) {
     exact.set(bestCombo, { timeS: best.timeS, result: best })
   }
