@@ -295,7 +295,7 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
   // without riding positions each grid's run is kept to its optimum, so that the winner's whole
   // run (4.) continues the runs it was ranked by instead of starting them again
   const continued = !positionsMatter(b0.rider)
-  const baseRuns: KnownRuns = continued ? gridInputs(baseInput).map((g) => boundRun(g.input)) : []
+  const baseRuns: KnownRuns = []
   const baseRun: PacingResult = continued
     ? optimizeWithoutPositions({ ...baseInput, boundOnly: true }, baseRuns)
     : optimizePacing({ ...baseInput, boundOnly: true })

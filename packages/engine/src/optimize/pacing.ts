@@ -47,7 +47,7 @@ export const FINE_LEAD = 1e-4
  */
 export function optimizeWithoutPositions(input: PacingInput, known: KnownRuns = []): PacingResult {
   const grids = gridInputs(input)
-  const runOf = (q: number) => known[q] ?? boundRun(grids[q]!.input)
+  const runOf = (q: number) => (known[q] ??= boundRun(grids[q]!.input))
   const bound = (q: number, run: BoundRun) => ({
     ...run.result,
     controlOptions: grids[q]!.controlOptions,
@@ -72,7 +72,9 @@ export function optimizeWithoutPositions(input: PacingInput, known: KnownRuns = 
 
 /**
  * Runs already taken to their optimum, by grid (the index in `gridInputs`), each from that grid's
- * input: the whole run continues them instead of starting again. Each is finished at most once.
+ * input: the whole run continues them instead of starting again, and adds those it starts, so a
+ * bound-only call can hand its runs to the whole run of the same input. Each is finished at most
+ * once.
  */
 export type KnownRuns = (BoundRun | undefined)[]
 

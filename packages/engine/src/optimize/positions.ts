@@ -3,8 +3,10 @@
 // fixed point: a first assignment from a ride (a steady ride at the constraint's power, or the
 // optimum without positions) → optimize with that assignment as a per-segment drag factor
 // (warm-started from the last plan) → reassign by the segments' mean speeds → optimize again,
-// until the assignment is stable or after 3 rounds. The returned plan, ride, times and baseline
-// all come from the last optimization, i.e. were simulated with the assignment returned.
+// until the assignment is stable or after 3 rounds. A round's optimization stops at the
+// per-segment optimum, whose ride reassigns; only the last round's goes on to the rideable plan
+// (the plan's search is most of a run). The returned plan, ride, times and baseline all come from
+// the last optimization, i.e. were simulated with the assignment returned.
 import {
   assignPositions,
   POSITION_ROUNDS,
@@ -14,7 +16,7 @@ import {
   sameAssignment,
 } from '../sim/positions.ts'
 import { simulate } from '../sim/simulate.ts'
-import { optimizeWithoutPositions as optimizeCore } from './pacing.ts'
+import { optimizeWithoutPositions as optimizeCore, type KnownRuns } from './pacing.ts'
 import type { PacingInput, PacingResult as CoreResult } from './pacing.ts'
 
 /** The optimizer's result with the position ridden on each segment (when positions matter). */
@@ -68,22 +70,36 @@ export function optimizePacing(input: PositionedPacingInput): PacingResult {
   if (guess) {
     assignment = guess
   } else {
-    // the reference ride: the rider's own CdA everywhere
-    r = optimizeCore(core)
+    // the reference ride: the optimum with the rider's own CdA everywhere
+    r = optimizeCore({ ...core, boundOnly: true })
     if (r.status !== 'optimal' || !r.simulation) return r
     const s = r.simulation.segments
     assignment = assignPositions(positions, s.speed, s.count, n)
     core.warmStart = r.powerW
   }
+  // each round's runs stop at their optimum, whose ride reassigns the positions; only the last
+  // round's runs go on to the rideable plan
   for (let round = 0; ; round++) {
     const dragFactor = positionDragFactor(input.rider, assignment, input.dragFactor)
-    r = optimizeCore({ ...core, dragFactor })
-    if (r.status !== 'optimal' || !r.simulation || round === POSITION_ROUNDS - 1) break
-    const s = r.simulation.segments
-    const next = assignPositions(positions, s.speed, s.count, n, assignment)
-    if (sameAssignment(next, assignment)) break
+    const roundInput = { ...core, dragFactor }
+    const runs: KnownRuns = []
+    const bound = optimizeCore({ ...roundInput, boundOnly: true }, runs)
+    const last = bound.status !== 'optimal' || !bound.simulation || round === POSITION_ROUNDS - 1
+    const next = last
+      ? assignment
+      : assignPositions(
+          positions,
+          bound.simulation!.segments.speed,
+          bound.simulation!.segments.count,
+          n,
+          assignment,
+        )
+    if (last || sameAssignment(next, assignment)) {
+      r = core.boundOnly || bound.status !== 'optimal' ? bound : optimizeCore(roundInput, runs)
+      break
+    }
     assignment = next
-    core.warmStart = r.powerW
+    core.warmStart = bound.powerW
   }
   if (r.simulation) r.simulation.segmentPosition = assignment
   if (r.plan?.simulation) r.plan.simulation.segmentPosition = assignment
