@@ -369,13 +369,14 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     let rt: PacingResult
     let run: BoundRun | null = null
     if (at >= 0) {
-      run = boundRun(grids[at]!.input)
+      run = boundRun({ ...grids[at]!.input, structuredStarts: false })
       rt = { ...run.result, controlOptions: grid }
     } else {
       rt = optimizePacing({
         ...ei,
         pacing: grid && !ei.pacing.controls ? { ...ei.pacing, controls: grid } : ei.pacing,
         boundOnly: true,
+        structuredStarts: false,
       })
     }
     tried++

@@ -97,13 +97,17 @@ export function boundRun(input: PacingInput): BoundRun {
     tol: s.tol,
   }
   const terrain = controlTerrain(s.course, s.model, s.controls)
-  const starts = structuredStarts(s, b, g, red, terrain, fitted, counts)
+  const withStarts = input.structuredStarts !== false
+  const starts = withStarts
+    ? structuredStarts(s, b, g, red, terrain, fitted, counts)
+    : { twoPlan: null, grade: null }
   repairStep(s, stage, g, starts, fitted, counts)
   const chosen = chooseOptimum(fitted, s, b)
   if (!chosen) return { result: noOptimum(s, b, counts), finish: null }
   const result = resultOf(chosen, chosen.verdict.sim!, null, s, b, counts)
   const finish = (): PacingResult => {
-    const simplified = rideableStep(s, b, red, terrain, chosen, starts.twoPlan, counts)
+    const twoPlan = withStarts ? starts.twoPlan : twoLevelPlan(s, b, g, red, terrain, counts)
+    const simplified = rideableStep(s, b, red, terrain, chosen, twoPlan, counts)
     // the simplified plan, refitted to the constraint, occasionally beats the optimum it came
     // from: then it is the better optimum
     if (simplified.simulation && simplified.timeS < chosen.verdict.sim!.timeS) {
@@ -344,23 +348,13 @@ function structuredStarts(
   fitted: Fitted[],
   counts: RunCounts,
 ): StructuredStarts {
-  const { controls, spec } = s
+  const { controls } = s
   const out: StructuredStarts = { twoPlan: null, grade: null }
   if (!b.baseline || red.im.n > LONG_COARSE) return out
-  const two = twoLevelStructure(terrain)
-  if (two) {
-    const climbsFirst = climbTarget(two, terrain) === 0
-    const cpW = spec.type === 'w_prime_balance' ? spec.cpW : null
-    const guess = twoLevelStarts(b.base.powerW, cpW)[0]!
-    // the harder-climbs guess, and the optimum's own two levels
-    const starts = [climbsFirst ? guess : guess.reverse(), targetMeansOf(two, 2, g.p, controls)]
-    out.twoPlan = optimizeTargets(red, two, starts, REDUCED_BUDGET)
-    if (out.twoPlan) {
-      counts.simulations += out.twoPlan.simulations
-      counts.gradientEvaluations += out.twoPlan.gradients
-      const fit = { alpha: 1, verdict: out.twoPlan.verdict, simulations: 0 }
-      fitted.push({ plan: out.twoPlan.powerW, fit })
-    }
+  out.twoPlan = twoLevelPlan(s, b, g, red, terrain, counts)
+  if (out.twoPlan) {
+    const fit = { alpha: 1, verdict: out.twoPlan.verdict, simulations: 0 }
+    fitted.push({ plan: out.twoPlan.powerW, fit })
   }
   const coarseJudge: Judge = {
     ...s.j,
@@ -382,6 +376,31 @@ function structuredStarts(
     }
   }
   return out
+}
+
+/** The best two-level plan (every climb at one power, the rest at another), from two starts. */
+function twoLevelPlan(
+  s: RunSetup,
+  b: Baselined,
+  g: GradientStage,
+  red: ReducedSetup,
+  terrain: ControlTerrain,
+  counts: RunCounts,
+): TargetPlan | null {
+  if (!b.baseline || red.im.n > LONG_COARSE) return null
+  const two = twoLevelStructure(terrain)
+  if (!two) return null
+  const climbsFirst = climbTarget(two, terrain) === 0
+  const cpW = s.spec.type === 'w_prime_balance' ? s.spec.cpW : null
+  const guess = twoLevelStarts(b.base.powerW, cpW)[0]!
+  // the harder-climbs guess, and the optimum's own two levels
+  const starts = [climbsFirst ? guess : guess.reverse(), targetMeansOf(two, 2, g.p, s.controls)]
+  const plan = optimizeTargets(red, two, starts, REDUCED_BUDGET)
+  if (plan) {
+    counts.simulations += plan.simulations
+    counts.gradientEvaluations += plan.gradients
+  }
+  return plan
 }
 
 /**

@@ -50,6 +50,13 @@ export interface PacingInput {
    * fastest cuts by their DP's time (default SECTION_POLISHES; the first of two grids: 1).
    */
   sectionPolishes?: number
+  /**
+   * false: the optimum's search leaves out the structured starts (the two-level and the
+   * grade-proportional plans); the two-level plan the rideable plan's search starts from is then
+   * found when the run is finished (pacing-run.ts). The equipment ranking's runs, warm-started at
+   * the baseline's optimum, whose own run had them (decision 0003).
+   */
+  structuredStarts?: boolean
 }
 
 /** The prepared model with a per-segment drag-area factor folded into ρ (aero is ρ·½(CdA+Fw)). */

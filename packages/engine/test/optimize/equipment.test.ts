@@ -1,7 +1,7 @@
 // Equipment optimization: pruning never changes the winner, pruned times are real upper bounds,
 // and the options act in the physical direction.
 import { describe, expect, it } from 'vitest'
-import { courseFromSegments, type Rider } from '../../src/index.ts'
+import { courseFromSegments, optimizePacing, type Rider } from '../../src/index.ts'
 import { optimizeEquipment, type EquipmentInput } from '../../src/optimize/equipment.ts'
 import { cpRider } from '../fixtures.ts'
 
@@ -113,6 +113,49 @@ describe('equipment optimization', () => {
     for (const r of full.ranking) {
       const d = r.deltaSeries.deltaS
       expect(d[d.length - 1]!).toBeCloseTo(r.deltaS, 6)
+    }
+  })
+})
+
+describe('equipment optimization: each ranked optimum against its own pacing run', () => {
+  // constant ΔCdA and power factors only, so each combination's rider can be written out here and
+  // optimized on its own, cold (no warm start): the ranking's runs start at the baseline's optimum
+  // and leave out the structured starts, and must not be slower for it
+  const helmets = [0, 1, 2].map((k) => ({ name: `helmet${k}`, cdaDeltaM2: -0.005 * k }))
+  const positions = [0, 1].map((k) => ({
+    name: `position${k}`,
+    cdaDeltaM2: -0.015 * k,
+    powerFactor: 1 - 0.04 * k,
+  }))
+  const environment = { airDensityKgM3: 1.2, windSpeedMps: 4, windFromDeg: 70 }
+  const result = optimizeEquipment({
+    course,
+    rider,
+    environment,
+    pacing: { constraint: { type: 'w_prime_balance' } },
+    equipment: { prune: false, groups: { helmet: helmets, position: positions } },
+  })
+
+  it('every combination optimized is within 0.05 % of its own cold run on the same control grid, or faster', () => {
+    expect(result.optimizedCount).toBe(6)
+    const grid = result.best.controlOptions
+    for (const r of result.ranking) {
+      const h = helmets.find((o) => o.name === r.choices.helmet)!
+      const p = positions.find((o) => o.name === r.choices.position)!
+      const cold = optimizePacing({
+        course,
+        rider: {
+          ...rider,
+          cdaM2: rider.cdaM2 + h.cdaDeltaM2 + p.cdaDeltaM2,
+          cpW: rider.cpW! * p.powerFactor,
+          maxPowerW: rider.maxPowerW! * p.powerFactor,
+        },
+        environment,
+        pacing: { constraint: { type: 'w_prime_balance' }, controls: grid },
+        boundOnly: true,
+      })
+      expect(cold.status).toBe('optimal')
+      expect(r.timeS).toBeLessThanOrEqual(cold.timeS * (1 + 5e-4))
     }
   })
 })
