@@ -62,6 +62,8 @@ export function optimizeOnce(input: PacingInput): PacingResult {
 export interface BoundRun {
   result: PacingResult
   finish: (() => PacingResult) | null
+  /** pieces of the run's coarse copy (0 when it stopped before making one) */
+  pieces: number
 }
 
 export function boundRun(input: PacingInput): BoundRun {
@@ -73,7 +75,7 @@ export function boundRun(input: PacingInput): BoundRun {
     simulations: 0,
   }
   const b = baselineStep(s, counts)
-  if ('status' in b) return { result: b, finish: null }
+  if ('status' in b) return { result: b, finish: null, pieces: 0 }
   const fitted: Fitted[] = []
   const stage = coarseStage(s, b, fitted, counts)
   const g = gradientStep(s, b, stage, counts)
@@ -103,7 +105,7 @@ export function boundRun(input: PacingInput): BoundRun {
     : { twoPlan: null, grade: null }
   repairStep(s, stage, g, starts, fitted, counts)
   const chosen = chooseOptimum(fitted, s, b)
-  if (!chosen) return { result: noOptimum(s, b, counts), finish: null }
+  if (!chosen) return { result: noOptimum(s, b, counts), finish: null, pieces: red.im.n }
   const result = resultOf(chosen, chosen.verdict.sim!, null, s, b, counts)
   const finish = (): PacingResult => {
     const twoPlan = withStarts ? starts.twoPlan : twoLevelPlan(s, b, g, red, terrain, counts)
@@ -116,7 +118,7 @@ export function boundRun(input: PacingInput): BoundRun {
     }
     return resultOf(chosen, chosen.verdict.sim!, simplified, s, b, counts)
   }
-  return { result, finish }
+  return { result, finish, pieces: red.im.n }
 }
 
 /** Validates the input and prepares the model, the control segments, the judge and the floors. */

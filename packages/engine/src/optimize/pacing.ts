@@ -10,6 +10,7 @@
 // Every stop is a tolerance or an iteration count, never wall-clock time (docs/decisions/0002).
 import type { ControlOptions } from './controls.ts'
 import { boundRun, type BoundRun } from './pacing-run.ts'
+import { LONG_COARSE } from './rideable-targets.ts'
 import type { PacingInput, PacingResult } from './pacing-setup.ts'
 
 export type { PacingConstraint } from './exact.ts'
@@ -30,10 +31,12 @@ export const FINE_RETRY_MAX_SEGMENTS = 8000
 
 /**
  * With both grids' optima known, the first (default) grid's rideable plan is searched only when the
- * second's optimum is not faster by more than this share of its time: measured on six courses ×
- * five riders (decision 0002), the second grid's plan won in 13 of the 15 cases past it and lost
- * the other two by 0.06 and 0.59 s (0.03 % at most); the first grid's plan search is about a third
- * of a run.
+ * second's optimum is not faster by more than this share of its time, or on a very long course
+ * (a coarse copy of more than LONG_COARSE pieces, where the plan's search is cut short): measured
+ * on six courses × five riders (decision 0002), the second grid's plan won in 13 of the 15 cases
+ * past it and lost the other two by 0.06 and 0.59 s (0.03 % at most); on the preview's 180 km
+ * course at 36 m (4,500 segments, a very long one) it lost by 33 s. The first grid's plan search
+ * is about a third of a run.
  */
 export const FINE_LEAD = 1e-4
 
@@ -61,9 +64,12 @@ export function optimizeWithoutPositions(input: PacingInput, known: KnownRuns = 
   const secondRun = runOf(1)
   const secondBound = bound(1, secondRun)
   if (input.boundOnly) return merged(firstBound, secondBound, true)
-  // the first grid's plan is searched unless the second's optimum is faster by more than FINE_LEAD
+  // the first grid's plan is searched unless the second's optimum is faster by more than FINE_LEAD,
+  // and never on a very long course (its plan's search is cut short: LONG_COARSE)
   const skipFirst =
-    secondBound.status === 'optimal' && secondBound.timeS < firstBound.timeS * (1 - FINE_LEAD)
+    secondBound.status === 'optimal' &&
+    secondBound.timeS < firstBound.timeS * (1 - FINE_LEAD) &&
+    Math.max(firstRun.pieces, secondRun.pieces) <= LONG_COARSE
   const second = finish(1, secondRun)
   if (skipFirst && second.status === 'optimal' && second.plan)
     return { ...second, stats: added(firstBound.stats, second.stats) }
