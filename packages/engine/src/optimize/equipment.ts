@@ -22,7 +22,7 @@ import {
   type PacingSettings,
 } from './pacing.ts'
 import { boundRun, type BoundRun } from './pacing-run.ts'
-import { optimizePacing, type PacingResult } from './positions.ts'
+import { optimizePacing, type PacingResult, type PositionedPacingInput } from './positions.ts'
 import { positionDragFactor, positionsMatter } from '../sim/positions.ts'
 import { EngineInputError } from '../sim/validate.ts'
 
@@ -256,6 +256,31 @@ function withoutPositions<T extends { initialPositions?: Uint8Array }>(
   return core
 }
 
+/**
+ * A combination's ranking run: bound only, on `grid`, without the structured starts; without
+ * riding positions (`continued`) kept at its optimum with its grid's index, for the winner's whole
+ * run to continue.
+ */
+function rankingRun(
+  ei: PositionedPacingInput,
+  grid: PacingResult['controlOptions'],
+  continued: boolean,
+): { rt: PacingResult; run: { at: number; run: BoundRun } | null } {
+  const grids = continued ? gridInputs(withoutPositions(ei)) : []
+  const at = grids.findIndex((g) => sameGrid(g.controlOptions, grid))
+  if (at >= 0) {
+    const run = boundRun({ ...grids[at]!.input, structuredStarts: false })
+    return { rt: { ...run.result, controlOptions: grid }, run: { at, run } }
+  }
+  const rt = optimizePacing({
+    ...ei,
+    pacing: grid && !ei.pacing.controls ? { ...ei.pacing, controls: grid } : ei.pacing,
+    boundOnly: true,
+    structuredStarts: false,
+  })
+  return { rt, run: null }
+}
+
 function sameGrid(a: object | undefined, b: object | undefined): boolean {
   return JSON.stringify(a ?? {}) === JSON.stringify(b ?? {})
 }
@@ -362,23 +387,7 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     // drag, mass or power from the baseline, warm-started from its optimum, and the other grid
     // (pacing.ts) doubles the work of each such run. On the bench's 5 × 5 × 3 the six optimized
     // combinations' times were the same with one grid as with both (decision 0003).
-    const ei = exactInput(u.combo)
-    const grid = baseRun.controlOptions
-    const grids = continued ? gridInputs(withoutPositions(ei)) : []
-    const at = grids.findIndex((g) => sameGrid(g.controlOptions, grid))
-    let rt: PacingResult
-    let run: BoundRun | null = null
-    if (at >= 0) {
-      run = boundRun({ ...grids[at]!.input, structuredStarts: false })
-      rt = { ...run.result, controlOptions: grid }
-    } else {
-      rt = optimizePacing({
-        ...ei,
-        pacing: grid && !ei.pacing.controls ? { ...ei.pacing, controls: grid } : ei.pacing,
-        boundOnly: true,
-        structuredStarts: false,
-      })
-    }
+    const { rt, run } = rankingRun(exactInput(u.combo), baseRun.controlOptions, continued)
     tried++
     if (rt.status !== 'optimal') continue
     exact.set(u.combo, { timeS: rt.timeS, result: rt })
@@ -386,7 +395,7 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
     if (rt.timeS < bestT) {
       bestT = rt.timeS
       bestCombo = u.combo
-      bestRun = run ? { at, run } : null
+      bestRun = run
     }
   }
   // 4. the winner's whole pacing run, rideable plan included (what the rider is handed); its
