@@ -337,6 +337,10 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
   //    time: an upper bound on that combination's optimum)
   const opts = input.options ?? {}
   const upper: { combo: Combo; timeS: number; sim: PacingResult['simulation'] }[] = []
+  // the fitted α of the last combination of each power factor: the power the rider can hold
+  // decides it (the others' drag, Crr and mass move it by a few %), so the next one's bracket is
+  // grown from there (fitToConstraint's start)
+  const alphaOf = new Map<number, number>()
   for (const combo of combos) {
     const s = setupOf(input, combo, yaw, baseAssign)
     const { lo, hi } = powerBounds(s.rider, s.settings)
@@ -349,7 +353,9 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
       v0: Math.min(opts.startSpeedMps ?? 0, s.model.vEnv[0]!),
       buffers: forwardBuffers(s.model.n),
     }
-    const fit = fitToConstraint(j, baseRun.powerW, lo, hi, 2)
+    const factor = combo.options.reduce((f, o) => f * (o.powerFactor ?? 1), 1)
+    const fit = fitToConstraint(j, baseRun.powerW, lo, hi, 2, alphaOf.get(factor))
+    if (fit) alphaOf.set(factor, fit.alpha)
     upper.push({ combo, timeS: fit?.verdict.sim?.timeS ?? Infinity, sim: fit?.verdict.sim ?? null })
   }
   upper.sort((a, b) => a.timeS - b.timeS)

@@ -184,6 +184,8 @@ export function prober(j: Judge): Probe {
  * relative tolerance (a fixed number of steps: deterministic). The family is monotone in the
  * constraint: more α, more power above CP (or more power), more W′/work/NP/mean power used.
  * The answer is confirmed by the full simulation. Returns null when no feasible α was found.
+ * `start`: where the answer is expected (a similar problem's α); the bracket is then grown from
+ * there in steps of 0.2 % of it, ×4 each time, instead of from 1 in fixed steps.
  */
 export function fitToConstraint(
   j: Judge,
@@ -191,6 +193,7 @@ export function fitToConstraint(
   lo: number,
   hi: number,
   alphaMax: number,
+  start?: number,
 ): FitResult | null {
   const buf = new Float64Array(base.length)
   const probe = prober(j)
@@ -204,43 +207,13 @@ export function fitToConstraint(
     const v = at(a)
     return v.finished ? v.excess : v.excess > 0 ? v.excess : Infinity
   }
-  let good = -1
-  let eGood = 0
-  let bad = -1
-  let eBad = 0
-  const e1 = e(1)
-  if (e1 <= 0) {
-    good = 1
-    eGood = e1
-    for (const a of [1.01, 1.03, 1.1, 1.3, alphaMax]) {
-      if (a > alphaMax) break
-      const ea = e(a)
-      if (ea <= 0) {
-        good = a
-        eGood = ea
-      } else {
-        bad = a
-        eBad = ea
-        break
-      }
-    }
-  } else {
-    bad = 1
-    eBad = e1
-    for (const a of [0.97, 0.9, 0.75, 0.5, 0.25, 0]) {
-      const ea = e(a)
-      if (ea <= 0) {
-        good = a
-        eGood = ea
-        break
-      }
-      // a stall (not a constraint excess) below this point cannot be cured by less power
-      if (ea === Infinity) break
-      bad = a
-      eBad = ea
-    }
-    if (good < 0) return null
-  }
+  const bracket =
+    start !== undefined && start > 0 && start < alphaMax
+      ? bracketFrom(e, start, alphaMax)
+      : bracketFromOne(e, alphaMax)
+  let { good } = bracket
+  const { eGood, bad, eBad } = bracket
+  if (good < 0) return null
   if (bad > good) good = boundaryOf(e, good, eGood, bad, eBad, 1e-5 * Math.max(1, good))
   // confirm with the full simulation; a last rounding difference is absorbed by tiny steps down
   for (let k = 0; k < 8; k++) {
@@ -250,6 +223,78 @@ export function fitToConstraint(
     good *= 1 - 1e-6 * 4 ** k
   }
   return null
+}
+
+/** A feasible α (`good`, −1 when none) and the first infeasible one above it (−1 when none). */
+interface Bracket {
+  good: number
+  eGood: number
+  bad: number
+  eBad: number
+}
+
+/** The bracket from α = 1 in fixed steps: up to alphaMax, or down to 0. */
+function bracketFromOne(e: (a: number) => number, alphaMax: number): Bracket {
+  const up = [1.01, 1.03, 1.1, 1.3, alphaMax]
+  const over = up.findIndex((a) => a > alphaMax)
+  return grow(e, 1, over < 0 ? up : up.slice(0, over), [0.97, 0.9, 0.75, 0.5, 0.25, 0])
+}
+
+/** The bracket grown from an expected α: steps of 0.2 % of it, four times longer each time. */
+function bracketFrom(e: (a: number) => number, start: number, alphaMax: number): Bracket {
+  return grow(e, start, steps(start, alphaMax), steps(start, 0))
+}
+
+/** From `from` towards `to` (above or below it): 0.2 % of `from`, then four times longer each step. */
+function* steps(from: number, to: number): Generator<number> {
+  let a = from
+  let step = 2e-3 * from
+  while (a !== to) {
+    a = to > from ? Math.min(to, a + step) : Math.max(to, a - step)
+    yield a
+    step *= 4
+  }
+}
+
+/** From a0: up while feasible, or down until feasible (a stall ends the way down). */
+function grow(
+  e: (a: number) => number,
+  a0: number,
+  up: Iterable<number>,
+  down: Iterable<number>,
+): Bracket {
+  const b: Bracket = { good: -1, eGood: 0, bad: -1, eBad: 0 }
+  const e0 = e(a0)
+  if (e0 <= 0) {
+    b.good = a0
+    b.eGood = e0
+    for (const a of up) {
+      const ea = e(a)
+      if (ea > 0) {
+        b.bad = a
+        b.eBad = ea
+        break
+      }
+      b.good = a
+      b.eGood = ea
+    }
+    return b
+  }
+  b.bad = a0
+  b.eBad = e0
+  for (const a of down) {
+    const ea = e(a)
+    if (ea <= 0) {
+      b.good = a
+      b.eGood = ea
+      break
+    }
+    // a stall (not a constraint excess) below this point cannot be cured by less power
+    if (ea === Infinity) break
+    b.bad = a
+    b.eBad = ea
+  }
+  return b
 }
 
 export interface Baseline {
