@@ -7,7 +7,7 @@ import { capacityVaries, durabilityFactor } from '../sim/capacity.ts'
 import type { Rider, SimModel } from '../sim/model.ts'
 import { normalizedPowerOfIntervals } from '../sim/metrics.ts'
 import { forward, type ConstraintSpec, type ForwardBuffers } from './problem.ts'
-import { boundaryOf } from './root.ts'
+import { boundaryOf, grow, steps, type Bracket } from './root.ts'
 import {
   simulatePrepared,
   type Pacing,
@@ -225,14 +225,6 @@ export function fitToConstraint(
   return null
 }
 
-/** A feasible α (`good`, −1 when none) and the first infeasible one above it (−1 when none). */
-interface Bracket {
-  good: number
-  eGood: number
-  bad: number
-  eBad: number
-}
-
 /** The bracket from α = 1 in fixed steps: up to alphaMax, or down to 0. */
 function bracketFromOne(e: (a: number) => number, alphaMax: number): Bracket {
   const up = [1.01, 1.03, 1.1, 1.3, alphaMax]
@@ -242,59 +234,7 @@ function bracketFromOne(e: (a: number) => number, alphaMax: number): Bracket {
 
 /** The bracket grown from an expected α: steps of 0.2 % of it, four times longer each time. */
 function bracketFrom(e: (a: number) => number, start: number, alphaMax: number): Bracket {
-  return grow(e, start, steps(start, alphaMax), steps(start, 0))
-}
-
-/** From `from` towards `to` (above or below it): 0.2 % of `from`, then four times longer each step. */
-function* steps(from: number, to: number): Generator<number> {
-  let a = from
-  let step = 2e-3 * from
-  while (a !== to) {
-    a = to > from ? Math.min(to, a + step) : Math.max(to, a - step)
-    yield a
-    step *= 4
-  }
-}
-
-/** From a0: up while feasible, or down until feasible (a stall ends the way down). */
-function grow(
-  e: (a: number) => number,
-  a0: number,
-  up: Iterable<number>,
-  down: Iterable<number>,
-): Bracket {
-  const b: Bracket = { good: -1, eGood: 0, bad: -1, eBad: 0 }
-  const e0 = e(a0)
-  if (e0 <= 0) {
-    b.good = a0
-    b.eGood = e0
-    for (const a of up) {
-      const ea = e(a)
-      if (ea > 0) {
-        b.bad = a
-        b.eBad = ea
-        break
-      }
-      b.good = a
-      b.eGood = ea
-    }
-    return b
-  }
-  b.bad = a0
-  b.eBad = e0
-  for (const a of down) {
-    const ea = e(a)
-    if (ea <= 0) {
-      b.good = a
-      b.eGood = ea
-      break
-    }
-    // a stall (not a constraint excess) below this point cannot be cured by less power
-    if (ea === Infinity) break
-    b.bad = a
-    b.eBad = ea
-  }
-  return b
+  return grow(e, start, steps(start, alphaMax, 2e-3 * start), steps(start, 0, 2e-3 * start))
 }
 
 export interface Baseline {

@@ -366,7 +366,15 @@ function structuredStarts(
     floor: null,
   }
   const ic = red.coarse.controls
-  const gradePlan = bestGradeProportional(coarseJudge, ic, terrain.grade, s.floorC, s.lo, s.hi)
+  const gradePlan = bestGradeProportional(
+    coarseJudge,
+    ic,
+    terrain.grade,
+    s.floorC,
+    s.lo,
+    s.hi,
+    b.base.powerW,
+  )
   if (gradePlan) {
     counts.simulations += gradePlan.simulations
     const fine = expandPowers(controls.of, gradePlan.power, new Float64Array(s.model.n))

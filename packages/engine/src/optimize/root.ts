@@ -48,3 +48,66 @@ export function boundaryOf(
   }
   return good
 }
+
+/** A feasible x (`good`, −1 when none) and the first infeasible one beyond it (−1 when none). */
+export interface Bracket {
+  good: number
+  eGood: number
+  bad: number
+  eBad: number
+}
+
+/** From `from` towards `to` (above or below it): `first`, then four times longer each step. */
+export function* steps(from: number, to: number, first: number): Generator<number> {
+  let x = from
+  let step = first
+  while (x !== to) {
+    x = to > from ? Math.min(to, x + step) : Math.max(to, x - step)
+    yield x
+    step *= 4
+  }
+}
+
+/**
+ * A bracket for `boundaryOf` grown from x0: up while the excess is not positive, or down until it
+ * is not (an infinite excess, a stall, ends the way down).
+ */
+export function grow(
+  excess: (x: number) => number,
+  x0: number,
+  up: Iterable<number>,
+  down: Iterable<number>,
+): Bracket {
+  const b: Bracket = { good: -1, eGood: 0, bad: -1, eBad: 0 }
+  const e0 = excess(x0)
+  if (e0 <= 0) {
+    b.good = x0
+    b.eGood = e0
+    for (const x of up) {
+      const e = excess(x)
+      if (e > 0) {
+        b.bad = x
+        b.eBad = e
+        break
+      }
+      b.good = x
+      b.eGood = e
+    }
+    return b
+  }
+  b.bad = x0
+  b.eBad = e0
+  for (const x of down) {
+    const e = excess(x)
+    if (e <= 0) {
+      b.good = x
+      b.eGood = e
+      break
+    }
+    // a stall (not a constraint excess) below this point cannot be cured by less power
+    if (e === Infinity) break
+    b.bad = x
+    b.eBad = e
+  }
+  return b
+}

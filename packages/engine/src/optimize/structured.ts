@@ -6,10 +6,12 @@
 // other candidate.
 import type { Controls } from './controls.ts'
 import { prober, quickJudge, type Judge } from './exact.ts'
-import { boundaryOf } from './root.ts'
+import { boundaryOf, grow, steps } from './root.ts'
 
 /** Slopes b tried first (W per unit grade: 1000 W is +10 W per 1 % of grade). */
 const SLOPES = [0, 1000, 2000, 3000, 4000]
+/** The first step (W) of a bracket grown from the last slope's root. */
+const WARM_STEP_W = 2
 
 export interface GradePlan {
   /** power per control (W) */
@@ -22,7 +24,7 @@ export interface GradePlan {
 
 /**
  * `j` judges on the course whose segments `controls` groups (the coarse copy); `grade` and `floor`
- * are per control.
+ * are per control. `constantW`: the best constant power, where the search for b = 0 begins.
  */
 export function bestGradeProportional(
   j: Judge,
@@ -31,6 +33,7 @@ export function bestGradeProportional(
   floor: Float64Array,
   lo: number,
   hi: number,
+  constantW?: number,
 ): GradePlan | null {
   const K = controls.count
   const n = j.model.n
@@ -56,18 +59,32 @@ export function bestGradeProportional(
     return probe(fill(a, b))
   }
   let best: GradePlan | null = null
+  // the last slope's a (at first the best constant power, b = 0's answer on the fine course): the
+  // next slope's root is near it, so its bracket is grown from there
+  let lastA: number | null = constantW ?? null
+  const rootOf = (b: number, aLo: number, aHi: number): number | null => {
+    const excess = (x: number) => at(x, b).excess
+    if (lastA === null) {
+      const eHi = excess(aHi)
+      if (eHi <= 0) return aHi
+      const eLo = excess(aLo)
+      if (eLo > 0) return null
+      return boundaryOf(excess, aLo, eLo, aHi, eHi, 1e-3)
+    }
+    const a0 = Math.min(aHi, Math.max(aLo, lastA))
+    const br = grow(excess, a0, steps(a0, aHi, WARM_STEP_W), steps(a0, aLo, WARM_STEP_W))
+    if (br.good < 0) return null
+    if (br.bad < 0) return br.good
+    return boundaryOf(excess, br.good, br.eGood, br.bad, br.eBad, 1e-3)
+  }
   const tryB = (b: number): number => {
     // more a, more power everywhere: the constraint's excess grows with a (a stall counts as
     // "not over": more power can only help it)
     const aLo = lo - Math.max(0, b * gMax)
     const aHi = hi - Math.min(0, b * gMin)
-    const eHi = at(aHi, b).excess
-    let a = aHi
-    if (eHi > 0) {
-      const eLo = at(aLo, b).excess
-      if (eLo > 0) return Infinity
-      a = boundaryOf((x) => at(x, b).excess, aLo, eLo, aHi, eHi, 1e-3)
-    }
+    const a = rootOf(b, aLo, aHi)
+    if (a === null) return Infinity
+    lastA = a
     const v = at(a, b)
     if (!v.feasible) return Infinity
     simulations++

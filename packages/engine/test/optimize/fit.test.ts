@@ -1,10 +1,14 @@
-// Fitting a plan to its constraint (exact.ts, fitToConstraint): the answer is the largest scale of
-// the plan's power above CP that the rider's W′ allows, checked by the public simulation, whether
-// the bracket is grown from 1 or from an expected α (the equipment ranking's start).
+// The optimizer's root searches on the W′ balance, checked by the public simulation. Fitting a plan
+// to its constraint (exact.ts, fitToConstraint): the largest scale of the plan's power above CP
+// that the rider's W′ allows, whether the bracket is grown from 1 or from an expected α (the
+// equipment ranking's start). The best grade-proportional plan (structured.ts): for its slope, the
+// largest feasible offset, whether each slope's search starts cold or from the last one's.
 import { describe, expect, it } from 'vitest'
 import { courseFromSegments, simulate, type Rider } from '../../src/index.ts'
 import { prepareModel } from '../../src/sim/model.ts'
 import { fitToConstraint, scaledPlan, type Judge } from '../../src/optimize/exact.ts'
+import { buildControls, DEFAULT_CONTROL_OPTIONS } from '../../src/optimize/controls.ts'
+import { bestGradeProportional } from '../../src/optimize/structured.ts'
 import { forwardBuffers } from '../../src/optimize/problem.ts'
 import { cpRider } from '../fixtures.ts'
 
@@ -72,4 +76,38 @@ describe('fitting a plan to the W′ balance', () => {
       expect(near.simulations).toBeLessThanOrEqual(fromOne.simulations)
     })
   }
+})
+
+describe('the best grade-proportional plan P = a + b·grade', () => {
+  const rider: Rider = { ...cpRider, wPrimeJ: 12000, maxPowerW: 900 }
+  const j = judgeOf(rider)
+  const controls = buildControls(course, j.model, DEFAULT_CONTROL_OPTIONS)
+  const grade = new Float64Array(controls.count)
+  for (let k = 0; k < controls.count; k++) {
+    const [i0, i1] = [controls.first[k]!, controls.first[k + 1]!]
+    grade[k] =
+      (course.altitude[i1]! - course.altitude[i0]!) / (course.start[i1]! - course.start[i0]!)
+  }
+  const floor = new Float64Array(controls.count)
+  const powerOf = (a: number, b: number) =>
+    Array.from({ length: course.n }, (_, i) =>
+      Math.min(900, Math.max(0, a + b * grade[controls.of[i]!]!)),
+    )
+  const ride = (a: number, b: number) =>
+    simulate({ course, rider, environment, pacing: { type: 'plan', powerW: powerOf(a, b) } })
+
+  it('its offset is the largest feasible one for its slope, from a cold start or a warm one', () => {
+    const cold = bestGradeProportional(j, controls, grade, floor, 0, 900)!
+    // the warm search starts at a constant power near b = 0's answer
+    const warm = bestGradeProportional(j, controls, grade, floor, 0, 900, cold.a + 7)!
+    for (const plan of [cold, warm]) {
+      expect(plan.b).toBeGreaterThan(0)
+      expect(ride(plan.a, plan.b).minWPrimeBalanceJ!).toBeGreaterThanOrEqual(0)
+      expect(ride(plan.a + 2e-3, plan.b).minWPrimeBalanceJ!).toBeLessThan(0)
+      expect(ride(plan.a, plan.b).timeS).toBeCloseTo(plan.timeS, 6)
+    }
+    expect(warm.b).toBe(cold.b)
+    expect(Math.abs(warm.a - cold.a)).toBeLessThan(2e-3)
+    expect(warm.simulations).toBeLessThan(cold.simulations)
+  })
 })
