@@ -305,6 +305,44 @@ function cumulative(sim: { segments: { time: Float64Array; count: number } }, co
   return { d, t }
 }
 
+/**
+ * The baseline combination's bound-only run, and the yaw every combination's drag tables are read
+ * at: that of the baseline's optimized ride. A table of the baseline's own needs that yaw, so the
+ * baseline is then optimized again with it, warm-started from the first run's optimum. Without
+ * riding positions (`continued`) each grid's run is kept to its optimum (`baseRuns`), so that the
+ * winner's whole run continues the runs it was ranked by instead of starting them again.
+ */
+function baselineRun(input: EquipmentInput, combo: Combo) {
+  const b0 = setupOf(input, combo, null)
+  const continued = !positionsMatter(b0.rider)
+  const bound = (baseInput: PositionedPacingInput) => {
+    const baseRuns: KnownRuns = []
+    const baseRun: PacingResult = continued
+      ? optimizeWithoutPositions({ ...withoutPositions(baseInput), boundOnly: true }, baseRuns)
+      : optimizePacing({ ...baseInput, boundOnly: true })
+    if (baseRun.status !== 'optimal' || !baseRun.simulation) {
+      throw new EngineInputError(
+        'equipment.baseline',
+        `the baseline combination has no feasible pacing: ${baseRun.reason}`,
+      )
+    }
+    return { baseInput, baseRun, baseRuns, continued, yaw: baseRun.simulation.segments.yawDeg }
+  }
+  const first = bound({ ...input, rider: b0.rider, pacing: b0.settings })
+  const b1 = setupOf(input, combo, first.yaw)
+  // no table, or one of zeros (a 30 mm wheel against itself): the first run was the baseline's
+  if (!b1.dragFactor || b1.dragFactor.every((f) => f === 1)) return first
+  const again = bound({
+    ...input,
+    rider: b1.rider,
+    pacing: b1.settings,
+    dragFactor: b1.dragFactor,
+    warmStart: first.baseRun.powerW,
+    initialPositions: first.baseRun.positions?.segment,
+  })
+  return { ...again, yaw: first.yaw }
+}
+
 export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
   const groups = validateEquipment(input.equipment)
   const combos = combinations(input.equipment, groups)
@@ -315,22 +353,7 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
   const baseCombo = combos.find(isBase)!
   // 1. the baseline combination, optimized exactly (its per-segment optimum: the ranking compares
   //    the combinations' bounds; only the winner's rideable plan is built, in 4.)
-  const b0 = setupOf(input, baseCombo, null)
-  const baseInput = { ...input, rider: b0.rider, pacing: b0.settings }
-  // without riding positions each grid's run is kept to its optimum, so that the winner's whole
-  // run (4.) continues the runs it was ranked by instead of starting them again
-  const continued = !positionsMatter(b0.rider)
-  const baseRuns: KnownRuns = []
-  const baseRun: PacingResult = continued
-    ? optimizeWithoutPositions({ ...baseInput, boundOnly: true }, baseRuns)
-    : optimizePacing({ ...baseInput, boundOnly: true })
-  if (baseRun.status !== 'optimal' || !baseRun.simulation) {
-    throw new EngineInputError(
-      'equipment.baseline',
-      `the baseline combination has no feasible pacing: ${baseRun.reason}`,
-    )
-  }
-  const yaw = baseRun.simulation.segments.yawDeg
+  const { baseInput, baseRun, baseRuns, continued, yaw } = baselineRun(input, baseCombo)
   // every combination starts from the baseline's positions (and re-assigns when optimized)
   const baseAssign = baseRun.positions?.segment
   // 2. every combination: the baseline's optimal plan made feasible for it (a real, feasible
@@ -411,7 +434,7 @@ export function optimizeEquipment(input: EquipmentInput): EquipmentResult {
   const best =
     bestCombo === baseCombo
       ? continued
-        ? optimizeWithoutPositions(baseInput, baseRuns)
+        ? optimizeWithoutPositions(withoutPositions(baseInput), baseRuns)
         : optimizePacing(baseInput)
       : ranked
         ? optimizeWithoutPositions(withoutPositions(exactInput(bestCombo)), knownAt(ranked))

@@ -159,3 +159,39 @@ describe('equipment optimization: each ranked optimum against its own pacing run
     }
   })
 })
+
+describe('equipment optimization: a baseline option with a drag table by yaw', () => {
+  // A table that is the same at every yaw is a constant ΔCdA: the baseline's time with it must be
+  // the time with that constant, whichever way it is written (the table needs the ride's yaw, which
+  // the baseline's own run gives)
+  const environment = { airDensityKgM3: 1.2, windSpeedMps: 4, windFromDeg: 70 }
+  const flat = (d: number): [number, number][] => [
+    [0, d],
+    [20, d],
+  ]
+  const run = (deep: { cdaDeltaM2?: number; cdaDeltaByYaw?: [number, number][] }) =>
+    optimizeEquipment({
+      course,
+      rider,
+      environment,
+      pacing: { constraint: { type: 'w_prime_balance' } },
+      equipment: {
+        prune: false,
+        groups: { wheels: [{ name: 'deep', massDeltaKg: 0.3, ...deep }, { name: 'shallow' }] },
+      },
+    })
+  const byTable = run({ cdaDeltaByYaw: flat(-0.012) })
+  const byConstant = run({ cdaDeltaM2: -0.012 })
+  const time = (r: ReturnType<typeof run>, name: string) =>
+    r.ranking.find((c) => c.choices.wheels === name)!.timeS
+
+  it('the baseline is timed with its table, as with the same constant ΔCdA', () => {
+    expect(byTable.baseline.choices.wheels).toBe('deep')
+    expect(byTable.baseline.deltaS).toBe(0)
+    expect(time(byTable, 'deep')).toBeCloseTo(time(byConstant, 'deep'), 1)
+    expect(time(byTable, 'shallow')).toBeCloseTo(time(byConstant, 'shallow'), 1)
+    // 0.012 m² less drag area is worth far more than 0.3 kg on this course: the deep wheel wins
+    expect(byTable.ranking[0]!.choices.wheels).toBe('deep')
+    expect(time(byTable, 'shallow') - time(byTable, 'deep')).toBeGreaterThan(1)
+  })
+})
